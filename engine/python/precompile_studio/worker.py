@@ -1,0 +1,141 @@
+"""Entry points the C++ worker calls: warm_up() once, then run() per request.
+
+``run`` takes the request as JSON text and returns the schema-1 report (DESIGN.md) as JSON
+text; progress goes out through ``emit(json_text)`` while it works. User errors never escape
+as exceptions: they become the report's status, message and violation. An exception that does
+escape is a bug in this package, and the C++ side reports it with its traceback.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import Callable
+
+from .capture import PrecompileRecorder, run_capture, write_artifact
+from .contract import read_contract
+from .errors import describe, one_line
+from .script import execute, read_source
+
+
+def warm_up() -> str:
+    """Import torch (what makes a warm worker warm) and report the versions."""
+    import torch
+    import torch._precompile  # noqa: F401  (the part every run needs)
+
+    return json.dumps(
+        {
+            "python": sys.version.split()[0],
+            "torch": torch.__version__,
+            "executable": sys.executable,
+            "prefix": sys.prefix,
+        }
+    )
+
+
+class _Run:
+    def __init__(self, request: dict, emit: Callable[[str], None]):
+        self.request = request
+        self._emit = emit
+        self.script = os.path.abspath(request["script"])
+        self.out_dir = request.get("out_dir") or ""
+        self.report: dict = {
+            "schema": 1,
+            "script": self.script,
+            "status": "ok",
+            "message": "",
+            "captures": [],
+        }
+
+    def emit(self, **event) -> None:
+        self._emit(json.dumps(event))
+
+    def stage(self, stage: str, **extra) -> None:
+        self.emit(type="stage", stage=stage, **extra)
+
+    def fail(self, exc: BaseException) -> None:
+        desc = describe(exc, self.script)
+        self.report["status"] = "error"
+        self.report["message"] = one_line(desc)
+        self.report["error"] = desc
+
+    def execute(self) -> None:
+        self.stage("script")
+        default_name = os.path.splitext(os.path.basename(self.script))[0]
+        t0 = time.perf_counter()
+        recorder = PrecompileRecorder(self.script, default_name, lambda n: self.stage("capture", capture=n))
+        saved_argv = sys.argv
+        sys.argv = [self.script]
+        try:
+            try:
+                source = read_source(self.script)
+                with recorder:
+                    module = execute(source)
+            except BaseException as exc:
+                recorded = [r for r in recorder.records if r.exception is exc]
+                if not recorded:
+                    self._finish_records(recorder.records, time.perf_counter() - t0)
+                    self.fail(exc)
+                    return
+                # The script let precompile's own exception end it: that capture's outcome
+                # is the run's outcome, not a script error.
+                module = None
+        finally:
+            sys.argv = saved_argv
+        script_time = time.perf_counter() - t0
+
+        if recorder.records:
+            self._finish_records(recorder.records, script_time)
+            return
+
+        spec = read_contract(module, source, self.request.get("backend"), self.request.get("tracer"))
+        self.stage("capture", capture=spec.name)
+        t1 = time.perf_counter()
+        args = spec.example_inputs()
+        script_time += time.perf_counter() - t1
+        rec = run_capture(
+            lambda: recorder.call_original(
+                spec.fn, *args, backend=spec.backend, tracer=spec.tracer,
+                decompositions=spec.decompositions,
+            ),
+            spec.name, spec.backend, spec.tracer, self.script,
+        )
+        self._finish_records([rec], script_time)
+
+    def _finish_records(self, records, script_time: float) -> None:
+        for i, rec in enumerate(records):
+            rec.timings = {"script": script_time, **rec.timings}
+            files = write_artifact(rec, self.out_dir, i)
+            self.report["captures"].append(rec.to_report(files))
+        self._summarise()
+
+    def _summarise(self) -> None:
+        caps = self.report["captures"]
+        bad = [c for c in caps if c["status"] != "ok"]
+        if not caps:
+            return
+        if not bad:
+            self.report["status"] = "ok"
+            n = len(caps)
+            self.report["message"] = f"{n} capture{'s' if n != 1 else ''} ok"
+            return
+        self.report["status"] = "error" if any(c["status"] == "error" for c in caps) else "violation"
+        first = bad[0]
+        v = first["violation"] or {}
+        self.report["message"] = f"{first['name']}: " + one_line(v)
+
+
+def run(request_json: str, emit: Callable[[str], None]) -> str:
+    job = _Run(json.loads(request_json), emit)
+    try:
+        job.execute()
+    except BaseException as exc:  # contract errors, exceptions in example_inputs, sys.exit
+        job.fail(exc)
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+    return json.dumps(job.report)

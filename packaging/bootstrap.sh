@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Sets up everything Precompile Studio needs on a fresh Debian machine, then builds it.
+# Idempotent: each step is skipped when its result is already there.
+#
+#   1. the Debian packages in packaging/debian-packages.txt (apt is skipped when all are in)
+#   2. a Python environment with packaging/requirements.txt, outside the checkout, under
+#      ${XDG_CACHE_HOME:-$HOME/.cache}/precompile-studio/env-<hash of requirements.txt>
+#   3. the CMake configure (Ninja, RelWithDebInfo) and build into ./build
+#
+# Environment: PS_BUILD_DIR (default build), PS_PYTHON (the interpreter the environment is
+# made from, default python3), PS_SKIP_BUILD=1 to stop after step 2.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+log() { printf '[bootstrap] %s\n' "$*" >&2; }
+
+# 1. Debian packages -----------------------------------------------------------------------
+mapfile -t packages < <(grep -v -E '^\s*(#|$)' packaging/debian-packages.txt)
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+        missing+=("$p")
+    fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    log "installing Debian packages: ${missing[*]}"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+# 2. Python environment --------------------------------------------------------------------
+env_dir=$(bash packaging/python-env-path.sh)
+if [ ! -f "$env_dir/.complete" ]; then
+    log "making the Python environment $env_dir (torch is large: this takes a few minutes)"
+    rm -rf "$env_dir"
+    mkdir -p "$(dirname "$env_dir")"
+    "${PS_PYTHON:-python3}" -m venv "$env_dir"
+    "$env_dir/bin/pip" install --quiet --disable-pip-version-check -r packaging/requirements.txt
+    "$env_dir/bin/python" -c 'import torch, pybind11; print("torch", torch.__version__)' >&2
+    touch "$env_dir/.complete"
+fi
+
+[ "${PS_SKIP_BUILD:-0}" = 1 ] && exit 0
+
+# 3. Configure and build ---------------------------------------------------------------------
+build_dir=${PS_BUILD_DIR:-build}
+if [ ! -f "$build_dir/build.ninja" ] || ! grep -q "PS_PYTHON_ENV:PATH=$env_dir\$" "$build_dir/CMakeCache.txt" 2>/dev/null; then
+    log "configuring $build_dir"
+    cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DPS_PYTHON_ENV:PATH="$env_dir" >&2
+fi
+cmake --build "$build_dir" >&2
