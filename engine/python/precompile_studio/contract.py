@@ -27,7 +27,9 @@ class ContractSpec:
 
 
 def _type_name(value: object) -> str:
-    return type(value).__name__
+    """'an int', 'a dict', ..."""
+    name = type(value).__name__
+    return ("an " if name[:1].lower() in "aeiou" else "a ") + name
 
 
 def _as_args(value: object, what: str, source: ScriptSource) -> tuple:
@@ -35,7 +37,7 @@ def _as_args(value: object, what: str, source: ScriptSource) -> tuple:
         return tuple(value)
     raise ContractError(
         f"{what} must be a tuple or list of positional arguments, or a zero-argument "
-        f"callable returning one; it is a {_type_name(value)}",
+        f"callable returning one; it is {_type_name(value)}",
         source.path,
         source.line_of(what.split()[0]),
     )
@@ -74,7 +76,7 @@ def read_contract(
     fn = module.fn
     if not callable(fn):
         raise ContractError(
-            f"`fn` is not callable: it is a {_type_name(fn)}", source.path, source.line_of("fn")
+            f"`fn` is not callable: it is {_type_name(fn)}", source.path, source.line_of("fn")
         )
     example_inputs = _input_factory(module, "example_inputs", source, required=True)
     runtime_inputs = None
@@ -82,7 +84,7 @@ def read_contract(
         if not callable(module.runtime_inputs):
             raise ContractError(
                 "`runtime_inputs` must be a zero-argument callable returning the "
-                f"arguments to call the loaded artifact with; it is a {_type_name(module.runtime_inputs)}",
+                f"arguments to call the loaded artifact with; it is {_type_name(module.runtime_inputs)}",
                 source.path,
                 source.line_of("runtime_inputs"),
             )
@@ -90,7 +92,7 @@ def read_contract(
     name = getattr(module, "name", None)
     if name is not None and not isinstance(name, str):
         raise ContractError(
-            f"`name` must be a string; it is a {_type_name(name)}", source.path, source.line_of("name")
+            f"`name` must be a string; it is {_type_name(name)}", source.path, source.line_of("name")
         )
     return ContractSpec(
         name=name or os.path.splitext(os.path.basename(source.path))[0],

@@ -71,7 +71,7 @@ def read_source(path: str) -> ScriptSource:
     if nul >= 0:
         line = data[:nul].count(b"\n") + 1
         raise ContractError(
-            f"{path} is a binary file, not a Python script (NUL byte at offset {nul}, line {line})",
+            f"this is a binary file, not a Python script (NUL byte at offset {nul}, line {line})",
             path,
             line,
         )
@@ -80,7 +80,7 @@ def read_source(path: str) -> ScriptSource:
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise ContractError(
-            f"{path} is not UTF-8 text: byte 0x{data[e.start]:02x} at offset {e.start} (line {line})",
+            f"the file is not UTF-8 text: byte 0x{data[e.start]:02x} at offset {e.start} (line {line})",
             path,
             line,
         ) from None

@@ -1,0 +1,69 @@
+// precompile-studio: the front end. Headless subcommands for terminals and CI; the window
+// comes with the ui layer.
+#include "commands/RunCommand.h"
+#ifdef PS_HAVE_LIBRARY
+#include "LibraryCommands.h"
+#include "library/ArtifactLibrary.h"
+#endif
+
+#include <CLI/CLI.hpp>
+
+#include <csignal>
+#include <iostream>
+
+int main(int argc, char** argv)
+{
+    std::signal(SIGPIPE, SIG_IGN);  // a dead worker's channel must not kill the front end
+
+    CLI::App app{"Precompile Studio: a workbench for torch.compiler.precompile"};
+    app.set_version_flag("--version", "precompile-studio 0.1.0");
+    app.require_subcommand(1);
+
+    std::string libraryPath;
+    std::string pythonEnv;
+    app.add_option("--library", libraryPath, "the artifact library file");
+    app.add_option("--python-env", pythonEnv, "the studio's Python environment (default: the one bootstrap made)");
+
+    ps::commands::RunCommandOptions run;
+    double timeout = 600;
+    std::string backend, tracer, exportDir;
+    bool noVerify = false, noStore = false;
+    auto* runCmd = app.add_subcommand("run", "run precompile on a script and report what happened");
+    runCmd->add_option("script", run.run.script, "a Python script that defines fn and example_inputs")->required();
+    runCmd->add_option("--backend", backend, "inductor or eager (overrides the script's `backend`)");
+    runCmd->add_option("--tracer", tracer, "make_fx or dynamo (overrides the script's `tracer`)");
+    runCmd->add_option("--timeout", timeout, "seconds before the worker is killed")->capture_default_str();
+    runCmd->add_flag("--json", run.json, "print the schema-1 JSON report");
+    runCmd->add_flag("--no-verify", noVerify, "skip loading and checking the artifact");
+    runCmd->add_flag("--no-store", noStore, "do not keep the run in the library");
+    runCmd->add_option("--export", exportDir, "also write NAME.py, NAME.cache and NAME.json into this folder");
+
+    int exitCode = 0;
+#ifdef PS_HAVE_LIBRARY
+    addLibraryCommands(app, &libraryPath, &exitCode);
+#endif
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = app.exit(e);
+        return rc == 0 ? 0 : 2;
+    }
+
+    if (runCmd->parsed()) {
+        if (!backend.empty())
+            run.run.backend = backend;
+        if (!tracer.empty())
+            run.run.tracer = tracer;
+        if (!exportDir.empty())
+            run.exportDir = exportDir;
+        if (!pythonEnv.empty())
+            run.pythonEnv = pythonEnv;
+        run.run.timeoutSeconds = timeout;
+        run.run.verify = !noVerify;
+        run.store = !noStore;
+        run.libraryPath = libraryPath;
+        return ps::commands::RunCommand::execute(run, std::cout, std::cerr);
+    }
+    return exitCode;
+}

@@ -1,0 +1,56 @@
+#include "commands/ReportPrinter.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace ps::commands {
+
+std::string ReportPrinter::bytes(std::int64_t n)
+{
+    char buf[32];
+    if (n < 1024)
+        std::snprintf(buf, sizeof buf, "%lld B", static_cast<long long>(n));
+    else if (n < 1024 * 1024)
+        std::snprintf(buf, sizeof buf, "%.1f KiB", n / 1024.0);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f MiB", n / (1024.0 * 1024.0));
+    return buf;
+}
+
+std::string ReportPrinter::summary(const model::Report& report)
+{
+    std::ostringstream out;
+    out << report.script << ": " << report.status;
+    if (!report.message.empty())
+        out << ": " << report.message;
+    out << "\n";
+    for (const auto& c : report.captures) {
+        out << "  " << c.name << "  [" << c.backend << ", " << c.tracer << "]  " << c.status << "\n";
+        if (c.artifact)
+            out << "    python_code " << bytes(c.artifact->pythonCodeBytes) << " (sha256 "
+                << c.artifact->pythonCodeSha256.substr(0, 12) << ")  cache " << bytes(c.artifact->cacheBytes)
+                << " (sha256 " << c.artifact->cacheSha256.substr(0, 12) << ")\n";
+        if (c.violation) {
+            out << "    " << c.violation->oneLine() << "\n";
+            if (!c.violation->rule.empty())
+                out << "    rule: " << c.violation->rule << "\n";
+            if (!c.violation->fix.empty())
+                out << "    fix: " << c.violation->fix << "\n";
+        }
+        if (!c.timings.empty()) {
+            out << "    timings:";
+            for (const char* key : {"script", "precompile", "load", "load_no_cache", "call", "call_eager"})
+                if (auto it = c.timings.find(key); it != c.timings.end()) {
+                    char buf[64];
+                    std::snprintf(buf, sizeof buf, " %s %.3f s", key, it->second);
+                    out << buf;
+                }
+            out << "\n";
+        }
+    }
+    if (report.runId)
+        out << "  stored as run " << *report.runId << "\n";
+    return out.str();
+}
+
+} // namespace ps::commands

@@ -1,0 +1,156 @@
+#include <pybind11/embed.h>
+#include <pybind11/functional.h>
+
+#include "host/WorkerServer.h"
+
+#include "host/GilAcquire.h"
+#include "host/LibTorchLink.h"
+#include "host/PythonError.h"
+#include "protocol/FrameDecoder.h"
+#include "protocol/FrameEncoder.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <fcntl.h>
+#include <memory>
+#include <unistd.h>
+
+namespace py = pybind11;
+
+namespace ps::host {
+
+namespace {
+
+// Far above anything a script opens, and close-on-exec: no child of the worker inherits it.
+constexpr int kChannelFloor = 200;
+
+void flushPythonStreams()
+{
+    try {
+        auto sys = py::module_::import("sys");
+        for (const char* name : {"stdout", "stderr"})
+            if (py::hasattr(sys, name) && !sys.attr(name).is_none())
+                sys.attr(name).attr("flush")();
+    } catch (const py::error_already_set&) {
+        PyErr_Clear();
+    }
+}
+
+} // namespace
+
+WorkerServer::WorkerServer(int channelFd, InterpreterConfig config) : m_config(std::move(config))
+{
+    m_channel = ::fcntl(channelFd, F_DUPFD_CLOEXEC, kChannelFloor);
+    if (m_channel < 0)
+        m_channel = channelFd;
+    else
+        ::close(channelFd);
+}
+
+void WorkerServer::send(const std::string& payload)
+{
+    const std::string frame = protocol::FrameEncoder::encodePayload(payload);
+    std::size_t done = 0;
+    while (done < frame.size()) {
+        const ssize_t n = ::write(m_channel, frame.data() + done, frame.size() - done);
+        if (n > 0)
+            done += static_cast<std::size_t>(n);
+        else if (n < 0 && errno == EINTR)
+            continue;
+        else
+            ::_exit(4);  // the front end is gone: nobody is left to report to
+    }
+}
+
+bool WorkerServer::receive(std::string& payload)
+{
+    char buf[64 * 1024];
+    for (;;) {
+        if (auto p = m_decoder.next()) {
+            payload = std::move(*p);
+            return true;
+        }
+        const ssize_t n = ::read(m_channel, buf, sizeof buf);
+        if (n == 0)
+            return false;
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        m_decoder.feed(buf, static_cast<std::size_t>(n));
+    }
+}
+
+int WorkerServer::run()
+{
+    std::unique_ptr<Interpreter> interpreter;
+    try {
+        interpreter = std::make_unique<Interpreter>(m_config);
+    } catch (const std::exception& e) {
+        send(nlohmann::json{{"type", "fatal"}, {"message", e.what()}}.dump());
+        return 3;
+    }
+    interpreter->abandon();  // see Interpreter.h: the worker ends with _exit
+
+    GilAcquire gil;
+    py::object runFn;
+    try {
+        py::module_::import("faulthandler").attr("enable")(py::arg("all_threads") = true);
+        auto worker = py::module_::import("precompile_studio.worker");
+        auto hello = nlohmann::json::parse(worker.attr("warm_up")().cast<std::string>());
+        hello["type"] = "hello";
+        hello["libtorch"] = LibTorchLink::version();
+        hello["pid"] = static_cast<int>(::getpid());
+        const std::string torchDir = py::str(py::module_::import("os.path").attr("dirname")(
+            py::module_::import("torch").attr("__file__")));
+        if (auto problem = LibTorchLink::mismatch(torchDir); !problem.empty()) {
+            send(nlohmann::json{{"type", "fatal"}, {"message", problem}}.dump());
+            return 3;
+        }
+        runFn = worker.attr("run");
+        flushPythonStreams();
+        send(hello.dump());
+    } catch (py::error_already_set& e) {
+        e.restore();
+        const PythonError err = PythonError::fetch();
+        send(nlohmann::json{{"type", "fatal"}, {"message", err.what()}, {"traceback", err.traceback()}}.dump());
+        return 3;
+    }
+
+    auto emit = py::cpp_function([this](const std::string& event) { send(event); });
+    std::string payload;
+    while (receive(payload)) {
+        nlohmann::json message;
+        try {
+            message = nlohmann::json::parse(payload);
+        } catch (const nlohmann::json::exception&) {
+            continue;
+        }
+        const std::string type = message.value("type", "");
+        if (type == "quit")
+            break;
+        if (type != "run")
+            continue;
+        try {
+            auto reportText = runFn(message.dump(), emit).cast<std::string>();
+            flushPythonStreams();
+            std::fflush(nullptr);
+            send("{\"type\":\"result\",\"report\":" + reportText + "}");
+        } catch (py::error_already_set& e) {
+            e.restore();
+            const PythonError err = PythonError::fetch();
+            flushPythonStreams();
+            send(nlohmann::json{{"type", "fatal"}, {"message", err.what()}, {"traceback", err.traceback()}}.dump());
+        }
+    }
+    flushPythonStreams();
+    std::fflush(nullptr);
+    runFn.release();  // never decref after the process stops caring: we _exit next
+    emit.release();
+    return 0;
+}
+
+} // namespace ps::host

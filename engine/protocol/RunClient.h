@@ -1,0 +1,60 @@
+#pragma once
+
+#include "model/Report.h"
+#include "protocol/LogBuffer.h"
+#include "protocol/RunObserver.h"
+#include "protocol/RunOptions.h"
+#include "protocol/WorkerLaunch.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace ps::protocol {
+
+class WorkerProcess;
+
+/// Runs scripts in worker processes and turns every outcome into a Report: what the worker
+/// reported, or a timeout, or a worker that died (with its exit status or signal and, where
+/// faulthandler printed one, the script line it died on). Never throws for what a script does.
+///
+/// A worker serves one run: its interpreter is left in whatever state the script made, so the
+/// next run gets a fresh one. With keepWarm, the next worker is started (and imports torch)
+/// as soon as a run ends, so it is ready when the next run comes.
+///
+/// Thread contract: one thread owns an instance.
+class RunClient {
+public:
+    explicit RunClient(WorkerLaunch launch, bool keepWarm = false);
+    ~RunClient();
+
+    model::Report run(const RunOptions& options, const RunObserver& observer = {});
+
+    /// Starts a worker now if none is running (for a warm first run).
+    void prewarm();
+    /// The worker's hello message from the last start (python, torch and libtorch versions).
+    const std::optional<nlohmann::json>& hello() const { return m_hello; }
+    /// Output of the last run, bounded.
+    const LogBuffer& log() const { return m_log; }
+    void shutdown();
+
+private:
+    using Clock = std::chrono::steady_clock;
+
+    bool startWorker(Clock::time_point deadline, const RunObserver& observer, std::string& failure);
+    void retireWorker(const RunObserver& observer);
+    void addOutput(const RunObserver& observer, int stream, std::string_view data);
+    model::Report diedReport(const RunOptions& options, const std::string& stage, const std::string& how);
+
+    WorkerLaunch m_launch;
+    bool m_keepWarm;
+    std::unique_ptr<WorkerProcess> m_worker;
+    bool m_workerReady = false;
+    std::optional<nlohmann::json> m_hello;
+    LogBuffer m_log;
+};
+
+} // namespace ps::protocol

@@ -1,0 +1,17 @@
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace ps::protocol {
+
+/// Progress of a run as it happens. Called on the thread that called RunClient::run().
+struct RunObserver {
+    std::function<void(const std::string& stage, const std::string& capture)> onStage;
+    std::function<void(int stream, std::string_view data)> onOutput;
+    /// The worker restarted after one died; says what happened.
+    std::function<void(const std::string& what)> onWorkerEvent;
+};
+
+} // namespace ps::protocol

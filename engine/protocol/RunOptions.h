@@ -1,0 +1,18 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace ps::protocol {
+
+/// One run request, as the command line or the window asks for it.
+struct RunOptions {
+    std::string script;
+    std::optional<std::string> backend;  ///< overrides the script's `backend`
+    std::optional<std::string> tracer;   ///< overrides the script's `tracer`
+    double timeoutSeconds = 600;          ///< the worker is killed past this
+    bool verify = true;
+    std::string outDir;                   ///< where the worker writes capture-N.py / .cache
+};
+
+} // namespace ps::protocol

@@ -1,0 +1,45 @@
+#include "protocol/WorkerLocator.h"
+
+#include "protocol/ProtocolError.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace ps::protocol {
+
+namespace fs = std::filesystem;
+
+std::string WorkerLocator::defaultPythonEnv()
+{
+    if (const char* env = std::getenv("PS_PYTHON_ENV"); env && *env)
+        return env;
+    return PS_DEFAULT_PYTHON_ENV;
+}
+
+std::string WorkerLocator::executableDir()
+{
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string(".") : self.parent_path().string();
+}
+
+WorkerLaunch WorkerLocator::locate(const std::optional<std::string>& pythonEnv)
+{
+    WorkerLaunch launch;
+    launch.pythonEnv = pythonEnv.value_or(defaultPythonEnv());
+    if (!fs::exists(fs::path(launch.pythonEnv) / "bin" / "python"))
+        throw ProtocolError("the studio's Python environment is missing: " + launch.pythonEnv
+                            + " has no bin/python; make it with `packaging/bootstrap.sh` (or `make`)");
+    if (!fs::exists(fs::path(launch.pythonEnv) / ".complete"))
+        throw ProtocolError("the studio's Python environment " + launch.pythonEnv
+                            + " is incomplete (its set-up was interrupted); remake it with `packaging/bootstrap.sh`");
+    launch.executable = (fs::path(executableDir()) / "precompile-studio-worker").string();
+    if (!fs::exists(launch.executable))
+        throw ProtocolError("the worker executable is missing: " + launch.executable + "; build it with `make`");
+    launch.pythonPackageDir = PS_PYTHON_PACKAGE_DIR;
+    if (const char* dir = std::getenv("PS_PYTHON_PACKAGE_DIR"); dir && *dir)
+        launch.pythonPackageDir = dir;
+    return launch;
+}
+
+} // namespace ps::protocol

@@ -1,0 +1,246 @@
+#include "protocol/WorkerProcess.h"
+
+#include "protocol/FrameEncoder.h"
+#include "protocol/Protocol.h"
+#include "protocol/ProtocolError.h"
+#include "protocol/SignalNames.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace ps::protocol {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// How long the pipes may stay open after the worker is gone (a grandchild still holding
+// them) before they are closed anyway.
+constexpr auto kPipeGrace = std::chrono::milliseconds(500);
+
+void closeFd(int& fd)
+{
+    if (fd >= 0)
+        ::close(fd);
+    fd = -1;
+}
+
+void setNonBlocking(int fd)
+{
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+// dup2 onto `target`, leaving it inheritable even when it is already that descriptor.
+void moveTo(int fd, int target)
+{
+    if (fd == target)
+        ::fcntl(fd, F_SETFD, 0);
+    else
+        ::dup2(fd, target);
+}
+
+std::string errnoText(const char* what)
+{
+    return std::string(what) + ": " + std::strerror(errno);
+}
+
+} // namespace
+
+std::string ExitStatus::describe() const
+{
+    if (signaled)
+        return "was killed by signal " + signalDescription(signal);
+    if (exited)
+        return "exited with status " + std::to_string(code);
+    return "ended";
+}
+
+WorkerProcess::WorkerProcess(WorkerLaunch launch) : m_launch(std::move(launch)) {}
+
+WorkerProcess::~WorkerProcess()
+{
+    kill();
+}
+
+void WorkerProcess::start()
+{
+    int sv[2], out[2], err[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        throw ProtocolError(errnoText("socketpair"));
+    if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)
+        throw ProtocolError(errnoText("pipe"));
+
+    std::vector<std::string> args = {m_launch.executable, "--python-env", m_launch.pythonEnv,
+                                     "--python-path", m_launch.pythonPackageDir};
+    std::vector<char*> argv;
+    for (auto& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+
+    const pid_t pid = ::fork();
+    if (pid < 0)
+        throw ProtocolError(errnoText("fork"));
+    if (pid == 0) {
+        ::setpgid(0, 0);
+        const int devnull = ::open("/dev/null", O_RDONLY);
+        moveTo(devnull, 0);
+        moveTo(out[1], 1);
+        moveTo(err[1], 2);
+        moveTo(sv[1], kWorkerChannelFd);
+        ::signal(SIGPIPE, SIG_DFL);
+        ::execv(argv[0], argv.data());
+        const std::string msg = "precompile-studio: cannot execute " + args[0] + ": " + std::strerror(errno) + "\n";
+        (void)!::write(2, msg.data(), msg.size());
+        ::_exit(127);
+    }
+    ::setpgid(pid, pid);
+    m_pid = pid;
+    m_reaped = false;
+    ::close(sv[1]);
+    ::close(out[1]);
+    ::close(err[1]);
+    m_channel = sv[0];
+    m_out = out[0];
+    m_err = err[0];
+    for (int fd : {m_channel, m_out, m_err})
+        setNonBlocking(fd);
+    m_channelClosedAt.reset();
+    m_decoder = FrameDecoder();
+}
+
+bool WorkerProcess::send(const nlohmann::json& message)
+{
+    if (m_channel < 0)
+        return false;
+    const std::string frame = FrameEncoder::encodeMessage(message);
+    std::size_t done = 0;
+    while (done < frame.size()) {
+        const ssize_t n = ::send(m_channel, frame.data() + done, frame.size() - done, MSG_NOSIGNAL);
+        if (n > 0) {
+            done += static_cast<std::size_t>(n);
+        } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+            pollfd p{m_channel, POLLOUT, 0};
+            ::poll(&p, 1, 1000);
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::optional<WorkerProcess::Event> WorkerProcess::reap(bool block)
+{
+    if (m_pid <= 0 || m_reaped)
+        return std::nullopt;
+    int st = 0;
+    pid_t r;
+    do {
+        r = ::waitpid(m_pid, &st, block ? 0 : WNOHANG);
+    } while (r < 0 && errno == EINTR);
+    if (r != m_pid)
+        return std::nullopt;
+    m_reaped = true;
+    Event ev{Event::Kind::Exited, {}, 0, {}, {}};
+    if (WIFEXITED(st)) {
+        ev.status.exited = true;
+        ev.status.code = WEXITSTATUS(st);
+    } else if (WIFSIGNALED(st)) {
+        ev.status.signaled = true;
+        ev.status.signal = WTERMSIG(st);
+    }
+    // Whatever the worker started dies with it.
+    ::kill(-m_pid, SIGKILL);
+    return ev;
+}
+
+std::optional<WorkerProcess::Event> WorkerProcess::next(Clock::time_point deadline)
+{
+    char buf[64 * 1024];
+    for (;;) {
+        if (auto payload = m_decoder.next()) {
+            try {
+                return Event{Event::Kind::Message, nlohmann::json::parse(*payload), 0, {}, {}};
+            } catch (const nlohmann::json::exception& e) {
+                throw ProtocolError(std::string("the worker sent a message that is not JSON: ") + e.what());
+            }
+        }
+        if (m_pid <= 0 || m_reaped)
+            return std::nullopt;
+        if (m_channel < 0 && m_out < 0 && m_err < 0)
+            return reap(true);
+        if (m_channel < 0 && m_channelClosedAt && Clock::now() - *m_channelClosedAt > kPipeGrace) {
+            // The channel is gone and the pipes linger: the worker is dead or dying.
+            if (auto ev = reap(false)) {
+                closeFd(m_out);
+                closeFd(m_err);
+                return ev;
+            }
+        }
+
+        pollfd fds[3];
+        int n = 0;
+        for (int fd : {m_channel, m_out, m_err})
+            if (fd >= 0)
+                fds[n++] = pollfd{fd, POLLIN, 0};
+        auto now = Clock::now();
+        if (now >= deadline)
+            return std::nullopt;
+        auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1;
+        if (m_channel < 0)
+            wait = std::min<long long>(wait, 100);
+        const int ready = ::poll(fds, n, static_cast<int>(std::min<long long>(wait, 60'000)));
+        if (ready < 0 && errno != EINTR)
+            throw ProtocolError(errnoText("poll"));
+        if (ready <= 0)
+            continue;
+        for (int i = 0; i < n; ++i) {
+            if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            const int fd = fds[i].fd;
+            const ssize_t got = ::read(fd, buf, sizeof buf);
+            if (got < 0 && (errno == EAGAIN || errno == EINTR))
+                continue;
+            if (fd == m_channel) {
+                if (got <= 0) {
+                    closeFd(m_channel);
+                    m_channelClosedAt = Clock::now();
+                } else {
+                    m_decoder.feed(buf, static_cast<std::size_t>(got));
+                }
+                continue;  // messages are returned at the top of the loop
+            }
+            const int stream = fd == m_out ? 1 : 2;
+            if (got <= 0) {
+                closeFd(stream == 1 ? m_out : m_err);
+                continue;
+            }
+            return Event{Event::Kind::Output, {}, stream, std::string(buf, static_cast<std::size_t>(got)), {}};
+        }
+    }
+}
+
+void WorkerProcess::kill()
+{
+    if (m_pid > 0 && !m_reaped) {
+        ::kill(-m_pid, SIGKILL);
+        ::kill(m_pid, SIGKILL);
+        reap(true);
+    }
+    closeAll();
+}
+
+void WorkerProcess::closeAll()
+{
+    closeFd(m_channel);
+    closeFd(m_out);
+    closeFd(m_err);
+}
+
+} // namespace ps::protocol
