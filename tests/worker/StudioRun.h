@@ -1,0 +1,53 @@
+#pragma once
+
+// Test support for the worker suites: `precompile-studio run` as a user runs it.
+
+#include "StudioProcess.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace ps::test {
+
+struct StudioRun {
+    ProcessResult process;
+    nlohmann::json report;
+    double seconds = 0;
+};
+
+inline std::string fixture(const std::string& name)
+{
+    return std::string(PS_TEST_SOURCE_DIR) + "/tests/fixtures/scripts/" + name;
+}
+
+inline std::string example(const std::string& name)
+{
+    return std::string(PS_TEST_SOURCE_DIR) + "/resources/examples/" + name;
+}
+
+/// `precompile-studio [global...] run SCRIPT --json [args...]`, its JSON report parsed.
+inline StudioRun runStudio(const std::string& script, const std::vector<std::string>& args = {},
+                           const std::vector<std::string>& global = {})
+{
+    std::vector<std::string> argv = {PS_TEST_STUDIO};
+    argv.insert(argv.end(), global.begin(), global.end());
+    argv.insert(argv.end(), {"run", script, "--json", "--no-store"});
+    argv.insert(argv.end(), args.begin(), args.end());
+    const auto t0 = std::chrono::steady_clock::now();
+    StudioRun run;
+    run.process = runProcess(argv);
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    try {
+        run.report = nlohmann::json::parse(run.process.out);
+    } catch (const nlohmann::json::exception& e) {
+        ADD_FAILURE() << "stdout is not one JSON report: " << e.what() << "\nstdout: " << run.process.out.substr(0, 2000)
+                      << "\nstderr: " << run.process.err.substr(0, 2000);
+    }
+    return run;
+}
+
+} // namespace ps::test

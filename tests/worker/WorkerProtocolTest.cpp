@@ -1,0 +1,85 @@
+// The channel between front end and worker: hello, and user output that cannot corrupt it.
+#include "StudioRun.h"
+
+#include "model/Report.h"
+#include "protocol/RunClient.h"
+#include "protocol/WorkerLaunch.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+using namespace ps::test;
+
+namespace {
+ps::protocol::WorkerLaunch launch()
+{
+    const auto bin = std::filesystem::path(PS_TEST_STUDIO).parent_path();
+    const auto env = std::filesystem::path(PS_TEST_PYTHON).parent_path().parent_path();
+    return {(bin / "precompile-studio-worker").string(), env.string(), std::string(PS_TEST_SOURCE_DIR) + "/engine/python"};
+}
+} // namespace
+
+TEST(WorkerProtocol, HelloNamesVersionsAndTheLinkedLibTorchIsTorchs)
+{
+    ps::protocol::RunClient client(launch());
+    TempDir dir;
+    const auto script = dir.write("s.py", "import torch\n\ndef fn(x):\n    return x + 1\n\nexample_inputs = (torch.ones(2),)\n");
+    ps::protocol::RunOptions o;
+    o.script = script;
+    o.backend = "eager";
+    o.outDir = dir.path();
+    const auto report = client.run(o);
+    EXPECT_EQ(report.status, "ok") << report.message;
+    ASSERT_TRUE(client.hello().has_value());
+    const auto& hello = *client.hello();
+    EXPECT_EQ(hello["python"].get<std::string>().substr(0, 2), "3.");
+    const std::string torch = hello["torch"];
+    EXPECT_EQ(torch.substr(0, torch.find('+')), hello["libtorch"]);
+}
+
+TEST(WorkerProtocol, UserOutputAndWritesToFd3CannotCorruptTheChannel)
+{
+    TempDir dir;
+    const auto script = dir.write("noisy.py", R"(import os, sys, struct, torch
+sys.stdout.write(struct.pack('<I', 20).decode('latin-1') + '{"type":"result"}')
+os.write(1, b"\x05\x00\x00\x00hello")
+try:
+    os.write(3, b"\xff\xff\xff\x7f")
+    print("fd 3 was writable")
+except OSError:
+    print("fd 3 is closed")
+
+def fn(x):
+    return x * 3
+
+example_inputs = (torch.ones(2),)
+backend = "eager"
+)");
+    const auto r = runStudio(script);
+    EXPECT_EQ(r.process.exitCode, 0) << r.process.err;
+    EXPECT_EQ(r.report["status"], "ok");
+    EXPECT_NE(r.process.err.find("fd 3 is closed"), std::string::npos) << r.process.err;
+    EXPECT_NE(r.process.err.find("hello"), std::string::npos);
+}
+
+TEST(WorkerProtocol, AKeptWarmClientServesRunAfterRun)
+{
+    ps::protocol::RunClient client(launch(), /*keepWarm=*/true);
+    TempDir dir;
+    const auto ok = dir.write("ok.py", "import torch\n\ndef fn(x):\n    return x - 1\n\nexample_inputs = (torch.ones(2),)\nbackend = 'eager'\n");
+    const auto crash = dir.write("crash.py", "import os\nos._exit(9)\n");
+    ps::protocol::RunOptions o;
+    o.outDir = dir.path();
+    std::string workerEvent;
+    ps::protocol::RunObserver observer;
+    observer.onWorkerEvent = [&](const std::string& what) { workerEvent = what; };
+    o.script = ok;
+    EXPECT_EQ(client.run(o, observer).status, "ok");
+    o.script = crash;
+    const auto died = client.run(o, observer);
+    EXPECT_EQ(died.status, "worker_died");
+    EXPECT_NE(workerEvent.find("exited with status 9"), std::string::npos) << workerEvent;
+    o.script = ok;
+    EXPECT_EQ(client.run(o, observer).status, "ok") << "a fresh worker took over after the crash";
+}
