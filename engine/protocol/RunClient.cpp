@@ -4,6 +4,7 @@
 #include "protocol/WorkerProcess.h"
 
 #include <algorithm>
+#include <csignal>
 #include <cmath>
 #include <vector>
 #include <regex>
@@ -62,8 +63,7 @@ void RunClient::shutdown()
                 break;
         }
     }
-    m_worker.reset();
-    m_workerReady = false;
+    dropWorker();
 }
 
 void RunClient::prewarm()
@@ -72,7 +72,24 @@ void RunClient::prewarm()
         return;
     m_worker = std::make_unique<WorkerProcess>(m_launch);
     m_worker->start();
+    m_activePid = m_worker->pid();
     m_workerReady = false;
+}
+
+void RunClient::dropWorker()
+{
+    m_activePid = 0;
+    m_worker.reset();
+    m_workerReady = false;
+}
+
+void RunClient::cancel()
+{
+    m_cancelled = true;
+    if (const int pid = m_activePid.load(); pid > 0) {
+        ::kill(-pid, SIGKILL);
+        ::kill(pid, SIGKILL);
+    }
 }
 
 void RunClient::addOutput(const RunObserver& observer, int stream, std::string_view data)
@@ -135,8 +152,7 @@ void RunClient::retireWorker(const RunObserver& observer)
                 addOutput(observer, ev->stream, ev->data);
         }
     }
-    m_worker.reset();  // kills whatever is left, the process group included
-    m_workerReady = false;
+    dropWorker();  // kills whatever is left, the process group included
     if (m_keepWarm) {
         try {
             prewarm();
@@ -177,6 +193,7 @@ model::Report RunClient::diedReport(const RunOptions& options, const std::string
 model::Report RunClient::run(const RunOptions& options, const RunObserver& observer)
 {
     m_log.clear();
+    m_cancelled = false;
     const auto started = Clock::now();
     const auto deadline = started + std::chrono::milliseconds(static_cast<long long>(options.timeoutSeconds * 1000));
     std::string stage = "start";
@@ -191,12 +208,20 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
         return r;
     };
 
+    auto cancelledReport = [&]() {
+        dropWorker();
+        auto r = model::Report::failed(options.script, "cancelled", "the run was cancelled (stage '" + stage + "')");
+        retireWorker(observer);
+        return r;
+    };
+
     std::string failure;
     if (!startWorker(deadline, observer, failure)) {
+        if (m_cancelled)
+            return cancelledReport();
         if (failure == "timeout")
             return timedOut();
-        m_worker.reset();
-        m_workerReady = false;
+        dropWorker();
         return model::Report::failed(options.script, "worker_died", failure);
     }
 
@@ -217,9 +242,10 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
             addOutput(observer, ev->stream, ev->data);
             break;
         case WorkerProcess::Event::Kind::Exited: {
+            if (m_cancelled)
+                return cancelledReport();
             auto r = diedReport(options, stage, ev->status.describe());
-            m_worker.reset();
-            m_workerReady = false;
+            dropWorker();
             if (observer.onWorkerEvent)
                 observer.onWorkerEvent(r.message);
             retireWorker(observer);

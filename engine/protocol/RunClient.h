@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -25,7 +26,8 @@ class WorkerProcess;
 /// next run gets a fresh one. With keepWarm, the next worker is started (and imports torch)
 /// as soon as a run ends, so it is ready when the next run comes.
 ///
-/// Thread contract: one thread owns an instance.
+/// Thread contract: one thread owns an instance and calls everything but cancel(), which any
+/// thread may call at any time (the window's Cancel while a run blocks its worker thread).
 class RunClient {
 public:
     explicit RunClient(WorkerLaunch launch, bool keepWarm = false);
@@ -40,12 +42,15 @@ public:
     /// Output of the last run, bounded.
     const LogBuffer& log() const { return m_log; }
     void shutdown();
+    /// Kills the running worker; the run in progress returns status "cancelled". Thread-safe.
+    void cancel();
 
 private:
     using Clock = std::chrono::steady_clock;
 
     bool startWorker(Clock::time_point deadline, const RunObserver& observer, std::string& failure);
     void retireWorker(const RunObserver& observer);
+    void dropWorker();
     void addOutput(const RunObserver& observer, int stream, std::string_view data);
     model::Report diedReport(const RunOptions& options, const std::string& stage, const std::string& how);
 
@@ -55,6 +60,8 @@ private:
     bool m_workerReady = false;
     std::optional<nlohmann::json> m_hello;
     LogBuffer m_log;
+    std::atomic<int> m_activePid{0};
+    std::atomic<bool> m_cancelled{false};
 };
 
 } // namespace ps::protocol

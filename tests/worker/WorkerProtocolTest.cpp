@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <thread>
 
 using namespace ps::test;
 
@@ -82,4 +83,33 @@ TEST(WorkerProtocol, AKeptWarmClientServesRunAfterRun)
     EXPECT_NE(workerEvent.find("exited with status 9"), std::string::npos) << workerEvent;
     o.script = ok;
     EXPECT_EQ(client.run(o, observer).status, "ok") << "a fresh worker took over after the crash";
+}
+
+TEST(WorkerProtocol, CancelFromAnotherThreadStopsAnEndlessLoop)
+{
+    ps::protocol::RunClient client(launch());
+    ps::protocol::RunOptions o;
+    o.script = fixture("endless_loop.py");
+    TempDir dir;
+    o.outDir = dir.path();
+    bool sawScript = false;
+    std::thread canceller;
+    ps::protocol::RunObserver observer;
+    observer.onStage = [&](const std::string& stage, const std::string&) {
+        if (stage == "script" && !sawScript) {
+            sawScript = true;
+            canceller = std::thread([&] {
+                std::this_thread::sleep_for(std::chrono::seconds(2));
+                client.cancel();
+            });
+        }
+    };
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto report = client.run(o, observer);
+    if (canceller.joinable())
+        canceller.join();
+    EXPECT_TRUE(sawScript);
+    EXPECT_EQ(report.status, "cancelled");
+    EXPECT_EQ(report.exitCode(), 2);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
 }
