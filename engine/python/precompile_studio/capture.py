@@ -1,13 +1,25 @@
-"""Run and record precompile calls: the studio's own call, and every call a script makes."""
+"""Run and record precompile calls: the studio's own call, and every call a script makes.
+
+Each call runs inside a :class:`~precompile_studio.probe.CaptureProbe`, which holds the
+GraphModule precompile captured (and lowered) and the user lines and module paths of its
+nodes. After the call, the record is filled: graph, lowering map, cache contents and the
+classified violation; :func:`verify_record` then loads and checks the artifact.
+"""
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .cache_inspect import inspect_cache
 from .classify import classify
+from .graph import data_dependent_warnings, extract_graph
+from .lowering import map_python_code
+from .probe import CaptureProbe, arg_names
+from .violations import Context
 
 
 @dataclass
@@ -23,6 +35,18 @@ class CaptureRecord:
     cache: bytes | None = None
     timings: dict[str, float] = field(default_factory=dict)
     exception: BaseException | None = None
+    warnings: list[dict] = field(default_factory=list)
+    graph: dict | None = None
+    lowering: dict | None = None
+    cache_info: dict | None = None
+    verify: dict | None = None
+    # kept until verification, then dropped
+    fn: Callable | None = None
+    snapshot: tuple | None = None
+    snapshot_error: str | None = None
+    argnames: list[str] = field(default_factory=list)
+    probe: CaptureProbe | None = None
+    context: Context | None = None
 
     def to_report(self, files: dict | None = None) -> dict:
         artifact = None
@@ -42,30 +66,153 @@ class CaptureRecord:
             "tracer": self.tracer,
             "status": self.status,
             "violation": self.violation,
-            "warnings": [],
+            "warnings": list(self.warnings),
             "artifact": artifact,
-            "graph": None,
-            "cache": None,
-            "verify": None,
+            "graph": self.graph,
+            "lowering": self.lowering,
+            "cache": self.cache_info,
+            "verify": self.verify,
             "timings_s": dict(self.timings),
         }
 
+    def release(self) -> None:
+        """Drop the references to the user's objects (model, inputs, graph)."""
+        self.fn = None
+        self.snapshot = None
+        self.probe = None
+        self.context = None
+
 
 def run_capture(
-    call: Callable[[], Any], name: str, backend: str, tracer: str, script_path: str | None
+    call: Callable[[], Any],
+    name: str,
+    backend: str,
+    tracer: str,
+    script_path: str | None,
+    *,
+    fn: Callable | None = None,
+    args: tuple | None = None,
+    source: Any = None,
+    snapshot: bool = False,
+    on_lower: Callable[[], None] | None = None,
 ) -> CaptureRecord:
     """Call precompile through ``call`` and record its result or its exception."""
-    rec = CaptureRecord(name=name, backend=backend, tracer=tracer)
+    rec = CaptureRecord(name=name, backend=backend, tracer=tracer, fn=fn)
+    if args is not None:
+        rec.argnames = arg_names(fn, len(args)) if fn is not None else [f"arg{i}" for i in range(len(args))]
+    if snapshot and args is not None:
+        from .verify import fresh_copy
+
+        try:
+            rec.snapshot = fresh_copy(tuple(args))
+        except Exception as e:  # noqa: BLE001
+            rec.snapshot_error = f"the example inputs cannot be copied: {type(e).__name__}: {e}"
+    probe = CaptureProbe(script_path, on_lower=on_lower, backend=str(backend))
+    rec.probe = probe
     t0 = time.perf_counter()
+    exc_out: BaseException | None = None
     try:
-        python_code, cache = call()
+        with probe:
+            python_code, cache = call()
         rec.python_code, rec.cache = python_code, cache
     except Exception as exc:  # SystemExit / KeyboardInterrupt end the run instead
-        rec.status, rec.violation = classify(exc, script_path)
-        rec.exception = exc
+        exc_out = exc
     finally:
         rec.timings["precompile"] = time.perf_counter() - t0
+    ctx = Context(
+        script_path=script_path,
+        source=source,
+        probe=probe,
+        fn=fn if fn is not None else probe.fn,
+        name_lines=getattr(source, "definitions", None),
+    )
+    rec.context = ctx
+
+    # The extraction allocates a few dicts per node. With torch loaded the heap holds
+    # hundreds of thousands of objects, and a full (generation 2) collection that those
+    # allocations happen to trigger costs 0.3-1 s -- a collection torch's own allocation
+    # churn would run anyway. Keep it out of this window (it runs after, when due).
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        _extract(rec, probe, backend, exc_out, script_path, ctx)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    rec.timings["trace"] = probe.trace_s
+    rec.timings["studio_overhead"] = (
+        probe.hook_s + rec.timings["extract"] + rec.timings["inspect_cache"] + rec.timings["classify"]
+    )
     return rec
+
+
+def _extract(rec: CaptureRecord, probe: CaptureProbe, backend: str, exc_out, script_path, ctx) -> None:
+    t1 = time.perf_counter()
+    try:
+        rec.graph = extract_graph(probe)
+        rec.warnings.extend(data_dependent_warnings(probe))
+    except Exception as e:  # noqa: BLE001 - a report without a graph beats no report
+        rec.graph = {"error": f"{type(e).__name__}: {e}"}
+    t1b = time.perf_counter()
+    rec.timings["extract_graph"] = t1b - t1
+    try:
+        rec.lowering = map_python_code(rec.python_code, str(backend), probe)
+    except Exception as e:  # noqa: BLE001
+        rec.lowering = {"error": f"{type(e).__name__}: {e}"}
+    t2 = time.perf_counter()
+    rec.timings["extract_lowering"] = t2 - t1b
+    rec.timings["extract"] = t2 - t1
+    try:
+        rec.cache_info = inspect_cache(rec.cache, rec.python_code)
+    except Exception as e:  # noqa: BLE001
+        rec.cache_info = {"error": f"{type(e).__name__}: {e}"}
+    t3 = time.perf_counter()
+    rec.timings["inspect_cache"] = t3 - t2
+    if exc_out is not None:
+        rec.status, rec.violation = classify(exc_out, script_path, ctx)
+        rec.exception = exc_out
+    rec.timings["classify"] = time.perf_counter() - t3
+
+
+def verify_record(
+    rec: CaptureRecord,
+    *,
+    runtime_inputs: Callable[[], tuple] | None = None,
+    runtime_location: dict | None = None,
+) -> None:
+    """Load the record's artifact and compare it with eager fn; fills rec.verify."""
+    from .verify import run_verify
+
+    if rec.python_code is None or rec.cache is None:
+        return
+    if rec.fn is None or rec.snapshot is None:
+        rec.verify = {"ran": False, "status": "skipped",
+                      "reason": rec.snapshot_error or "the example inputs were not kept"}
+        return
+    t0 = time.perf_counter()
+    ctx = rec.context or Context()
+    try:
+        result, timings, warnings = run_verify(
+            fn=rec.fn,
+            snapshot=rec.snapshot,
+            python_code=rec.python_code,
+            cache=rec.cache,
+            backend=rec.backend,
+            argnames=rec.argnames,
+            runtime_inputs=runtime_inputs,
+            context=Context(script_path=ctx.script_path, source=ctx.source, fn=rec.fn,
+                            name_lines=ctx.name_lines),
+            runtime_location=runtime_location,
+        )
+    except Exception as e:  # noqa: BLE001 - a bug here must not lose the capture
+        from .errors import describe
+
+        result, timings, warnings = {"ran": True, "status": "error", "matches_eager": None,
+                                     "error": describe(e, ctx.script_path)}, {}, []
+    rec.verify = result
+    rec.timings.update(timings)
+    rec.timings["verify"] = time.perf_counter() - t0
+    rec.warnings.extend(warnings)
 
 
 def _display_name(fn: object, index: int, default: str) -> str:
@@ -83,10 +230,20 @@ class PrecompileRecorder:
     The script still sees precompile's own results and exceptions.
     """
 
-    def __init__(self, script_path: str, default_name: str, on_start: Callable[[str], None]):
+    def __init__(
+        self,
+        script_path: str,
+        default_name: str,
+        on_start: Callable[[str], None],
+        on_lower: Callable[[str], None] | None = None,
+        snapshot: bool = False,
+    ):
         self.script_path = script_path
         self.default_name = default_name
         self.on_start = on_start
+        self.on_lower = on_lower
+        self.snapshot = snapshot
+        self.source: Any = None  # the ScriptSource, once read (definition lines for locations)
         self.records: list[CaptureRecord] = []
         self._original = None
 
@@ -102,9 +259,12 @@ class PrecompileRecorder:
             tracer = kwargs.get("tracer", "make_fx")
             name = _display_name(fn, len(recorder.records) + 1, recorder.default_name)
             recorder.on_start(name)
+            lower = (lambda: recorder.on_lower(name)) if recorder.on_lower else None
             rec = run_capture(
                 lambda: original(api, fn, *example_inputs, **kwargs),
                 name, str(backend), str(tracer), recorder.script_path,
+                fn=fn, args=tuple(example_inputs), source=recorder.source,
+                snapshot=recorder.snapshot, on_lower=lower,
             )
             recorder.records.append(rec)
             if rec.exception is not None:

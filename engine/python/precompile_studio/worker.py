@@ -13,7 +13,7 @@ import sys
 import time
 from typing import Callable
 
-from .capture import PrecompileRecorder, run_capture, write_artifact
+from .capture import PrecompileRecorder, run_capture, verify_record, write_artifact
 from .contract import read_contract
 from .errors import describe, one_line
 from .script import execute, read_source
@@ -40,6 +40,9 @@ class _Run:
         self._emit = emit
         self.script = os.path.abspath(request["script"])
         self.out_dir = request.get("out_dir") or ""
+        self.verify = bool(request.get("verify", True))
+        self.source = None
+        self.module = None
         self.report: dict = {
             "schema": 1,
             "script": self.script,
@@ -64,14 +67,22 @@ class _Run:
         self.stage("script")
         default_name = os.path.splitext(os.path.basename(self.script))[0]
         t0 = time.perf_counter()
-        recorder = PrecompileRecorder(self.script, default_name, lambda n: self.stage("capture", capture=n))
+        recorder = PrecompileRecorder(
+            self.script, default_name,
+            lambda n: self.stage("capture", capture=n),
+            on_lower=lambda n: self.stage("lower", capture=n),
+            snapshot=self.verify,
+        )
         saved_argv = sys.argv
         sys.argv = [self.script]
         try:
             try:
                 source = read_source(self.script)
+                self.source = source
+                recorder.source = source
                 with recorder:
                     module = execute(source)
+                self.module = module
             except BaseException as exc:
                 recorded = [r for r in recorder.records if r.exception is exc]
                 if not recorded:
@@ -100,14 +111,40 @@ class _Run:
                 decompositions=spec.decompositions,
             ),
             spec.name, spec.backend, spec.tracer, self.script,
+            fn=spec.fn, args=args, source=source, snapshot=self.verify,
+            on_lower=lambda: self.stage("lower", capture=spec.name),
         )
-        self._finish_records([rec], script_time)
+        self._finish_records([rec], script_time, runtime_inputs=spec.runtime_inputs)
 
-    def _finish_records(self, records, script_time: float) -> None:
+    def _runtime_location(self) -> dict | None:
+        line = self.source.line_of("runtime_inputs") if self.source is not None else None
+        return {"file": self.script, "line": line} if line else None
+
+    def _recorded_runtime_inputs(self, records):
+        """A script that calls precompile itself once may still define runtime_inputs."""
+        if len(records) != 1 or self.module is None or not hasattr(self.module, "runtime_inputs"):
+            return None
+        value = self.module.runtime_inputs
+        if not callable(value):
+            return None
+        return lambda: tuple(value())
+
+    def _finish_records(self, records, script_time: float, runtime_inputs=None) -> None:
+        if runtime_inputs is None and records:
+            runtime_inputs = self._recorded_runtime_inputs(records)
         for i, rec in enumerate(records):
             rec.timings = {"script": script_time, **rec.timings}
+            if rec.status == "ok" and rec.python_code is not None:
+                if self.verify:
+                    self.stage("verify", capture=rec.name)
+                    verify_record(rec, runtime_inputs=runtime_inputs,
+                                  runtime_location=self._runtime_location())
+                else:
+                    rec.verify = {"ran": False, "status": "skipped",
+                                  "reason": "verification was turned off (--no-verify)"}
             files = write_artifact(rec, self.out_dir, i)
             self.report["captures"].append(rec.to_report(files))
+            rec.release()
         self._summarise()
 
     def _summarise(self) -> None:

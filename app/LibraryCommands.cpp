@@ -1,0 +1,331 @@
+#include "LibraryCommands.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "library/ArtifactLibrary.h"
+#include "library/DefaultLibraryPath.h"
+#include "library/LibraryError.h"
+
+namespace {
+
+using ps::library::ArtifactLibrary;
+using ps::library::LibraryError;
+using json = nlohmann::json;
+
+struct Options {
+    bool json = false;
+    std::string search;
+    std::string status;
+    std::string backend;
+    std::int64_t id = 0;
+    std::string dir;
+    std::string path;
+};
+
+int exitCodeFor(LibraryError::Kind kind) {
+    switch (kind) {
+        case LibraryError::Kind::NotFound:
+        case LibraryError::Kind::Damaged:
+        case LibraryError::Kind::Mismatch: return 1;
+        default: return 2;
+    }
+}
+
+/// Runs a command body, turning errors into a message on stderr and an exit code. An error
+/// about another file (an import's cache, say) still names the library it was for.
+template <class Body>
+int guarded(const std::string& libraryPath, Body&& body) {
+    const auto report = [&](const std::string& file, const char* what) {
+        std::cerr << "precompile-studio: ";
+        if (file != libraryPath) std::cerr << "library " << libraryPath << ": ";
+        std::cerr << what << "\n";
+    };
+    try {
+        return body();
+    } catch (const LibraryError& e) {
+        report(e.file(), e.what());
+        return exitCodeFor(e.kind());
+    } catch (const std::exception& e) {
+        report(std::string(), e.what());
+        return 2;
+    }
+}
+
+std::string humanBytes(std::int64_t bytes) {
+    std::ostringstream out;
+    if (bytes < 1024) {
+        out << bytes << " B";
+    } else {
+        static const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
+        double v = static_cast<double>(bytes);
+        int unit = -1;
+        while (v >= 1024 && unit < 3) {
+            v /= 1024;
+            ++unit;
+        }
+        out << std::fixed << std::setprecision(1) << v << " " << kUnits[unit];
+    }
+    return out.str();
+}
+
+/// The first line of a message, at most `width` characters.
+std::string shortLine(const std::string& text, std::size_t width) {
+    std::string line = text.substr(0, text.find('\n'));
+    if (line.size() > width) line = line.substr(0, width - 3) + "...";
+    return line;
+}
+
+std::string backendsOf(const ps::library::RunSummary& run) {
+    std::set<std::string> seen;
+    std::string out;
+    for (const auto& c : run.captures)
+        if (seen.insert(c.backend).second) out += (out.empty() ? "" : ",") + c.backend;
+    return out.empty() ? "-" : out;
+}
+
+json captureJson(const ps::library::CaptureRecord& c) {
+    json j = {{"index", c.index},   {"name", c.name},     {"backend", c.backend},
+              {"tracer", c.tracer}, {"status", c.status}, {"message", c.message}};
+    j["invariant"] = c.invariant ? json(*c.invariant) : json(nullptr);
+    j["python_code_sha256"] = c.pythonCodeSha256 ? json(*c.pythonCodeSha256) : json(nullptr);
+    j["cache_sha256"] = c.cacheSha256 ? json(*c.cacheSha256) : json(nullptr);
+    return j;
+}
+
+json summaryJson(const ps::library::RunSummary& s) {
+    json captures = json::array();
+    for (const auto& c : s.captures) captures.push_back(captureJson(c));
+    return {{"run_id", s.id},         {"created_at", s.createdAt}, {"name", s.name},
+            {"script", s.scriptPath}, {"status", s.status},        {"message", s.message},
+            {"origin", s.origin},     {"trusted", s.trusted},      {"captures", captures}};
+}
+
+json damageJson(const ps::library::BlobDamage& d) {
+    return {{"sha256", d.sha256}, {"role", d.role}, {"detail", d.detail}, {"runs", d.runIds}};
+}
+
+int listRuns(const std::string& path, const Options& o) {
+    std::vector<ps::library::RunSummary> runs;
+    if (std::filesystem::exists(path)) {
+        ArtifactLibrary library(path, ArtifactLibrary::OpenOptions{false});
+        ps::library::ListQuery query;
+        query.search = o.search;
+        query.status = o.status;
+        query.backend = o.backend;
+        runs = library.list(query);
+    }
+    if (o.json) {
+        json out = {{"schema", 1}, {"library", path}, {"runs", json::array()}};
+        for (const auto& r : runs) out["runs"].push_back(summaryJson(r));
+        std::cout << out.dump() << "\n";
+        return 0;
+    }
+    if (runs.empty()) {
+        std::cout << "no runs in " << path << "\n";
+        return 0;
+    }
+    std::cout << std::left << std::setw(7) << "ID" << std::setw(21) << "CREATED (UTC)" << std::setw(11) << "STATUS"
+              << std::setw(15) << "BACKEND" << std::setw(9) << "TRUSTED" << std::setw(28) << "NAME"
+              << "MESSAGE\n";
+    for (const auto& r : runs) {
+        std::string created = r.createdAt.substr(0, 19);
+        if (created.size() > 10) created[10] = ' ';
+        std::cout << std::left << std::setw(7) << r.id << std::setw(21) << created << std::setw(11) << r.status
+                  << std::setw(15) << shortLine(backendsOf(r), 14) << std::setw(9) << (r.trusted ? "yes" : "no")
+                  << std::setw(28) << shortLine(r.name, 27) << shortLine(r.message, 60) << "\n";
+    }
+    return 0;
+}
+
+int showRun(const std::string& path, const Options& o) {
+    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions{false});
+    const ps::library::RunRecord record = library.show(o.id);
+    const auto& s = record.summary;
+    if (o.json) {
+        std::cout << record.report.dump(2) << "\n";
+    } else {
+        std::cout << "run " << s.id << "  " << s.name << "  " << s.status << "  " << s.createdAt << "\n"
+                  << "script    " << s.scriptPath << "\n"
+                  << "origin    " << s.origin << (s.trusted ? " (trusted)" : " (untrusted)") << "\n";
+        if (!s.message.empty()) std::cout << "message   " << s.message << "\n";
+        for (const auto& c : s.captures) {
+            std::cout << "capture " << c.index << "  " << c.name << "  " << c.backend << "/" << c.tracer << "  "
+                      << c.status;
+            if (c.invariant) std::cout << "  invariant " << *c.invariant;
+            std::cout << "\n";
+            if (!c.message.empty()) std::cout << "    " << shortLine(c.message, 100) << "\n";
+            if (c.pythonCodeSha256)
+                std::cout << "    python_code  " << humanBytes(c.pythonCodeBytes.value_or(0)) << "  sha256 "
+                          << *c.pythonCodeSha256 << "\n";
+            if (c.cacheSha256)
+                std::cout << "    cache        " << humanBytes(c.cacheBytes.value_or(0)) << "  sha256 "
+                          << *c.cacheSha256 << "\n";
+        }
+    }
+    for (const auto& d : record.damaged)
+        std::cerr << "precompile-studio: " << path << ": run " << s.id << ": damaged blob " << d.sha256 << ": "
+                  << d.detail << "\n";
+    return record.damaged.empty() ? 0 : 1;
+}
+
+int exportRun(const std::string& path, const Options& o) {
+    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions{false});
+    const auto written = library.exportRun(o.id, o.dir);
+    if (o.json) {
+        std::cout << json{{"library", path}, {"run_id", o.id}, {"files", written}}.dump() << "\n";
+    } else {
+        for (const auto& file : written) std::cout << file << "\n";
+    }
+    return 0;
+}
+
+int importPair(const std::string& path, const Options& o) {
+    ArtifactLibrary library(path);
+    const std::int64_t id = library.importArtifact(o.path);
+    if (o.json) {
+        std::cout << json{{"library", path}, {"run_id", id}, {"trusted", false}}.dump() << "\n";
+    } else {
+        std::cout << "imported " << o.path << " into " << path << " as run " << id << "\n"
+                  << "it is untrusted: python_code and the cache are executable; once you trust where it "
+                     "came from, run: precompile-studio library trust "
+                  << id << "\n";
+    }
+    return 0;
+}
+
+int trustRun(const std::string& path, const Options& o) {
+    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions{false});
+    library.trust(o.id);
+    std::cout << path << ": run " << o.id << " trusted\n";
+    return 0;
+}
+
+int verifyLibrary(const std::string& path, const Options& o) {
+    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions{false});
+    const ps::library::VerifyReport report = library.verify();
+    if (o.json) {
+        json damaged = json::array();
+        for (const auto& d : report.damaged) damaged.push_back(damageJson(d));
+        std::cout << json{{"library", path},
+                          {"ok", report.ok()},
+                          {"blobs_checked", report.blobsChecked},
+                          {"bytes_checked", report.bytesChecked},
+                          {"integrity_errors", report.integrityErrors},
+                          {"damaged", damaged}}
+                         .dump()
+                  << "\n";
+    } else {
+        for (const auto& e : report.integrityErrors) std::cout << path << ": integrity: " << e << "\n";
+        for (const auto& d : report.damaged) {
+            std::cout << path << ": damaged blob " << d.sha256;
+            if (!d.role.empty()) std::cout << " (" << d.role << ")";
+            if (!d.runIds.empty()) {
+                std::cout << " of run";
+                if (d.runIds.size() > 1) std::cout << "s";
+                for (std::size_t i = 0; i < d.runIds.size(); ++i) std::cout << (i ? ", " : " ") << d.runIds[i];
+            }
+            std::cout << ": " << d.detail << "\n";
+        }
+        std::cout << path << ": checked " << report.blobsChecked << " blobs (" << humanBytes(report.bytesChecked)
+                  << ") and the database structure: "
+                  << (report.ok() ? std::string("ok")
+                                  : std::to_string(report.integrityErrors.size() + report.damaged.size()) +
+                                        " problem(s)")
+                  << "\n";
+    }
+    return report.ok() ? 0 : 1;
+}
+
+int removeRun(const std::string& path, const Options& o) {
+    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions{false});
+    library.remove(o.id);
+    std::cout << path << ": removed run " << o.id << " (its blobs stay until `library gc`)\n";
+    return 0;
+}
+
+int collectGarbage(const std::string& path, const Options& o) {
+    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions{false});
+    const ps::library::GcResult gc = library.gc();
+    if (o.json) {
+        std::cout << json{{"library", path},
+                          {"blobs_removed", gc.blobsRemoved},
+                          {"bytes_removed", gc.bytesRemoved},
+                          {"database_bytes_before", gc.fileBytesBefore},
+                          {"database_bytes_after", gc.fileBytesAfter}}
+                         .dump()
+                  << "\n";
+    } else {
+        std::cout << path << ": removed " << gc.blobsRemoved << " unreferenced blob(s), "
+                  << humanBytes(gc.bytesRemoved) << " stored; database " << humanBytes(gc.fileBytesBefore)
+                  << " -> " << humanBytes(gc.fileBytesAfter) << "\n";
+    }
+    return 0;
+}
+
+}  // namespace
+
+void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode) {
+    auto options = std::make_shared<Options>();
+    CLI::App* library = app.add_subcommand("library", "Browse, export, import and check the artifact library");
+    library->require_subcommand(1);
+
+    // Each subcommand body gets the library path as it stands after parsing.
+    const auto bind = [=](CLI::App* sub, int (*body)(const std::string&, const Options&)) {
+        sub->callback([=] {
+            const std::string path =
+                libraryPath && !libraryPath->empty() ? *libraryPath : ps::library::defaultLibraryPath();
+            *exitCode = guarded(path, [&] { return body(path, *options); });
+        });
+    };
+    const auto addJson = [=](CLI::App* sub) { sub->add_flag("--json", options->json, "Print JSON"); };
+    const auto addId = [=](CLI::App* sub) {
+        sub->add_option("ID", options->id, "The run's id (see `library ls`)")->required();
+    };
+
+    CLI::App* ls = library->add_subcommand("ls", "List runs, newest first");
+    addJson(ls);
+    ls->add_option("--search", options->search, "Only runs whose name, script or messages contain these words");
+    ls->add_option("--status", options->status, "Only runs of this status (ok, violation, error, ...)");
+    ls->add_option("--backend", options->backend, "Only runs with a capture on this backend");
+    bind(ls, listRuns);
+
+    CLI::App* show = library->add_subcommand("show", "Show one run's report; checks its blobs");
+    addId(show);
+    addJson(show);
+    bind(show, showRun);
+
+    CLI::App* exp = library->add_subcommand("export", "Write NAME.py, NAME.cache and NAME.json per capture");
+    addId(exp);
+    exp->add_option("DIR", options->dir, "Folder to write into (created if needed)")->required();
+    addJson(exp);
+    bind(exp, exportRun);
+
+    CLI::App* imp = library->add_subcommand("import", "Import NAME.py with the NAME.cache and NAME.json beside it");
+    imp->add_option("PATH", options->path, "The NAME.py file")->required();
+    addJson(imp);
+    bind(imp, importPair);
+
+    CLI::App* trust = library->add_subcommand("trust", "Mark an imported run as trusted");
+    addId(trust);
+    bind(trust, trustRun);
+
+    CLI::App* verify = library->add_subcommand("verify", "Check every blob's hash and the database's integrity");
+    addJson(verify);
+    bind(verify, verifyLibrary);
+
+    CLI::App* rm = library->add_subcommand("rm", "Remove a run (its blobs go at the next gc)");
+    addId(rm);
+    bind(rm, removeRun);
+
+    CLI::App* gc = library->add_subcommand("gc", "Delete blobs no run refers to");
+    addJson(gc);
+    bind(gc, collectGarbage);
+}

@@ -1,0 +1,106 @@
+#pragma once
+
+// Plain data going into and coming out of the ArtifactLibrary: no handles, only std types and
+// nlohmann::json (the schema-1 report of DESIGN.md).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ps::library {
+
+/// The bytes of one capture, index-aligned with report["captures"]. A capture that ended in
+/// a violation has neither.
+struct NewCapture {
+    std::optional<std::string> pythonCode;  ///< python_code, stored byte-exact
+    std::optional<std::string> cache;       ///< the torch.save'd cache, stored byte-exact
+};
+
+/// One run to insert: the report as the worker built it, plus what the report only hashes.
+struct NewRun {
+    nlohmann::json report;             ///< schema-1 report; "run_id" is ignored
+    std::vector<NewCapture> captures;  ///< at most report["captures"].size() entries
+    std::string scriptText;            ///< the script's source, for display and search
+    std::string name;                  ///< display name; empty: report["name"], else the script's stem
+    std::string origin = "run";        ///< "run" (the worker) or "import"
+    bool trusted = true;               ///< imports arrive untrusted
+};
+
+/// One capture row: what the report says of it, plus the blob keys.
+struct CaptureRecord {
+    int index = 0;
+    std::string name;
+    std::string backend;
+    std::string tracer;
+    std::string status;
+    std::optional<int> invariant;
+    std::string message;
+    std::optional<std::string> pythonCodeSha256;
+    std::optional<std::string> cacheSha256;
+    std::optional<std::int64_t> pythonCodeBytes;  ///< filled by show(), not by list()
+    std::optional<std::int64_t> cacheBytes;       ///< filled by show(), not by list()
+};
+
+/// One line of `library ls`.
+struct RunSummary {
+    std::int64_t id = 0;
+    std::string createdAt;  ///< ISO 8601, UTC, e.g. 2026-12-02T16:40:43.123Z
+    std::string name;
+    std::string scriptPath;
+    std::string status;
+    std::string message;
+    std::string origin;
+    bool trusted = true;
+    std::vector<CaptureRecord> captures;
+};
+
+/// A blob that failed its check, and who refers to it.
+struct BlobDamage {
+    std::string sha256;
+    std::string role;                  ///< "python_code", "cache" or "" when several
+    std::string detail;                ///< what is wrong, e.g. "its content hashes to ..."
+    std::vector<std::int64_t> runIds;  ///< runs whose captures refer to it
+};
+
+/// A whole run, as `library show` gives it.
+struct RunRecord {
+    RunSummary summary;
+    std::string scriptText;
+    nlohmann::json report;            ///< the stored schema-1 report with run_id set
+    std::vector<BlobDamage> damaged;  ///< blobs of this run that failed their check
+};
+
+/// The verified bytes of one capture.
+struct CaptureArtifact {
+    int index = 0;  ///< the capture's position in the run
+    std::string name;
+    std::string pythonCode;
+    std::string cache;
+};
+
+struct ListQuery {
+    std::string search;   ///< full-text over names, script path and text, messages
+    std::string status;   ///< the run's status, exactly
+    std::string backend;  ///< runs with at least one capture on this backend
+    std::int64_t limit = 0;  ///< 0: all
+};
+
+struct VerifyReport {
+    std::vector<std::string> integrityErrors;  ///< integrity_check, foreign keys, search index
+    std::vector<BlobDamage> damaged;
+    std::int64_t blobsChecked = 0;
+    std::int64_t bytesChecked = 0;  ///< uncompressed bytes hashed
+    bool ok() const { return integrityErrors.empty() && damaged.empty(); }
+};
+
+struct GcResult {
+    std::int64_t blobsRemoved = 0;
+    std::int64_t bytesRemoved = 0;  ///< stored (compressed) bytes
+    std::int64_t fileBytesBefore = 0;
+    std::int64_t fileBytesAfter = 0;
+};
+
+}  // namespace ps::library

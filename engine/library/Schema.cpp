@@ -1,0 +1,195 @@
+#include "library/Schema.h"
+
+#include <string>
+
+#include "library/Connection.h"
+#include "library/LibraryError.h"
+#include "library/Statement.h"
+#include "library/Transaction.h"
+
+namespace ps::library {
+
+namespace {
+
+constexpr const char* kV1 = R"sql(
+CREATE TABLE blobs (
+    sha256 TEXT PRIMARY KEY NOT NULL CHECK (length(sha256) = 64),
+    size INTEGER NOT NULL CHECK (size >= 0),
+    codec TEXT NOT NULL CHECK (codec IN ('raw', 'zstd')),
+    data BLOB NOT NULL
+);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created_at TEXT NOT NULL,
+    script_path TEXT NOT NULL,
+    name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    message TEXT NOT NULL DEFAULT '',
+    script_text TEXT NOT NULL DEFAULT '',
+    report_json TEXT NOT NULL
+);
+CREATE TABLE captures (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    backend TEXT NOT NULL,
+    tracer TEXT NOT NULL,
+    status TEXT NOT NULL,
+    invariant INTEGER,
+    message TEXT NOT NULL DEFAULT '',
+    python_code_sha256 TEXT REFERENCES blobs(sha256),
+    cache_sha256 TEXT REFERENCES blobs(sha256),
+    report_json TEXT NOT NULL,
+    PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
+CREATE INDEX captures_python_code ON captures(python_code_sha256);
+CREATE INDEX captures_cache ON captures(cache_sha256);
+)sql";
+
+// v2 keeps the tables that listing scans narrow: runs and captures hold only what ls shows and
+// filters on; the documents (the whole report, the script) live in run_documents, read by show.
+constexpr const char* kV2 = R"sql(
+CREATE TABLE runs_v2 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created_at TEXT NOT NULL,
+    name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    origin TEXT NOT NULL DEFAULT 'run' CHECK (origin IN ('run', 'import')),
+    trusted INTEGER NOT NULL DEFAULT 1 CHECK (trusted IN (0, 1)),
+    script_path TEXT NOT NULL,
+    message TEXT NOT NULL DEFAULT ''
+);
+INSERT INTO runs_v2 (id, created_at, name, status, origin, trusted, script_path, message)
+    SELECT id, created_at, name, status, 'run', 1, script_path, message FROM runs;
+CREATE TABLE run_documents (
+    run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+    report_json TEXT NOT NULL,
+    script_text TEXT NOT NULL DEFAULT ''
+);
+INSERT INTO run_documents (run_id, report_json, script_text)
+    SELECT r.id,
+           json_set(r.report_json, '$.captures',
+                    json((SELECT json_group_array(json(o.report_json))
+                          FROM (SELECT report_json FROM captures WHERE run_id = r.id ORDER BY idx) o))),
+           r.script_text
+    FROM runs r;
+CREATE TABLE captures_v2 (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    backend TEXT NOT NULL,
+    tracer TEXT NOT NULL,
+    status TEXT NOT NULL,
+    invariant INTEGER,
+    message TEXT NOT NULL DEFAULT '',
+    python_code_sha256 TEXT REFERENCES blobs(sha256),
+    cache_sha256 TEXT REFERENCES blobs(sha256),
+    PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
+INSERT INTO captures_v2
+    SELECT run_id, idx, name, backend, tracer, status, invariant, message, python_code_sha256, cache_sha256
+    FROM captures;
+CREATE VIRTUAL TABLE run_search USING fts5(
+    name, script_path, script_text, messages, tokenize = 'unicode61 remove_diacritics 2');
+INSERT INTO run_search (rowid, name, script_path, script_text, messages)
+    SELECT r.id, r.name, r.script_path, r.script_text,
+           r.message || ' ' || coalesce((SELECT group_concat(c.name || ' ' || c.backend || ' ' || c.status ||
+                                                             ' ' || c.message, ' ')
+                                         FROM captures c WHERE c.run_id = r.id), '')
+    FROM runs r;
+DROP TABLE captures;
+DROP TABLE runs;
+ALTER TABLE runs_v2 RENAME TO runs;
+ALTER TABLE captures_v2 RENAME TO captures;
+CREATE INDEX runs_status ON runs(status);
+CREATE INDEX captures_python_code ON captures(python_code_sha256);
+CREATE INDEX captures_cache ON captures(cache_sha256);
+CREATE INDEX captures_backend ON captures(backend);
+CREATE TRIGGER runs_search_delete AFTER DELETE ON runs BEGIN
+    DELETE FROM run_search WHERE rowid = old.id;
+END;
+)sql";
+
+std::int64_t sequenceOf(Connection& db, const char* table) {
+    if (db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'") == 0)
+        return 0;
+    Statement st = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?");
+    st.bind(1, std::string_view(table));
+    return st.step() ? st.integer(0) : 0;
+}
+
+void applyV2(Connection& db) {
+    // Rebuilding runs must not forget ids that were used and removed: keep AUTOINCREMENT's high
+    // water mark.
+    const std::int64_t seq = sequenceOf(db, "runs");
+    db.exec(kV2);
+    Statement st = db.prepare("UPDATE sqlite_sequence SET seq = ?1 WHERE name = 'runs' AND seq < ?1");
+    st.bind(1, seq).run();
+}
+
+void apply(Connection& db, int version) {
+    switch (version) {
+        case 1: db.exec(kV1); break;
+        case 2: applyV2(db); break;
+        default:
+            throw LibraryError(LibraryError::Kind::Invalid, db.path(),
+                               "no migration to schema " + std::to_string(version));
+    }
+}
+
+/// Turns foreign keys back on however the migration ends.
+class ForeignKeysOffScope {
+public:
+    explicit ForeignKeysOffScope(Connection& db) : db_(db) { db_.exec("PRAGMA foreign_keys = OFF"); }
+    ~ForeignKeysOffScope() {
+        try {
+            db_.exec("PRAGMA foreign_keys = ON");
+        } catch (...) {
+        }
+    }
+    ForeignKeysOffScope(const ForeignKeysOffScope&) = delete;
+    ForeignKeysOffScope& operator=(const ForeignKeysOffScope&) = delete;
+
+private:
+    Connection& db_;
+};
+
+}  // namespace
+
+int Schema::inspect(Connection& db) {
+    // The first reads of a file: SQLite reports NOTADB or CORRUPT here, before anything is written.
+    const std::int64_t tables = db.queryInt("SELECT count(*) FROM sqlite_schema");
+    const std::int64_t applicationId = db.queryInt("PRAGMA application_id");
+    const int version = static_cast<int>(db.queryInt("PRAGMA user_version"));
+    if (applicationId != kApplicationId && (applicationId != 0 || tables != 0 || version != 0))
+        throw LibraryError(LibraryError::Kind::NotLibrary, db.path(),
+                           "an SQLite database, but not a Precompile Studio library "
+                           "(application_id " + std::to_string(applicationId) + ", " +
+                               std::to_string(tables) + " schema objects)");
+    if (version > kVersion)
+        throw LibraryError(LibraryError::Kind::NewerSchema, db.path(),
+                           "written by a newer Precompile Studio (library schema " +
+                               std::to_string(version) + "; this one knows up to " +
+                               std::to_string(kVersion) + "); left untouched");
+    return version;
+}
+
+void Schema::migrate(Connection& db, int target) {
+    if (inspect(db) >= target) return;
+    ForeignKeysOffScope fkOff(db);  // rebuilding a parent table must not cascade
+    Transaction tx(db);
+    const int from = inspect(db);  // again, under the write lock: another process may have won
+    for (int v = from + 1; v <= target; ++v) apply(db, v);
+    if (from < target) {
+        Statement check = db.prepare("PRAGMA foreign_key_check");
+        if (check.step())
+            throw LibraryError(LibraryError::Kind::Corrupt, db.path(),
+                               "migration to schema " + std::to_string(target) +
+                                   " found a broken reference in table " + check.text(0));
+        db.exec("PRAGMA application_id = " + std::to_string(kApplicationId));
+        db.exec("PRAGMA user_version = " + std::to_string(target));
+    }
+    tx.commit();
+}
+
+}  // namespace ps::library

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <cstdint>
+
+namespace ps::library {
+
+class Connection;
+
+/// The library's tables and their forward migrations. The version lives in PRAGMA user_version,
+/// the owner in PRAGMA application_id; each migration step is code, applied in order inside one
+/// IMMEDIATE transaction, so a library is at one version or the next, never in between.
+///
+/// v1: blobs, runs, captures.
+/// v2: origin and trusted (imports); the report and script moved to run_documents so that
+///     runs and captures, which listing scans, stay narrow; FTS5 search; status/backend indexes.
+class Schema {
+public:
+    static constexpr int kVersion = 2;
+    static constexpr std::int64_t kApplicationId = 0x50534C42;  // "PSLB"
+
+    /// Reads the file's version without writing anything. Throws NotSqlite / Corrupt (from
+    /// SQLite), NotLibrary (someone else's database) or NewerSchema.
+    static int inspect(Connection& db);
+
+    /// Brings the database to `target` (default: the current version). A no-op when it is
+    /// there already, also when another process migrated it while this one waited.
+    static void migrate(Connection& db, int target = kVersion);
+};
+
+}  // namespace ps::library

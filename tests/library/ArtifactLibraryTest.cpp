@@ -1,0 +1,365 @@
+// Insert, list, show, search, export, trust, rm and gc on a real library file.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "LibraryTestSupport.h"
+#include "library/ArtifactLibrary.h"
+#include "library/DefaultLibraryPath.h"
+#include "library/LibraryError.h"
+#include "library/Sha256.h"
+
+namespace ps::library {
+namespace {
+
+using test::makeRun;
+using test::TempDir;
+using json = nlohmann::json;
+
+std::string codecOf(const std::string& libraryPath, const std::string& sha) {
+    return test::rawQueryText(libraryPath, "SELECT codec FROM blobs WHERE sha256 = '" + sha + "'");
+}
+
+TEST(ArtifactLibrary, CreatesAFreshLibraryAtTheCurrentSchema) {
+    TempDir dir;
+    const std::string path = dir.file("nested/folder/library.sqlite3");
+    ArtifactLibrary library(path);
+    EXPECT_EQ(library.schemaVersion(), 2);
+    EXPECT_EQ(library.path(), path);
+    EXPECT_TRUE(std::filesystem::exists(path));
+    EXPECT_EQ(test::rawQueryText(path, "PRAGMA journal_mode"), "wal");
+    EXPECT_EQ(test::rawQueryText(path, "PRAGMA auto_vacuum"), "2");
+    EXPECT_EQ(library.list().size(), 0u);
+}
+
+TEST(ArtifactLibrary, InsertThenShowGivesTheReportBackWithRunId) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    NewRun run = makeRun("linear", "def forward(x):\n    return x\n", "cache bytes");
+    run.report["custom_field"] = {{"kept", true}};
+    const std::int64_t id = library.insert(run);
+    EXPECT_EQ(id, 1);
+
+    const RunRecord record = library.show(id);
+    EXPECT_EQ(record.summary.id, id);
+    EXPECT_EQ(record.summary.name, "linear");
+    EXPECT_EQ(record.summary.status, "ok");
+    EXPECT_EQ(record.summary.origin, "run");
+    EXPECT_TRUE(record.summary.trusted);
+    EXPECT_EQ(record.summary.scriptPath, "/home/user/scripts/linear.py");
+    EXPECT_EQ(record.scriptText, run.scriptText);
+    EXPECT_TRUE(record.damaged.empty());
+    ASSERT_EQ(record.summary.captures.size(), 1u);
+    const CaptureRecord& c = record.summary.captures[0];
+    EXPECT_EQ(c.name, "linear");
+    EXPECT_EQ(c.backend, "inductor");
+    EXPECT_EQ(c.tracer, "make_fx");
+    EXPECT_EQ(c.pythonCodeBytes, 29);
+    EXPECT_EQ(c.cacheBytes, 11);
+
+    json expected = run.report;
+    expected["run_id"] = id;
+    expected["captures"][0]["artifact"] = {{"python_code_sha256", Sha256::hex(*run.captures[0].pythonCode)},
+                                           {"python_code_bytes", 29},
+                                           {"cache_sha256", Sha256::hex("cache bytes")},
+                                           {"cache_bytes", 11}};
+    EXPECT_EQ(record.report, expected);
+
+    const CaptureArtifact artifact = library.artifact(id, 0);
+    EXPECT_EQ(artifact.pythonCode, *run.captures[0].pythonCode);
+    EXPECT_EQ(artifact.cache, "cache bytes");
+}
+
+TEST(ArtifactLibrary, RefusesAReportWhoseHashesDoNotMatchItsBytesAndStoresNothing) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    NewRun run = makeRun("f", "code", "cache");
+    run.report["captures"][0]["artifact"] = {{"python_code_sha256", std::string(64, 'a')}};
+    try {
+        library.insert(run);
+        FAIL() << "insert accepted a wrong python_code_sha256";
+    } catch (const LibraryError& e) {
+        EXPECT_EQ(e.kind(), LibraryError::Kind::Invalid);
+        EXPECT_NE(std::string(e.what()).find(std::string(64, 'a')), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(library.list().size(), 0u);
+    EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM blobs"), "0");
+}
+
+TEST(ArtifactLibrary, KeepsFailedRunsAndTheirMessages) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    NewRun run;
+    run.report = {{"schema", 1},
+                  {"script", "/s/global_tensor.py"},
+                  {"status", "violation"},
+                  {"message", "a capture ended in a violation"},
+                  {"captures", json::array({test::captureReport("fn", "inductor", "violation")})}};
+    const std::int64_t id = library.insert(run);
+    const RunRecord record = library.show(id);
+    EXPECT_EQ(record.summary.status, "violation");
+    EXPECT_EQ(record.summary.name, "global_tensor");
+    ASSERT_EQ(record.summary.captures.size(), 1u);
+    EXPECT_EQ(record.summary.captures[0].invariant, 1);
+    EXPECT_EQ(record.summary.captures[0].pythonCodeSha256, std::nullopt);
+    EXPECT_EQ(record.report["captures"][0]["artifact"], nullptr);
+    try {
+        library.artifact(id, 0);
+        FAIL() << "a violation has no artifact";
+    } catch (const LibraryError& e) {
+        EXPECT_EQ(e.kind(), LibraryError::Kind::NotFound);
+    }
+}
+
+TEST(ArtifactLibrary, BlobsOfZeroAndOneByteRoundTrip) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    const std::int64_t id = library.insert(makeRun("tiny", "", "x"));
+    const CaptureArtifact artifact = library.artifact(id, 0);
+    EXPECT_EQ(artifact.pythonCode, "");
+    EXPECT_EQ(artifact.cache, "x");
+    EXPECT_EQ(codecOf(library.path(), Sha256::hex("")), "raw");
+    EXPECT_EQ(codecOf(library.path(), Sha256::hex("x")), "raw");
+    EXPECT_EQ(library.show(id).summary.captures[0].pythonCodeBytes, 0);
+    EXPECT_TRUE(library.verify().ok());
+}
+
+TEST(ArtifactLibrary, BlobOf200MegabytesRoundTrips) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    const std::size_t size = 200u * 1000u * 1000u;
+    const std::string code = test::pythonCodeText(size, 3);
+    const std::string cache = test::semiRandomBytes(8u << 20, 4);
+    const std::string codeSha = Sha256::hex(code), cacheSha = Sha256::hex(cache);
+    const std::int64_t id = library.insert(makeRun("huge", code, cache));
+
+    const CaptureArtifact artifact = library.artifact(id, 0);
+    EXPECT_EQ(artifact.pythonCode.size(), size);
+    EXPECT_EQ(Sha256::hex(artifact.pythonCode), codeSha);
+    EXPECT_TRUE(artifact.pythonCode == code);  // 200 MB: not printed on failure
+    EXPECT_EQ(Sha256::hex(artifact.cache), cacheSha);
+    EXPECT_EQ(codecOf(library.path(), codeSha), "zstd");
+    const auto stored = std::stoll(test::rawQueryText(
+        library.path(), "SELECT length(data) FROM blobs WHERE sha256 = '" + codeSha + "'"));
+    EXPECT_LT(stored, static_cast<long long>(size / 4)) << "python_code text should compress";
+}
+
+TEST(ArtifactLibrary, StoresIncompressibleBytesRaw) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    std::string noise(64 * 1024, '\0');
+    std::uint32_t x = 12345;
+    for (char& ch : noise) {
+        x = x * 1103515245u + 12345u;
+        ch = static_cast<char>(x >> 24);
+    }
+    library.insert(makeRun("noise", "print(1)\n", noise));
+    EXPECT_EQ(codecOf(library.path(), Sha256::hex(noise)), "raw");
+    EXPECT_EQ(test::rawQueryText(library.path(), "SELECT length(data) FROM blobs WHERE codec = 'raw' AND size = 65536"),
+              "65536");
+}
+
+TEST(ArtifactLibrary, IdenticalContentIsStoredOnce) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    library.insert(makeRun("a", "same code", "same cache"));
+    library.insert(makeRun("b", "same code", "same cache"));
+    EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM blobs"), "2");
+    EXPECT_EQ(library.list().size(), 2u);
+}
+
+TEST(ArtifactLibrary, ListsNewestFirstWithFilters) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    library.insert(makeRun("first", "c1", "k1", "eager"));
+    NewRun failed;
+    failed.report = {{"schema", 1}, {"script", "/s/second.py"}, {"status", "violation"}, {"message", "bad"},
+                     {"captures", json::array({test::captureReport("second", "inductor", "violation")})}};
+    library.insert(failed);
+    library.insert(makeRun("third", "c3", "k3", "inductor"));
+
+    const auto all = library.list();
+    ASSERT_EQ(all.size(), 3u);
+    EXPECT_EQ(all[0].name, "third");
+    EXPECT_EQ(all[1].name, "second");
+    EXPECT_EQ(all[2].name, "first");
+    ASSERT_EQ(all[2].captures.size(), 1u);
+    EXPECT_EQ(all[2].captures[0].backend, "eager");
+
+    ListQuery byStatus;
+    byStatus.status = "violation";
+    const auto violations = library.list(byStatus);
+    ASSERT_EQ(violations.size(), 1u);
+    EXPECT_EQ(violations[0].name, "second");
+
+    ListQuery byBackend;
+    byBackend.backend = "inductor";
+    const auto inductor = library.list(byBackend);
+    ASSERT_EQ(inductor.size(), 2u);
+    EXPECT_EQ(inductor[0].name, "third");
+    EXPECT_EQ(inductor[1].name, "second");
+
+    ListQuery limited;
+    limited.limit = 1;
+    const auto newest = library.list(limited);
+    ASSERT_EQ(newest.size(), 1u);
+    EXPECT_EQ(newest[0].name, "third");
+    EXPECT_EQ(newest[0].captures.size(), 1u);
+}
+
+TEST(ArtifactLibrary, SearchFindsRunsByNameMessageAndScript) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    const auto a = library.insert(makeRun("resnet_block", "c1", "k1"));
+    NewRun failed;
+    failed.report = {{"schema", 1}, {"script", "/s/attention.py"}, {"status", "violation"},
+                     {"message", "a capture ended in a violation"},
+                     {"captures", json::array({test::captureReport("attn", "inductor", "violation")})}};
+    failed.scriptText = "import torch\nWEIGHTS = torch.randn(4)\n";
+    const auto b = library.insert(failed);
+
+    const auto byName = library.search("resnet");
+    ASSERT_EQ(byName.size(), 1u);
+    EXPECT_EQ(byName[0].id, a);
+    const auto byWholeName = library.search("resnet_block");
+    ASSERT_EQ(byWholeName.size(), 1u);
+    EXPECT_EQ(byWholeName[0].id, a);
+
+    const auto byMessage = library.search("neither a graph input");
+    ASSERT_EQ(byMessage.size(), 1u);
+    EXPECT_EQ(byMessage[0].id, b);
+    const auto byRunMessage = library.search("violation");
+    ASSERT_EQ(byRunMessage.size(), 1u);
+    EXPECT_EQ(byRunMessage[0].id, b);
+    const auto byScript = library.search("WEIGHTS");
+    ASSERT_EQ(byScript.size(), 1u);
+    EXPECT_EQ(byScript[0].id, b);
+
+    EXPECT_EQ(library.search("nothing-like-this").size(), 0u);
+    EXPECT_EQ(library.search("\"*:()").size(), 0u);  // operators are not syntax errors
+    EXPECT_EQ(library.search("").size(), 2u);
+
+    ListQuery combined;
+    combined.search = "attention";
+    combined.status = "ok";
+    EXPECT_EQ(library.list(combined).size(), 0u);
+}
+
+TEST(ArtifactLibrary, RemoveThenGcDropsOnlyUnreferencedBlobs) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    const std::string big = test::semiRandomBytes(2u << 20, 9);
+    const auto a = library.insert(makeRun("alpha", "shared code", big));
+    const auto b = library.insert(makeRun("b", "shared code", "own cache"));
+    EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM blobs"), "3");
+
+    library.remove(a);
+    EXPECT_EQ(library.list().size(), 1u);
+    EXPECT_EQ(library.search("alpha").size(), 0u);
+    EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM captures WHERE run_id = 1"), "0");
+    try {
+        library.remove(a);
+        FAIL() << "removed a run twice";
+    } catch (const LibraryError& e) {
+        EXPECT_EQ(e.kind(), LibraryError::Kind::NotFound);
+    }
+
+    const GcResult gc = library.gc();
+    EXPECT_EQ(gc.blobsRemoved, 1);
+    EXPECT_GT(gc.bytesRemoved, 1'000'000);
+    EXPECT_LT(gc.fileBytesAfter, gc.fileBytesBefore);
+    EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM blobs"), "2");
+    EXPECT_EQ(library.artifact(b, 0).pythonCode, "shared code");
+    EXPECT_EQ(library.gc().blobsRemoved, 0);
+    EXPECT_TRUE(library.verify().ok());
+
+    // Ids are never reused.
+    EXPECT_EQ(library.insert(makeRun("c", "x", "y")), b + 1);
+}
+
+TEST(ArtifactLibrary, TrustMarksARun) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    NewRun run = makeRun("imported", "c", "k");
+    run.origin = "import";
+    run.trusted = false;
+    const auto id = library.insert(run);
+    EXPECT_FALSE(library.show(id).summary.trusted);
+    EXPECT_EQ(library.show(id).summary.origin, "import");
+    library.trust(id);
+    EXPECT_TRUE(library.show(id).summary.trusted);
+    EXPECT_THROW(library.trust(id + 5), LibraryError);
+}
+
+TEST(ArtifactLibrary, ShowOfAMissingRunIsNotFound) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    try {
+        library.show(42);
+        FAIL();
+    } catch (const LibraryError& e) {
+        EXPECT_EQ(e.kind(), LibraryError::Kind::NotFound);
+        EXPECT_NE(std::string(e.what()).find(library.path()), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("42"), std::string::npos) << e.what();
+    }
+}
+
+TEST(ArtifactLibrary, ExportWritesEachCaptureByteExact) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    NewRun run;
+    run.report = {{"schema", 1}, {"script", "/s/two.py"}, {"status", "ok"}, {"message", ""},
+                  {"captures", json::array({test::captureReport("fn"), test::captureReport("helper/part"),
+                                            test::captureReport("fn"), test::captureReport("bad", "eager", "violation")})}};
+    const std::string binary("\0\x01\xff\r\n\x1a", 6);
+    run.captures = {NewCapture{"code one\r\n", "cache" + binary}, NewCapture{"code two", binary},
+                    NewCapture{"code three", "cache three"}};
+    const auto id = library.insert(run);
+
+    const auto written = library.exportRun(id, dir.file("out"));
+    EXPECT_EQ(written.size(), 9u);
+    EXPECT_EQ(test::readBytes(dir.file("out/fn.py")), "code one\r\n");
+    EXPECT_EQ(test::readBytes(dir.file("out/fn.cache")), "cache" + binary);
+    EXPECT_EQ(test::readBytes(dir.file("out/helper_part.py")), "code two");
+    EXPECT_EQ(test::readBytes(dir.file("out/helper_part.cache")), binary);
+    EXPECT_EQ(test::readBytes(dir.file("out/fn-2.py")), "code three");
+    EXPECT_EQ(test::readBytes(dir.file("out/fn-2.cache")), "cache three");
+    EXPECT_FALSE(std::filesystem::exists(dir.file("out/bad.py")));
+    const json report = json::parse(test::readBytes(dir.file("out/fn.json")));
+    EXPECT_EQ(report, library.show(id).report);
+    EXPECT_EQ(report["run_id"], id);
+}
+
+TEST(ArtifactLibrary, ExportOfARunWithoutArtifactsWritesNothing) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    NewRun run;
+    run.report = {{"schema", 1}, {"script", "/s/x.py"}, {"status", "error"}, {"message", "boom"}, {"captures", json::array()}};
+    const auto id = library.insert(run);
+    try {
+        library.exportRun(id, dir.file("out"));
+        FAIL();
+    } catch (const LibraryError& e) {
+        EXPECT_EQ(e.kind(), LibraryError::Kind::NotFound);
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir.file("out")));
+}
+
+TEST(DefaultLibraryPath, FollowsXdgDataHome) {
+    const char* oldXdg = std::getenv("XDG_DATA_HOME");
+    const std::string saved = oldXdg ? oldXdg : "";
+    ::setenv("XDG_DATA_HOME", "/data/home", 1);
+    EXPECT_EQ(defaultLibraryPath(), "/data/home/precompile-studio/library.sqlite3");
+    ::setenv("XDG_DATA_HOME", "relative/ignored", 1);
+    const std::string home = std::getenv("HOME") ? std::getenv("HOME") : "";
+    ASSERT_FALSE(home.empty());
+    EXPECT_EQ(defaultLibraryPath(), home + "/.local/share/precompile-studio/library.sqlite3");
+    ::unsetenv("XDG_DATA_HOME");
+    EXPECT_EQ(defaultLibraryPath(), home + "/.local/share/precompile-studio/library.sqlite3");
+    if (oldXdg) ::setenv("XDG_DATA_HOME", saved.c_str(), 1);
+}
+
+}  // namespace
+}  // namespace ps::library

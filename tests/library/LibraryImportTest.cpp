@@ -1,0 +1,173 @@
+// Import of NAME.py + NAME.cache + NAME.json: a real precompile pair (fixtures/, made by
+// make_import_fixture.py) is accepted, a mismatched one refused.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "LibraryTestSupport.h"
+#include "library/ArtifactFiles.h"
+#include "library/ArtifactLibrary.h"
+#include "library/LibraryError.h"
+#include "library/Sha256.h"
+
+#ifndef PS_LIBRARY_FIXTURES
+#error "PS_LIBRARY_FIXTURES must name tests/library/fixtures"
+#endif
+
+namespace ps::library {
+namespace {
+
+using test::TempDir;
+using json = nlohmann::json;
+
+const std::string kFixture = std::string(PS_LIBRARY_FIXTURES) + "/sin_plus_one";
+
+/// Copies the fixture pair into `dir` under `name`.
+std::string copyPair(const TempDir& dir, const std::string& name = "sin_plus_one") {
+    for (const char* ext : {".py", ".cache", ".json"})
+        std::filesystem::copy_file(kFixture + ext, dir.file(name + ext));
+    return dir.file(name + ".py");
+}
+
+void expectMismatch(ArtifactLibrary& library, const std::string& py, const std::vector<std::string>& mentions) {
+    try {
+        library.importArtifact(py);
+        ADD_FAILURE() << "imported a mismatched pair";
+    } catch (const LibraryError& e) {
+        EXPECT_EQ(e.kind(), LibraryError::Kind::Mismatch) << e.what();
+        for (const std::string& m : mentions) EXPECT_NE(std::string(e.what()).find(m), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(library.list().size(), 0u) << "a refused import left a run behind";
+}
+
+TEST(ArtifactFiles, FindsTheCodeHashInARealCache) {
+    const std::string code = test::readBytes(kFixture + ".py");
+    const std::string cache = test::readBytes(kFixture + ".cache");
+    EXPECT_EQ(ArtifactFiles::codeHashOf(cache), Sha256::hex(code));
+    EXPECT_EQ(ArtifactFiles::codeHashOf("no hash in here"), std::nullopt);
+    const std::string hex(64, 'e');
+    const std::string longForm("X\x40\0\0\0", 5), shortForm("\x8c\x40", 2);
+    EXPECT_EQ(ArtifactFiles::codeHashOf("code_hashq\x06" + longForm + hex + "q\x07"), hex);
+    EXPECT_EQ(ArtifactFiles::codeHashOf("code_hash\x94" + shortForm + hex + "\x94"), hex);
+    EXPECT_EQ(ArtifactFiles::codeHashOf("code_hashq\x06" + longForm + hex.substr(1) + "q"), std::nullopt);
+    EXPECT_EQ(ArtifactFiles::codeHashOf("code_hashq\x06" + longForm + hex + "f"), std::nullopt);
+    EXPECT_EQ(ArtifactFiles::codeHashOf("code_hashq\x06" + hex), std::nullopt);
+}
+
+TEST(ArtifactFiles, FileStemsAreSafe) {
+    EXPECT_EQ(ArtifactFiles::fileStem("fn"), "fn");
+    EXPECT_EQ(ArtifactFiles::fileStem("model.forward#2"), "model.forward#2");
+    EXPECT_EQ(ArtifactFiles::fileStem("../../etc/passwd"), "_.._etc_passwd");
+    EXPECT_EQ(ArtifactFiles::fileStem(""), "artifact");
+    EXPECT_EQ(ArtifactFiles::fileStem("a b/c"), "a_b_c");
+}
+
+TEST(LibraryImport, ImportsARealPairAsUntrustedAndExportsItByteExact) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    const std::string py = copyPair(dir);
+    const std::int64_t id = library.importArtifact(py);
+
+    const RunRecord record = library.show(id);
+    EXPECT_EQ(record.summary.origin, "import");
+    EXPECT_FALSE(record.summary.trusted);
+    EXPECT_EQ(record.summary.name, "sin_plus_one");
+    EXPECT_EQ(record.summary.status, "ok");
+    EXPECT_EQ(record.report["run_id"], id);
+    EXPECT_EQ(record.report["imported_from"], py);
+    ASSERT_EQ(record.summary.captures.size(), 1u);
+    EXPECT_EQ(record.summary.captures[0].backend, "eager");
+
+    const auto written = library.exportRun(id, dir.file("out"));
+    EXPECT_EQ(written.size(), 3u);
+    EXPECT_TRUE(test::readBytes(dir.file("out/sin_plus_one.py")) == test::readBytes(kFixture + ".py"));
+    EXPECT_TRUE(test::readBytes(dir.file("out/sin_plus_one.cache")) == test::readBytes(kFixture + ".cache"));
+
+    // What export wrote imports again.
+    const std::int64_t again = library.importArtifact(dir.file("out/sin_plus_one.py"));
+    EXPECT_EQ(library.artifact(again, 0).cache, library.artifact(id, 0).cache);
+    EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM blobs"), "2");
+}
+
+TEST(LibraryImport, RefusesPythonCodeThatIsNotTheCachesCode) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    const std::string py = copyPair(dir);
+    const std::string original = test::readBytes(py);
+    const std::string edited = original + "\n# an innocent edit\n";
+    test::writeBytes(py, edited);
+    expectMismatch(library, py, {Sha256::hex(original), Sha256::hex(edited), "code_hash", dir.file("sin_plus_one.cache")});
+}
+
+TEST(LibraryImport, RefusesACacheOfAnotherArtifact) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    const std::string py = copyPair(dir);
+    std::string cache = test::readBytes(dir.file("sin_plus_one.cache"));
+    const std::string hash = Sha256::hex(test::readBytes(py));
+    const std::string other = Sha256::hex("some other python_code");
+    cache.replace(cache.find(hash), 64, other);
+    test::writeBytes(dir.file("sin_plus_one.cache"), cache);
+    expectMismatch(library, py, {hash, other});
+}
+
+TEST(LibraryImport, RefusesACacheThatIsNotAPrecompileCache) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    const std::string py = copyPair(dir);
+    test::writeBytes(dir.file("sin_plus_one.cache"), "just some bytes");
+    expectMismatch(library, py, {"no code_hash"});
+}
+
+TEST(LibraryImport, RefusesAReportThatDescribesOtherBytes) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    const std::string py = copyPair(dir);
+    json report = json::parse(test::readBytes(dir.file("sin_plus_one.json")));
+    report["captures"][0]["artifact"]["cache_sha256"] = std::string(64, 'b');
+    test::writeBytes(dir.file("sin_plus_one.json"), report.dump());
+    expectMismatch(library, py, {std::string(64, 'b')});
+
+    report["captures"][0]["artifact"]["python_code_sha256"] = std::string(64, 'c');
+    test::writeBytes(dir.file("sin_plus_one.json"), report.dump());
+    expectMismatch(library, py, {std::string(64, 'c'), Sha256::hex(test::readBytes(py))});
+}
+
+TEST(LibraryImport, NeedsAllThreeFiles) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    const std::string py = copyPair(dir);
+    std::filesystem::remove(dir.file("sin_plus_one.cache"));
+    try {
+        library.importArtifact(py);
+        FAIL();
+    } catch (const LibraryError& e) {
+        EXPECT_EQ(e.kind(), LibraryError::Kind::Io);
+        EXPECT_EQ(e.file(), dir.file("sin_plus_one.cache"));
+    }
+    try {
+        library.importArtifact(dir.file("sin_plus_one.json"));
+        FAIL();
+    } catch (const LibraryError& e) {
+        EXPECT_EQ(e.kind(), LibraryError::Kind::Invalid);
+    }
+}
+
+TEST(LibraryImport, PicksTheCaptureOfAMultiCaptureReport) {
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    const std::string py = copyPair(dir);
+    json report = json::parse(test::readBytes(dir.file("sin_plus_one.json")));
+    json other = test::captureReport("other", "inductor");
+    other["artifact"] = {{"python_code_sha256", std::string(64, 'd')}};
+    report["captures"].insert(report["captures"].begin(), other);
+    test::writeBytes(dir.file("sin_plus_one.json"), report.dump());
+    const std::int64_t id = library.importArtifact(py);
+    const RunRecord record = library.show(id);
+    ASSERT_EQ(record.summary.captures.size(), 1u);
+    EXPECT_EQ(record.summary.captures[0].name, "sin_plus_one");
+}
+
+}  // namespace
+}  // namespace ps::library
