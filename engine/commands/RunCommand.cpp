@@ -2,6 +2,9 @@
 
 #include "commands/ArtifactExport.h"
 #include "commands/ReportPrinter.h"
+#include "library/ArtifactLibrary.h"
+#include "library/DefaultLibraryPath.h"
+#include "library/LibraryError.h"
 #include "model/Report.h"
 #include "protocol/ProtocolError.h"
 #include "protocol/RunClient.h"
@@ -9,6 +12,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <ostream>
 
 namespace ps::commands {
@@ -39,6 +44,45 @@ public:
 private:
     std::string m_path;
 };
+
+std::optional<std::string> readFile(const fs::path& path)
+{
+    std::ifstream f(path, std::ios::binary);
+    if (!f)
+        return std::nullopt;
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+// Keeps the run, whatever its status, in the library; returns the run id. A failure to store
+// is reported and leaves the run's outcome as it was: nothing already stored is touched.
+std::optional<std::int64_t> store(model::Report& report, const std::string& workDir, const std::string& libraryPath,
+                                  std::ostream& err)
+{
+    library::NewRun run;
+    run.report = report.toJson();
+    for (std::size_t i = 0; i < report.captures.size(); ++i) {
+        library::NewCapture c;
+        if (report.captures[i].artifact) {
+            c.pythonCode = readFile(fs::path(workDir) / ("capture-" + std::to_string(i) + ".py"));
+            c.cache = readFile(fs::path(workDir) / ("capture-" + std::to_string(i) + ".cache"));
+        }
+        run.captures.push_back(std::move(c));
+    }
+    run.scriptText = readFile(report.script).value_or("");
+    if (run.scriptText.size() > 16 * 1024 * 1024)
+        run.scriptText.resize(16 * 1024 * 1024);
+    const std::string path = libraryPath.empty() ? library::defaultLibraryPath() : libraryPath;
+    try {
+        library::ArtifactLibrary lib(path);
+        return lib.insert(run);
+    } catch (const std::exception& e) {
+        err << "precompile-studio: the run was not stored: " << e.what() << "\n";
+        report.extra()["store_error"] = e.what();
+        return std::nullopt;
+    }
+}
 
 int finish(const model::Report& report, bool json, std::ostream& out)
 {
@@ -97,6 +141,12 @@ int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std
     protocol::RunClient client(launch);
     model::Report report = client.run(run, observer);
     err.flush();
+
+    if (options.store) {
+        if (!options.json)
+            err << "[store]\n";
+        report.runId = store(report, work.path(), options.libraryPath, err);
+    }
 
     if (options.exportDir) {
         try {

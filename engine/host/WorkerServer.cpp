@@ -4,6 +4,7 @@
 #include "host/WorkerServer.h"
 
 #include "host/GilAcquire.h"
+#include "host/LibTorchComparator.h"
 #include "host/LibTorchLink.h"
 #include "host/PythonError.h"
 #include "protocol/FrameDecoder.h"
@@ -110,6 +111,7 @@ int WorkerServer::run()
             send(nlohmann::json{{"type", "fatal"}, {"message", problem}}.dump());
             return 3;
         }
+        LibTorchComparator::install();
         runFn = worker.attr("run");
         flushPythonStreams();
         send(hello.dump());

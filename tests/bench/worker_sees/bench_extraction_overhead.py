@@ -2,7 +2,7 @@
 
 Not a test (pytest does not collect it); run it with the studio's python:
 
-    PYTHONPATH=engine/python python tests/python/bench_overhead.py [--backend inductor|eager]
+    PYTHONPATH=engine/python python tests/bench/worker_sees/bench_extraction_overhead.py [--backend inductor|eager]
         [--rounds N] [--d-model 64] [--decompose]
 
 Each round calls bare ``torch.compiler.precompile`` and the studio's capture
@@ -28,7 +28,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "..", "engine", "python")))
+sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "..", "..", "engine", "python")))
 
 
 def main() -> int:

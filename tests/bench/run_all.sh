@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs every benchmark under tests/bench (never part of `make test`). Each prints a readable
+# table and one `BENCH <name> <value> <unit> <target>` line per figure; the BENCH lines are
+# collected at the end. usage: run_all.sh BUILD_DIR
+set -uo pipefail
+build=$(cd "${1:-build}" && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+python="$(bash "$root/packaging/python-env-path.sh")/bin/python"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+run() { echo "== $*"; "$@" 2>&1 | tee -a "$log"; }
+
+run bash "$root/tests/bench/foundation/bench_run_overhead.sh" "$build"
+PYTHONPATH="$root/engine/python" run "$python" "$root/tests/bench/worker_sees/bench_extraction_overhead.py"
+for exe in bench_library bench_window bench_graph; do
+    [ -x "$build/bin/$exe" ] && run "$build/bin/$exe"
+done
+echo
+echo "== all BENCH lines"
+grep '^BENCH ' "$log"
