@@ -1,6 +1,9 @@
 // precompile-studio: the front end. Headless subcommands for terminals and CI; the window
-// comes with the ui layer.
+// is the ui layer, opened with no subcommand or with `open`.
 #include "commands/RunCommand.h"
+#ifdef PS_HAVE_UI
+#include "GuiLauncher.h"
+#endif
 #ifdef PS_HAVE_LIBRARY
 #include "LibraryCommands.h"
 #include "library/ArtifactLibrary.h"
@@ -17,7 +20,14 @@ int main(int argc, char** argv)
 
     CLI::App app{"Precompile Studio: a workbench for torch.compiler.precompile"};
     app.set_version_flag("--version", "precompile-studio 0.1.0");
+#ifdef PS_HAVE_UI
+    app.require_subcommand(0, 1);
+    std::string openFile;
+    auto* openCmd = app.add_subcommand("open", "open the window, with a script or an exported NAME.py");
+    openCmd->add_option("file", openFile, "a Python script, or an exported NAME.py");
+#else
     app.require_subcommand(1);
+#endif
 
     std::string libraryPath;
     std::string pythonEnv;
@@ -50,6 +60,10 @@ int main(int argc, char** argv)
         return rc == 0 ? 0 : 2;
     }
 
+#ifdef PS_HAVE_UI
+    if (app.get_subcommands().empty() || openCmd->parsed())
+        return runGui(argc, argv, openFile, libraryPath, pythonEnv);
+#endif
     if (runCmd->parsed()) {
         if (!backend.empty())
             run.run.backend = backend;

@@ -1,0 +1,138 @@
+// Node <-> line: a stored run whose nodes name lines of a script on disk, clicked for real.
+#include "UiTestSupport.h"
+
+#include "ui/GraphCanvas.h"
+#include "ui/GraphModel.h"
+#include "ui/GraphView.h"
+#include "ui/ReportView.h"
+#include "ui/RunStore.h"
+#include "ui/ScriptEditor.h"
+#include "ui/SourceView.h"
+
+#include <QSettings>
+#include <QTabWidget>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+using namespace ps::uitest;
+
+namespace {
+
+const char* kScript =
+    "import torch\n"                       // 1
+    "\n"                                   // 2
+    "def fn(x, w):\n"                      // 3
+    "    y = x @ w\n"                      // 4
+    "    z = torch.relu(y)\n"              // 5
+    "    return z.sum()\n"                 // 6
+    "\n"                                   // 7
+    "example_inputs = (torch.ones(2, 2), torch.ones(2, 2))\n";
+
+nlohmann::json graphFor(const std::string& file)
+{
+    auto node = [&](const char* name, const char* op, const char* target, const char* kind,
+                    std::vector<std::string> inputs, int line) {
+        nlohmann::json n = {{"name", name}, {"op", op}, {"target", target}, {"kind", kind}, {"inputs", inputs},
+                            {"shape", {2, 2}}, {"dtype", "float32"}, {"stride", {2, 1}}, {"device", "cpu"}};
+        n["source"] = line ? nlohmann::json{{"file", file}, {"line", line}} : nlohmann::json();
+        n["module"] = nullptr;
+        return n;
+    };
+    nlohmann::json list = {node("x", "placeholder", "x", "input", {}, 0),
+                           node("w", "placeholder", "w", "input", {}, 0),
+                           node("mm", "call_function", "aten.mm.default", "compute", {"x", "w"}, 4),
+                           node("relu", "call_function", "aten.relu.default", "compute", {"mm"}, 5),
+                           node("sum_1", "call_function", "aten.sum.default", "compute", {"relu"}, 6),
+                           node("output", "output", "output", "output", {"sum_1"}, 0)};
+    return {{"nodes", 6}, {"complete", true}, {"node_list", list}};
+}
+
+class UiCrossSelection : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        QSettings().clear();
+        script = dir.write("model.py", kScript);
+        ps::ui::RunStore store(dir.file("library.sqlite3"));
+        ASSERT_TRUE(store.isOpen()) << store.error().toStdString();
+        QString error;
+        runId = store.insert(syntheticRun(script.toStdString(), graphFor(script.toStdString())), &error);
+        ASSERT_GT(runId, 0) << error.toStdString();
+    }
+
+    void clickNode(ps::ui::GraphView* view, int node)
+    {
+        const QPointF scene = view->nodeCenter(node);
+        view->canvas()->centerOn(scene);
+        QTest::mouseClick(view->canvas()->viewport(), Qt::LeftButton, {}, view->canvas()->mapFromScene(scene));
+    }
+
+    TempDir dir;
+    QString script;
+    qint64 runId = 0;
+};
+
+TEST_F(UiCrossSelection, ANodeMarksItsScriptLineAndItsSourceLines)
+{
+    ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openStoredRun(runId));
+    EXPECT_EQ(window.editor()->filePath(), QFileInfo(script).absoluteFilePath());
+    auto* graph = window.report()->graphView();
+    window.report()->tabs()->setCurrentIndex(ps::ui::ReportView::GraphTab);
+    ASSERT_TRUE(waitFor([&]() { return !graph->layoutPending(); }, 10000));
+    const int relu = window.report()->currentGraph()->indexOf("relu");
+    ASSERT_GE(relu, 0);
+
+    clickNode(graph, relu);
+    EXPECT_EQ(graph->selectedNodes(), QList<int>{relu});
+    EXPECT_EQ(window.editor()->highlightedLines(), QList<int>{5});
+    // node_lines of the synthetic python_code: node i on line 10 + i.
+    EXPECT_EQ(window.report()->sourceView()->highlightedLines(), QList<int>{10 + relu});
+    const QString details = graph->detailsText();
+    EXPECT_TRUE(details.contains("aten.relu.default")) << details.toStdString();
+    EXPECT_TRUE(details.contains("[2, 2]"));
+    EXPECT_TRUE(details.contains("float32"));
+    EXPECT_TRUE(details.contains("line 5"));
+
+    // Clicking an empty part of the scene clears the selection and the marks.
+    QTest::mouseClick(graph->canvas()->viewport(), Qt::LeftButton, {}, QPoint(3, 3));
+    EXPECT_TRUE(graph->selectedNodes().isEmpty());
+    EXPECT_TRUE(window.editor()->highlightedLines().isEmpty());
+}
+
+TEST_F(UiCrossSelection, AScriptLineSelectsItsNodesAndASourceLineToo)
+{
+    ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openStoredRun(runId));
+    auto* graph = window.report()->graphView();
+    ASSERT_TRUE(waitFor([&]() { return !graph->layoutPending(); }, 10000));
+    const auto model = window.report()->currentGraph();
+    auto* editor = window.editor();
+
+    QTest::mouseClick(editor->viewport(), Qt::LeftButton, {}, QPoint(150, editor->lineCenterY(4)));
+    EXPECT_EQ(graph->selectedNodes(), QList<int>{model->indexOf("mm")});
+    EXPECT_EQ(editor->highlightedLines(), QList<int>{4});
+
+    QTest::mouseClick(editor->viewport(), Qt::LeftButton, {}, QPoint(150, editor->lineCenterY(1)));
+    EXPECT_TRUE(graph->selectedNodes().isEmpty());
+
+    window.report()->tabs()->setCurrentIndex(ps::ui::ReportView::SourceTab);
+    auto* source = window.report()->sourceView()->editor();
+    ASSERT_TRUE(waitFor([&]() { return source->isVisible(); }, 2000));
+    const int sumLine = 10 + model->indexOf("sum_1");
+    source->setFirstVisibleLine(0);
+    const long pos = source->positionFromLineIndex(sumLine - 1, 2);
+    const int y = static_cast<int>(source->SendScintilla(QsciScintilla::SCI_POINTYFROMPOSITION, 0UL, pos))
+                  + static_cast<int>(source->SendScintilla(QsciScintilla::SCI_TEXTHEIGHT, 0UL)) / 2;
+    QTest::mouseClick(source->viewport(), Qt::LeftButton, {}, QPoint(80, y));
+    ASSERT_TRUE(waitFor([&]() { return graph->selectedNodes() == QList<int>{model->indexOf("sum_1")}; }, 2000))
+        << graph->selectedNodes().size();
+    EXPECT_EQ(editor->highlightedLines(), QList<int>{6});
+}
+
+} // namespace

@@ -1,0 +1,96 @@
+// The library dock over a real library file: list, search, filter, sort, open a past run.
+#include "UiTestSupport.h"
+
+#include "ui/GraphView.h"
+#include "ui/LibraryView.h"
+#include "ui/NoticeBar.h"
+#include "ui/ReportView.h"
+#include "ui/RunStore.h"
+#include "ui/SourceView.h"
+#include "ui/ViolationsView.h"
+
+#include <QSettings>
+#include <QTabWidget>
+#include <QTest>
+#include <QTreeView>
+
+#include <gtest/gtest.h>
+
+using namespace ps::uitest;
+
+namespace {
+
+class UiLibrary : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        QSettings().clear();
+        ps::ui::RunStore store(dir.file("library.sqlite3"));
+        ASSERT_TRUE(store.isOpen()) << store.error().toStdString();
+        QString error;
+        const std::string s = dir.write("alpha.py", "x = 1\n").toStdString();
+        for (const auto& [name, status] : std::vector<std::pair<std::string, std::string>>{
+                 {"alpha", "ok"}, {"bravo", "violation"}, {"charlie", "ok"}}) {
+            const qint64 id = store.insert(syntheticRun(s, syntheticGraph(40, s, 1), status, name), &error);
+            ASSERT_GT(id, 0) << error.toStdString();
+            ids.push_back(id);
+        }
+    }
+    TempDir dir;
+    std::vector<qint64> ids;
+};
+
+TEST_F(UiLibrary, ListsSearchesFiltersAndSorts)
+{
+    ps::ui::MainWindow window(windowOptions(dir, false));
+    auto* lib = window.libraryView();
+    ASSERT_EQ(lib->rowCount(), 3);
+    EXPECT_EQ(lib->runIdAt(0), ids[2]);  // newest first
+    lib->setStatusFilter("violation");
+    ASSERT_EQ(lib->rowCount(), 1);
+    EXPECT_EQ(lib->runIdAt(0), ids[1]);
+    lib->setStatusFilter("");
+    lib->setSearch("charlie");
+    ASSERT_EQ(lib->rowCount(), 1);
+    EXPECT_EQ(lib->runIdAt(0), ids[2]);
+    lib->setSearch("synthetic violation");
+    ASSERT_EQ(lib->rowCount(), 1);
+    lib->setSearch("");
+    lib->sortBy("status", Qt::AscendingOrder);
+    EXPECT_EQ(lib->statusAt(0), "violation");
+    lib->sortBy("time", Qt::AscendingOrder);
+    EXPECT_EQ(lib->runIdAt(0), ids[0]);
+}
+
+TEST_F(UiLibrary, DoubleClickOpensAPastRun)
+{
+    ps::ui::MainWindow window(windowOptions(dir, false));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    bool shown = false;
+    QObject::connect(&window, &ps::ui::MainWindow::runShown, [&]() { shown = true; });
+    auto* view = window.libraryView()->view();
+    window.libraryView()->setStatusFilter("violation");
+    const QRect rect = view->visualRect(view->model()->index(0, 1));
+    ASSERT_TRUE(rect.isValid());
+    bool doubled = false;
+    QObject::connect(view, &QTreeView::doubleClicked, [&]() { doubled = true; });
+    // QAbstractItemView acts on a double click only after a press on the same row.
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center());
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, rect.center());
+    EXPECT_TRUE(doubled) << rect.x() << "," << rect.y() << " visible " << view->isVisible();
+    ASSERT_TRUE(waitFor([&]() { return shown; }, 5000));
+    EXPECT_EQ(*window.report()->run()->report.runId, ids[1]);
+    EXPECT_EQ(window.report()->violationsView()->count(), 1);
+    EXPECT_EQ(window.report()->violationsView()->entries().front().invariant, 1);
+    EXPECT_EQ(window.report()->tabs()->currentIndex(), ps::ui::ReportView::ViolationsTab);
+    EXPECT_FALSE(window.report()->sourceView()->message().isEmpty());  // a violation has no python_code
+
+    ASSERT_TRUE(window.openStoredRun(ids[0]));
+    ASSERT_TRUE(waitFor([&]() { return !window.report()->graphView()->layoutPending(); }, 10000));
+    EXPECT_EQ(window.report()->tabText(ps::ui::ReportView::GraphTab), "Graph (41)");
+    EXPECT_FALSE(window.openStoredRun(999999));
+    EXPECT_TRUE(window.notice()->text().contains("999999"));
+}
+
+} // namespace

@@ -1,0 +1,258 @@
+// Runs through the real worker: the tabs' counts, cancel, a crash and the restart after it.
+#include "UiTestSupport.h"
+
+#include "ui/AboutDialog.h"
+#include "ui/CacheView.h"
+#include "ui/GraphModel.h"
+#include "ui/GraphView.h"
+#include "ui/LibraryView.h"
+#include "ui/LogView.h"
+#include "ui/NoticeBar.h"
+#include "ui/ReportView.h"
+#include "ui/RunDocument.h"
+#include "ui/ScriptEditor.h"
+#include "ui/SourceView.h"
+#include "ui/VerifyView.h"
+#include "ui/ViolationsView.h"
+#include "ui/WorkerClient.h"
+
+#include <QAction>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTreeWidget>
+#include <QTest>
+#include <QElapsedTimer>
+#include <QThread>
+
+#include <gtest/gtest.h>
+
+using namespace ps::uitest;
+using ps::ui::ReportView;
+
+namespace {
+
+int listSize(const nlohmann::json& j, const char* key)
+{
+    auto it = j.find(key);
+    return it != j.end() && it->is_array() ? static_cast<int>(it->size()) : 0;
+}
+
+class UiRun : public ::testing::Test {
+protected:
+    void SetUp() override { QSettings().clear(); }
+    TempDir dir;
+};
+
+TEST_F(UiRun, AScriptRunsInTheWorkerAndEveryTabShowsItsCount)
+{
+    ps::ui::MainWindow window(windowOptions(dir));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openPath(example("training_step.py")));
+    window.setBackendChoice("eager");
+
+    QStringList stages;
+    QObject::connect(window.worker(), &ps::ui::WorkerClient::stageChanged,
+                     [&](const QString& stage, const QString&) { stages << stage; });
+    bool sawElapsed = false;
+    QTimer probe;
+    QObject::connect(&probe, &QTimer::timeout, [&]() { sawElapsed |= window.stageText().endsWith(" s"); });
+    probe.start(50);
+    const auto run = runAndWait(window);
+    ASSERT_TRUE(run);
+    const auto& r = run->report;
+    ASSERT_EQ(r.status, "ok") << r.message;
+    ASSERT_EQ(r.captures.size(), 1u);
+    ASSERT_TRUE(r.runId.has_value()) << run->storeError.toStdString();
+    EXPECT_TRUE(sawElapsed);
+    for (const char* s : {"script", "capture", "verify", "store"})
+        EXPECT_TRUE(stages.contains(s)) << s << " not in " << stages.join(",").toStdString();
+    EXPECT_FALSE(window.isRunning());
+    EXPECT_TRUE(window.runAction()->isEnabled());
+    EXPECT_FALSE(window.cancelAction()->isEnabled());
+
+    // The counts the tabs show are the report's.
+    const auto& c = r.captures[0].json;
+    const int nodes = c["graph"]["nodes"].get<int>();
+    const int sections = listSize(c["lowering"], "sections") + listSize(c["lowering"], "kernels")
+                         + listSize(c["lowering"], "extern_calls");
+    const int entries = listSize(c["cache"], "entries");
+    const auto& v = c["verify"];
+    const int compared = listSize(v, "outputs") + listSize(v, "grads") + listSize(v, "buffers")
+                         + listSize(v, "parameters") + listSize(v, "inputs");
+    const int warnings = listSize(c, "warnings");
+    ReportView* report = window.report();
+    EXPECT_EQ(report->tabText(ReportView::GraphTab), QString("Graph (%1)").arg(nodes));
+    EXPECT_EQ(report->tabText(ReportView::SourceTab), QString("Source (%1)").arg(sections));
+    EXPECT_EQ(report->tabText(ReportView::ViolationsTab), QString("Violations (%1)").arg(warnings));
+    EXPECT_EQ(report->tabText(ReportView::CacheTab), QString("Cache (%1)").arg(entries));
+    EXPECT_EQ(report->tabText(ReportView::VerifyTab), QString("Verify (%1)").arg(compared));
+    EXPECT_GT(nodes, 20);
+    EXPECT_GT(compared, 4);
+    EXPECT_EQ(report->cacheView()->codeHashCheck(), "matches") << report->cacheView()->text().toStdString();
+    EXPECT_EQ(report->verifyView()->chartValues().size(), 4u);
+    EXPECT_TRUE(report->summary().startsWith("ok")) << report->summary().toStdString();
+
+    // The graph is laid out and shown; Source shows python_code with its outline.
+    ASSERT_TRUE(waitFor([&]() { return !report->graphView()->layoutPending(); }, 10000));
+    EXPECT_EQ(report->graphView()->message(), QString());
+    EXPECT_TRUE(report->sourceView()->outlineEntries().contains("Driver"));
+    EXPECT_TRUE(report->sourceView()->goToOutlineEntry("Driver"));
+    EXPECT_GT(report->sourceView()->firstVisibleLine(), 50);
+
+    // Selecting a node of the real run marks the script line that made it, and back.
+    const auto model = report->currentGraph();
+    const int tanh = model->indexOf("tanh");
+    ASSERT_GE(tanh, 0);
+    const int tanhLine = model->nodes()[tanh].sourceLine;
+    ASSERT_GT(tanhLine, 0);
+    report->graphView()->selectNodes({tanh}, true);
+    EXPECT_EQ(window.editor()->highlightedLines(), QList<int>{tanhLine});
+    EXPECT_FALSE(report->sourceView()->highlightedLines().isEmpty());
+    auto* editor = window.editor();
+    QTest::mouseClick(editor->viewport(), Qt::LeftButton, {}, QPoint(80, editor->lineCenterY(tanhLine)));
+    const auto atLine = model->nodesAtLine(r.script, tanhLine);
+    EXPECT_EQ(report->graphView()->selectedNodes(), QList<int>(atLine.begin(), atLine.end()));
+    EXPECT_TRUE(report->graphView()->selectedNodes().contains(tanh));
+
+    // The run is in the library, and opens again from there with the same counts.
+    ASSERT_EQ(window.libraryView()->rowCount(), 1);
+    EXPECT_EQ(window.libraryView()->runIdAt(0), *r.runId);
+    const QString graphTitle = report->tabText(ReportView::GraphTab);
+    report->showRun(nullptr);
+    ASSERT_TRUE(window.openStoredRun(*r.runId));
+    EXPECT_EQ(report->tabText(ReportView::GraphTab), graphTitle);
+    EXPECT_EQ(report->cacheView()->codeHashCheck(), "matches");
+    EXPECT_EQ(report->tabText(ReportView::VerifyTab), QString("Verify (%1)").arg(compared));
+
+    // About names the worker's versions (the window itself never loads torch).
+    ps::ui::AboutDialog about(window.worker()->hello(), QString());
+    EXPECT_TRUE(about.text().contains("2.14")) << about.text().toStdString();
+}
+
+TEST_F(UiRun, AViolationIsListedWithItsInvariantAndAClickGoesToItsLine)
+{
+    // Keyword arguments break the positional-only contract (a contract outcome, not a crash).
+    const QString script = dir.write("kw.py",
+                                     "import torch\n"
+                                     "\n"
+                                     "def fn(x, *, scale):\n"
+                                     "    return x * scale\n"
+                                     "\n"
+                                     "example_inputs = (torch.ones(2),)\n"
+                                     "backend = 'eager'\n");
+    ps::ui::MainWindow window(windowOptions(dir));
+    window.show();
+    ASSERT_TRUE(window.openPath(script));
+    const auto run = runAndWait(window);
+    ASSERT_TRUE(run);
+    ASSERT_NE(run->report.status, "ok");
+    auto* violations = window.report()->violationsView();
+    ASSERT_GE(violations->count(), 1);
+    EXPECT_EQ(window.report()->tabs()->currentIndex(), ReportView::ViolationsTab);
+    const auto& e = violations->entries().front();
+    EXPECT_FALSE(e.message.isEmpty());
+    ASSERT_GT(e.line, 0) << e.message.toStdString();
+    {
+        auto* list = violations->list();
+        const QRect rect = list->visualItemRect(list->topLevelItem(0));
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, rect.center());
+        int line = 0, index = 0;
+        window.editor()->getCursorPosition(&line, &index);
+        EXPECT_EQ(line + 1, e.line);
+    }
+    EXPECT_FALSE(violations->detailsText().isEmpty());
+}
+
+TEST_F(UiRun, CancelKillsAnEndlessLoopAndTheNextRunWorks)
+{
+    ps::ui::MainWindow window(windowOptions(dir));
+    window.show();
+    ASSERT_TRUE(window.openPath(fixtureScript("endless_loop.py")));
+    std::shared_ptr<const ps::ui::RunDocument> result;
+    QObject::connect(&window, &ps::ui::MainWindow::runFinished,
+                     [&](const std::shared_ptr<const ps::ui::RunDocument>& r) { result = r; });
+    QString stage;
+    QObject::connect(window.worker(), &ps::ui::WorkerClient::stageChanged, [&](const QString& s) { stage = s; });
+    window.runAction()->trigger();
+    ASSERT_TRUE(window.isRunning());
+    EXPECT_TRUE(window.cancelAction()->isEnabled());
+    ASSERT_TRUE(waitFor([&]() { return stage == "script"; }, 300000)) << "the script never started";
+    QTest::qWait(500);
+    ASSERT_FALSE(result) << "an endless loop ended by itself";
+    QElapsedTimer clock;
+    clock.start();
+    window.cancelAction()->trigger();
+    ASSERT_TRUE(waitFor([&]() { return result != nullptr; }, 20000));
+    EXPECT_LT(clock.elapsed(), 10000);
+    EXPECT_EQ(result->report.status, "cancelled");
+    EXPECT_TRUE(window.notice()->text().contains("cancelled")) << window.notice()->text().toStdString();
+    EXPECT_EQ(window.libraryView()->rowCount(), 0);  // a cancelled run is not kept
+
+    ASSERT_TRUE(window.openPath(dir.write("tiny.py", tinyScript())));
+    const auto next = runAndWait(window);
+    ASSERT_TRUE(next);
+    EXPECT_EQ(next->report.status, "ok") << next->report.message;
+}
+
+TEST_F(UiRun, ClosingTheWindowDuringARunKillsTheWorkerAtOnce)
+{
+    auto window = std::make_unique<ps::ui::MainWindow>(windowOptions(dir));
+    window->show();
+    ASSERT_TRUE(window->openPath(fixtureScript("endless_loop.py")));
+    QString stage;
+    QObject::connect(window->worker(), &ps::ui::WorkerClient::stageChanged, [&](const QString& s) { stage = s; });
+    window->runAction()->trigger();
+    ASSERT_TRUE(waitFor([&]() { return stage == "script"; }, 300000));
+    QElapsedTimer clock;
+    clock.start();
+    window->close();
+    window.reset();
+    EXPECT_LT(clock.elapsed(), 8000);
+}
+
+TEST_F(UiRun, AWorkerCrashIsSaidAndAFreshWorkerServesTheNextRun)
+{
+    ps::ui::MainWindow window(windowOptions(dir));
+    window.show();
+    QStringList events;
+    QObject::connect(window.worker(), &ps::ui::WorkerClient::workerEvent, [&](const QString& e) { events << e; });
+    ASSERT_TRUE(window.openPath(fixtureScript("calls_os_exit.py")));
+    const auto crash = runAndWait(window);
+    ASSERT_TRUE(crash);
+    EXPECT_EQ(crash->report.status, "worker_died");
+    const QString notice = window.notice()->text();
+    EXPECT_TRUE(notice.contains("worker died")) << notice.toStdString();
+    EXPECT_TRUE(notice.contains("os._exit")) << notice.toStdString();
+    EXPECT_TRUE(notice.contains("fresh worker")) << notice.toStdString();
+    EXPECT_FALSE(events.isEmpty());
+    EXPECT_TRUE(window.logView()->toPlainText().contains("worker died")) << window.logView()->toPlainText().toStdString();
+    EXPECT_EQ(window.report()->violationsView()->count(), 1);
+
+    ASSERT_TRUE(window.openPath(fixtureScript("segfaults.py")));
+    const auto segv = runAndWait(window);
+    ASSERT_TRUE(segv);
+    EXPECT_EQ(segv->report.status, "worker_died");
+    EXPECT_TRUE(window.notice()->text().contains("signal")) << window.notice()->text().toStdString();
+
+    ASSERT_TRUE(window.openPath(dir.write("tiny.py", tinyScript())));
+    const auto next = runAndWait(window);
+    ASSERT_TRUE(next);
+    EXPECT_EQ(next->report.status, "ok") << next->report.message;
+    EXPECT_EQ(window.report()->tabText(ReportView::GraphTab),
+              QString("Graph (%1)").arg(next->report.captures[0].json["graph"]["nodes"].get<int>()));
+}
+
+TEST_F(UiRun, OutputFloodStaysBoundedInTheLog)
+{
+    ps::ui::MainWindow window(windowOptions(dir));
+    window.show();
+    ASSERT_TRUE(window.openPath(fixtureScript("floods_output.py")));
+    window.setBackendChoice("eager");
+    const auto run = runAndWait(window);
+    ASSERT_TRUE(run);
+    EXPECT_LE(window.logView()->runChars(), ps::ui::LogView::kMaxRunChars);
+    EXPECT_LE(window.logView()->document()->blockCount(), ps::ui::LogView::kMaxBlocks + 1);
+}
+
+} // namespace

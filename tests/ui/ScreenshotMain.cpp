@@ -1,0 +1,114 @@
+// ui_screenshot OUT.png [BACKEND]: opens the window on the bundled training-step example, runs
+// it through the real worker, selects a node (so the cross-selection shows), and writes the
+// window as a PNG. Meant for Xvfb (xvfb-run), where the window is laid out as on a desktop.
+// PS_SHOT_SCRIPT=FILE runs another script; PS_SHOT_DARK=1 uses a dark palette.
+#include "ui/GraphModel.h"
+#include "ui/GraphView.h"
+#include "ui/MainWindow.h"
+#include "ui/ReportView.h"
+#include "ui/RunDocument.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QPalette>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QThread>
+
+#include <cstdio>
+
+int main(int argc, char** argv)
+{
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: ui_screenshot OUT.png [inductor|eager]\n");
+        return 2;
+    }
+    QTemporaryDir home(QDir::tempPath() + QStringLiteral("/ps-ui-shot-XXXXXX"));
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, home.filePath(QStringLiteral("config")));
+    QApplication app(argc, argv);
+    // PS_SHOT_DARK=1: a dark palette, to see that every view follows it.
+    if (qEnvironmentVariableIntValue("PS_SHOT_DARK")) {
+        QApplication::setStyle(QStringLiteral("Fusion"));
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(45, 45, 48));
+        dark.setColor(QPalette::WindowText, QColor(220, 220, 220));
+        dark.setColor(QPalette::Base, QColor(30, 30, 32));
+        dark.setColor(QPalette::AlternateBase, QColor(40, 40, 44));
+        dark.setColor(QPalette::Text, QColor(220, 220, 220));
+        dark.setColor(QPalette::Button, QColor(50, 50, 54));
+        dark.setColor(QPalette::ButtonText, QColor(220, 220, 220));
+        dark.setColor(QPalette::Highlight, QColor(60, 120, 200));
+        dark.setColor(QPalette::HighlightedText, Qt::white);
+        dark.setColor(QPalette::PlaceholderText, QColor(140, 140, 140));
+        QApplication::setPalette(dark);
+    }
+    QApplication::setOrganizationName(QStringLiteral("precompile-studio-shot"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    const QString out = QFileInfo(QString::fromLocal8Bit(argv[1])).absoluteFilePath();
+    const QString backend = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QStringLiteral("inductor");
+
+    ps::ui::MainWindowOptions options;
+    options.libraryPath = home.filePath(QStringLiteral("library.sqlite3"));
+    options.restoreState = false;
+    ps::ui::MainWindow window(options);
+    window.resize(1500, 920);
+    window.show();
+    const QString script = qEnvironmentVariableIsEmpty("PS_SHOT_SCRIPT")
+                               ? QStringLiteral(PS_TEST_SOURCE_DIR "/resources/examples/training_step.py")
+                               : qEnvironmentVariable("PS_SHOT_SCRIPT");
+    if (!window.openPath(script))
+        return 1;
+    window.setBackendChoice(backend);
+
+    std::shared_ptr<const ps::ui::RunDocument> run;
+    QObject::connect(&window, &ps::ui::MainWindow::runFinished,
+                     [&](const std::shared_ptr<const ps::ui::RunDocument>& r) { run = r; });
+    window.runAction()->trigger();
+    QElapsedTimer clock;
+    clock.start();
+    auto spin = [&](auto done, int ms) {
+        QElapsedTimer t;
+        t.start();
+        while (!done() && t.elapsed() < ms) {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+            QThread::msleep(5);
+        }
+        return done();
+    };
+    if (!spin([&]() { return run != nullptr; }, 600000)) {
+        std::fprintf(stderr, "ui_screenshot: the run did not finish\n");
+        return 1;
+    }
+    std::printf("run: %s (%s) in %.1f s\n", run->report.status.c_str(), run->report.message.c_str(),
+                static_cast<double>(clock.elapsed()) / 1000.0);
+    auto* graph = window.report()->graphView();
+    window.report()->tabs()->setCurrentIndex(ps::ui::ReportView::GraphTab);
+    spin([&]() { return !graph->layoutPending(); }, 20000);
+    if (auto model = window.report()->currentGraph()) {
+        const int node = model->indexOf("addmm");
+        if (node >= 0)
+            graph->selectNodes({node}, /*reveal=*/true);
+    }
+    spin([]() { return false; }, 500);  // let everything repaint
+    QDir().mkpath(QFileInfo(out).path());
+    if (!window.grab().save(out)) {
+        std::fprintf(stderr, "ui_screenshot: cannot write %s\n", qPrintable(out));
+        return 1;
+    }
+    std::printf("wrote %s\n", qPrintable(out));
+    // The other tabs beside it (window-source.png, ...), to look at too.
+    const QStringList names = {"graph", "source", "violations", "cache", "verify"};
+    for (int tab = 1; tab < names.size(); ++tab) {
+        window.report()->tabs()->setCurrentIndex(tab);
+        spin([]() { return false; }, 300);
+        const QString file = QFileInfo(out).path() + "/" + QFileInfo(out).completeBaseName() + "-" + names[tab] + ".png";
+        window.grab().save(file);
+        std::printf("wrote %s\n", qPrintable(file));
+    }
+    return run->report.status == "ok" || qEnvironmentVariableIsSet("PS_SHOT_SCRIPT") ? 0 : 1;
+}

@@ -1,0 +1,58 @@
+#pragma once
+
+// Support for the window's tests: waiting on the event loop, temporary folders, fixtures, a
+// window wired to a fresh library, and a run waited for to its end.
+
+#include "ui/MainWindow.h"
+
+#include "ui/RunDocument.h"
+
+#include <QString>
+#include <nlohmann/json.hpp>
+#include <QTemporaryDir>
+
+#include <functional>
+#include <memory>
+
+namespace ps::uitest {
+
+/// Processes events until `done` holds or `timeoutMs` pass; returns done().
+bool waitFor(const std::function<bool()>& done, int timeoutMs);
+
+QString sourcePath(const QString& relative);
+QString fixtureScript(const QString& name);
+QString example(const QString& name);
+
+/// A temporary folder, removed with the object.
+class TempDir {
+public:
+    TempDir();
+    QString path() const { return m_dir.path(); }
+    QString file(const QString& name) const { return m_dir.filePath(name); }
+    /// Writes `content` to `name` and returns its path.
+    QString write(const QString& name, const QByteArray& content) const;
+
+private:
+    QTemporaryDir m_dir;
+};
+
+/// Options for a test window: a library in `dir`, nothing restored from settings.
+ui::MainWindowOptions windowOptions(const TempDir& dir, bool prewarm = true);
+
+/// Triggers Run and waits for the run to end; null on timeout.
+std::shared_ptr<const ui::RunDocument> runAndWait(ui::MainWindow& window, int timeoutMs = 600000);
+
+/// A script that precompiles quickly on the eager backend.
+QByteArray tinyScript();
+
+/// A chain-like graph object as the worker reports it ("graph" of a capture): each node reads
+/// one to three recent nodes and now and then a farther one; every tenth is a parameter.
+/// Source lines cycle over 1..lines of `file`.
+nlohmann::json syntheticGraph(int nodes, const std::string& file, int lines);
+
+/// A whole run for RunStore::insert: one eager capture with `graph`, a small python_code whose
+/// line i + 10 computes node i (lowering.node_lines), an empty cache envelope.
+ps::ui::RunDocument syntheticRun(const std::string& script, const nlohmann::json& graph,
+                                 const std::string& status = "ok", const std::string& name = "synthetic");
+
+} // namespace ps::uitest

@@ -1,0 +1,77 @@
+#include "ui/EdgesItem.h"
+
+#include <QPainter>
+#include <QPainterPath>
+#include <QStyleOptionGraphicsItem>
+
+namespace ps::ui {
+
+namespace {
+constexpr qreal kCurveLod = 0.35;
+
+QPainterPath curve(const EdgesItem::Edge& e)
+{
+    QPainterPath p(e.start);
+    const qreal dy = std::max<qreal>(24, (e.end.y() - e.start.y()) / 2);
+    p.cubicTo(e.start + QPointF(0, dy), e.end - QPointF(0, dy), e.end);
+    return p;
+}
+} // namespace
+
+EdgesItem::EdgesItem(std::vector<Edge> edges, QColor color, QColor highlight)
+    : m_edges(std::move(edges)), m_color(color), m_highlight(highlight)
+{
+    setFlag(ItemUsesExtendedStyleOption);
+    setZValue(0);
+    m_edgeBounds.reserve(m_edges.size());
+    for (const auto& e : m_edges) {
+        QRectF r = QRectF(e.start, e.end).normalized().adjusted(-2, -2, 2, 2);
+        m_edgeBounds.push_back(r);
+        m_bounds = m_bounds.united(r);
+    }
+}
+
+void EdgesItem::setHighlighted(const QList<int>& nodes)
+{
+    m_highlighted = std::unordered_set<int>(nodes.begin(), nodes.end());
+    update();
+}
+
+void EdgesItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    const QRectF exposed = option->exposedRect;
+    const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    const bool curves = lod >= kCurveLod;
+    painter->setRenderHint(QPainter::Antialiasing, curves);
+    painter->setBrush(Qt::NoBrush);
+    QPen pen(m_color, 0);  // cosmetic: one pixel whatever the zoom
+    painter->setPen(pen);
+    QList<QLineF> lines;
+    std::vector<std::size_t> hot;
+    for (std::size_t i = 0; i < m_edges.size(); ++i) {
+        if (!m_edgeBounds[i].intersects(exposed))
+            continue;
+        const auto& e = m_edges[i];
+        if (!m_highlighted.empty() && (m_highlighted.count(e.from) || m_highlighted.count(e.to))) {
+            hot.push_back(i);
+            continue;
+        }
+        if (curves)
+            painter->drawPath(curve(e));
+        else
+            lines.append(QLineF(e.start, e.end));
+    }
+    if (!lines.isEmpty())
+        painter->drawLines(lines);
+    if (hot.empty())
+        return;
+    painter->setPen(QPen(m_highlight, curves ? 2.5 : 0));
+    for (std::size_t i : hot) {
+        if (curves)
+            painter->drawPath(curve(m_edges[i]));
+        else
+            painter->drawLine(m_edges[i].start, m_edges[i].end);
+    }
+}
+
+} // namespace ps::ui

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QColor>
+#include <QGraphicsItem>
+#include <QLineF>
+#include <QList>
+
+#include <unordered_set>
+#include <vector>
+
+namespace ps::ui {
+
+/// All edges of the graph scene in one item: thousands of edge items would each cost an index
+/// entry and a paint call. Paints only the edges whose bounds meet the exposed area; curves
+/// when zoomed in, straight lines when zoomed out. Edges touching highlighted nodes are drawn
+/// last, in the highlight colour.
+class EdgesItem : public QGraphicsItem {
+public:
+    struct Edge {
+        int from;
+        int to;
+        QPointF start;  ///< bottom centre of the producer
+        QPointF end;    ///< top centre of the consumer
+    };
+
+    EdgesItem(std::vector<Edge> edges, QColor color, QColor highlight);
+
+    void setHighlighted(const QList<int>& nodes);
+    std::size_t edgeCount() const { return m_edges.size(); }
+
+    QRectF boundingRect() const override { return m_bounds; }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    std::vector<Edge> m_edges;
+    std::vector<QRectF> m_edgeBounds;
+    QRectF m_bounds;
+    QColor m_color;
+    QColor m_highlight;
+    std::unordered_set<int> m_highlighted;
+};
+
+} // namespace ps::ui

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QGraphicsView>
+
+namespace ps::ui {
+
+/// The graph's QGraphicsView: drag the background to pan, the wheel (or Ctrl + / Ctrl -) to
+/// zoom around the cursor, click to select, Ctrl+click to add to the selection.
+class GraphCanvas : public QGraphicsView {
+    Q_OBJECT
+public:
+    explicit GraphCanvas(QWidget* parent = nullptr);
+
+    qreal zoom() const;
+    void setZoom(qreal zoom);
+    void zoomBy(qreal factor);
+    /// The whole scene in view, but never smaller than `minZoom` (then the top is shown).
+    void fitScene(qreal minZoom);
+
+signals:
+    /// After every paint of the viewport (the benchmark's "first paint").
+    void painted();
+    void zoomChanged(qreal zoom);
+
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+};
+
+} // namespace ps::ui

@@ -1,0 +1,140 @@
+#include "ui/GraphModel.h"
+
+#include <nlohmann/json.hpp>
+
+namespace ps::ui {
+
+namespace {
+
+std::string str(const nlohmann::json& j, const char* key)
+{
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::string listText(const nlohmann::json& j)
+{
+    if (!j.is_array())
+        return {};
+    std::string out = "[";
+    for (std::size_t i = 0; i < j.size(); ++i) {
+        if (i)
+            out += ", ";
+        out += j[i].is_string() ? j[i].get<std::string>() : j[i].dump();
+    }
+    return out + "]";
+}
+
+} // namespace
+
+std::string GraphNode::shortTarget() const
+{
+    if (target.rfind("aten.", 0) == 0) {
+        std::string rest = target.substr(5);
+        if (auto dot = rest.find('.'); dot != std::string::npos)
+            rest.resize(dot);
+        return rest;
+    }
+    return target;
+}
+
+GraphModel GraphModel::fromJson(const nlohmann::json& graph)
+{
+    GraphModel g;
+    if (!graph.is_object()) {
+        g.m_error = graph.is_null() ? "no graph was captured" : "the report's graph is not an object";
+        return g;
+    }
+    g.m_error = str(graph, "error");
+    if (auto it = graph.find("complete"); it != graph.end() && it->is_boolean())
+        g.m_complete = it->get<bool>();
+    auto list = graph.find("node_list");
+    if (list == graph.end() || !list->is_array()) {
+        if (g.m_error.empty())
+            g.m_error = "the report has no node list (made by an older worker?)";
+        return g;
+    }
+    g.m_nodes.reserve(list->size());
+    std::vector<const nlohmann::json*> inputLists;
+    inputLists.reserve(list->size());
+    for (const auto& j : *list) {
+        if (!j.is_object())
+            continue;
+        GraphNode n;
+        n.name = str(j, "name");
+        n.op = str(j, "op");
+        n.target = str(j, "target");
+        n.kind = str(j, "kind");
+        n.qualname = str(j, "qualname");
+        if (auto s = j.find("shape"); s != j.end())
+            n.shape = listText(*s);
+        else if (auto v = j.find("values"); v != j.end() && v->is_array())
+            n.shape = "(" + std::to_string(v->size()) + " values)";
+        n.dtype = str(j, "dtype");
+        if (auto s = j.find("stride"); s != j.end())
+            n.stride = listText(*s);
+        n.device = str(j, "device");
+        if (auto m = j.find("module"); m != j.end() && m->is_object()) {
+            n.modulePath = str(*m, "path");
+            n.moduleType = str(*m, "type");
+        }
+        if (auto s = j.find("source"); s != j.end() && s->is_object()) {
+            n.sourceFile = str(*s, "file");
+            if (auto l = s->find("line"); l != s->end() && l->is_number_integer())
+                n.sourceLine = l->get<int>();
+        }
+        n.phase = str(j, "phase");
+        if (auto o = j.find("output"); o != j.end() && o->is_array()) {
+            for (const auto& role : *o) {
+                if (!role.is_object())
+                    continue;
+                std::string r = str(role, "role");
+                if (r == "gradient" && !str(role, "param").empty())
+                    r += " of " + str(role, "param");
+                if (r.empty())
+                    r = "output";
+                if (!n.outputRole.empty())
+                    n.outputRole += ", ";
+                n.outputRole += r;
+            }
+        }
+        g.m_byName.emplace(n.name, static_cast<int>(g.m_nodes.size()));
+        g.m_nodes.push_back(std::move(n));
+        auto in = j.find("inputs");
+        inputLists.push_back(in != j.end() && in->is_array() ? &*in : nullptr);
+    }
+    for (std::size_t i = 0; i < g.m_nodes.size(); ++i) {
+        if (!inputLists[i])
+            continue;
+        for (const auto& name : *inputLists[i]) {
+            if (!name.is_string())
+                continue;
+            const int from = g.indexOf(name.get<std::string>());
+            if (from < 0 || from == static_cast<int>(i))
+                continue;
+            g.m_nodes[i].inputs.push_back(from);
+            g.m_nodes[from].users.push_back(static_cast<int>(i));
+            ++g.m_edges;
+        }
+    }
+    return g;
+}
+
+int GraphModel::indexOf(const std::string& name) const
+{
+    auto it = m_byName.find(name);
+    return it == m_byName.end() ? -1 : it->second;
+}
+
+std::vector<int> GraphModel::nodesAtLine(const std::string& file, int line) const
+{
+    std::vector<int> out;
+    if (line <= 0)
+        return out;
+    for (std::size_t i = 0; i < m_nodes.size(); ++i)
+        if (m_nodes[i].sourceLine == line && m_nodes[i].sourceFile == file)
+            out.push_back(static_cast<int>(i));
+    return out;
+}
+
+} // namespace ps::ui

@@ -1,0 +1,63 @@
+#pragma once
+
+// The captured graph as plain data: no Qt, no QGraphicsItems, so that engine/graph can take it
+// over. Built from the worker's "graph" object (precompile_studio/graph.py), tolerating absent
+// fields: an older report, a graph that failed to extract, a node without meta.
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ps::ui {
+
+struct GraphNode {
+    std::string name;
+    std::string op;      ///< placeholder, call_function, get_attr, output, ...
+    std::string target;  ///< "aten.addmm.default"
+    std::string kind;    ///< parameter | buffer | input | constant | compute | output
+    std::string qualname;  ///< placeholders: "model.0.weight", "x"
+    std::string shape;     ///< "[8, 32]", or "(2 values)" for a tuple-valued node
+    std::string dtype;
+    std::string stride;
+    std::string device;
+    std::string modulePath;
+    std::string moduleType;
+    std::string sourceFile;
+    int sourceLine = 0;  ///< 0: unknown
+    std::string phase;   ///< forward | backward | ""
+    std::string outputRole;  ///< "result", "gradient of model.0.weight", ...
+    std::vector<int> inputs;  ///< indices into GraphModel::nodes()
+    std::vector<int> users;
+
+    /// "addmm" for "aten.addmm.default", the target itself otherwise.
+    std::string shortTarget() const;
+};
+
+class GraphModel {
+public:
+    /// Never throws: what cannot be read is left out and said in error().
+    static GraphModel fromJson(const nlohmann::json& graph);
+
+    const std::vector<GraphNode>& nodes() const { return m_nodes; }
+    std::size_t edgeCount() const { return m_edges; }
+    bool empty() const { return m_nodes.empty(); }
+    /// Why there is no graph (the worker's graph.error), or "".
+    const std::string& error() const { return m_error; }
+    /// False when precompile failed before its capture finished (a partial graph).
+    bool complete() const { return m_complete; }
+
+    int indexOf(const std::string& name) const;
+    /// Nodes whose user source line is `line` of `file` (exact path as the worker wrote it).
+    std::vector<int> nodesAtLine(const std::string& file, int line) const;
+
+private:
+    std::vector<GraphNode> m_nodes;
+    std::unordered_map<std::string, int> m_byName;
+    std::size_t m_edges = 0;
+    std::string m_error;
+    bool m_complete = true;
+};
+
+} // namespace ps::ui

@@ -1,0 +1,190 @@
+#include "ui/ReportView.h"
+
+#include "ui/CacheView.h"
+#include "ui/GraphModel.h"
+#include "ui/GraphView.h"
+#include "ui/RunDocument.h"
+#include "ui/SourceView.h"
+#include "ui/VerifyView.h"
+#include "ui/ViolationsView.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QTabWidget>
+#include <QTextDocument>
+#include <QVBoxLayout>
+
+namespace ps::ui {
+
+ReportView::ReportView(QWidget* parent) : QWidget(parent)
+{
+    m_summary = new QLabel;
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setTextFormat(Qt::RichText);
+    m_capturesLabel = new QLabel(tr("Capture:"));
+    m_captures = new QComboBox;
+    m_captures->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    connect(m_captures, &QComboBox::currentIndexChanged, this, &ReportView::setCurrentCapture);
+
+    m_graph = new GraphView;
+    m_source = new SourceView;
+    m_violations = new ViolationsView;
+    m_cache = new CacheView;
+    m_verify = new VerifyView;
+    m_tabs = new QTabWidget;
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_graph, QString());
+    m_tabs->addTab(m_source, QString());
+    m_tabs->addTab(m_violations, QString());
+    m_tabs->addTab(m_cache, QString());
+    m_tabs->addTab(m_verify, QString());
+
+    auto* top = new QHBoxLayout;
+    top->setContentsMargins(6, 4, 6, 0);
+    top->addWidget(m_summary, 1);
+    top->addWidget(m_capturesLabel);
+    top->addWidget(m_captures);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addLayout(top);
+    layout->addWidget(m_tabs, 1);
+    clear();
+}
+
+void ReportView::clear()
+{
+    m_run.reset();
+    m_graphs.clear();
+    m_capture = -1;
+    {
+        const QSignalBlocker block(m_captures);
+        m_captures->clear();
+    }
+    m_captures->hide();
+    m_capturesLabel->hide();
+    m_summary->setText(tr("No run shown. Run the script with <b>Ctrl+R</b>, or open a past run from the library."));
+    m_graph->clear(tr("Run a script (Ctrl+R) or open a run from the library to see its graph."));
+    m_source->clear(tr("No run yet."));
+    m_violations->clear();
+    m_cache->clear(tr("No run yet."));
+    m_verify->clear(tr("No run yet."));
+    updateTitles();
+}
+
+void ReportView::showRun(const std::shared_ptr<const RunDocument>& run)
+{
+    if (!run) {
+        clear();
+        return;
+    }
+    m_run = run;
+    m_graphs.assign(run->report.captures.size(), nullptr);
+    const auto& r = run->report;
+    const QString status = QString::fromStdString(r.status);
+    const QString color = status == "ok" ? "#2e9a48" : status == "violation" ? "#d08a00" : "#d03a2a";
+    QStringList facts;
+    if (r.runId)
+        facts << tr("run #%1").arg(*r.runId);
+    if (run->origin == "export")
+        facts << tr("exported artifact");
+    if (!run->trusted)
+        facts << tr("not trusted: python_code and the cache are executable");
+    if (!run->createdAt.isEmpty()) {
+        const QDateTime t = QDateTime::fromString(run->createdAt, Qt::ISODateWithMs);
+        facts << (t.isValid() ? QLocale().toString(t.toLocalTime(), QLocale::ShortFormat) : run->createdAt);
+    }
+    if (run->elapsedSeconds > 0)
+        facts << tr("%1 s").arg(run->elapsedSeconds, 0, 'f', 1);
+    if (!run->storeError.isEmpty() && run->origin == "run")
+        facts << tr("not stored");
+    QString message = QString::fromStdString(r.message).section('\n', 0, 0);
+    if (message.size() > 300)
+        message = message.left(300) + "…";
+    m_summary->setText(QStringLiteral("<b style='color:%1'>%2</b> %3<br><small>%4</small>")
+                           .arg(color, status.toHtmlEscaped(), message.toHtmlEscaped(), facts.join(" · ").toHtmlEscaped()));
+    m_violations->setRun(run);
+    {
+        const QSignalBlocker block(m_captures);
+        m_captures->clear();
+        for (const auto& c : r.captures)
+            m_captures->addItem(QStringLiteral("%1 — %2 · %3/%4")
+                                    .arg(QString::fromStdString(c.name), QString::fromStdString(c.status),
+                                         QString::fromStdString(c.backend), QString::fromStdString(c.tracer)));
+    }
+    m_captures->setVisible(r.captures.size() > 1);
+    m_capturesLabel->setVisible(r.captures.size() > 1);
+    m_capture = -2;  // force the views to refresh
+    setCurrentCapture(r.captures.empty() ? -1 : 0);
+}
+
+void ReportView::setCurrentCapture(int capture)
+{
+    if (capture == m_capture)
+        return;
+    m_capture = capture;
+    if (m_captures->currentIndex() != capture && capture >= 0) {
+        const QSignalBlocker block(m_captures);
+        m_captures->setCurrentIndex(capture);
+    }
+    if (!m_run || capture < 0) {
+        const QString why = m_run ? tr("No capture: %1").arg(QString::fromStdString(m_run->report.message))
+                                  : tr("No run yet.");
+        m_graph->clear(why);
+        m_source->clear(why);
+        m_cache->clear(why);
+        m_verify->clear(why);
+    } else {
+        m_graph->setGraph(currentGraph());
+        m_source->setCapture(m_run, capture);
+        m_cache->setCapture(m_run, capture);
+        m_verify->setCapture(m_run, capture);
+    }
+    updateTitles();
+    emit captureChanged(capture);
+}
+
+std::shared_ptr<const GraphModel> ReportView::currentGraph() const
+{
+    if (!m_run || m_capture < 0 || m_capture >= static_cast<int>(m_graphs.size()))
+        return nullptr;
+    auto& g = m_graphs[m_capture];
+    if (!g) {
+        const auto& json = m_run->report.captures[m_capture].json;
+        auto it = json.find("graph");
+        g = std::make_shared<const GraphModel>(GraphModel::fromJson(it != json.end() ? *it : nlohmann::json()));
+    }
+    return g;
+}
+
+void ReportView::updateTitles()
+{
+    const bool any = m_run && m_capture >= 0;
+    auto title = [](const QString& name, int n, bool show) { return show ? QStringLiteral("%1 (%2)").arg(name).arg(n) : name; };
+    const auto graph = currentGraph();
+    m_tabs->setTabText(GraphTab, title(tr("Graph"), graph ? static_cast<int>(graph->nodes().size()) : 0, any && graph));
+    m_tabs->setTabText(SourceTab, title(tr("Source"), m_source->sectionCount() + m_source->kernelCount(), any));
+    m_tabs->setTabText(ViolationsTab, title(tr("Violations"), m_violations->count(), m_run != nullptr));
+    m_tabs->setTabText(CacheTab, title(tr("Cache"), m_cache->entryCount(), any));
+    m_tabs->setTabText(VerifyTab, title(tr("Verify"), m_verify->comparisonCount(), any));
+    m_tabs->setTabToolTip(SourceTab, tr("python_code: sections and kernels"));
+    m_tabs->setTabToolTip(CacheTab, tr("the cache: artifact bundle entries"));
+    m_tabs->setTabToolTip(VerifyTab, tr("values compared between the artifact and eager fn"));
+}
+
+QString ReportView::tabText(Tab tab) const
+{
+    return m_tabs->tabText(tab);
+}
+
+QString ReportView::summary() const
+{
+    QTextDocument doc;
+    doc.setHtml(m_summary->text());
+    return doc.toPlainText();
+}
+
+} // namespace ps::ui

@@ -1,0 +1,68 @@
+#pragma once
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QTabWidget;
+
+namespace ps::ui {
+
+class CacheView;
+class GraphModel;
+class GraphView;
+class SourceView;
+class VerifyView;
+class ViolationsView;
+struct RunDocument;
+
+/// The right-hand side of the window: which run and capture is shown, and the tabs Graph,
+/// Source, Violations, Cache and Verify, each title carrying its count.
+class ReportView : public QWidget {
+    Q_OBJECT
+public:
+    enum Tab { GraphTab, SourceTab, ViolationsTab, CacheTab, VerifyTab };
+
+    explicit ReportView(QWidget* parent = nullptr);
+
+    void showRun(const std::shared_ptr<const RunDocument>& run);
+    void clear();
+    const std::shared_ptr<const RunDocument>& run() const { return m_run; }
+    int currentCapture() const { return m_capture; }
+    void setCurrentCapture(int capture);
+    /// The graph of the capture shown (built from the report on first use).
+    std::shared_ptr<const GraphModel> currentGraph() const;
+
+    QTabWidget* tabs() const { return m_tabs; }
+    QString tabText(Tab tab) const;
+    QString summary() const;
+    GraphView* graphView() const { return m_graph; }
+    SourceView* sourceView() const { return m_source; }
+    ViolationsView* violationsView() const { return m_violations; }
+    CacheView* cacheView() const { return m_cache; }
+    VerifyView* verifyView() const { return m_verify; }
+
+signals:
+    void captureChanged(int capture);
+
+private:
+    void updateTitles();
+
+    std::shared_ptr<const RunDocument> m_run;
+    mutable std::vector<std::shared_ptr<const GraphModel>> m_graphs;
+    int m_capture = -1;
+    QLabel* m_summary;
+    QComboBox* m_captures;
+    QLabel* m_capturesLabel;
+    QTabWidget* m_tabs;
+    GraphView* m_graph;
+    SourceView* m_source;
+    ViolationsView* m_violations;
+    CacheView* m_cache;
+    VerifyView* m_verify;
+};
+
+} // namespace ps::ui

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "model/Report.h"
+
+#include <QString>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ps::ui {
+
+/// The bytes precompile returned for one capture, or why they are not there.
+struct CaptureBytes {
+    std::optional<std::string> pythonCode;
+    std::optional<std::string> cache;
+    QString error;  ///< e.g. the library found the blob damaged
+};
+
+/// One run as the views show it: the run that just finished, a run from the library, or an
+/// exported artifact opened from disk. Immutable once made; shared between the views.
+struct RunDocument {
+    model::Report report;
+    std::string scriptText;             ///< the script as it was run (may be empty)
+    std::vector<CaptureBytes> artifacts;  ///< index-aligned with report.captures (may be shorter)
+    QString origin;     ///< "run" (just now), "library" or "export"
+    QString createdAt;  ///< ISO 8601 for library runs
+    bool trusted = true;
+    QString storeError;    ///< why a finished run is not in the library ("" when it is)
+    double elapsedSeconds = 0;  ///< wall time of the run, as the window saw it
+
+    const CaptureBytes* artifact(std::size_t capture) const
+    {
+        return capture < artifacts.size() ? &artifacts[capture] : nullptr;
+    }
+};
+
+} // namespace ps::ui

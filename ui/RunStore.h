@@ -1,0 +1,68 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+namespace ps::ui {
+
+struct RunDocument;
+
+/// One run as the library lists it.
+struct StoredRun {
+    qint64 id = 0;
+    QString createdAt;  ///< ISO 8601, UTC
+    QString name;
+    QString scriptPath;
+    QString status;
+    QString message;
+    QString origin;
+    bool trusted = true;
+    QStringList backends;
+};
+
+/// The window's side of the artifact library (engine/library): its results in Qt terms, its
+/// errors as messages that name the file, never an exception. The only ui file that sees the
+/// library's headers is RunStore.cpp; a build without ps_library gets a store that says so.
+///
+/// Thread contract: one RunStore per thread (it owns one SQLite connection); any number of
+/// stores, in any processes, may use one file at once.
+class RunStore {
+public:
+    /// $XDG_DATA_HOME/precompile-studio/library.sqlite3 (see engine/library).
+    static QString defaultPath();
+
+    /// Opens (creating, migrating) the library; never throws: see isOpen() and error().
+    explicit RunStore(const QString& path);
+    ~RunStore();
+    RunStore(const RunStore&) = delete;
+    RunStore& operator=(const RunStore&) = delete;
+
+    bool isOpen() const;
+    /// Why the file cannot be used (it names the file), or "".
+    QString error() const { return m_error; }
+    QString path() const { return m_path; }
+
+    /// Newest first. `search`: full text over names, script path and text, messages; `status`:
+    /// exactly, or "" for all. Empty with `error` set when the query failed.
+    std::vector<StoredRun> list(const QString& search, const QString& status, QString* error) const;
+    /// A whole run with its artifacts (a damaged blob is said per capture); null with `error`.
+    std::shared_ptr<RunDocument> load(qint64 id, QString* error) const;
+    /// Stores a finished run; returns its id, or -1 with `error`.
+    qint64 insert(const RunDocument& run, QString* error);
+
+    /// Reads an exported NAME.py with its NAME.cache and NAME.json beside it (not stored).
+    static std::shared_ptr<RunDocument> readExport(const QString& pythonCodePath, QString* error);
+    /// NAME.cache and NAME.json exist beside this NAME.py.
+    static bool looksLikeExport(const QString& path);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+    QString m_path;
+    QString m_error;
+};
+
+} // namespace ps::ui

@@ -1,0 +1,282 @@
+#include "ui/VerifyView.h"
+
+#include "ui/RunDocument.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QHorizontalBarSeries>
+#include <QLabel>
+#include <QSplitter>
+#include <QTextDocument>
+#include <QTreeWidget>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+namespace ps::ui {
+
+namespace {
+
+QString str(const nlohmann::json& j, const char* key)
+{
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null())
+        return {};
+    return it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString::fromStdString(it->dump());
+}
+
+QString yesNo(const nlohmann::json& j, const char* key)
+{
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_boolean())
+        return QStringLiteral("—");
+    return it->get<bool>() ? QStringLiteral("✓ yes") : QStringLiteral("✗ no");
+}
+
+QString number(const nlohmann::json& j, const char* key)
+{
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_number())
+        return QStringLiteral("—");
+    return QString::number(it->get<double>(), 'g', 3);
+}
+
+QString plain(const nlohmann::json& v)
+{
+    if (v.is_null())
+        return QStringLiteral("—");
+    return v.is_string() ? QString::fromStdString(v.get<std::string>()) : QString::fromStdString(v.dump());
+}
+
+QString pair(const nlohmann::json& j, const char* key)
+{
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_array() || it->size() != 2)
+        return {};
+    const QString a = plain((*it)[0]), b = plain((*it)[1]);
+    return a == b ? a : a + " ≠ " + b;
+}
+
+/// 0.506 ms, 47.3 ms, 7.24 s
+QString duration(double seconds)
+{
+    const double ms = seconds * 1000.0;
+    return ms < 1000 ? QStringLiteral("%1 ms").arg(ms, 0, 'g', 3) : QStringLiteral("%1 s").arg(seconds, 0, 'f', 2);
+}
+
+qreal rounded(qreal v)
+{
+    return QString::number(v, 'g', 3).toDouble();
+}
+
+QChartView* makeChart(const QString& title)
+{
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    chart->legend()->hide();
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    auto* view = new QChartView(chart);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(150);
+    return view;
+}
+
+void fillChart(QChartView* view, const QStringList& names, const QList<qreal>& ms, const QPalette& pal)
+{
+    QChart* chart = view->chart();
+    chart->removeAllSeries();
+    for (auto* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+    const bool dark = pal.color(QPalette::Base).lightness() < 128;
+    chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart->setBackgroundBrush(pal.color(QPalette::Base));
+    chart->setTitleBrush(pal.color(QPalette::Text));
+    auto* set = new QBarSet(QString());
+    for (qreal v : ms)
+        set->append(rounded(v));
+    set->setColor(pal.color(QPalette::Highlight));
+    set->setLabelColor(pal.color(QPalette::Text));
+    auto* series = new QHorizontalBarSeries;
+    series->append(set);
+    series->setLabelsVisible(true);
+    series->setLabelsFormat(QStringLiteral("@value ms"));
+    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    chart->addSeries(series);
+    auto* names_ = new QBarCategoryAxis;
+    names_->append(names);
+    names_->setLabelsColor(pal.color(QPalette::Text));
+    chart->addAxis(names_, Qt::AlignLeft);
+    series->attachAxis(names_);
+    auto* values = new QValueAxis;
+    qreal top = 0;
+    for (qreal v : ms)
+        top = std::max(top, v);
+    values->setRange(0, top > 0 ? top * 1.35 : 1);
+    values->setTickCount(4);
+    values->applyNiceNumbers();
+    values->setLabelFormat(QStringLiteral("%g"));
+    values->setLabelsColor(pal.color(QPalette::Text));
+    values->setTitleText(QStringLiteral("ms"));
+    chart->addAxis(values, Qt::AlignBottom);
+    series->attachAxis(values);
+}
+
+} // namespace
+
+VerifyView::VerifyView(QWidget* parent) : QWidget(parent)
+{
+    m_summary = new QLabel;
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setTextFormat(Qt::RichText);
+    m_rows = new QTreeWidget;
+    m_rows->setRootIsDecorated(false);
+    m_rows->setUniformRowHeights(true);
+    m_rows->setHeaderLabels({tr("Compared"), tr("Name"), tr("Match"), tr("max |Δ|"), tr("max rel Δ"), tr("Sizes"),
+                             tr("Strides"), tr("Dtypes"), tr("Note")});
+    m_rows->header()->setStretchLastSection(true);
+    m_loadChart = makeChart(tr("Load: with the cache / without (JIT)"));
+    m_callChart = makeChart(tr("Call: artifact / eager fn"));
+    auto* charts = new QWidget;
+    auto* cl = new QHBoxLayout(charts);
+    cl->setContentsMargins(0, 0, 0, 0);
+    cl->addWidget(m_loadChart);
+    cl->addWidget(m_callChart);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_rows);
+    split->addWidget(charts);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(m_summary);
+    layout->addWidget(split, 1);
+    clear(tr("No run yet."));
+}
+
+void VerifyView::clear(const QString& message)
+{
+    m_rows->clear();
+    m_summary->setText(message.toHtmlEscaped());
+    m_chartValues.clear();
+    setCharts({});
+}
+
+int VerifyView::comparisonCount() const
+{
+    return m_rows->topLevelItemCount();
+}
+
+QString VerifyView::summaryText() const
+{
+    QTextDocument doc;
+    doc.setHtml(m_summary->text());
+    return doc.toPlainText();
+}
+
+void VerifyView::setCharts(const std::map<std::string, double>& t)
+{
+    auto ms = [&](const char* key) {
+        auto it = t.find(key);
+        return it == t.end() ? 0.0 : it->second * 1000.0;
+    };
+    m_chartValues.clear();
+    for (const char* key : {"load", "load_no_cache", "call", "call_eager"})
+        if (t.count(key))
+            m_chartValues[key] = ms(key);
+    const bool any = !m_chartValues.empty();
+    m_loadChart->setVisible(any);
+    m_callChart->setVisible(any);
+    if (!any)
+        return;
+    fillChart(m_loadChart, {tr("no cache"), tr("cache")}, {ms("load_no_cache"), ms("load")}, palette());
+    fillChart(m_callChart, {tr("eager"), tr("artifact")}, {ms("call_eager"), ms("call")}, palette());
+}
+
+void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int capture)
+{
+    if (!run || capture < 0 || capture >= static_cast<int>(run->report.captures.size())) {
+        clear(run ? tr("This run has no capture to verify.") : tr("No run yet."));
+        return;
+    }
+    const auto& c = run->report.captures[capture];
+    auto it = c.json.find("verify");
+    if (it == c.json.end() || !it->is_object()) {
+        clear(c.status == "ok" ? tr("The report holds no verification.")
+                               : tr("Not verified: the capture ended in a %1, so there is no artifact to load.")
+                                     .arg(QString::fromStdString(c.status)));
+        return;
+    }
+    m_rows->clear();
+    const auto& v = *it;
+    QString html;
+    if (!v.value("ran", true)) {
+        html = tr("<b>Not verified</b>: %1").arg(str(v, "reason").toHtmlEscaped());
+    } else {
+        const QString status = str(v, "status");
+        html = tr("<b>Status</b>: %1 &nbsp; <b>matches eager</b>: %2 &nbsp; <b>max |Δ|</b>: %3 &nbsp; "
+                  "<b>max rel Δ</b>: %4<br><b>gradients</b>: %5 &nbsp; <b>buffers</b>: %6 &nbsp; "
+                  "<b>inputs</b>: %7 &nbsp; <b>calls compared</b>: %8")
+                   .arg(status.toHtmlEscaped(), yesNo(v, "matches_eager"), number(v, "max_abs_diff"),
+                        number(v, "max_rel_diff"), yesNo(v, "grads_match"), yesNo(v, "buffers_match"),
+                        yesNo(v, "inputs_match"), str(v, "calls"));
+        if (auto rt = v.find("runtime"); rt != v.end() && rt->is_object())
+            html += tr("<br><b>runtime_inputs</b>: %1, matches eager: %2")
+                        .arg(str(*rt, "status").toHtmlEscaped(), yesNo(*rt, "matches_eager"));
+    }
+    QStringList times;
+    for (const auto& [key, label] : std::vector<std::pair<std::string, QString>>{
+             {"script", tr("script")}, {"precompile", tr("precompile")}, {"load", tr("load")},
+             {"load_no_cache", tr("load without cache")}, {"call", tr("call")}, {"call_eager", tr("eager call")},
+             {"verify", tr("verify")}})
+        if (auto t = c.timings.find(key); t != c.timings.end())
+            times << label + " " + duration(t->second);
+    if (!times.isEmpty())
+        html += "<br><b>" + tr("Timings") + "</b>: " + times.join(" · ");
+    m_summary->setText(html);
+
+    auto addRows = [this](const nlohmann::json& list, const QString& group) {
+        if (!list.is_array())
+            return;
+        for (const auto& e : list) {
+            if (!e.is_object())
+                continue;
+            const auto r = e.value("result", nlohmann::json::object());
+            auto* item = new QTreeWidgetItem(m_rows);
+            item->setText(0, group);
+            item->setText(1, str(e, "name"));
+            const bool ok = r.value("ok", false);
+            item->setText(2, ok ? QStringLiteral("✓") : QStringLiteral("✗"));
+            item->setForeground(2, ok ? QColor(40, 150, 60) : QColor(200, 40, 30));
+            item->setText(3, number(r, "max_abs_diff"));
+            item->setText(4, number(r, "max_rel_diff"));
+            item->setText(5, pair(r, "sizes"));
+            item->setText(6, pair(r, "strides"));
+            item->setText(7, pair(r, "dtypes"));
+            QString note = str(r, "note");
+            if (note.isEmpty() && r.contains("values"))
+                note = pair(r, "values");
+            if (r.value("mismatched", 0) > 0)
+                note = tr("%1 element(s) outside tolerance").arg(r.value("mismatched", 0)) + (note.isEmpty() ? "" : "; " + note);
+            item->setText(8, note);
+        }
+    };
+    addRows(v.value("outputs", nlohmann::json()), tr("output"));
+    addRows(v.value("grads", nlohmann::json()), tr("gradient"));
+    addRows(v.value("buffers", nlohmann::json()), tr("buffer"));
+    addRows(v.value("parameters", nlohmann::json()), tr("parameter"));
+    addRows(v.value("inputs", nlohmann::json()), tr("input"));
+    if (auto rt = v.find("runtime"); rt != v.end() && rt->is_object())
+        addRows(rt->value("outputs", nlohmann::json()), tr("runtime_inputs"));
+    for (int col = 0; col < 8; ++col)
+        m_rows->resizeColumnToContents(col);
+    setCharts(c.timings);
+}
+
+} // namespace ps::ui

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QWidget>
+
+#include <map>
+#include <memory>
+#include <string>
+
+class QChartView;
+class QLabel;
+class QTreeWidget;
+
+namespace ps::ui {
+
+struct RunDocument;
+
+/// The Verify tab: what loading the artifact in the worker and calling it beside eager fn
+/// found (outputs, gradients, buffers, parameters, mutated inputs, runtime_inputs), and two
+/// small charts: load with the cache against load without it (JIT), and a call of the artifact
+/// against a call of eager fn.
+class VerifyView : public QWidget {
+    Q_OBJECT
+public:
+    explicit VerifyView(QWidget* parent = nullptr);
+
+    void setCapture(const std::shared_ptr<const RunDocument>& run, int capture);
+    void clear(const QString& message);
+    /// Rows compared (outputs, grads, buffers, parameters, inputs, runtime outputs).
+    int comparisonCount() const;
+    QString summaryText() const;
+    /// The bars the charts show, in milliseconds, by name ("load", "load_no_cache", ...).
+    const std::map<std::string, double>& chartValues() const { return m_chartValues; }
+
+private:
+    void setCharts(const std::map<std::string, double>& timings);
+
+    QLabel* m_summary;
+    QTreeWidget* m_rows;
+    QChartView* m_loadChart;
+    QChartView* m_callChart;
+    std::map<std::string, double> m_chartValues;
+};
+
+} // namespace ps::ui

@@ -1,0 +1,217 @@
+#include "ui/ViolationsView.h"
+
+#include "ui/RunDocument.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QStyle>
+#include <QTextBrowser>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace ps::ui {
+
+namespace {
+
+QString str(const nlohmann::json& j, const char* key)
+{
+    if (!j.is_object())
+        return {};
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+}
+
+void readLocation(const nlohmann::json& j, ViolationsView::Entry& e)
+{
+    if (!j.is_object())
+        return;
+    auto loc = j.find("location");
+    if (loc == j.end() || !loc->is_object())
+        return;
+    e.file = str(*loc, "file");
+    if (auto l = loc->find("line"); l != loc->end() && l->is_number_integer())
+        e.line = l->get<int>();
+}
+
+ViolationsView::Entry fromViolation(const nlohmann::json& v, const QString& capture, const QString& severity,
+                                    const QString& where = {})
+{
+    ViolationsView::Entry e;
+    e.capture = capture;
+    e.severity = severity;
+    if (auto it = v.find("invariant"); it != v.end() && it->is_number_integer())
+        e.invariant = it->get<int>();
+    e.rule = str(v, "rule");
+    e.kind = str(v, "kind");
+    e.phase = where.isEmpty() ? str(v, "phase") : where;
+    e.message = str(v, "message");
+    e.explanation = str(v, "explanation");
+    e.fix = str(v, "fix");
+    e.traceback = str(v, "traceback");
+    readLocation(v, e);
+    return e;
+}
+
+} // namespace
+
+ViolationsView::ViolationsView(QWidget* parent) : QWidget(parent)
+{
+    m_summary = new QLabel;
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_list = new QTreeWidget;
+    m_list->setRootIsDecorated(false);
+    m_list->setUniformRowHeights(true);
+    m_list->setHeaderLabels({tr("Severity"), tr("Capture"), tr("Invariant"), tr("Rule"), tr("Message"), tr("Line")});
+    m_list->header()->setSectionResizeMode(4, QHeaderView::Stretch);
+    m_list->header()->setStretchLastSection(false);
+    m_details = new QTextBrowser;
+    m_details->setOpenLinks(false);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_list);
+    split->addWidget(m_details);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(m_summary);
+    layout->addWidget(split, 1);
+
+    connect(m_list, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+        showDetails(item ? m_list->indexOfTopLevelItem(item) : -1);
+    });
+    connect(m_list, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
+        const int row = m_list->indexOfTopLevelItem(item);
+        if (row >= 0 && row < count() && m_entries[row].line > 0)
+            emit locationActivated(m_entries[row].file, m_entries[row].line);
+    });
+    connect(m_list, &QTreeWidget::itemActivated, m_list, &QTreeWidget::itemClicked);
+    clear();
+}
+
+void ViolationsView::clear()
+{
+    m_entries.clear();
+    m_list->clear();
+    m_details->clear();
+    m_summary->setText(tr("No run yet."));
+}
+
+void ViolationsView::setRun(const std::shared_ptr<const RunDocument>& run)
+{
+    clear();
+    if (!run)
+        return;
+    const auto& report = run->report;
+    const QString status = QString::fromStdString(report.status);
+    if (auto err = report.extra().find("error"); err != report.extra().end() && err->is_object())
+        m_entries.push_back(fromViolation(*err, QString(), QStringLiteral("error"), tr("script")));
+    else if ((status == "error" || status == "timeout" || status == "worker_died") && report.captures.empty()) {
+        Entry e;
+        e.severity = QStringLiteral("error");
+        e.rule = status;
+        e.message = QString::fromStdString(report.message);
+        readLocation(report.extra(), e);
+        m_entries.push_back(e);
+    }
+    for (const auto& c : report.captures) {
+        const QString name = QString::fromStdString(c.name);
+        const auto& j = c.json;
+        if (auto v = j.find("violation"); v != j.end() && v->is_object())
+            m_entries.push_back(fromViolation(*v, name, QString::fromStdString(c.status == "error" ? "error" : "violation")));
+        if (auto verify = j.find("verify"); verify != j.end() && verify->is_object()) {
+            const auto& vj = *verify;
+            auto add = [&](const char* key, const QString& where) {
+                if (auto v = vj.find(key); v != vj.end() && v->is_object()) {
+                    const QString sev = str(*v, "status") == "error" || str(*v, "rule").isEmpty() ? "error" : "violation";
+                    m_entries.push_back(fromViolation(*v, name, sev, where));
+                }
+            };
+            add("load_violation", tr("load"));
+            add("call_violation", tr("call"));
+            add("error", tr("verify"));
+            if (auto rt = vj.find("runtime"); rt != vj.end() && rt->is_object()) {
+                if (auto v = rt->find("violation"); v != rt->end() && v->is_object())
+                    m_entries.push_back(fromViolation(*v, name, str(*rt, "status") == "error" ? "error" : "violation",
+                                                      tr("runtime_inputs")));
+                if (auto v = rt->find("error"); v != rt->end() && v->is_object())
+                    m_entries.push_back(fromViolation(*v, name, QStringLiteral("error"), tr("runtime_inputs")));
+            }
+        }
+        if (auto w = j.find("warnings"); w != j.end() && w->is_array())
+            for (const auto& item : *w)
+                if (item.is_object())
+                    m_entries.push_back(fromViolation(item, name, QStringLiteral("warning")));
+    }
+
+    int violations = 0, errors = 0, warnings = 0;
+    for (const auto& e : m_entries) {
+        violations += e.severity == "violation";
+        errors += e.severity == "error";
+        warnings += e.severity == "warning";
+        auto* item = new QTreeWidgetItem(m_list);
+        item->setText(0, e.severity);
+        item->setText(1, e.capture);
+        item->setText(2, e.invariant ? QString::number(*e.invariant) : QStringLiteral("—"));
+        item->setText(3, e.rule);
+        item->setText(4, e.message.section('\n', 0, 0));
+        item->setText(5, e.line > 0 ? QString::number(e.line) : QString());
+        item->setToolTip(4, e.message.left(2000));
+        const QStyle::StandardPixmap icon = e.severity == "warning" ? QStyle::SP_MessageBoxWarning
+                                                                    : QStyle::SP_MessageBoxCritical;
+        item->setIcon(0, style()->standardIcon(icon));
+    }
+    for (int c = 0; c < m_list->columnCount(); ++c)
+        if (c != 4)
+            m_list->resizeColumnToContents(c);
+    if (m_entries.empty())
+        m_summary->setText(status == "ok" ? tr("No violations: every capture kept the contract.")
+                                          : tr("Nothing to show for this run (%1).").arg(QString::fromStdString(report.message)));
+    else
+        m_summary->setText(tr("%1 violation(s), %2 error(s), %3 warning(s). Click one to go to its line in the script.")
+                               .arg(violations).arg(errors).arg(warnings));
+    if (!m_entries.empty())
+        m_list->setCurrentItem(m_list->topLevelItem(0));
+}
+
+void ViolationsView::showDetails(int row)
+{
+    if (row < 0 || row >= count()) {
+        m_details->clear();
+        return;
+    }
+    const Entry& e = m_entries[row];
+    auto esc = [](const QString& s) { return s.toHtmlEscaped(); };
+    QString html;
+    html += "<h3>";
+    if (e.invariant)
+        html += tr("Invariant %1 · ").arg(*e.invariant);
+    html += esc(e.rule.isEmpty() ? e.severity : e.rule) + "</h3>";
+    QStringList facts;
+    if (!e.kind.isEmpty())
+        facts << esc(e.kind);
+    if (!e.phase.isEmpty())
+        facts << tr("during %1").arg(esc(e.phase));
+    if (!e.capture.isEmpty())
+        facts << tr("capture %1").arg(esc(e.capture));
+    if (e.line > 0)
+        facts << tr("line %1 of %2").arg(e.line).arg(esc(e.file));
+    if (!facts.isEmpty())
+        html += "<p><i>" + facts.join(" · ") + "</i></p>";
+    if (!e.explanation.isEmpty())
+        html += "<p><b>" + tr("Why") + "</b><br>" + esc(e.explanation) + "</p>";
+    if (!e.fix.isEmpty())
+        html += "<p><b>" + tr("Fix") + "</b><br>" + esc(e.fix) + "</p>";
+    html += "<p><b>" + tr("Message") + "</b></p><pre style='white-space:pre-wrap'>" + esc(e.message) + "</pre>";
+    if (!e.traceback.isEmpty())
+        html += "<p><b>" + tr("Traceback") + "</b></p><pre>" + esc(e.traceback) + "</pre>";
+    m_details->setHtml(html);
+}
+
+QString ViolationsView::detailsText() const
+{
+    return m_details->toPlainText();
+}
+
+} // namespace ps::ui

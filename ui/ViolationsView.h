@@ -1,0 +1,60 @@
+#pragma once
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QLabel;
+class QTextBrowser;
+class QTreeWidget;
+
+namespace ps::ui {
+
+struct RunDocument;
+
+/// The Violations tab: every contract outcome and error of a run, and the warnings. Sources:
+/// each capture's violation and warnings, the verification's load, call and runtime_inputs
+/// outcomes, and the run's own error (a script that did not run, a dead worker). Each shows
+/// invariant number, rule, message, explanation and fix; a click jumps to the script line.
+class ViolationsView : public QWidget {
+    Q_OBJECT
+public:
+    struct Entry {
+        QString capture;
+        QString severity;  ///< violation | error | warning
+        std::optional<int> invariant;
+        QString rule;
+        QString kind;
+        QString phase;
+        QString message;
+        QString explanation;
+        QString fix;
+        QString traceback;
+        QString file;
+        int line = 0;
+    };
+
+    explicit ViolationsView(QWidget* parent = nullptr);
+
+    void setRun(const std::shared_ptr<const RunDocument>& run);
+    void clear();
+    int count() const { return static_cast<int>(m_entries.size()); }
+    const std::vector<Entry>& entries() const { return m_entries; }
+    QTreeWidget* list() const { return m_list; }
+    QString detailsText() const;
+
+signals:
+    /// A violation with a location was clicked.
+    void locationActivated(const QString& file, int line);
+
+private:
+    void showDetails(int row);
+
+    std::vector<Entry> m_entries;
+    QLabel* m_summary;
+    QTreeWidget* m_list;
+    QTextBrowser* m_details;
+};
+
+} // namespace ps::ui

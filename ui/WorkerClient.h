@@ -1,0 +1,97 @@
+#pragma once
+
+#include "protocol/RunOptions.h"
+
+#include <QElapsedTimer>
+#include <QMutex>
+#include <QObject>
+#include <QString>
+#include <QThread>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace ps::protocol {
+class RunClient;
+}
+
+namespace ps::ui {
+
+struct RunDocument;
+class RunStore;
+
+/// The window's handle on the worker process. A RunClient (kept warm: the next worker is
+/// started, torch imported, as soon as a run ends) lives on a thread of its own, so a run that
+/// blocks for minutes never blocks the window. After a run it reads the artifacts the worker
+/// wrote into a temporary folder and stores the run in the library ("store" stage).
+///
+/// Thread contract: create, call and destroy on the GUI thread. Every signal is emitted on the
+/// GUI thread. cancel() kills the worker at once (RunClient::cancel is thread-safe).
+class WorkerClient : public QObject {
+    Q_OBJECT
+public:
+    /// `pythonEnv` empty: the environment the build was configured with.
+    explicit WorkerClient(const QString& pythonEnv, QObject* parent = nullptr);
+    ~WorkerClient() override;
+
+    /// Why no worker can start (no environment, no worker binary), naming the command that
+    /// makes what is missing; "" when one can.
+    QString launchError() const { return m_launchError; }
+    bool busy() const { return m_busy; }
+    /// The worker's hello (python, torch, libtorch versions) once a worker has started.
+    std::optional<nlohmann::json> hello() const;
+    /// The library runs are stored in ("" stores nothing). Takes effect at the next store.
+    void setLibraryPath(const QString& path);
+
+public slots:
+    /// Starts a run unless one is in progress (then returns false). `outDir` is ignored: each
+    /// run gets a temporary folder of its own.
+    bool run(const ps::protocol::RunOptions& options);
+    void cancel();
+    /// Starts a worker now, so that the first run finds torch imported.
+    void prewarm();
+
+signals:
+    void stageChanged(const QString& stage, const QString& capture);
+    /// The script's output, in batches (at most every 100 ms, at most 256 KiB each; what is
+    /// beyond that is dropped and counted in a line of its own). stream: 1 stdout, 2 stderr.
+    void output(int stream, const QString& text);
+    /// The worker died and a fresh one was started; says what happened.
+    void workerEvent(const QString& text);
+    void finished(const std::shared_ptr<const ps::ui::RunDocument>& run);
+    void helloChanged();
+
+private:
+    struct Pending {
+        int stream;
+        QString text;
+    };
+    void flushOutput();
+    void onWorkerThread(std::function<void()> work);
+    void addOutput(int stream, QString text);
+    std::shared_ptr<RunDocument> collect(ps::protocol::RunOptions options, const QString& outDir);
+
+    QString m_launchError;
+    std::unique_ptr<ps::protocol::RunClient> m_client;  ///< used on m_thread only (but cancel)
+    std::unique_ptr<RunStore> m_store;                    ///< used on m_thread only
+    QThread m_thread;
+    QObject* m_threadContext = nullptr;
+    std::atomic<bool> m_busy{false};
+    std::atomic<bool> m_cancelRequested{false};
+    QTimer m_flushTimer;
+
+    mutable QMutex m_mutex;  ///< guards the members below
+    std::vector<Pending> m_pending;
+    qint64 m_pendingBytes = 0;
+    qint64 m_droppedBytes = 0;
+    std::optional<nlohmann::json> m_hello;
+    QString m_libraryPath;
+};
+
+} // namespace ps::ui
