@@ -1,5 +1,6 @@
 // precompile-studio: the front end. Headless subcommands for terminals and CI; the window
 // is the ui layer, opened with no subcommand or with `open`.
+#include "LessonsCommands.h"
 #include "commands/RunCommand.h"
 #ifdef PS_HAVE_UI
 #include "GuiLauncher.h"
@@ -49,6 +50,7 @@ int main(int argc, char** argv)
     runCmd->add_option("--export", exportDir, "also write NAME.py, NAME.cache and NAME.json into this folder");
 
     int exitCode = 0;
+    addLessonsCommands(app, &exitCode, &pythonEnv);
 #ifdef PS_HAVE_LIBRARY
     addLibraryCommands(app, &libraryPath, &exitCode);
 #endif

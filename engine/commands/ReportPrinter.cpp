@@ -24,6 +24,13 @@ std::string ReportPrinter::summary(const model::Report& report)
     if (!report.message.empty())
         out << ": " << report.message;
     out << "\n";
+    // A contract outcome of the script itself (e.g. it loaded a mismatched python_code / cache).
+    if (auto v = report.extra().find("violation"); v != report.extra().end() && v->is_object()) {
+        if (auto rule = v->find("rule"); rule != v->end() && rule->is_string())
+            out << "  rule: " << rule->get<std::string>() << "\n";
+        if (auto fix = v->find("fix"); fix != v->end() && fix->is_string() && !fix->get<std::string>().empty())
+            out << "  fix: " << fix->get<std::string>() << "\n";
+    }
     for (const auto& c : report.captures) {
         out << "  " << c.name << "  [" << c.backend << ", " << c.tracer << "]  " << c.status << "\n";
         if (c.artifact)
@@ -37,6 +44,24 @@ std::string ReportPrinter::summary(const model::Report& report)
             if (!c.violation->fix.empty())
                 out << "    fix: " << c.violation->fix << "\n";
         }
+        if (auto w = c.json.find("warnings"); w != c.json.end() && w->is_array())
+            for (const auto& item : *w) {
+                if (!item.is_object())
+                    continue;
+                out << "    warning";
+                if (auto inv = item.find("invariant"); inv != item.end() && inv->is_number_integer())
+                    out << " (invariant " << inv->get<int>() << ")";
+                if (auto rule = item.find("rule"); rule != item.end() && rule->is_string())
+                    out << " " << rule->get<std::string>();
+                out << ": ";
+                if (auto loc = item.find("location"); loc != item.end() && loc->is_object()
+                    && loc->value("line", 0) > 0)
+                    out << loc->value("file", "") << ":" << loc->value("line", 0) << ": ";
+                const std::string message = item.value("message", "");
+                out << message.substr(0, message.find('\n')) << "\n";
+                if (auto fix = item.find("fix"); fix != item.end() && fix->is_string() && !fix->get<std::string>().empty())
+                    out << "      fix: " << fix->get<std::string>() << "\n";
+            }
         if (!c.timings.empty()) {
             out << "    timings:";
             for (const char* key : {"script", "precompile", "load", "load_no_cache", "call", "call_eager"})

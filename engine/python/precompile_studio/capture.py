@@ -16,7 +16,8 @@ from typing import Any, Callable
 
 from .cache_inspect import inspect_cache
 from .classify import classify
-from .graph import data_dependent_warnings, extract_graph
+from .checker import CheckSession
+from .graph import extract_graph
 from .lowering import map_python_code
 from .probe import CaptureProbe, arg_names
 from .violations import Context
@@ -47,6 +48,7 @@ class CaptureRecord:
     argnames: list[str] = field(default_factory=list)
     probe: CaptureProbe | None = None
     context: Context | None = None
+    checker: CheckSession | None = None
 
     def to_report(self, files: dict | None = None) -> dict:
         artifact = None
@@ -81,6 +83,7 @@ class CaptureRecord:
         self.snapshot = None
         self.probe = None
         self.context = None
+        self.checker = None
 
 
 def run_capture(
@@ -95,6 +98,7 @@ def run_capture(
     source: Any = None,
     snapshot: bool = False,
     on_lower: Callable[[], None] | None = None,
+    check: bool = True,
 ) -> CaptureRecord:
     """Call precompile through ``call`` and record its result or its exception."""
     rec = CaptureRecord(name=name, backend=backend, tracer=tracer, fn=fn)
@@ -109,6 +113,9 @@ def run_capture(
             rec.snapshot_error = f"the example inputs cannot be copied: {type(e).__name__}: {e}"
     probe = CaptureProbe(script_path, on_lower=on_lower, backend=str(backend))
     rec.probe = probe
+    checker = CheckSession(script_path, enabled=check)
+    probe.trace_contexts.append(checker.trace)
+    rec.checker = checker
     t0 = time.perf_counter()
     exc_out: BaseException | None = None
     try:
@@ -142,6 +149,7 @@ def run_capture(
     rec.timings["trace"] = probe.trace_s
     rec.timings["studio_overhead"] = (
         probe.hook_s + rec.timings["extract"] + rec.timings["inspect_cache"] + rec.timings["classify"]
+        + rec.timings["checker"]
     )
     return rec
 
@@ -150,7 +158,6 @@ def _extract(rec: CaptureRecord, probe: CaptureProbe, backend: str, exc_out, scr
     t1 = time.perf_counter()
     try:
         rec.graph = extract_graph(probe)
-        rec.warnings.extend(data_dependent_warnings(probe))
     except Exception as e:  # noqa: BLE001 - a report without a graph beats no report
         rec.graph = {"error": f"{type(e).__name__}: {e}"}
     t1b = time.perf_counter()
@@ -171,7 +178,14 @@ def _extract(rec: CaptureRecord, probe: CaptureProbe, backend: str, exc_out, scr
     if exc_out is not None:
         rec.status, rec.violation = classify(exc_out, script_path, ctx)
         rec.exception = exc_out
-    rec.timings["classify"] = time.perf_counter() - t3
+    t4 = time.perf_counter()
+    rec.timings["classify"] = t4 - t3
+    if rec.checker is not None:
+        try:
+            rec.warnings.extend(rec.checker.capture_warnings(probe, exc_out is None))
+        except Exception:  # noqa: BLE001 - a checker bug must not lose the capture
+            pass
+    rec.timings["checker"] = time.perf_counter() - t4
 
 
 def verify_record(
@@ -203,6 +217,8 @@ def verify_record(
             context=Context(script_path=ctx.script_path, source=ctx.source, fn=rec.fn,
                             name_lines=ctx.name_lines),
             runtime_location=runtime_location,
+            perturb=rec.checker is not None and rec.checker.enabled,
+            perturb_location=_perturb_location(rec, ctx),
         )
     except Exception as e:  # noqa: BLE001 - a bug here must not lose the capture
         from .errors import describe
@@ -213,6 +229,19 @@ def verify_record(
     rec.timings.update(timings)
     rec.timings["verify"] = time.perf_counter() - t0
     rec.warnings.extend(warnings)
+
+
+def _perturb_location(rec: CaptureRecord, ctx: Context) -> dict | None:
+    """Where a divergence on perturbed inputs points: the first baked value, else fn."""
+    for w in rec.warnings:
+        if w.get("invariant") == 3 and w.get("location"):
+            return w["location"]
+    from .violations import _fn_location
+
+    try:
+        return _fn_location(rec.fn, ctx.source) if rec.fn is not None else None
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def _display_name(fn: object, index: int, default: str) -> str:
@@ -237,8 +266,10 @@ class PrecompileRecorder:
         on_start: Callable[[str], None],
         on_lower: Callable[[str], None] | None = None,
         snapshot: bool = False,
+        check: bool = True,
     ):
         self.script_path = script_path
+        self.check = check
         self.default_name = default_name
         self.on_start = on_start
         self.on_lower = on_lower
@@ -264,7 +295,7 @@ class PrecompileRecorder:
                 lambda: original(api, fn, *example_inputs, **kwargs),
                 name, str(backend), str(tracer), recorder.script_path,
                 fn=fn, args=tuple(example_inputs), source=recorder.source,
-                snapshot=recorder.snapshot, on_lower=lower,
+                snapshot=recorder.snapshot, on_lower=lower, check=recorder.check,
             )
             recorder.records.append(rec)
             if rec.exception is not None:

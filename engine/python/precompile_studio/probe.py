@@ -19,11 +19,15 @@ trace only, the probe
   nodes each generated C++ kernel computes (the origins Inductor itself tracks; it does not
   print them into python_code for C++ kernels).
 
+Factories in ``trace_contexts`` (the contract checker's value-read recorder) are entered
+around the make_fx trace alone, under the same rule: they record, they never add an op.
+
 Everything is restored on exit. tests/python/test_graph.py checks that ``gm.code`` and
 python_code are byte-identical with and without the probe.
 """
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
 import sys
@@ -116,6 +120,9 @@ class CaptureProbe:
         self._fwd_seq: dict[int, Any] = {}
         self._user_code: dict[int, tuple[Any, bool]] = {}
         self._restore: list[Callable[[], None]] = []
+        # Context-manager factories entered around the make_fx trace only (the contract
+        # checker's value-read recorder); like the probe, they must not change the capture.
+        self.trace_contexts: list[Callable[[], Any]] = []
 
     # ------------------------------------------------------------------ patching
     def __enter__(self) -> "CaptureProbe":
@@ -130,7 +137,9 @@ class CaptureProbe:
 
             def run(*args, **kwargs):
                 t0 = time.perf_counter()
-                with probe._recording():
+                with probe._recording(), contextlib.ExitStack() as extra:
+                    for make_cm in probe.trace_contexts:
+                        extra.enter_context(make_cm())
                     gm = traced(*args, **kwargs)
                 probe.trace_s += time.perf_counter() - t0
                 probe.gm = gm

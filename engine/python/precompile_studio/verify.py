@@ -239,6 +239,8 @@ def run_verify(
     context: Context | None = None,
     runtime_location: dict | None = None,
     seed: int = 20261202,
+    perturb: bool = False,
+    perturb_location: dict | None = None,
 ) -> tuple[dict, dict, list[dict]]:
     """(verify dict, timings, warnings)."""
     timings: dict[str, float] = {}
@@ -264,6 +266,7 @@ def run_verify(
         "call_violation": None,
         "error": None,
         "runtime": None,
+        "perturbed": None,
         "load_log": [],
         "load_no_cache_dir": "fresh" if backend == "inductor" else None,
     }
@@ -347,6 +350,21 @@ def run_verify(
             result["call_samples"] = len(ta)
         except Exception:  # noqa: BLE001 - timing is best effort
             pass
+
+        # The contract checker's perturbed inputs: only worth it when the example matched.
+        result["perturbed"] = None
+        if perturb and ok:
+            from .checker import perturbed_check
+
+            t0 = time.perf_counter()
+            try:
+                summary, pw = perturbed_check(fn=fn, artifact=f, snapshot=snapshot, names=names,
+                                              seed=seed, context=ctx, location=perturb_location)
+            except Exception as exc:  # noqa: BLE001 - a checker bug must not lose the run
+                summary, pw = {"ran": False, "reason": f"checker error: {type(exc).__name__}: {exc}"}, []
+            result["perturbed"] = summary
+            warnings.extend(pw)
+            timings["perturbed"] = time.perf_counter() - t0
 
         if runtime_inputs is not None:
             result["runtime"] = _run_runtime(fn, f, runtime_inputs, ctx, runtime_location, seed)

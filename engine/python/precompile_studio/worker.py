@@ -15,7 +15,7 @@ from typing import Callable
 
 from .capture import PrecompileRecorder, run_capture, verify_record, write_artifact
 from .contract import read_contract
-from .errors import describe, one_line
+from .errors import ContractError, describe, one_line
 from .script import execute, read_source
 
 
@@ -23,6 +23,16 @@ def warm_up() -> str:
     """Import torch (what makes a warm worker warm) and report the versions."""
     import torch
     import torch._precompile  # noqa: F401  (the part every run needs)
+
+    # What the first capture would import anyway (make_fx, sympy, fake tensors, AOTAutograd:
+    # some 900 modules, seconds): a warm worker should not pay it on its first run.
+    try:
+        import torch._functorch.aot_autograd  # noqa: F401
+        import torch._subclasses.fake_tensor  # noqa: F401
+        import torch.fx.experimental.proxy_tensor  # noqa: F401
+        import torch.fx.experimental.symbolic_shapes  # noqa: F401
+    except Exception:  # noqa: BLE001 - the run imports them itself and reports what fails
+        pass
 
     return json.dumps(
         {
@@ -41,6 +51,7 @@ class _Run:
         self.script = os.path.abspath(request["script"])
         self.out_dir = request.get("out_dir") or ""
         self.verify = bool(request.get("verify", True))
+        self.check = bool(request.get("checker", True))  # the contract checker (checker.py)
         self.source = None
         self.module = None
         self.report: dict = {
@@ -63,6 +74,31 @@ class _Run:
         self.report["message"] = one_line(desc)
         self.report["error"] = desc
 
+    def fail_script(self, exc: BaseException) -> None:
+        """The script itself ended in an exception (not in a precompile call we recorded).
+
+        When precompile raised it -- a script that loads a mismatched (python_code, cache)
+        pair, or calls an artifact with the wrong model -- it is a contract outcome: the run's
+        status is "violation" and "violation" (also "error", for readers of the old field)
+        holds the classified outcome, with invariant, rule, fix and the script's line.
+        """
+        self.fail(exc)
+        if isinstance(exc, (ContractError, SyntaxError)) or not isinstance(exc, Exception):
+            return
+        try:
+            from .violations import Context, classify_exception
+
+            contract, v = classify_exception(exc, Context(
+                script_path=self.script, source=self.source,
+                name_lines=getattr(self.source, "definitions", None)))
+        except Exception:  # noqa: BLE001 - the plain error report stands
+            return
+        if contract:
+            self.report["status"] = "violation"
+            self.report["message"] = one_line(v)
+            self.report["violation"] = v
+            self.report["error"] = v
+
     def execute(self) -> None:
         self.stage("script")
         default_name = os.path.splitext(os.path.basename(self.script))[0]
@@ -72,6 +108,7 @@ class _Run:
             lambda n: self.stage("capture", capture=n),
             on_lower=lambda n: self.stage("lower", capture=n),
             snapshot=self.verify,
+            check=self.check,
         )
         saved_argv = sys.argv
         sys.argv = [self.script]
@@ -87,7 +124,7 @@ class _Run:
                 recorded = [r for r in recorder.records if r.exception is exc]
                 if not recorded:
                     self._finish_records(recorder.records, time.perf_counter() - t0)
-                    self.fail(exc)
+                    self.fail_script(exc)
                     return
                 # The script let precompile's own exception end it: that capture's outcome
                 # is the run's outcome, not a script error.
@@ -113,6 +150,7 @@ class _Run:
             spec.name, spec.backend, spec.tracer, self.script,
             fn=spec.fn, args=args, source=source, snapshot=self.verify,
             on_lower=lambda: self.stage("lower", capture=spec.name),
+            check=self.check,
         )
         self._finish_records([rec], script_time, runtime_inputs=spec.runtime_inputs)
 

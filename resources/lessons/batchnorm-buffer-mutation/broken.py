@@ -1,0 +1,26 @@
+# Lesson: BatchNorm's buffers are updated, its mode is baked -- the broken version.
+import copy
+
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+backend = "eager"
+
+
+def fn(model, x):
+    return model(x)
+
+
+def make_model():
+    return nn.Sequential(nn.Linear(4, 6), nn.BatchNorm1d(6), nn.ReLU(), nn.Linear(6, 2)).train()
+
+
+def example_inputs():
+    return (make_model(), torch.randn(8, 4))
+
+
+def runtime_inputs():
+    model = make_model()
+    evaluating = copy.deepcopy(model).eval()  # switched to eval after tracing in train mode
+    return (evaluating, torch.randn(8, 4))

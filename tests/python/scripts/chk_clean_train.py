@@ -1,0 +1,15 @@
+import torch
+
+torch.manual_seed(0)
+backend = "eager"
+
+
+def fn(model, x, target):
+    loss = torch.nn.functional.cross_entropy(model(x), target)
+    loss.backward()
+    return loss
+
+
+def example_inputs():
+    model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 3))
+    return (model, torch.randn(6, 4), torch.tensor([0, 1, 2, 2, 1, 0]))
