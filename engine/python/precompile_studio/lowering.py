@@ -127,16 +127,34 @@ def _ops_from_name(name: str, known_ops: set[str]) -> list[str]:
     return out
 
 
+def _part_starts(lines: list[str], t1: int | None) -> tuple[int | None, int | None, int | None]:
+    """First lines of parts 1 (its title at t1), 2 (metadata) and 3 (driver), both backends."""
+    n = len(lines)
+    t2 = _rfind(lines, lambda s: s.startswith("# 2. Calling-convention metadata"), 0, n)
+    t3 = _rfind(lines, lambda s: s.startswith("# 3. Driver"), 0, n)
+    return tuple(_banner_start(lines, t) if t is not None else None for t in (t1, t2, t3))
+
+
+def _metadata_and_driver(lines: list[str], s2: int | None, s3: int | None) -> list[dict]:
+    """The sections of parts 2 and 3, which both backends emit alike."""
+    n = len(lines)
+    out = []
+    if s2 is not None:
+        out.append(_section("metadata", "Calling-convention metadata", s2, (s3 if s3 is not None else n) - 1))
+    if s3 is not None:
+        end = n - 1
+        while end > s3 and not lines[end].strip():
+            end -= 1
+        out.append(_section("driver", "Driver", s3, end))
+    return out
+
+
 def map_inductor(python_code: str, probe=None) -> dict:
     lines = python_code.split("\n")
     n = len(lines)
     sections: list[dict] = []
     t1 = _find(lines, lambda s: s.startswith("# 1. Compiled graph"))
-    t2 = _rfind(lines, lambda s: s.startswith("# 2. Calling-convention metadata"), 0, n)
-    t3 = _rfind(lines, lambda s: s.startswith("# 3. Driver"), 0, n)
-    s1 = _banner_start(lines, t1) if t1 is not None else None
-    s2 = _banner_start(lines, t2) if t2 is not None else None
-    s3 = _banner_start(lines, t3) if t3 is not None else None
+    s1, s2, s3 = _part_starts(lines, t1)
     if s1 is not None and s1 > 0:
         sections.append(_section("header", "Header", 0, s1 - 1))
     kernels: list[dict] = []
@@ -173,13 +191,7 @@ def map_inductor(python_code: str, probe=None) -> dict:
                 while ee > entry and not lines[ee].strip():
                     ee -= 1
                 sections.append(_section("entry_call", "Composed call(flat_inputs)", entry, ee, "compiled_graph"))
-    if s2 is not None:
-        sections.append(_section("metadata", "Calling-convention metadata", s2, (s3 if s3 is not None else n) - 1))
-    if s3 is not None:
-        end = n - 1
-        while end > s3 and not lines[end].strip():
-            end -= 1
-        sections.append(_section("driver", "Driver", s3, end))
+    sections.extend(_metadata_and_driver(lines, s2, s3))
 
     _attach_nodes(kernels, probe)
     for k in kernels:
@@ -325,11 +337,7 @@ def map_eager(python_code: str, probe=None) -> dict:
     n = len(lines)
     sections: list[dict] = []
     t1 = _find(lines, lambda s: s.startswith("# 1. Captured ATen graph"))
-    t2 = _rfind(lines, lambda s: s.startswith("# 2. Calling-convention metadata"), 0, n)
-    t3 = _rfind(lines, lambda s: s.startswith("# 3. Driver"), 0, n)
-    s1 = _banner_start(lines, t1) if t1 is not None else None
-    s2 = _banner_start(lines, t2) if t2 is not None else None
-    s3 = _banner_start(lines, t3) if t3 is not None else None
+    s1, s2, s3 = _part_starts(lines, t1)
     if s1 is not None and s1 > 0:
         sections.append(_section("header", "Header", 0, s1 - 1))
     node_lines: list[list] = []
@@ -349,13 +357,7 @@ def map_eager(python_code: str, probe=None) -> dict:
             while ce > gc and not lines[ce].strip():
                 ce -= 1
             sections.append(_section("graph_call", "call(args)", gc, ce, "captured_graph"))
-    if s2 is not None:
-        sections.append(_section("metadata", "Calling-convention metadata", s2, (s3 if s3 is not None else n) - 1))
-    if s3 is not None:
-        end = n - 1
-        while end > s3 and not lines[end].strip():
-            end -= 1
-        sections.append(_section("driver", "Driver", s3, end))
+    sections.extend(_metadata_and_driver(lines, s2, s3))
     return {"backend": "eager", "sections": sections, "node_lines": node_lines}
 
 
