@@ -1,5 +1,8 @@
 #include "ui/EdgesItem.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QPainter>
 #include <QPainterPath>
 #include <QStyleOptionGraphicsItem>
@@ -8,6 +11,12 @@ namespace ps::ui {
 
 namespace {
 constexpr qreal kCurveLod = 0.35;
+constexpr qreal kHiddenLod = 0.03;
+
+qreal widthFor(int count)
+{
+    return std::min<qreal>(1.0 + std::log2(static_cast<qreal>(std::max(1, count))), 6.0);
+}
 
 QPainterPath curve(const EdgesItem::Edge& e)
 {
@@ -31,9 +40,9 @@ EdgesItem::EdgesItem(std::vector<Edge> edges, QColor color, QColor highlight)
     }
 }
 
-void EdgesItem::setHighlighted(const QList<int>& nodes)
+void EdgesItem::setHighlighted(const QList<int>& items)
 {
-    m_highlighted = std::unordered_set<int>(nodes.begin(), nodes.end());
+    m_highlighted = std::unordered_set<int>(items.begin(), items.end());
     update();
 }
 
@@ -41,6 +50,8 @@ void EdgesItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
 {
     const QRectF exposed = option->exposedRect;
     const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    if (lod < kHiddenLod && m_highlighted.empty())
+        return;
     const bool curves = lod >= kCurveLod;
     painter->setRenderHint(QPainter::Antialiasing, curves);
     painter->setBrush(Qt::NoBrush);
@@ -56,17 +67,22 @@ void EdgesItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
             hot.push_back(i);
             continue;
         }
-        if (curves)
+        if (curves && e.count > 1) {
+            painter->setPen(QPen(m_color, widthFor(e.count)));
             painter->drawPath(curve(e));
-        else
+            painter->setPen(pen);
+        } else if (curves) {
+            painter->drawPath(curve(e));
+        } else {
             lines.append(QLineF(e.start, e.end));
+        }
     }
     if (!lines.isEmpty())
         painter->drawLines(lines);
     if (hot.empty())
         return;
-    painter->setPen(QPen(m_highlight, curves ? 2.5 : 0));
     for (std::size_t i : hot) {
+        painter->setPen(QPen(m_highlight, curves ? std::max<qreal>(2.5, widthFor(m_edges[i].count)) : 0));
         if (curves)
             painter->drawPath(curve(m_edges[i]));
         else

@@ -12,20 +12,22 @@ namespace ps::ui {
 
 /// All edges of the graph scene in one item: thousands of edge items would each cost an index
 /// entry and a paint call. Paints only the edges whose bounds meet the exposed area; curves
-/// when zoomed in, straight lines when zoomed out. Edges touching highlighted nodes are drawn
-/// last, in the highlight colour.
+/// when zoomed in, straight lines when zoomed out, nothing when so far out that edges would be
+/// a grey wash. An edge standing for several graph edges (a collapsed module's) is drawn
+/// thicker. Edges touching highlighted items are drawn last, in the highlight colour.
 class EdgesItem : public QGraphicsItem {
 public:
     struct Edge {
-        int from;
+        int from;  ///< item indices
         int to;
+        int count;  ///< graph edges merged into this one
         QPointF start;  ///< bottom centre of the producer
         QPointF end;    ///< top centre of the consumer
     };
 
     EdgesItem(std::vector<Edge> edges, QColor color, QColor highlight);
 
-    void setHighlighted(const QList<int>& nodes);
+    void setHighlighted(const QList<int>& items);
     std::size_t edgeCount() const { return m_edges.size(); }
 
     QRectF boundingRect() const override { return m_bounds; }

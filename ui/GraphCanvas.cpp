@@ -1,5 +1,8 @@
 #include "ui/GraphCanvas.h"
 
+#include <QContextMenuEvent>
+#include <QGraphicsItem>
+#include <QMouseEvent>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -72,6 +75,25 @@ void GraphCanvas::wheelEvent(QWheelEvent* event)
         return;
     }
     zoomBy(std::pow(1.0015, delta));
+    event->accept();
+}
+
+void GraphCanvas::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    if (QGraphicsItem* item = itemAt(event->position().toPoint()); item && item->flags() & QGraphicsItem::ItemIsSelectable) {
+        emit itemActivated(item);
+        event->accept();
+        return;
+    }
+    QGraphicsView::mouseDoubleClickEvent(event);
+}
+
+void GraphCanvas::contextMenuEvent(QContextMenuEvent* event)
+{
+    QGraphicsItem* item = itemAt(event->pos());
+    if (item && !(item->flags() & QGraphicsItem::ItemIsSelectable))
+        item = nullptr;
+    emit contextMenuRequested(item, event->globalPos());
     event->accept();
 }
 

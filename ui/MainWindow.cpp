@@ -2,8 +2,9 @@
 
 #include "ui/AboutDialog.h"
 #include "ui/FindBar.h"
-#include "ui/GraphModel.h"
+#include "graph/GraphModel.h"
 #include "ui/GraphView.h"
+#include "ui/LessonsView.h"
 #include "ui/LibraryView.h"
 #include "ui/LogView.h"
 #include "ui/NoticeBar.h"
@@ -125,6 +126,13 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
     resizeDocks({m_libraryDock}, {250}, Qt::Horizontal);
     resizeDocks({m_logDock}, {160}, Qt::Vertical);
+    // Cheap to make: its worker (a process of its own) starts at its first Run Both.
+    m_lessons = new LessonsView(options.pythonEnv);
+    m_lessonsDock = new QDockWidget(tr("Lessons"), this);
+    m_lessonsDock->setObjectName(QStringLiteral("lessonsDock"));
+    m_lessonsDock->setWidget(m_lessons);
+    addDockWidget(Qt::RightDockWidgetArea, m_lessonsDock);
+    m_lessonsDock->hide();  // until Help > Lessons (or the restored layout) shows it
 
     m_stageLabel = new QLabel(tr("Ready"));
     m_workerLabel = new QLabel;
@@ -166,6 +174,10 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     connect(m_library, &LibraryView::runActivated, this, &MainWindow::openStoredRun);
     connect(m_library, &LibraryView::openAnotherRequested, this, [this]() { openLibraryDialog(false); });
     connect(m_library, &LibraryView::newLibraryRequested, this, [this]() { openLibraryDialog(true); });
+    connect(m_lessons, &LessonsView::openScript, this, [this](const QString& path) {
+        if (maybeSave())
+            openPath(path);
+    });
 
     restoreSettings(options.restoreState);
 
@@ -245,6 +257,9 @@ void MainWindow::buildActions()
     m_verifyAction->setChecked(true);
     m_verifyAction->setToolTip(tr("Load the artifact in the worker and compare it with eager fn"));
     m_aboutAction = make(tr("&About Precompile Studio"), QKeySequence(), [this]() { showAbout(); });
+    m_lessonsAction = make(tr("&Lessons"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this]() { showLessons(); });
+    m_lessonsAction->setToolTip(tr("One lesson per rule of the programming model: broken and fixed side by side "
+                                   "(Ctrl+Shift+E)"));
 
     m_backendGroup = new QActionGroup(this);
     m_tracerGroup = new QActionGroup(this);
@@ -317,8 +332,11 @@ void MainWindow::buildMenus()
     QAction* log = m_logDock->toggleViewAction();
     log->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
     view->addAction(log);
+    view->addAction(m_lessonsDock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_lessonsAction);
+    help->addSeparator();
     help->addAction(m_aboutAction);
 }
 
@@ -584,6 +602,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     }
     if (m_worker->busy())
         m_worker->cancel();
+    m_lessons->cancel();
     saveSettings();
     event->accept();
 }
@@ -602,6 +621,7 @@ bool MainWindow::openLibrary(const QString& path)
     m_store = std::move(store);
     m_library->setStore(m_store.get());
     m_worker->setLibraryPath(ok ? path : QString());
+    m_report->graphView()->setLayoutCache(m_store->layoutCache());
     if (ok) {
         QSettings().setValue(QStringLiteral("library/path"), path);
         if (m_notice->text().contains(tr("library")))
@@ -787,6 +807,16 @@ void MainWindow::showAbout()
 {
     AboutDialog about(m_worker->hello(), m_worker->launchError(), this);
     about.exec();
+}
+
+void MainWindow::showLessons()
+{
+    const bool first = !m_lessonsDock->isVisible() && !m_lessonsDock->isFloating();
+    m_lessonsDock->show();
+    m_lessonsDock->raise();
+    if (first && m_lessonsDock->width() < 600)
+        resizeDocks({m_lessonsDock}, {std::min(900, width() / 2)}, Qt::Horizontal);
+    m_lessons->setFocus();
 }
 
 // ---- cross-selection ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ class QSplitter;
 namespace ps::ui {
 
 class FindBar;
+class LessonsView;
 class LibraryView;
 class LogView;
 class NoticeBar;
@@ -58,6 +59,8 @@ public:
     ScriptEditor* editor() const { return m_editor; }
     ReportView* report() const { return m_report; }
     LibraryView* libraryView() const { return m_library; }
+    LessonsView* lessonsView() const { return m_lessons; }
+    QDockWidget* lessonsDock() const { return m_lessonsDock; }
     LogView* logView() const { return m_log; }
     NoticeBar* notice() const { return m_notice; }
     WorkerClient* worker() const { return m_worker; }
@@ -72,6 +75,8 @@ public slots:
     void startRun();
     void cancelRun();
     void showAbout();
+    /// Shows the Lessons dock and raises it.
+    void showLessons();
 
 signals:
     void runFinished(const std::shared_ptr<const ps::ui::RunDocument>& run);
@@ -116,6 +121,8 @@ private:
     QSplitter* m_split;
     QDockWidget* m_libraryDock;
     QDockWidget* m_logDock;
+    LessonsView* m_lessons;
+    QDockWidget* m_lessonsDock;
     WorkerClient* m_worker;
     std::unique_ptr<RunStore> m_store;
 
@@ -134,6 +141,7 @@ private:
     QAction* m_cancelAction;
     QAction* m_verifyAction;
     QAction* m_aboutAction;
+    QAction* m_lessonsAction;
     QActionGroup* m_backendGroup;
     QActionGroup* m_tracerGroup;
     QMenu* m_recentMenu = nullptr;

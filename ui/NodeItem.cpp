@@ -1,78 +1,78 @@
 #include "ui/NodeItem.h"
 
-#include "ui/GraphModel.h"
+#include "graph/GraphModel.h"
 
-#include <QFontMetricsF>
 #include <QPainter>
-#include <QStyleOptionGraphicsItem>
 
 namespace ps::ui {
 
 namespace {
-constexpr qreal kTextLod = 0.35;
+
+QString badgeOf(const graph::GraphNode& n)
+{
+    if (n.kind == "parameter")
+        return QStringLiteral("param");
+    if (n.kind == "buffer" || n.kind == "input" || n.kind == "constant")
+        return QString::fromStdString(n.kind);
+    if (n.outputRole.empty())
+        return {};
+    // "gradient of model.0.weight, result" -> the first role's word.
+    const bool grad = n.outputRole.rfind("gradient", 0) == 0;
+    return grad ? QStringLiteral("→ grad") : QStringLiteral("→ result");
 }
 
-NodeItem::NodeItem(int index, const GraphNode* node, const QRectF& rect, const Colors& colors)
-    : m_index(index), m_node(node), m_rect(rect), m_colors(colors)
+} // namespace
+
+NodeItem::NodeItem(int item, int node, const graph::GraphNode* data, const QRectF& rect, const Colors& colors)
+    : GraphBoxItem(item, rect, colors), m_node(node), m_data(data), m_badge(badgeOf(*data))
 {
-    setFlag(ItemIsSelectable);
-    setZValue(1);
-    setToolTip(QString::fromStdString(node->name + "\n" + node->target));
+    QString tip = QString::fromStdString(data->name + "\n" + data->target);
+    if (!data->modulePath.empty())
+        tip += QString::fromStdString("\n" + data->modulePath + " (" + data->moduleType + ")");
+    if (!data->outputRole.empty())
+        tip += QString::fromStdString("\noutput: " + data->outputRole);
+    if (!data->kernel.empty())
+        tip += QString::fromStdString("\nkernel: " + data->kernel);
+    setToolTip(tip);
 }
 
-void NodeItem::setRelated(bool related)
+bool NodeItem::dashed() const
 {
-    if (m_related == related)
-        return;
-    m_related = related;
-    update();
+    return m_data->phase == "backward";
 }
 
-QRectF NodeItem::boundingRect() const
+void NodeItem::paintLabels(QPainter* painter, const QRectF& inner)
 {
-    return m_rect.adjusted(-3, -3, 3, 3);
-}
-
-QPainterPath NodeItem::shape() const
-{
-    QPainterPath p;
-    p.addRect(m_rect);
-    return p;
-}
-
-void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
-{
-    const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
-    const bool selected = isSelected();
-    if (lod < kTextLod) {
-        painter->fillRect(m_rect, selected ? m_colors.highlight : (m_related ? m_colors.border : m_colors.fill));
-        return;
-    }
-    painter->setRenderHint(QPainter::Antialiasing, true);
-    QPen pen(selected ? m_colors.highlight : m_colors.border, selected ? 3.0 : (m_related ? 2.0 : 1.0));
-    if (m_node->phase == "backward" && !selected)
-        pen.setStyle(Qt::DashLine);
-    painter->setPen(pen);
-    painter->setBrush(m_colors.fill);
-    painter->drawRoundedRect(m_rect, 6, 6);
-
-    painter->setPen(m_colors.text);
+    const auto& n = *m_data;
     QFont font = painter->font();
-    const QRectF inner = m_rect.adjusted(8, 3, -8, -3);
     const qreal half = inner.height() / 2;
+    QRectF top(inner.left(), inner.top(), inner.width(), half);
+    if (!m_badge.isEmpty()) {
+        QFont small = font;
+        small.setPointSizeF(std::max<qreal>(6, font.pointSizeF() * 0.8));
+        painter->setFont(small);
+        const QFontMetricsF sm(small);
+        const qreal w = sm.horizontalAdvance(m_badge) + 8;
+        const QRectF pill(top.right() - w, top.top() + 1, w, std::min(top.height() - 2, sm.height() + 2));
+        painter->setBrush(colors().border);
+        painter->setPen(Qt::NoPen);
+        painter->drawRoundedRect(pill, 4, 4);
+        painter->setPen(colors().fill);
+        painter->drawText(pill, Qt::AlignCenter, m_badge);
+        painter->setPen(colors().text);
+        top.setRight(pill.left() - 4);
+    }
     font.setBold(true);
     painter->setFont(font);
-    QFontMetricsF fm(font);
-    const QString title = QString::fromStdString(m_node->kind == "compute" || m_node->qualname.empty()
-                                                     ? m_node->name : m_node->qualname);
-    painter->drawText(QRectF(inner.left(), inner.top(), inner.width(), half), Qt::AlignLeft | Qt::AlignVCenter,
-                      fm.elidedText(title, Qt::ElideMiddle, inner.width()));
+    const QFontMetricsF fm(font);
+    const QString title = QString::fromStdString(n.kind == "compute" || n.qualname.empty() ? n.name : n.qualname);
+    painter->drawText(top, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(title, Qt::ElideMiddle, top.width()));
     font.setBold(false);
     painter->setFont(font);
-    QFontMetricsF fm2(font);
-    QString sub = QString::fromStdString(m_node->kind == "compute" ? m_node->shortTarget() : m_node->kind);
-    if (!m_node->shape.empty())
-        sub += "  " + QString::fromStdString(m_node->shape);
+    const QFontMetricsF fm2(font);
+    QString sub = QString::fromStdString(n.kind == "compute" ? n.shortTarget() : n.kind);
+    if (!n.shape.empty())
+        sub += "  " + QString::fromStdString(n.shape);
     painter->drawText(QRectF(inner.left(), inner.top() + half, inner.width(), half), Qt::AlignLeft | Qt::AlignVCenter,
                       fm2.elidedText(sub, Qt::ElideRight, inner.width()));
 }

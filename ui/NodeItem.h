@@ -1,44 +1,39 @@
 #pragma once
 
-#include <QColor>
-#include <QGraphicsItem>
+#include "ui/GraphBoxItem.h"
+
+#include <QString>
+
+namespace ps::graph {
+struct GraphNode;
+}
 
 namespace ps::ui {
 
-struct GraphNode;
-
-/// One node box of the graph scene. Holds a pointer into the GraphModel that GraphView keeps
-/// alive for as long as the scene shows it. Below a zoom of about a third it draws a plain box
-/// (no text, no antialiasing): a zoomed-out view of thousands of nodes stays cheap.
-class NodeItem : public QGraphicsItem {
+/// One graph node's box: its name (or a placeholder's qualified name), op and shape, and a
+/// badge saying what a placeholder is (parameter, buffer, input) or what an output is (result,
+/// gradient). Holds a pointer into the GraphModel that GraphView keeps alive for as long as the
+/// scene shows it. Backward nodes have a dashed border.
+class NodeItem : public GraphBoxItem {
 public:
     enum { Type = UserType + 1 };
 
-    struct Colors {
-        QColor fill;
-        QColor border;
-        QColor text;
-        QColor highlight;
-    };
+    NodeItem(int item, int node, const graph::GraphNode* data, const QRectF& rect, const Colors& colors);
 
-    NodeItem(int index, const GraphNode* node, const QRectF& rect, const Colors& colors);
-
-    int index() const { return m_index; }
-    const GraphNode* node() const { return m_node; }
-    /// Drawn with a second border: an input or a user of the selected nodes.
-    void setRelated(bool related);
+    int node() const { return m_node; }
+    const graph::GraphNode* data() const { return m_data; }
+    const QString& badge() const { return m_badge; }
 
     int type() const override { return Type; }
-    QRectF boundingRect() const override;
-    QPainterPath shape() const override;
-    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+protected:
+    void paintLabels(QPainter* painter, const QRectF& inner) override;
+    bool dashed() const override;
 
 private:
-    int m_index;
-    const GraphNode* m_node;
-    QRectF m_rect;
-    Colors m_colors;
-    bool m_related = false;
+    int m_node;
+    const graph::GraphNode* m_data;
+    QString m_badge;
 };
 
 } // namespace ps::ui

@@ -1,7 +1,7 @@
 #include "ui/ReportView.h"
 
 #include "ui/CacheView.h"
-#include "ui/GraphModel.h"
+#include "graph/GraphModel.h"
 #include "ui/GraphView.h"
 #include "ui/RunDocument.h"
 #include "ui/SourceView.h"
@@ -147,7 +147,7 @@ void ReportView::setCurrentCapture(int capture)
     emit captureChanged(capture);
 }
 
-std::shared_ptr<const GraphModel> ReportView::currentGraph() const
+std::shared_ptr<const graph::GraphModel> ReportView::currentGraph() const
 {
     if (!m_run || m_capture < 0 || m_capture >= static_cast<int>(m_graphs.size()))
         return nullptr;
@@ -155,7 +155,9 @@ std::shared_ptr<const GraphModel> ReportView::currentGraph() const
     if (!g) {
         const auto& json = m_run->report.captures[m_capture].json;
         auto it = json.find("graph");
-        g = std::make_shared<const GraphModel>(GraphModel::fromJson(it != json.end() ? *it : nlohmann::json()));
+        auto lowering = json.find("lowering");
+        g = std::make_shared<const graph::GraphModel>(graph::GraphModel::fromJson(
+            it != json.end() ? *it : nlohmann::json(), lowering != json.end() ? *lowering : nlohmann::json()));
     }
     return g;
 }

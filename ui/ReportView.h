@@ -9,10 +9,13 @@ class QComboBox;
 class QLabel;
 class QTabWidget;
 
+namespace ps::graph {
+class GraphModel;
+}
+
 namespace ps::ui {
 
 class CacheView;
-class GraphModel;
 class GraphView;
 class SourceView;
 class VerifyView;
@@ -34,7 +37,7 @@ public:
     int currentCapture() const { return m_capture; }
     void setCurrentCapture(int capture);
     /// The graph of the capture shown (built from the report on first use).
-    std::shared_ptr<const GraphModel> currentGraph() const;
+    std::shared_ptr<const graph::GraphModel> currentGraph() const;
 
     QTabWidget* tabs() const { return m_tabs; }
     QString tabText(Tab tab) const;
@@ -52,7 +55,7 @@ private:
     void updateTitles();
 
     std::shared_ptr<const RunDocument> m_run;
-    mutable std::vector<std::shared_ptr<const GraphModel>> m_graphs;
+    mutable std::vector<std::shared_ptr<const graph::GraphModel>> m_graphs;
     int m_capture = -1;
     QLabel* m_summary;
     QComboBox* m_captures;

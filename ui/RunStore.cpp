@@ -12,6 +12,7 @@
 #include "library/ArtifactLibrary.h"
 #include "library/DefaultLibraryPath.h"
 #include "library/LibraryError.h"
+#include "library/LibraryLayoutCache.h"
 #endif
 
 namespace ps::ui {
@@ -169,6 +170,13 @@ std::shared_ptr<RunDocument> RunStore::readExport(const QString& path, QString* 
     }
 }
 
+std::shared_ptr<graph::LayoutCache> RunStore::layoutCache() const
+{
+    if (!isOpen())
+        return nullptr;
+    return std::make_shared<library::LibraryLayoutCache>(m_path.toStdString());
+}
+
 #else  // a build without engine/library
 
 struct RunStore::Impl {};
@@ -212,6 +220,11 @@ qint64 RunStore::insert(const RunDocument&, QString* error)
 std::shared_ptr<RunDocument> RunStore::readExport(const QString& path, QString* error)
 {
     *error = tr("%1: this build of Precompile Studio cannot read exported artifacts").arg(path);
+    return nullptr;
+}
+
+std::shared_ptr<graph::LayoutCache> RunStore::layoutCache() const
+{
     return nullptr;
 }
 

@@ -6,6 +6,10 @@
 #include <memory>
 #include <vector>
 
+namespace ps::graph {
+class LayoutCache;
+}
+
 namespace ps::ui {
 
 struct RunDocument;
@@ -57,6 +61,10 @@ public:
     static std::shared_ptr<RunDocument> readExport(const QString& pythonCodePath, QString* error);
     /// NAME.cache and NAME.json exist beside this NAME.py.
     static bool looksLikeExport(const QString& path);
+
+    /// The graph view's layout cache kept in this store's library (null when it is not open).
+    /// It opens the file on a connection of its own per call: layout threads may share it.
+    std::shared_ptr<graph::LayoutCache> layoutCache() const;
 
 private:
     struct Impl;

@@ -20,6 +20,7 @@
 #include "library/Schema.h"
 #include "library/Statement.h"
 #include "library/Transaction.h"
+#include "library/ZstdCodec.h"
 
 namespace ps::library {
 
@@ -619,6 +620,76 @@ GcResult ArtifactLibrary::gc() {
     db_->exec("PRAGMA wal_checkpoint(PASSIVE)");
     result.fileBytesAfter = databaseBytes(*db_);
     return result;
+}
+
+std::optional<std::string> ArtifactLibrary::layout(const std::string& key) {
+    std::optional<std::string> bytes;
+    try {
+        Transaction tx(*db_);
+        Statement st = db_->prepare("SELECT size, codec, data FROM graph_layouts WHERE key = ?");
+        st.bind(1, std::string_view(key));
+        if (!st.step()) return std::nullopt;
+        const auto size = static_cast<std::size_t>(st.integer(0));
+        const std::string codec = st.text(1);
+        try {
+            bytes = codec == "zstd" ? ZstdCodec::decompress(st.blob(2), size) : std::string(st.blob(2));
+            if (bytes->size() != size) bytes.reset();
+        } catch (const std::runtime_error&) {
+            bytes.reset();
+        }
+        st.reset();
+        if (bytes) {
+            Statement touch = db_->prepare(
+                "UPDATE graph_layouts SET used_at = (SELECT max(used_at) + 1 FROM graph_layouts) WHERE key = ?");
+            touch.bind(1, std::string_view(key)).run();
+        } else {
+            Statement drop = db_->prepare("DELETE FROM graph_layouts WHERE key = ?");
+            drop.bind(1, std::string_view(key)).run();
+        }
+        tx.commit();
+    } catch (const LibraryError&) {
+        // a cache never fails its caller: a locked or read-only library just means no layout
+    }
+    return bytes;
+}
+
+void ArtifactLibrary::storeLayout(const std::string& key, const std::string& bytes) {
+    std::string stored = ZstdCodec::compress(bytes);
+    const bool zstd = stored.size() < bytes.size();
+    if (!zstd) stored = bytes;
+    if (static_cast<std::int64_t>(stored.size()) > kLayoutBudget) return;
+    Transaction tx(*db_);
+    Statement put = db_->prepare(
+        "INSERT OR REPLACE INTO graph_layouts (key, size, codec, data, used_at) "
+        "VALUES (?, ?, ?, ?, (SELECT coalesce(max(used_at), 0) + 1 FROM graph_layouts))");
+    put.bind(1, std::string_view(key))
+        .bind(2, static_cast<std::int64_t>(bytes.size()))
+        .bind(3, std::string_view(zstd ? "zstd" : "raw"))
+        .bindBlob(4, stored)
+        .run();
+    // Past the budget, the least recently used go first.
+    std::int64_t total = db_->queryInt("SELECT coalesce(sum(length(data)), 0) FROM graph_layouts");
+    if (total > kLayoutBudget) {
+        Statement oldest = db_->prepare("SELECT key, length(data) FROM graph_layouts ORDER BY used_at");
+        std::vector<std::string> drop;
+        while (total > kLayoutBudget && oldest.step()) {
+            drop.push_back(oldest.text(0));
+            total -= oldest.integer(1);
+        }
+        oldest.reset();
+        Statement del = db_->prepare("DELETE FROM graph_layouts WHERE key = ?");
+        for (const auto& k : drop) {
+            del.bind(1, std::string_view(k)).run();
+            del.reset();
+        }
+    }
+    tx.commit();
+}
+
+std::pair<std::int64_t, std::int64_t> ArtifactLibrary::layoutUsage() const {
+    Statement st = db_->prepare("SELECT count(*), coalesce(sum(length(data)), 0) FROM graph_layouts");
+    st.step();
+    return {st.integer(0), st.integer(1)};
 }
 
 }  // namespace ps::library

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -68,6 +70,15 @@ public:
     VerifyReport verify() const;
     /// Deletes blobs no capture refers to and gives the space back to the file system.
     GcResult gc();
+
+    /// The graph view's layout cache (table graph_layouts): bytes by key, zstd-compressed,
+    /// trimmed to `kLayoutBudget` stored bytes, least recently used first. A cache: a row that
+    /// cannot be read is deleted and reported as absent, never thrown.
+    static constexpr std::int64_t kLayoutBudget = 64LL << 20;
+    std::optional<std::string> layout(const std::string& key);
+    void storeLayout(const std::string& key, const std::string& bytes);
+    /// How many layouts are kept, and their stored (compressed) bytes.
+    std::pair<std::int64_t, std::int64_t> layoutUsage() const;
 
 private:
     std::vector<RunSummary> query(const ListQuery& query) const;

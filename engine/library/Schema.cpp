@@ -110,6 +110,19 @@ CREATE TRIGGER runs_search_delete AFTER DELETE ON runs BEGIN
 END;
 )sql";
 
+// v3: laid-out graphs, so that reopening a big graph skips its layout. A cache: rows may be
+// deleted at any time (least recently used first, past a size budget) and nothing refers to them.
+constexpr const char* kV3 = R"sql(
+CREATE TABLE graph_layouts (
+    key TEXT PRIMARY KEY NOT NULL,
+    size INTEGER NOT NULL CHECK (size >= 0),
+    codec TEXT NOT NULL CHECK (codec IN ('raw', 'zstd')),
+    data BLOB NOT NULL,
+    used_at INTEGER NOT NULL
+);
+CREATE INDEX graph_layouts_used ON graph_layouts(used_at);
+)sql";
+
 std::int64_t sequenceOf(Connection& db, const char* table) {
     if (db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'") == 0)
         return 0;
@@ -131,6 +144,7 @@ void apply(Connection& db, int version) {
     switch (version) {
         case 1: db.exec(kV1); break;
         case 2: applyV2(db); break;
+        case 3: db.exec(kV3); break;
         default:
             throw LibraryError(LibraryError::Kind::Invalid, db.path(),
                                "no migration to schema " + std::to_string(version));

@@ -13,9 +13,10 @@ class Connection;
 /// v1: blobs, runs, captures.
 /// v2: origin and trusted (imports); the report and script moved to run_documents so that
 ///     runs and captures, which listing scans, stay narrow; FTS5 search; status/backend indexes.
+/// v3: graph_layouts, the graph view's layout cache (see ArtifactLibrary::storeLayout).
 class Schema {
 public:
-    static constexpr int kVersion = 2;
+    static constexpr int kVersion = 3;
     static constexpr std::int64_t kApplicationId = 0x50534C42;  // "PSLB"
 
     /// Reads the file's version without writing anything. Throws NotSqlite / Corrupt (from

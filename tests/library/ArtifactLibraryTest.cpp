@@ -10,6 +10,7 @@
 #include "library/DefaultLibraryPath.h"
 #include "library/LibraryError.h"
 #include "library/Sha256.h"
+#include "library/Schema.h"
 
 namespace ps::library {
 namespace {
@@ -26,7 +27,7 @@ TEST(ArtifactLibrary, CreatesAFreshLibraryAtTheCurrentSchema) {
     TempDir dir;
     const std::string path = dir.file("nested/folder/library.sqlite3");
     ArtifactLibrary library(path);
-    EXPECT_EQ(library.schemaVersion(), 2);
+    EXPECT_EQ(library.schemaVersion(), Schema::kVersion);
     EXPECT_EQ(library.path(), path);
     EXPECT_TRUE(std::filesystem::exists(path));
     EXPECT_EQ(test::rawQueryText(path, "PRAGMA journal_mode"), "wal");

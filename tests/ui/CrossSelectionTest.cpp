@@ -2,7 +2,7 @@
 #include "UiTestSupport.h"
 
 #include "ui/GraphCanvas.h"
-#include "ui/GraphModel.h"
+#include "graph/GraphModel.h"
 #include "ui/GraphView.h"
 #include "ui/ReportView.h"
 #include "ui/RunStore.h"

@@ -3,7 +3,7 @@
 
 #include "ui/AboutDialog.h"
 #include "ui/CacheView.h"
-#include "ui/GraphModel.h"
+#include "graph/GraphModel.h"
 #include "ui/GraphView.h"
 #include "ui/LibraryView.h"
 #include "ui/LogView.h"

@@ -2,7 +2,7 @@
 // it through the real worker, selects a node (so the cross-selection shows), and writes the
 // window as a PNG. Meant for Xvfb (xvfb-run), where the window is laid out as on a desktop.
 // PS_SHOT_SCRIPT=FILE runs another script; PS_SHOT_DARK=1 uses a dark palette.
-#include "ui/GraphModel.h"
+#include "graph/GraphModel.h"
 #include "ui/GraphView.h"
 #include "ui/MainWindow.h"
 #include "ui/ReportView.h"

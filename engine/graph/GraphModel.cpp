@@ -1,8 +1,11 @@
-#include "ui/GraphModel.h"
+#include "graph/GraphModel.h"
 
 #include <nlohmann/json.hpp>
 
-namespace ps::ui {
+#include <cstdint>
+#include <cstdio>
+
+namespace ps::graph {
 
 namespace {
 
@@ -39,6 +42,11 @@ std::string GraphNode::shortTarget() const
 }
 
 GraphModel GraphModel::fromJson(const nlohmann::json& graph)
+{
+    return fromJson(graph, nlohmann::json());
+}
+
+GraphModel GraphModel::fromJson(const nlohmann::json& graph, const nlohmann::json& lowering)
 {
     GraphModel g;
     if (!graph.is_object()) {
@@ -117,7 +125,53 @@ GraphModel GraphModel::fromJson(const nlohmann::json& graph)
             ++g.m_edges;
         }
     }
+    for (const auto& n : g.m_nodes)
+        if (!n.modulePath.empty())
+            g.m_moduleTypes.emplace(n.modulePath, n.moduleType);
+    if (auto mods = graph.find("modules"); mods != graph.end() && mods->is_array())
+        for (const auto& m : *mods)
+            if (m.is_object() && !str(m, "path").empty())
+                g.m_moduleTypes.emplace(str(m, "path"), str(m, "type"));
+    // Inductor: each kernel (and extern call) names the ATen nodes it computes.
+    if (lowering.is_object()) {
+        for (const char* list : {"kernels", "extern_calls"}) {
+            auto ks = lowering.find(list);
+            if (ks == lowering.end() || !ks->is_array())
+                continue;
+            for (const auto& k : *ks) {
+                if (!k.is_object() || str(k, "name").empty())
+                    continue;
+                auto members = k.find("nodes");
+                if (members == k.end() || !members->is_array())
+                    continue;
+                for (const auto& name : *members)
+                    if (name.is_string())
+                        if (const int i = g.indexOf(name.get<std::string>()); i >= 0 && g.m_nodes[i].kernel.empty())
+                            g.m_nodes[i].kernel = str(k, "name");
+            }
+        }
+    }
     return g;
+}
+
+std::string GraphModel::fingerprint() const
+{
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+    auto mix = [&h](const std::string& s) {
+        for (unsigned char c : s)
+            h = (h ^ c) * 1099511628211ull;
+        h = (h ^ 0xff) * 1099511628211ull;
+    };
+    for (const auto& n : m_nodes) {
+        mix(n.name);
+        mix(n.modulePath);
+        mix(n.kind);
+        for (int i : n.inputs)
+            mix(std::to_string(i));
+    }
+    char out[17];
+    std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
+    return out;
 }
 
 int GraphModel::indexOf(const std::string& name) const
@@ -137,4 +191,4 @@ std::vector<int> GraphModel::nodesAtLine(const std::string& file, int line) cons
     return out;
 }
 
-} // namespace ps::ui
+} // namespace ps::graph

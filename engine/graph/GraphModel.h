@@ -1,8 +1,9 @@
 #pragma once
 
-// The captured graph as plain data: no Qt, no QGraphicsItems, so that engine/graph can take it
-// over. Built from the worker's "graph" object (precompile_studio/graph.py), tolerating absent
-// fields: an older report, a graph that failed to extract, a node without meta.
+// The captured graph as plain data: no Qt, no QGraphicsItems. Built from the worker's "graph"
+// object (precompile_studio/graph.py) and, for inductor, its "lowering" (which kernel computes
+// which node), tolerating absent fields: an older report, a graph that failed to extract, a
+// node without meta. Immutable once built, so any thread may read it.
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -10,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace ps::ui {
+namespace ps::graph {
 
 struct GraphNode {
     std::string name;
@@ -28,6 +29,7 @@ struct GraphNode {
     int sourceLine = 0;  ///< 0: unknown
     std::string phase;   ///< forward | backward | ""
     std::string outputRole;  ///< "result", "gradient of model.0.weight", ...
+    std::string kernel;      ///< inductor: the generated kernel (or extern call) computing it
     std::vector<int> inputs;  ///< indices into GraphModel::nodes()
     std::vector<int> users;
 
@@ -39,6 +41,8 @@ class GraphModel {
 public:
     /// Never throws: what cannot be read is left out and said in error().
     static GraphModel fromJson(const nlohmann::json& graph);
+    /// With the capture's "lowering" (inductor), which names each kernel's nodes.
+    static GraphModel fromJson(const nlohmann::json& graph, const nlohmann::json& lowering);
 
     const std::vector<GraphNode>& nodes() const { return m_nodes; }
     std::size_t edgeCount() const { return m_edges; }
@@ -48,6 +52,11 @@ public:
     /// False when precompile failed before its capture finished (a partial graph).
     bool complete() const { return m_complete; }
 
+    /// Module path -> type, from the graph's "modules" list and the nodes' own module fields.
+    const std::unordered_map<std::string, std::string>& moduleTypes() const { return m_moduleTypes; }
+    /// A 64-bit hash of what a layout depends on (names, edges, module paths), as 16 hex digits.
+    std::string fingerprint() const;
+
     int indexOf(const std::string& name) const;
     /// Nodes whose user source line is `line` of `file` (exact path as the worker wrote it).
     std::vector<int> nodesAtLine(const std::string& file, int line) const;
@@ -55,9 +64,10 @@ public:
 private:
     std::vector<GraphNode> m_nodes;
     std::unordered_map<std::string, int> m_byName;
+    std::unordered_map<std::string, std::string> m_moduleTypes;
     std::size_t m_edges = 0;
     std::string m_error;
     bool m_complete = true;
 };
 
-} // namespace ps::ui
+} // namespace ps::graph

@@ -1,0 +1,37 @@
+#pragma once
+
+// Lenses colour the graph by one property. Each maps a node (or a collapsed module, by the
+// most common category of its nodes) to a category name; the view picks a colour per name and
+// lists them in a legend. "" means no category (drawn neutral).
+
+#include <string>
+#include <vector>
+
+namespace ps::graph {
+
+class GraphModel;
+class ModuleTree;
+
+enum class Lens {
+    Kind,         ///< parameter, buffer, input, constant, output, forward, backward
+    OpKind,       ///< matmul, convolution, reduction, normalization, view, memory, random, elementwise
+    Module,       ///< the module path
+    Kernel,       ///< inductor: the generated kernel computing the node
+    DtypeLayout,  ///< dtype change, layout change, unchanged
+};
+
+class GraphLens {
+public:
+    static std::string category(const GraphModel& graph, const ModuleTree& tree, int node, Lens lens);
+    /// A collapsed module's category: its own path for Lens::Module, else the most common
+    /// non-empty category of its nodes.
+    static std::string moduleCategory(const GraphModel& graph, const ModuleTree& tree, int module, Lens lens);
+    /// The op kind of a target such as "aten.addmm.default".
+    static std::string opKind(const std::string& target);
+
+    static Lens fromName(const std::string& name);
+    static std::string name(Lens lens);
+    static std::vector<Lens> all();
+};
+
+} // namespace ps::graph

@@ -1,0 +1,7 @@
+#include "graph/LayoutCache.h"
+
+namespace ps::graph {
+
+LayoutCache::~LayoutCache() = default;
+
+} // namespace ps::graph

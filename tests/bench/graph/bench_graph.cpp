@@ -1,0 +1,377 @@
+// bench_graph: the Graph tab at scale.
+//
+//   graph.first_paint.N     GraphModel::fromJson of the worker's graph object + setGraph (module
+//                           tree, collapse state for the opening budget, layout on a pool thread,
+//                           scene) to the canvas's first paint; no layout cache; median of runs.
+//   graph.cached_paint.N    the same with a library-backed layout cache that already holds it.
+//   graph.expand.N          expanding the largest module collapsed at first paint, to the paint
+//                           that shows it; median of runs.
+//   graph.pan_frame.N       one synchronous repaint of the canvas after a 24 px scroll, at 100 %
+//                           zoom, over 120 frames after the expansion: 95th percentile.
+//   graph.pan_overview.N    the same with the whole (expanded) graph in view.
+//
+// N: synthetic transformer-shaped training graphs of 1k, 10k and 50k nodes (tests/graph's
+// SyntheticGraph), and "step", the real graph of tests/bench/graph/transformer_step.py captured
+// by the worker (skipped, with a line saying why, when the worker cannot run it).
+//
+// Qt's platform is what QT_QPA_PLATFORM says (offscreen when unset and there is no display).
+// Prints a table, the growth with size, then one `BENCH <name> <value> <unit> <target>` line
+// per figure.
+#include "SyntheticGraph.h"
+
+#include "graph/GraphModel.h"
+#include "graph/ModuleTree.h"
+#include "ui/GraphCanvas.h"
+#include "ui/GraphView.h"
+#include "ui/RunStore.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QScrollBar>
+#include <QTemporaryDir>
+#include <QThread>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <sys/resource.h>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point since)
+{
+    return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+double percentile(std::vector<double> v, double p)
+{
+    std::sort(v.begin(), v.end());
+    if (v.empty())
+        return 0;
+    const auto i = static_cast<std::size_t>(std::ceil(p * static_cast<double>(v.size()))) - 1;
+    return v[std::min(i, v.size() - 1)];
+}
+
+bool spin(const std::function<bool()>& done, int ms)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done() && t.elapsed() < ms) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        QThread::usleep(100);
+    }
+    return done();
+}
+
+struct Case {
+    std::string label;  ///< "1k", "step", ...
+    nlohmann::json graph;
+    nlohmann::json lowering;
+};
+
+struct Figures {
+    std::string label;
+    int nodes = 0, modules = 0, shownItems = 0, expandedItems = 0;
+    std::string expanded;  ///< the module expanded
+    double firstPaint = 0, cachedPaint = 0, expand = 0, pan = 0, panOverview = 0;
+    bool ok = false;
+};
+
+/// The view, shown, with the time from a request to the paint that shows its result.
+class Harness {
+public:
+    explicit Harness(ps::ui::GraphView& view) : m_view(view)
+    {
+        QObject::connect(&view, &ps::ui::GraphView::graphShown, [this]() { m_shown = true; });
+        QObject::connect(view.canvas(), &ps::ui::GraphCanvas::painted, [this]() {
+            if (m_shown && !m_painted) {
+                m_painted = true;
+                m_paintedAt = Clock::now();
+            }
+        });
+    }
+    void arm()
+    {
+        m_shown = m_painted = false;
+    }
+    /// Seconds from `t0` to the first paint after graphShown; -1 on timeout.
+    double waitPaint(Clock::time_point t0, int timeoutMs = 120000)
+    {
+        if (!spin([this]() { return m_painted; }, timeoutMs))
+            return -1;
+        return std::chrono::duration<double>(m_paintedAt - t0).count();
+    }
+
+private:
+    ps::ui::GraphView& m_view;
+    bool m_shown = false, m_painted = false;
+    Clock::time_point m_paintedAt;
+};
+
+std::vector<double> panFrames(ps::ui::GraphView& view, int frames)
+{
+    auto* canvas = view.canvas();
+    QScrollBar* h = canvas->horizontalScrollBar();
+    QScrollBar* v = canvas->verticalScrollBar();
+    std::vector<double> out;
+    int dir = 1;
+    for (int i = 0; i < frames; ++i) {
+        // Down the graph (layers run top to bottom), sideways now and then, back at the ends.
+        QScrollBar* bar = (i % 4 == 3) ? h : v;
+        if (bar->value() + 24 * dir > bar->maximum() || bar->value() + 24 * dir < bar->minimum())
+            dir = -dir;
+        const auto t0 = Clock::now();
+        bar->setValue(bar->value() + 24 * dir);
+        canvas->viewport()->repaint();
+        out.push_back(seconds(t0) * 1000.0);
+        QCoreApplication::processEvents();
+    }
+    return out;
+}
+
+Figures measure(const Case& c, int runs, const QString& tempDir)
+{
+    Figures f;
+    f.label = c.label;
+    ps::ui::GraphView view;
+    view.resize(1400, 900);
+    view.show();
+    spin([]() { return false; }, 200);
+    Harness harness(view);
+
+    auto open = [&]() {
+        harness.arm();
+        const auto t0 = Clock::now();
+        auto model = std::make_shared<ps::graph::GraphModel>(ps::graph::GraphModel::fromJson(c.graph, c.lowering));
+        view.setGraph(std::move(model));
+        return harness.waitPaint(t0);
+    };
+    auto reset = [&]() {
+        view.clear(QStringLiteral("-"));
+        spin([]() { return false; }, 50);
+    };
+
+    std::vector<double> first, cached, expand;
+    for (int r = 0; r < runs; ++r) {
+        reset();
+        const double s = open();
+        if (s < 0) {
+            std::fprintf(stderr, "bench_graph: %s: the graph was not shown within 120 s\n", c.label.c_str());
+            return f;
+        }
+        first.push_back(s);
+    }
+    const auto* tree = view.moduleTree();
+    f.nodes = static_cast<int>(view.graph()->nodes().size());
+    f.modules = static_cast<int>(tree->modules().size()) - 1;
+    f.shownItems = view.visibleItemCount();
+
+    // The largest module collapsed at first paint.
+    int largest = -1;
+    for (int m = 1; m < static_cast<int>(tree->modules().size()); ++m) {
+        const auto& mod = tree->module(m);
+        if (!view.isExpanded(QString::fromStdString(mod.path))
+            && (largest < 0 || mod.total > tree->module(largest).total))
+            largest = m;
+    }
+    if (largest > 0) {
+        f.expanded = tree->module(largest).path + " (" + std::to_string(tree->module(largest).total) + " nodes)";
+        const QString path = QString::fromStdString(tree->module(largest).path);
+        for (int r = 0; r < runs; ++r) {
+            harness.arm();
+            const auto t0 = Clock::now();
+            view.expandModule(path);
+            const double s = harness.waitPaint(t0);
+            if (s < 0) {
+                std::fprintf(stderr, "bench_graph: %s: the expansion was not shown within 120 s\n", c.label.c_str());
+                return f;
+            }
+            expand.push_back(s);
+            f.expandedItems = view.visibleItemCount();
+            if (r + 1 < runs) {
+                harness.arm();
+                view.collapseModule(path);
+                harness.waitPaint(Clock::now());
+            }
+        }
+    }
+
+    // Panning, over what the expansion shows.
+    view.zoomReset();
+    view.canvas()->centerOn(view.nodeCenter(0));
+    spin([]() { return false; }, 100);
+    f.pan = percentile(panFrames(view, 120), 0.95);
+    view.zoomToFit();
+    spin([]() { return false; }, 100);
+    f.panOverview = percentile(panFrames(view, 120), 0.95);
+
+    // A layout cache that holds this graph's layout (stored by the first open below).
+    {
+        ps::ui::RunStore store(tempDir + "/cache-" + QString::fromStdString(c.label) + ".sqlite3");
+        view.setLayoutCache(store.layoutCache());
+        reset();
+        open();
+        QThread::msleep(300);  // the pool thread stores after the layout is handed over
+        for (int r = 0; r < runs; ++r) {
+            reset();
+            const double s = open();
+            if (s >= 0)
+                cached.push_back(s);
+        }
+        view.setLayoutCache(nullptr);
+    }
+
+    f.firstPaint = median(first);
+    f.expand = median(expand);
+    f.cachedPaint = median(cached);
+    f.ok = true;
+    return f;
+}
+
+std::optional<Case> realCase(std::string* why)
+{
+    const QString cli = QCoreApplication::applicationDirPath() + "/precompile-studio";
+    const QString script = QStringLiteral(PS_TEST_SOURCE_DIR "/tests/bench/graph/transformer_step.py");
+    QProcess p;
+    p.start(cli, {"run", script, "--json", "--no-store", "--no-verify", "--backend", "eager", "--timeout", "600"});
+    if (!p.waitForFinished(660000)) {
+        p.kill();
+        *why = "the worker did not finish the transformer step in 660 s";
+        return std::nullopt;
+    }
+    const QByteArray out = p.readAllStandardOutput();
+    try {
+        const auto report = nlohmann::json::parse(out.constData());
+        const auto& cap = report.at("captures").at(0);
+        if (!cap.contains("graph") || !cap["graph"].is_object()) {
+            *why = "the transformer step's capture has no graph (status " + cap.value("status", "?") + ")";
+            return std::nullopt;
+        }
+        return Case{"step", cap["graph"], cap.value("lowering", nlohmann::json())};
+    } catch (const std::exception& e) {
+        *why = std::string("precompile-studio run printed no report (exit ") + std::to_string(p.exitCode())
+               + "): " + QString::fromUtf8(p.readAllStandardError()).right(300).toStdString();
+        return std::nullopt;
+    }
+}
+
+void defaultPlatform()
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
+        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+}
+
+std::string sizeLabel(int n)
+{
+    return n % 1000 == 0 ? std::to_string(n / 1000) + "k" : std::to_string(n);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    int runs = 3;
+    bool real = true;
+    std::vector<int> sizes = {1000, 10000, 50000};
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
+            runs = std::max(1, std::atoi(argv[++i]));
+        else if (std::strcmp(argv[i], "--no-real") == 0)
+            real = false;
+        else if (std::strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
+            sizes.clear();
+            for (const auto& s : QString::fromLocal8Bit(argv[++i]).split(','))
+                if (s.toInt() > 0)
+                    sizes.push_back(s.toInt());
+        } else {
+            std::fprintf(stderr, "usage: bench_graph [--runs N] [--sizes 1000,10000,50000] [--no-real]\n");
+            return 2;
+        }
+    }
+    defaultPlatform();
+    QApplication app(argc, argv);
+    QTemporaryDir dir(QDir::tempPath() + "/ps-bench-graph-XXXXXX");
+
+    std::vector<Case> cases;
+    for (int n : sizes)
+        cases.push_back({sizeLabel(n), ps::graphtest::transformerGraph(n, 4), nlohmann::json()});
+    std::string why;
+    if (real) {
+        std::printf("capturing tests/bench/graph/transformer_step.py through the worker...\n");
+        std::fflush(stdout);
+        if (auto c = realCase(&why))
+            cases.push_back(std::move(*c));
+        else
+            std::printf("the transformer step is skipped: %s\n", why.c_str());
+    }
+
+    std::vector<Figures> all;
+    for (const auto& c : cases) {
+        std::printf("measuring %s...\n", c.label.c_str());
+        std::fflush(stdout);
+        all.push_back(measure(c, runs, dir.path()));
+    }
+
+    std::printf("\n%-6s %7s %7s %6s %6s %12s %12s %10s %10s %12s  %s\n", "graph", "nodes", "modules", "shown",
+                "after", "first paint", "cached", "expand", "pan p95", "overview p95", "expanded");
+    for (const auto& f : all) {
+        if (!f.ok) {
+            std::printf("%-6s failed\n", f.label.c_str());
+            continue;
+        }
+        std::printf("%-6s %7d %7d %6d %6d %10.3f s %10.3f s %8.3f s %7.2f ms %9.2f ms  %s\n", f.label.c_str(), f.nodes,
+                    f.modules, f.shownItems, f.expandedItems, f.firstPaint, f.cachedPaint, f.expand, f.pan,
+                    f.panOverview, f.expanded.c_str());
+    }
+    // Growth with size: measured ratio against n and n log n between consecutive sizes.
+    std::printf("\ngrowth of first paint with size (n log n would give the last column)\n");
+    for (std::size_t i = 1; i < all.size() && i < sizes.size(); ++i) {
+        const auto& a = all[i - 1];
+        const auto& b = all[i];
+        if (!a.ok || !b.ok || a.firstPaint <= 0)
+            continue;
+        const double n = static_cast<double>(b.nodes) / a.nodes;
+        const double nlogn = n * std::log(static_cast<double>(b.nodes)) / std::log(static_cast<double>(a.nodes));
+        std::printf("  %s -> %s: nodes x%.1f, first paint x%.2f, n log n x%.2f\n", a.label.c_str(), b.label.c_str(), n,
+                    b.firstPaint / a.firstPaint, nlogn);
+    }
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    std::printf("peak resident memory of the benchmark process: %.0f MiB\n\n", usage.ru_maxrss / 1024.0);
+
+    for (const auto& f : all) {
+        if (!f.ok)
+            continue;
+        const bool big = f.label == "50k";
+        std::printf("BENCH graph.first_paint.%s %.3f s %s\n", f.label.c_str(), f.firstPaint, big ? "<=2" : "-");
+        std::printf("BENCH graph.cached_paint.%s %.3f s -\n", f.label.c_str(), f.cachedPaint);
+        std::printf("BENCH graph.expand.%s %.3f s %s\n", f.label.c_str(), f.expand, big ? "<=0.5" : "-");
+        std::printf("BENCH graph.pan_frame.%s %.2f ms <=16\n", f.label.c_str(), f.pan);
+        std::printf("BENCH graph.pan_overview.%s %.2f ms <=16\n", f.label.c_str(), f.panOverview);
+    }
+    bool met = true;
+    for (const auto& f : all) {
+        met = met && f.ok && f.pan <= 16 && f.panOverview <= 16;
+        if (f.label == "50k")
+            met = met && f.firstPaint <= 2 && f.expand <= 0.5;
+    }
+    return met ? 0 : 1;
+}

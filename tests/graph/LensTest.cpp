@@ -1,0 +1,54 @@
+// Lenses: op kinds, modules, kernels, dtype and layout changes, and a collapsed module's colour.
+#include "GraphTestSupport.h"
+
+#include "graph/GraphLens.h"
+#include "graph/ModuleTree.h"
+
+#include <gtest/gtest.h>
+
+using namespace ps::graph;
+using namespace ps::graphtest;
+
+TEST(Lens, OpKinds)
+{
+    EXPECT_EQ(GraphLens::opKind("aten.addmm.default"), "matmul");
+    EXPECT_EQ(GraphLens::opKind("aten.convolution_backward.default"), "convolution");
+    EXPECT_EQ(GraphLens::opKind("aten.native_layer_norm_backward.default"), "normalization");
+    EXPECT_EQ(GraphLens::opKind("aten.sum.dim_IntList"), "reduction");
+    EXPECT_EQ(GraphLens::opKind("aten.permute.default"), "view");
+    EXPECT_EQ(GraphLens::opKind("aten._to_copy.default"), "memory");
+    EXPECT_EQ(GraphLens::opKind("aten.native_dropout.default"), "random");
+    EXPECT_EQ(GraphLens::opKind("aten.threshold_backward.default"), "elementwise");
+    EXPECT_EQ(GraphLens::opKind("getitem"), "other");
+}
+
+TEST(Lens, DtypeAndLayoutChangesAgainstTheInputs)
+{
+    auto list = nlohmann::json::parse(R"([
+        {"name": "x", "op": "placeholder", "kind": "input", "shape": [4, 8], "stride": [8, 1], "dtype": "float32"},
+        {"name": "h", "op": "call_function", "target": "aten._to_copy.default", "inputs": ["x"],
+         "shape": [4, 8], "stride": [8, 1], "dtype": "float16", "module": {"path": "m", "type": "M"}},
+        {"name": "t", "op": "call_function", "target": "aten.t.default", "inputs": ["h"],
+         "shape": [8, 4], "stride": [1, 8], "dtype": "float16", "module": {"path": "m", "type": "M"}},
+        {"name": "r", "op": "call_function", "target": "aten.relu.default", "inputs": ["t"],
+         "shape": [8, 4], "stride": [1, 8], "dtype": "float16", "module": {"path": "m.k", "type": "K"}}])");
+    const auto g = GraphModel::fromJson({{"node_list", list}},
+                                        nlohmann::json::parse(R"({"kernels": [{"name": "k0", "nodes": ["r"]}]})"));
+    const auto t = ModuleTree::build(g);
+    EXPECT_EQ(GraphLens::category(g, t, 1, Lens::DtypeLayout), "dtype change");
+    EXPECT_EQ(GraphLens::category(g, t, 2, Lens::DtypeLayout), "layout change");
+    EXPECT_EQ(GraphLens::category(g, t, 3, Lens::DtypeLayout), "unchanged");
+    EXPECT_EQ(GraphLens::category(g, t, 0, Lens::DtypeLayout), "");
+    EXPECT_EQ(GraphLens::category(g, t, 3, Lens::Kernel), "k0");
+    EXPECT_EQ(GraphLens::category(g, t, 2, Lens::Kernel), "");
+    EXPECT_EQ(GraphLens::category(g, t, 3, Lens::Module), "m.k");
+    EXPECT_EQ(GraphLens::category(g, t, 0, Lens::Kind), "input");
+    EXPECT_EQ(GraphLens::category(g, t, 1, Lens::OpKind), "memory");
+    // A collapsed module takes its nodes' most common category; the module lens its own path.
+    // h, t and r are one each: the first in graph order to reach the highest count wins.
+    EXPECT_EQ(GraphLens::moduleCategory(g, t, t.find("m"), Lens::OpKind), "memory");
+    EXPECT_EQ(GraphLens::moduleCategory(g, t, t.find("m"), Lens::Module), "m");
+    EXPECT_EQ(GraphLens::moduleCategory(g, t, t.find("m"), Lens::DtypeLayout), "dtype change");
+    for (Lens l : GraphLens::all())
+        EXPECT_EQ(GraphLens::fromName(GraphLens::name(l)), l);
+}

@@ -1,0 +1,405 @@
+// The Lessons panel: every lesson listed with its title, a lesson shown with its explanation
+// and both scripts, Run Both through the real worker compared with expect.json, a wrong
+// expect.json, the errors named in the panel, and a cancel that leaves the panel usable.
+#include "UiTestSupport.h"
+
+#include "ui/LessonOutcome.h"
+#include "ui/LessonsView.h"
+#include "ui/LibraryView.h"
+#include "ui/ScriptEditor.h"
+
+#include <QAction>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSettings>
+#include <QTest>
+#include <QTextBrowser>
+#include <QRegularExpression>
+
+#include <gtest/gtest.h>
+
+using namespace ps::uitest;
+using ps::ui::LessonsView;
+
+namespace {
+
+constexpr int kRunTimeoutMs = 600000;
+
+QString lessonsDir()
+{
+    return sourcePath(QStringLiteral("resources/lessons"));
+}
+
+QString readText(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+QString firstHeading(const QString& md)
+{
+    for (const QString& line : readText(md).split(QLatin1Char('\n')))
+        if (line.startsWith(QLatin1Char('#'))) {
+            QString title = line;
+            while (title.startsWith(QLatin1Char('#')))
+                title.remove(0, 1);
+            return title.trimmed();
+        }
+    return {};
+}
+
+QString canonical(const QString& path)
+{
+    return QFileInfo(path).canonicalFilePath();
+}
+
+/// Runs both scripts and waits for finished(); false on timeout.
+bool runBothAndWait(LessonsView& view, int timeoutMs = kRunTimeoutMs)
+{
+    bool done = false;
+    auto connection = QObject::connect(&view, &LessonsView::finished, [&]() { done = true; });
+    const bool started = view.runBoth();
+    const bool ok = started && waitFor([&]() { return done; }, timeoutMs);
+    QObject::disconnect(connection);
+    return ok;
+}
+
+/// A lesson folder under `root`: lesson.md, broken.py, fixed.py and expect.json (any of them
+/// left out when its content is null).
+void writeLesson(const QString& root, const QString& name, const QByteArray& md, const QByteArray& broken,
+                 const QByteArray& fixed, const QByteArray& expect)
+{
+    QDir().mkpath(root + "/" + name);
+    const std::pair<const char*, const QByteArray*> files[] = {
+        {"lesson.md", &md}, {"broken.py", &broken}, {"fixed.py", &fixed}, {"expect.json", &expect}};
+    for (const auto& [file, content] : files) {
+        if (content->isNull())
+            continue;
+        QFile f(root + "/" + name + "/" + file);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(*content);
+    }
+}
+
+const QByteArray kOkExpect = R"({"broken": {"status": "ok", "violation": null,
+                                             "captures": [{"status": "ok", "violation": null}]},
+                                  "fixed":  {"status": "ok", "violation": null,
+                                             "captures": [{"status": "ok", "violation": null}]}})";
+
+class UiLessons : public ::testing::Test {
+protected:
+    void SetUp() override { QSettings().clear(); }
+    TempDir dir;
+};
+
+TEST_F(UiLessons, ThePanelListsEveryLessonFolderWithItsTitle)
+{
+    LessonsView view(QString(), lessonsDir());
+    QStringList folders = QDir(lessonsDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    ASSERT_GE(folders.size(), 7);
+    std::sort(folders.begin(), folders.end());
+    EXPECT_EQ(view.lessonNames(), folders);
+    ASSERT_EQ(view.lessonList()->count(), folders.size());
+    for (int i = 0; i < folders.size(); ++i) {
+        const QString title = firstHeading(lessonsDir() + "/" + folders[i] + "/lesson.md");
+        ASSERT_FALSE(title.isEmpty()) << folders[i].toStdString();
+        EXPECT_EQ(view.lessonList()->item(i)->text(), title) << folders[i].toStdString();
+    }
+    EXPECT_EQ(view.problem(), QString()) << view.problem().toStdString();
+    // The first lesson is shown; nothing has run, and no worker was started for the panel.
+    ASSERT_TRUE(view.currentLesson().has_value());
+    EXPECT_EQ(QString::fromStdString(view.currentLesson()->name), folders.front());
+    EXPECT_FALSE(view.busy());
+    EXPECT_FALSE(view.outcome("broken").has_value());
+    EXPECT_TRUE(view.runButton()->isEnabled());
+    EXPECT_FALSE(view.cancelButton()->isEnabled());
+}
+
+TEST_F(UiLessons, SelectingALessonShowsItsExplanationAndBothScriptsReadOnly)
+{
+    LessonsView view(QString(), lessonsDir());
+    const QString name = "inv1-closed-over-tensor";
+    QString changed;
+    QObject::connect(&view, &LessonsView::lessonChanged, [&](const QString& n) { changed = n; });
+    ASSERT_TRUE(view.selectLesson(name));
+    EXPECT_EQ(changed, name);
+    ASSERT_TRUE(view.currentLesson().has_value());
+    EXPECT_EQ(QString::fromStdString(view.currentLesson()->name), name);
+    EXPECT_EQ(view.lessonList()->currentItem()->data(Qt::DisplayRole).toString(),
+              firstHeading(lessonsDir() + "/" + name + "/lesson.md"));
+
+    // lesson.md is rendered (markdown: the heading's text without its '#').
+    const QString shown = view.explanation()->toPlainText();
+    EXPECT_TRUE(shown.contains("Everything live is an input")) << shown.toStdString();
+    EXPECT_TRUE(shown.contains("register_buffer")) << shown.toStdString();
+    EXPECT_FALSE(shown.contains("# Everything")) << shown.toStdString();
+
+    for (const char* side : {"broken", "fixed"}) {
+        ps::ui::ScriptEditor* editor = view.scriptView(side);
+        ASSERT_NE(editor, nullptr);
+        EXPECT_EQ(editor->text(), readText(lessonsDir() + "/" + name + "/" + side + ".py")) << side;
+        EXPECT_TRUE(editor->isReadOnly()) << side;
+    }
+    EXPECT_TRUE(view.scriptView("broken")->text().contains("+ offset"));
+    EXPECT_TRUE(view.scriptView("fixed")->text().contains("register_buffer"));
+
+    // Open in Editor asks for the script's file.
+    QString opened;
+    QObject::connect(&view, &LessonsView::openScript, [&](const QString& path) { opened = path; });
+    view.openButton("fixed")->click();
+    EXPECT_EQ(canonical(opened), canonical(lessonsDir() + "/" + name + "/fixed.py"));
+
+    EXPECT_FALSE(view.selectLesson("no-such-lesson"));
+    EXPECT_EQ(QString::fromStdString(view.currentLesson()->name), name);
+    ASSERT_TRUE(view.selectLesson("tracer-dynamo"));
+    EXPECT_TRUE(view.explanation()->toPlainText().contains("make_fx"));
+}
+
+TEST_F(UiLessons, TheWindowHasALessonsDockThatOpensScriptsInTheEditor)
+{
+    ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_NE(window.lessonsView(), nullptr);
+    ASSERT_NE(window.lessonsDock(), nullptr);
+    EXPECT_FALSE(window.lessonsDock()->isVisible());
+
+    QAction* lessons = nullptr;
+    for (QAction* a : window.findChildren<QAction*>())
+        if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E))
+            lessons = a;
+    ASSERT_NE(lessons, nullptr) << "no Ctrl+Shift+E action";
+    lessons->trigger();
+    EXPECT_TRUE(window.lessonsDock()->isVisible());
+    EXPECT_TRUE(window.lessonsDock()->toggleViewAction()->isChecked());
+
+    LessonsView* view = window.lessonsView();
+    EXPECT_GE(view->lessonNames().size(), 7);
+    ASSERT_TRUE(view->selectLesson("inv1-closed-over-tensor"));
+    view->openButton("broken")->click();
+    EXPECT_EQ(canonical(window.editor()->filePath()),
+              canonical(lessonsDir() + "/inv1-closed-over-tensor/broken.py"));
+    EXPECT_TRUE(window.editor()->text().contains("+ offset"));
+}
+
+TEST_F(UiLessons, RunBothRunsBrokenThenFixedAndBothReportWhatExpectJsonSays)
+{
+    // inv1 is the fastest lesson: eager backend, a 4x4 Linear, and broken.py stops at capture.
+    ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));
+    LessonsView* view = window.lessonsView();
+    ASSERT_TRUE(view->selectLesson("inv1-closed-over-tensor"));
+
+    QStringList stages;
+    QTimer probe;
+    QObject::connect(&probe, &QTimer::timeout, [&]() {
+        if (view->busy() && (stages.isEmpty() || stages.back() != view->stageText().section(" · ", 0, 0)))
+            stages << view->stageText().section(" · ", 0, 0);
+    });
+    probe.start(50);
+    bool done = false;
+    QObject::connect(view, &LessonsView::finished, [&]() { done = true; });
+    ASSERT_TRUE(view->runBoth()) << view->problem().toStdString();
+    EXPECT_TRUE(view->busy());
+    EXPECT_FALSE(view->runButton()->isEnabled());
+    EXPECT_TRUE(view->cancelButton()->isEnabled());
+    EXPECT_FALSE(view->lessonList()->isEnabled());
+    EXPECT_FALSE(view->runBoth());  // one at a time
+    ASSERT_TRUE(waitFor([&]() { return done; }, kRunTimeoutMs)) << view->stageText().toStdString();
+    probe.stop();
+    EXPECT_FALSE(view->busy());
+    EXPECT_TRUE(view->runButton()->isEnabled());
+    EXPECT_FALSE(view->cancelButton()->isEnabled());
+    EXPECT_TRUE(view->lessonList()->isEnabled());
+
+    // broken.py first, then fixed.py.
+    const int brokenAt = static_cast<int>(stages.indexOf(QRegularExpression("^broken\\.py: ")));
+    const int fixedAt = static_cast<int>(stages.indexOf(QRegularExpression("^fixed\\.py: ")));
+    ASSERT_GE(brokenAt, 0) << stages.join(" | ").toStdString();
+    ASSERT_GE(fixedAt, 0) << stages.join(" | ").toStdString();
+    EXPECT_LT(brokenAt, fixedAt);
+
+    const auto broken = view->outcome("broken");
+    const auto fixed = view->outcome("fixed");
+    ASSERT_TRUE(broken.has_value());
+    ASSERT_TRUE(fixed.has_value());
+    EXPECT_TRUE(broken->matches()) << broken->differences().join("\n").toStdString() << "\n"
+                                   << broken->summary().toStdString();
+    EXPECT_TRUE(fixed->matches()) << fixed->differences().join("\n").toStdString() << "\n"
+                                  << fixed->summary().toStdString();
+    EXPECT_EQ(broken->status(), "violation");
+    EXPECT_EQ(fixed->status(), "ok");
+    EXPECT_EQ(broken->stable().at("captures").at(0).at("violation").at("invariant"), 1);
+
+    // What the panel shows under each script.
+    EXPECT_TRUE(view->verdictText("broken").startsWith("as expected")) << view->verdictText("broken").toStdString();
+    EXPECT_TRUE(view->verdictText("fixed").startsWith("as expected")) << view->verdictText("fixed").toStdString();
+    const QString brokenText = view->outcomeText("broken");
+    EXPECT_TRUE(brokenText.contains("inv 1 constant-tensor, line 17")) << brokenText.toStdString();
+    EXPECT_FALSE(brokenText.contains("Differences")) << brokenText.toStdString();
+    ASSERT_FALSE(broken->findings().empty());
+    EXPECT_FALSE(broken->findings().front().message.isEmpty());
+    EXPECT_TRUE(brokenText.contains(broken->findings().front().message)) << brokenText.toStdString();
+    const QString fixedText = view->outcomeText("fixed");
+    EXPECT_TRUE(fixedText.contains("status: ok")) << fixedText.toStdString();
+    EXPECT_TRUE(fixedText.contains("matches eager")) << fixedText.toStdString();
+    EXPECT_TRUE(view->stageText().contains("Both scripts report what expect.json says")) << view->stageText().toStdString();
+    EXPECT_EQ(view->problem(), QString()) << view->problem().toStdString();
+
+    // Lessons are never stored in the library.
+    window.libraryView()->reload();
+    EXPECT_EQ(window.libraryView()->rowCount(), 0);
+
+    // Another lesson clears what was shown.
+    ASSERT_TRUE(view->selectLesson("tracer-dynamo"));
+    EXPECT_FALSE(view->outcome("broken").has_value());
+    EXPECT_EQ(view->verdictText("broken"), QString());
+}
+
+TEST_F(UiLessons, AWrongExpectJsonShowsDiffersWithTheDifferences)
+{
+    const QString root = dir.file("lessons");
+    writeLesson(root, "wrong-expect", "# A lesson that expects the wrong thing\n\nbroken.py is in fact fine.\n",
+                tinyScript(), tinyScript(),
+                R"({"broken": {"status": "violation", "captures": [{"status": "violation"}]},
+                    "fixed":  {"status": "ok", "violation": null, "captures": [{"status": "ok", "violation": null}]}})");
+    LessonsView view(QString(), root);
+    ASSERT_EQ(view.lessonNames(), QStringList{"wrong-expect"});
+    EXPECT_EQ(view.lessonList()->item(0)->text(), "A lesson that expects the wrong thing");
+    ASSERT_TRUE(runBothAndWait(view)) << view.problem().toStdString();
+
+    const auto broken = view.outcome("broken");
+    const auto fixed = view.outcome("fixed");
+    ASSERT_TRUE(broken.has_value());
+    ASSERT_TRUE(fixed.has_value());
+    EXPECT_FALSE(broken->matches());
+    EXPECT_TRUE(broken->ran());
+    EXPECT_EQ(broken->status(), "ok");
+    EXPECT_TRUE(broken->differences().contains(R"(status: expected "violation", got "ok")"))
+        << broken->differences().join("\n").toStdString();
+    EXPECT_TRUE(broken->differences().contains(R"(captures[0].status: expected "violation", got "ok")"))
+        << broken->differences().join("\n").toStdString();
+    EXPECT_TRUE(view.verdictText("broken").startsWith("differs from expect.json")) << view.verdictText("broken").toStdString();
+    const QString text = view.outcomeText("broken");
+    EXPECT_TRUE(text.contains("Differences from expect.json")) << text.toStdString();
+    EXPECT_TRUE(text.contains(R"(status: expected "violation", got "ok")")) << text.toStdString();
+
+    EXPECT_TRUE(fixed->matches()) << fixed->differences().join("\n").toStdString();
+    EXPECT_TRUE(view.verdictText("fixed").startsWith("as expected"));
+    EXPECT_TRUE(view.stageText().contains("differs from expect.json")) << view.stageText().toStdString();
+}
+
+TEST_F(UiLessons, AMissingFolderABadExpectJsonAndAWorkerThatCannotStartAreNamed)
+{
+    {
+        const QString nowhere = dir.file("no-lessons-here");
+        LessonsView view(QString(), nowhere);
+        EXPECT_TRUE(view.lessonNames().isEmpty());
+        EXPECT_TRUE(view.problem().contains(nowhere)) << view.problem().toStdString();
+        EXPECT_TRUE(view.problem().contains("No lessons folder")) << view.problem().toStdString();
+        EXPECT_FALSE(view.currentLesson().has_value());
+        EXPECT_FALSE(view.runButton()->isEnabled());
+        EXPECT_FALSE(view.runBoth());
+        EXPECT_FALSE(view.busy());
+    }
+
+    const QString root = dir.file("lessons");
+    const QByteArray md = "# A lesson\n";
+    writeLesson(root, "bad-json", md, tinyScript(), tinyScript(), "{\"broken\": {\"status\": ");
+    writeLesson(root, "no-expect", md, tinyScript(), tinyScript(), QByteArray());
+    writeLesson(root, "no-fixed-side", md, tinyScript(), tinyScript(), R"({"broken": {"status": "ok"}})");
+    writeLesson(root, "no-scripts", md, QByteArray(), QByteArray(), kOkExpect);
+    writeLesson(root, "tiny", md, tinyScript(), tinyScript(), kOkExpect);
+    LessonsView view(dir.file("no-such-env"), root);
+    EXPECT_EQ(view.lessonNames(), (QStringList{"bad-json", "no-expect", "no-fixed-side", "no-scripts", "tiny"}));
+
+    ASSERT_TRUE(view.selectLesson("no-expect"));
+    const QString expectPath = root + "/no-expect/expect.json";
+    EXPECT_TRUE(view.problem().contains(expectPath)) << view.problem().toStdString();
+    EXPECT_TRUE(view.problem().contains("missing")) << view.problem().toStdString();
+    EXPECT_FALSE(view.runBoth());
+    EXPECT_FALSE(view.busy());
+    EXPECT_TRUE(view.problem().contains(expectPath)) << view.problem().toStdString();
+
+    ASSERT_TRUE(view.selectLesson("bad-json"));
+    EXPECT_TRUE(view.problem().contains(root + "/bad-json/expect.json")) << view.problem().toStdString();
+    EXPECT_TRUE(view.problem().contains("not valid JSON")) << view.problem().toStdString();
+    EXPECT_FALSE(view.runBoth());
+
+    ASSERT_TRUE(view.selectLesson("no-fixed-side"));
+    EXPECT_TRUE(view.problem().contains("has no \"fixed\" object")) << view.problem().toStdString();
+    EXPECT_FALSE(view.runBoth());
+
+    ASSERT_TRUE(view.selectLesson("no-scripts"));
+    EXPECT_TRUE(view.problem().contains("broken.py")) << view.problem().toStdString();
+    EXPECT_FALSE(view.runButton()->isEnabled());
+    EXPECT_FALSE(view.openButton("broken")->isEnabled());
+    EXPECT_FALSE(view.runBoth());
+
+    // A lesson that is fine, but no worker can start: the panel says why, naming the environment.
+    ASSERT_TRUE(view.selectLesson("tiny"));
+    EXPECT_EQ(view.problem(), QString()) << view.problem().toStdString();
+    EXPECT_TRUE(view.runButton()->isEnabled());
+    EXPECT_FALSE(view.runBoth());
+    EXPECT_FALSE(view.busy());
+    EXPECT_TRUE(view.problem().contains("Scripts cannot run")) << view.problem().toStdString();
+    EXPECT_TRUE(view.problem().contains("no-such-env")) << view.problem().toStdString();
+    EXPECT_TRUE(view.runButton()->isEnabled());
+}
+
+TEST_F(UiLessons, CancelDuringARunLeavesThePanelUsable)
+{
+    const QString root = dir.file("lessons");
+    writeLesson(root, "endless", "# An endless loop\n", readText(fixtureScript("endless_loop.py")).toUtf8(),
+                tinyScript(), kOkExpect);
+    writeLesson(root, "tiny", "# A tiny lesson\n", tinyScript(), tinyScript(), kOkExpect);
+    LessonsView view(QString(), root);
+    ASSERT_TRUE(view.selectLesson("endless"));
+
+    bool done = false;
+    QObject::connect(&view, &LessonsView::finished, [&]() { done = true; });
+    ASSERT_TRUE(view.runBoth()) << view.problem().toStdString();
+    ASSERT_TRUE(waitFor([&]() { return view.stageText().startsWith("broken.py: running the script"); }, 300000))
+        << "the script never started: " << view.stageText().toStdString();
+    QTest::qWait(500);
+    ASSERT_FALSE(done) << "an endless loop ended by itself";
+    QElapsedTimer clock;
+    clock.start();
+    view.cancelButton()->click();
+    EXPECT_FALSE(view.cancelButton()->isEnabled());
+    ASSERT_TRUE(waitFor([&]() { return done; }, 30000)) << view.stageText().toStdString();
+    EXPECT_LT(clock.elapsed(), 15000);
+
+    ASSERT_TRUE(view.outcome("broken").has_value());
+    EXPECT_TRUE(view.outcome("broken")->cancelled()) << view.outcome("broken")->status().toStdString();
+    EXPECT_FALSE(view.outcome("broken")->matches());
+    EXPECT_EQ(view.verdictText("broken"), "cancelled");
+    ASSERT_TRUE(view.outcome("fixed").has_value());
+    EXPECT_TRUE(view.outcome("fixed")->cancelled());  // never run
+    EXPECT_TRUE(view.stageText().contains("Cancelled")) << view.stageText().toStdString();
+    EXPECT_FALSE(view.busy());
+    EXPECT_TRUE(view.runButton()->isEnabled());
+    EXPECT_FALSE(view.cancelButton()->isEnabled());
+    EXPECT_TRUE(view.lessonList()->isEnabled());
+
+    // A cancel at once, before the worker has even begun the script, is not lost.
+    done = false;
+    ASSERT_TRUE(view.runBoth());
+    view.cancel();
+    ASSERT_TRUE(waitFor([&]() { return done; }, 60000)) << view.stageText().toStdString();
+    ASSERT_TRUE(view.outcome("broken").has_value());
+    EXPECT_TRUE(view.outcome("broken")->cancelled()) << view.outcome("broken")->status().toStdString();
+
+    // The panel runs the next lesson as usual.
+    ASSERT_TRUE(view.selectLesson("tiny"));
+    ASSERT_TRUE(runBothAndWait(view)) << view.problem().toStdString();
+    ASSERT_TRUE(view.outcome("broken").has_value());
+    ASSERT_TRUE(view.outcome("fixed").has_value());
+    EXPECT_TRUE(view.outcome("broken")->matches()) << view.outcomeText("broken").toStdString();
+    EXPECT_TRUE(view.outcome("fixed")->matches()) << view.outcomeText("fixed").toStdString();
+}
+
+} // namespace

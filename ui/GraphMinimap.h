@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QImage>
+#include <QWidget>
+
+#include <vector>
+
+namespace ps::ui {
+
+class GraphCanvas;
+
+/// The whole graph in small, in a corner of the canvas, with the part in view outlined. Click
+/// or drag in it to move the view there. The picture is drawn once per layout (or lens), from
+/// the boxes' rectangles and fills, so panning only repaints the outline.
+class GraphMinimap : public QWidget {
+    Q_OBJECT
+public:
+    explicit GraphMinimap(GraphCanvas* canvas);
+
+    struct Box {
+        QRectF rect;
+        QColor fill;
+    };
+    /// Redraws the picture of the scene `sceneRect` from these boxes.
+    void setBoxes(const QRectF& sceneRect, const std::vector<Box>& boxes);
+    /// The scene point a widget position stands for.
+    QPointF toScene(const QPointF& widgetPos) const;
+    /// The outline of the canvas's view, in widget coordinates.
+    QRectF viewOutline() const;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void place();
+    QRectF imageRect() const;
+
+    GraphCanvas* m_canvas;
+    QImage m_image;
+    QRectF m_sceneRect;
+};
+
+} // namespace ps::ui

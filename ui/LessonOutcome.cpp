@@ -1,0 +1,236 @@
+#include "ui/LessonOutcome.h"
+
+#include <QCoreApplication>
+#include <QFile>
+
+#include <filesystem>
+
+namespace ps::ui {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("ps::ui::LessonOutcome", text);
+}
+
+const json& member(const json& j, const char* key)
+{
+    static const json null;
+    if (!j.is_object())
+        return null;
+    auto it = j.find(key);
+    return it == j.end() ? null : *it;
+}
+
+QString str(const json& j, const char* fallback = "?")
+{
+    return j.is_string() ? QString::fromStdString(j.get<std::string>()) : QString::fromLatin1(fallback);
+}
+
+/// "inv 1 constant-tensor, line 17" from a stable violation ({"invariant", "rule", "line"}).
+QString violationText(const json& v)
+{
+    if (!v.is_object())
+        return QStringLiteral("-");
+    QString s;
+    const json& inv = member(v, "invariant");
+    if (inv.is_number_integer())
+        s = tr("inv %1 ").arg(inv.get<long long>());
+    const json& rule = member(v, "rule");
+    s += rule.is_string() ? QString::fromStdString(rule.get<std::string>()) : tr("(no rule)");
+    const json& line = member(v, "line");
+    if (line.is_number_integer())
+        s += tr(", line %1").arg(line.get<long long>());
+    else if (line.is_string())
+        s += QStringLiteral(", ") + QString::fromStdString(line.get<std::string>());
+    return s;
+}
+
+QString eagerText(const json& m)
+{
+    if (!m.is_boolean())
+        return {};
+    return m.get<bool>() ? tr(", matches eager") : tr(", differs from eager");
+}
+
+QString verifyText(const json& v)
+{
+    if (!v.is_object())
+        return QStringLiteral("-");
+    QString s = str(member(v, "status")) + eagerText(member(v, "matches_eager"));
+    const std::pair<const char*, const char*> flags[] = {{"grads_match", "grads differ"},
+                                                         {"buffers_match", "buffers differ"},
+                                                         {"inputs_match", "mutated inputs differ"}};
+    for (const auto& [key, words] : flags) {
+        const json& f = member(v, key);
+        if (f.is_boolean() && !f.get<bool>())
+            s += QStringLiteral(", ") + tr(words);
+    }
+    const json& rt = member(v, "runtime");
+    if (rt.is_object()) {
+        s += tr("; runtime call: ") + str(member(rt, "status"));
+        if (rt.contains("rule"))
+            s += QStringLiteral(" (") + violationText(rt) + QStringLiteral(")");
+        else
+            s += eagerText(member(rt, "matches_eager"));
+    }
+    return s;
+}
+
+QString firstLine(const json& j, int limit = 300)
+{
+    QString s = j.is_string() ? QString::fromStdString(j.get<std::string>()) : QString();
+    s = s.section(QLatin1Char('\n'), 0, 0).trimmed();
+    if (s.size() > limit)
+        s = s.left(limit - 3) + QStringLiteral("...");
+    return s;
+}
+
+} // namespace
+
+LessonOutcome::LessonOutcome(const commands::Lesson& lesson, const QString& side, const json& report,
+                             const json& expect)
+    : m_side(side), m_script(scriptPath(lesson, side))
+{
+    m_status = str(member(report, "status"), "");
+    m_message = firstLine(member(report, "message"), 600);
+    m_expected = member(expect, side.toStdString().c_str());
+    if (cancelled()) {
+        m_ran = false;
+        m_error = m_message.isEmpty() ? tr("the run was cancelled") : m_message;
+        return;
+    }
+    m_ran = true;
+    m_stable = commands::LessonsCommand::stableFields(report, m_script.toStdString());
+    if (m_expected.is_object()) {
+        for (const auto& d : commands::LessonsCommand::compare(m_expected, m_stable))
+            m_differences << QString::fromStdString(d);
+    } else {
+        m_differences << tr("%1 has no \"%2\" object").arg(QString::fromStdString(lesson.expect), side);
+    }
+    if (m_status != QLatin1String("ok") && m_status != QLatin1String("violation"))
+        m_error = m_message;  // error, timeout, worker_died: what happened, in the worker's words
+
+    // What the studio says, in the order a learner reads it (as `lessons run` prints it).
+    auto add = [&](const QString& kind, const json& v) {
+        if (!v.is_object() || !v.contains("message"))
+            return;
+        const json sv = commands::LessonsCommand::stableFields(
+            json{{"status", "violation"}, {"violation", v}, {"captures", json::array()}}, m_script.toStdString())["violation"];
+        m_findings.push_back({QStringLiteral("%1 (%2)").arg(kind, violationText(sv)), firstLine(member(v, "message")),
+                              firstLine(member(v, "fix"), 600)});
+    };
+    add(tr("violation"), member(report, "violation"));
+    for (const auto& c : member(report, "captures")) {
+        add(tr("violation"), member(c, "violation"));
+        add(tr("runtime violation"), member(member(member(c, "verify"), "runtime"), "violation"));
+        for (const auto& w : member(c, "warnings"))
+            add(tr("warning"), w);
+    }
+}
+
+LessonOutcome LessonOutcome::failed(const commands::Lesson& lesson, const QString& side, const QString& status,
+                                    const QString& error, const json& expect)
+{
+    LessonOutcome o;
+    o.m_side = side;
+    o.m_script = scriptPath(lesson, side);
+    o.m_status = status;
+    o.m_ran = false;
+    o.m_error = error;
+    o.m_message = error;
+    o.m_expected = member(expect, side.toStdString().c_str());
+    return o;
+}
+
+QString LessonOutcome::scriptPath(const commands::Lesson& lesson, const QString& side)
+{
+    const std::string& path = side == QLatin1String("fixed") ? lesson.fixed : lesson.broken;
+    if (path.empty())
+        return {};
+    std::error_code ec;
+    fs::path p = fs::absolute(path, ec);
+    if (ec)
+        p = path;
+    return QString::fromStdString(p.lexically_normal().string());
+}
+
+std::optional<json> LessonOutcome::readExpect(const QString& path, QString* error)
+{
+    QFile f(path);
+    if (!f.exists()) {
+        *error = tr("%1 is missing: the lesson has nothing to compare its runs with").arg(path);
+        return std::nullopt;
+    }
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = tr("%1 cannot be read: %2").arg(path, f.errorString());
+        return std::nullopt;
+    }
+    const QByteArray bytes = f.readAll();
+    json j;
+    try {
+        j = json::parse(bytes.constData(), bytes.constData() + bytes.size());
+    } catch (const json::exception& e) {
+        *error = tr("%1 is not valid JSON: %2").arg(path, QString::fromStdString(e.what()));
+        return std::nullopt;
+    }
+    for (const char* side : {"broken", "fixed"})
+        if (!member(j, side).is_object()) {
+            *error = tr("%1 has no \"%2\" object (it must read {\"broken\": {...}, \"fixed\": {...}})")
+                         .arg(path, QString::fromLatin1(side));
+            return std::nullopt;
+        }
+    return j;
+}
+
+QString LessonOutcome::verdict() const
+{
+    if (cancelled())
+        return tr("cancelled");
+    if (!m_ran)
+        return tr("could not run");
+    return m_differences.isEmpty() ? tr("as expected") : tr("differs from expect.json");
+}
+
+QString LessonOutcome::summary() const
+{
+    QStringList lines;
+    if (!m_ran) {
+        lines << (cancelled() ? tr("cancelled: %1") : tr("could not run: %1")).arg(m_error);
+        return lines.join(QLatin1Char('\n'));
+    }
+    lines << tr("status: %1").arg(m_status) + (m_error.isEmpty() ? QString() : QStringLiteral(" — ") + m_error);
+    const json& scriptViolation = member(m_stable, "violation");
+    if (scriptViolation.is_object())
+        lines << tr("script: %1").arg(violationText(scriptViolation));
+    const json& captures = member(m_stable, "captures");
+    const std::size_t n = captures.is_array() ? captures.size() : 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const json& c = captures[i];
+        const QString label = n > 1 ? tr("capture %1").arg(i + 1) : tr("capture");
+        QString line = QStringLiteral("%1: %2").arg(label, str(member(c, "status")));
+        if (member(c, "violation").is_object())
+            line += QStringLiteral(" — ") + violationText(member(c, "violation"));
+        lines << line;
+        lines << tr("  verify: %1").arg(verifyText(member(c, "verify")));
+        QStringList warnings;
+        for (const auto& w : member(c, "warnings"))
+            warnings << violationText(w);
+        lines << tr("  warnings: %1").arg(warnings.isEmpty() ? tr("none") : warnings.join(QStringLiteral("; ")));
+    }
+    if (n == 0 && m_error.isEmpty() && !m_message.isEmpty())
+        lines << m_message;
+    for (const auto& f : m_findings) {
+        lines << QString();
+        lines << f.what + QStringLiteral(": ") + f.message;
+        if (!f.fix.isEmpty())
+            lines << tr("  fix: %1").arg(f.fix);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace ps::ui
