@@ -128,6 +128,7 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
     m_summary = new QLabel;
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_search = new QLineEdit;
+    m_search->setObjectName(QStringLiteral("graphSearch"));
     m_search->setPlaceholderText(tr("Find node: name, op, module or shape"));
     m_search->setClearButtonEnabled(true);
     m_search->setMinimumWidth(200);
@@ -147,7 +148,13 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
         setSearch(m_search->text(), static_cast<graph::SearchField>(m_searchField->currentData().toInt()));
     });
     connect(m_searchField, &QComboBox::currentIndexChanged, debounce, qOverload<>(&QTimer::start));
-    connect(m_search, &QLineEdit::returnPressed, this, &GraphView::findNext);
+    connect(m_search, &QLineEdit::returnPressed, this, [this, debounce]() {
+        if (debounce->isActive()) {  // Enter typed before the pause: search what is typed now
+            debounce->stop();
+            setSearch(m_search->text(), static_cast<graph::SearchField>(m_searchField->currentData().toInt()));
+        }
+        findNext();
+    });
     auto* row1 = new QHBoxLayout;
     row1->setContentsMargins(6, 2, 6, 0);
     row1->addWidget(m_summary, 1);

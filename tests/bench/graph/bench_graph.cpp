@@ -6,6 +6,7 @@
 //   graph.cached_paint.N    the same with a library-backed layout cache that already holds it.
 //   graph.expand.N          expanding the largest module collapsed at first paint, to the paint
 //                           that shows it; median of runs.
+//   graph.expand_all.N      Expand All: every node laid out and drawn at once, no cache; once.
 //   graph.pan_frame.N       one synchronous repaint of the canvas after a 24 px scroll, at 100 %
 //                           zoom, over 120 frames after the expansion: 95th percentile.
 //   graph.pan_overview.N    the same with the whole (expanded) graph in view.
@@ -90,7 +91,8 @@ struct Figures {
     std::string label;
     int nodes = 0, modules = 0, shownItems = 0, expandedItems = 0;
     std::string expanded;  ///< the module expanded
-    double firstPaint = 0, cachedPaint = 0, expand = 0, pan = 0, panOverview = 0;
+    double firstPaint = 0, cachedPaint = 0, expand = 0, expandAll = 0, pan = 0, panOverview = 0;
+    int allItems = 0;
     bool ok = false;
 };
 
@@ -213,6 +215,21 @@ Figures measure(const Case& c, int runs, const QString& tempDir)
         }
     }
 
+    // Everything expanded: the whole graph laid out at once (no cache), the worst case.
+    {
+        harness.arm();
+        const auto t0 = Clock::now();
+        view.expandAll();
+        f.expandAll = harness.waitPaint(t0, 600000);
+        f.allItems = view.visibleItemCount();
+        harness.arm();
+        view.collapseAll();
+        harness.waitPaint(Clock::now());
+        harness.arm();
+        view.expandModule(QString::fromStdString(largest > 0 ? tree->module(largest).path : std::string()));
+        harness.waitPaint(Clock::now());
+    }
+
     // Panning, over what the expansion shows.
     view.zoomReset();
     view.canvas()->centerOn(view.nodeCenter(0));
@@ -330,18 +347,21 @@ int main(int argc, char** argv)
         all.push_back(measure(c, runs, dir.path()));
     }
 
-    std::printf("\n%-6s %7s %7s %6s %6s %12s %12s %10s %10s %12s  %s\n", "graph", "nodes", "modules", "shown",
-                "after", "first paint", "cached", "expand", "pan p95", "overview p95", "expanded");
+    std::printf("\n%-6s %7s %7s %6s %6s %12s %12s %10s %12s %10s %12s  %s\n", "graph", "nodes", "modules", "shown",
+                "after", "first paint", "cached", "expand", "expand all", "pan p95", "overview p95", "expanded");
     for (const auto& f : all) {
         if (!f.ok) {
             std::printf("%-6s failed\n", f.label.c_str());
             continue;
         }
-        std::printf("%-6s %7d %7d %6d %6d %10.3f s %10.3f s %8.3f s %7.2f ms %9.2f ms  %s\n", f.label.c_str(), f.nodes,
-                    f.modules, f.shownItems, f.expandedItems, f.firstPaint, f.cachedPaint, f.expand, f.pan,
-                    f.panOverview, f.expanded.c_str());
+        std::printf("%-6s %7d %7d %6d %6d %10.3f s %10.3f s %8.3f s %10.3f s %7.2f ms %9.2f ms  %s\n", f.label.c_str(),
+                    f.nodes, f.modules, f.shownItems, f.expandedItems, f.firstPaint, f.cachedPaint, f.expand,
+                    f.expandAll, f.pan, f.panOverview, f.expanded.c_str());
     }
     // Growth with size: measured ratio against n and n log n between consecutive sizes.
+    for (const auto& f : all)
+        if (f.ok)
+            std::printf("%s: Expand All showed %d boxes\n", f.label.c_str(), f.allItems);
     std::printf("\ngrowth of first paint with size (n log n would give the last column)\n");
     for (std::size_t i = 1; i < all.size() && i < sizes.size(); ++i) {
         const auto& a = all[i - 1];
@@ -364,6 +384,7 @@ int main(int argc, char** argv)
         std::printf("BENCH graph.first_paint.%s %.3f s %s\n", f.label.c_str(), f.firstPaint, big ? "<=2" : "-");
         std::printf("BENCH graph.cached_paint.%s %.3f s -\n", f.label.c_str(), f.cachedPaint);
         std::printf("BENCH graph.expand.%s %.3f s %s\n", f.label.c_str(), f.expand, big ? "<=0.5" : "-");
+        std::printf("BENCH graph.expand_all.%s %.3f s -\n", f.label.c_str(), f.expandAll);
         std::printf("BENCH graph.pan_frame.%s %.2f ms <=16\n", f.label.c_str(), f.pan);
         std::printf("BENCH graph.pan_overview.%s %.2f ms <=16\n", f.label.c_str(), f.panOverview);
     }
