@@ -199,6 +199,9 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
     m_modules->setHeaderLabels({tr("Module"), tr("Type"), tr("Nodes")});
     m_modules->header()->setStretchLastSection(false);
     m_modules->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_modules->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_modules->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+    m_modules->setIndentation(12);  // module trees run six or more deep
     m_modules->setToolTip(tr("Tick a module to expand it in the graph; double-click to go to it"));
     m_modules->setUniformRowHeights(true);
     connect(m_modules, &QTreeWidget::itemChanged, this, &GraphView::onModuleTreeChanged);

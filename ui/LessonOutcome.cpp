@@ -31,53 +31,19 @@ QString str(const json& j, const char* fallback = "?")
     return j.is_string() ? QString::fromStdString(j.get<std::string>()) : QString::fromLatin1(fallback);
 }
 
-/// "inv 1 constant-tensor, line 17" from a stable violation ({"invariant", "rule", "line"}).
 QString violationText(const json& v)
 {
-    if (!v.is_object())
-        return QStringLiteral("-");
-    QString s;
-    const json& inv = member(v, "invariant");
-    if (inv.is_number_integer())
-        s = tr("inv %1 ").arg(inv.get<long long>());
-    const json& rule = member(v, "rule");
-    s += rule.is_string() ? QString::fromStdString(rule.get<std::string>()) : tr("(no rule)");
-    const json& line = member(v, "line");
-    if (line.is_number_integer())
-        s += tr(", line %1").arg(line.get<long long>());
-    else if (line.is_string())
-        s += QStringLiteral(", ") + QString::fromStdString(line.get<std::string>());
-    return s;
-}
-
-QString eagerText(const json& m)
-{
-    if (!m.is_boolean())
-        return {};
-    return m.get<bool>() ? tr(", matches eager") : tr(", differs from eager");
+    return QString::fromStdString(commands::LessonsCommand::violationText(v));
 }
 
 QString verifyText(const json& v)
 {
     if (!v.is_object())
         return QStringLiteral("-");
-    QString s = str(member(v, "status")) + eagerText(member(v, "matches_eager"));
-    const std::pair<const char*, const char*> flags[] = {{"grads_match", "grads differ"},
-                                                         {"buffers_match", "buffers differ"},
-                                                         {"inputs_match", "mutated inputs differ"}};
-    for (const auto& [key, words] : flags) {
-        const json& f = member(v, key);
-        if (f.is_boolean() && !f.get<bool>())
-            s += QStringLiteral(", ") + tr(words);
-    }
+    QString s = QString::fromStdString(commands::LessonsCommand::verifyText(v));
     const json& rt = member(v, "runtime");
-    if (rt.is_object()) {
-        s += tr("; runtime call: ") + str(member(rt, "status"));
-        if (rt.contains("rule"))
-            s += QStringLiteral(" (") + violationText(rt) + QStringLiteral(")");
-        else
-            s += eagerText(member(rt, "matches_eager"));
-    }
+    if (rt.is_object())
+        s += tr("; runtime call: ") + QString::fromStdString(commands::LessonsCommand::runtimeText(rt));
     return s;
 }
 
@@ -116,21 +82,9 @@ LessonOutcome::LessonOutcome(const commands::Lesson& lesson, const QString& side
         m_error = m_message;  // error, timeout, worker_died: what happened, in the worker's words
 
     // What the studio says, in the order a learner reads it (as `lessons run` prints it).
-    auto add = [&](const QString& kind, const json& v) {
-        if (!v.is_object() || !v.contains("message"))
-            return;
-        const json sv = commands::LessonsCommand::stableFields(
-            json{{"status", "violation"}, {"violation", v}, {"captures", json::array()}}, m_script.toStdString())["violation"];
-        m_findings.push_back({QStringLiteral("%1 (%2)").arg(kind, violationText(sv)), firstLine(member(v, "message")),
-                              firstLine(member(v, "fix"), 600)});
-    };
-    add(tr("violation"), member(report, "violation"));
-    for (const auto& c : member(report, "captures")) {
-        add(tr("violation"), member(c, "violation"));
-        add(tr("runtime violation"), member(member(member(c, "verify"), "runtime"), "violation"));
-        for (const auto& w : member(c, "warnings"))
-            add(tr("warning"), w);
-    }
+    for (const auto& f : commands::LessonsCommand::findings(report, m_script.toStdString()))
+        m_findings.push_back({QString::fromStdString(f.what), QString::fromStdString(f.message),
+                              QString::fromStdString(f.fix)});
 }
 
 LessonOutcome LessonOutcome::failed(const commands::Lesson& lesson, const QString& side, const QString& status,

@@ -88,6 +88,8 @@ LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QW
     m_cancelButton->setToolTip(tr("Kill the worker running the lesson's script"));
     m_stageLabel = new QLabel;
     m_stageLabel->setTextFormat(Qt::PlainText);
+    m_stageLabel->setWordWrap(true);  // a long status must not widen the dock, nor the window
+    m_stageLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* top = new QHBoxLayout;
     top->addWidget(m_runButton);
     top->addWidget(m_cancelButton);
@@ -129,6 +131,7 @@ LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QW
         m_scripts[k]->setAcceptDrops(false);
         m_verdicts[k] = new QLabel;
         m_verdicts[k]->setTextFormat(Qt::PlainText);
+        m_verdicts[k]->setWordWrap(true);
         m_verdicts[k]->setTextInteractionFlags(Qt::TextSelectableByMouse);
         m_details[k] = new QPlainTextEdit;
         m_details[k]->setReadOnly(true);

@@ -36,9 +36,15 @@ void ModuleItem::paintLabels(QPainter* painter, const QRectF& inner)
     font.setBold(false);
     painter->setFont(font);
     const QFontMetricsF fm2(font);
+    // The count always shows; the path (its end is what tells boxes apart) fills what is left.
+    const QString count = QObject::tr("%n node(s)", nullptr, m_nodes);
+    const QString sep = QStringLiteral(" · ");
+    const qreal room = inner.width() - fm2.horizontalAdvance(count + sep);
+    QString text = count;
+    if (room > fm2.horizontalAdvance(QStringLiteral("…") + name))
+        text += sep + fm2.elidedText(m_path, Qt::ElideLeft, room);
     painter->drawText(QRectF(inner.left(), inner.top() + half, inner.width(), half), Qt::AlignLeft | Qt::AlignVCenter,
-                      fm2.elidedText(QObject::tr("%n node(s) · %1", nullptr, m_nodes).arg(m_path), Qt::ElideLeft,
-                                     inner.width()));
+                      fm2.elidedText(text, Qt::ElideRight, inner.width()));
 }
 
 } // namespace ps::ui

@@ -182,13 +182,13 @@ std::string violationCell(const json& v)
     if (!v.is_object())
         return "-";
     std::string s;
-    if (v["invariant"].is_number_integer())
-        s = "inv " + std::to_string(v["invariant"].get<int>()) + " ";
-    s += v["rule"].is_string() ? v["rule"].get<std::string>() : std::string("(no rule)");
-    if (v["line"].is_number_integer())
-        s += ", line " + std::to_string(v["line"].get<int>());
-    else if (v["line"].is_string())
-        s += ", " + v["line"].get<std::string>();
+    if (member(v, "invariant").is_number_integer())
+        s = "inv " + std::to_string(member(v, "invariant").get<int>()) + " ";
+    s += member(v, "rule").is_string() ? member(v, "rule").get<std::string>() : std::string("(no rule)");
+    if (member(v, "line").is_number_integer())
+        s += ", line " + std::to_string(member(v, "line").get<int>());
+    else if (member(v, "line").is_string())
+        s += ", " + member(v, "line").get<std::string>();
     return s;
 }
 
@@ -203,13 +203,13 @@ std::string verifyCell(const json& v)
 {
     if (!v.is_object())
         return "-";
-    std::string s = v["status"].is_string() ? v["status"].get<std::string>() : "?";
-    s += eagerWord(v["matches_eager"]);
-    if (v["grads_match"].is_boolean() && !v["grads_match"].get<bool>())
+    std::string s = member(v, "status").is_string() ? member(v, "status").get<std::string>() : "?";
+    s += eagerWord(member(v, "matches_eager"));
+    if (member(v, "grads_match").is_boolean() && !member(v, "grads_match").get<bool>())
         s += ", grads differ";
-    if (v["buffers_match"].is_boolean() && !v["buffers_match"].get<bool>())
+    if (member(v, "buffers_match").is_boolean() && !member(v, "buffers_match").get<bool>())
         s += ", buffers differ";
-    if (v["inputs_match"].is_boolean() && !v["inputs_match"].get<bool>())
+    if (member(v, "inputs_match").is_boolean() && !member(v, "inputs_match").get<bool>())
         s += ", mutated inputs differ";
     return s;
 }
@@ -218,11 +218,11 @@ std::string runtimeCell(const json& rt)
 {
     if (!rt.is_object())
         return "-";
-    std::string s = rt["status"].is_string() ? rt["status"].get<std::string>() : "?";
+    std::string s = member(rt, "status").is_string() ? member(rt, "status").get<std::string>() : "?";
     if (rt.contains("rule"))
         s += ": " + violationCell(rt);
     else
-        s += eagerWord(rt["matches_eager"]);
+        s += eagerWord(member(rt, "matches_eager"));
     return s;
 }
 
@@ -312,17 +312,11 @@ void printTable(std::ostream& out, const std::vector<Row>& rows, const std::stri
     }
 }
 
-struct Finding {
-    std::string what;  ///< "violation (inv 1 constant-tensor, line 17)"
-    std::string message;
-    std::string fix;
-};
-
 /// What a report found, in the order a learner reads it: the script's own violation, each
 /// capture's violation, its runtime call's violation, then its warnings.
-std::vector<Finding> findings(const json& report, const fs::path& script)
+std::vector<LessonFinding> findReport(const json& report, const fs::path& script)
 {
-    std::vector<Finding> out;
+    std::vector<LessonFinding> out;
     auto add = [&](const char* kind, const json& v) {
         if (!v.is_object() || !v.contains("message"))
             return;
@@ -359,6 +353,26 @@ std::optional<json> readJson(const fs::path& path, std::string& error)
 }
 
 } // namespace
+
+std::string LessonsCommand::violationText(const json& stableViolation)
+{
+    return violationCell(stableViolation);
+}
+
+std::string LessonsCommand::verifyText(const json& stableVerify)
+{
+    return verifyCell(stableVerify);
+}
+
+std::string LessonsCommand::runtimeText(const json& stableRuntime)
+{
+    return runtimeCell(stableRuntime);
+}
+
+std::vector<LessonFinding> LessonsCommand::findings(const json& report, const std::string& script)
+{
+    return findReport(report, fs::absolute(script).lexically_normal());
+}
 
 std::string LessonsCommand::defaultLessonsDir()
 {
@@ -561,7 +575,7 @@ int LessonsCommand::run(const std::string& name, const LessonsOptions& options, 
                                                         + (mismatches[k].size() == 1 ? "" : "s")};
     rows.push_back(verdict);
     printTable(out, rows, heads);
-    const auto found = findings(reports[0], fs::absolute(scripts[0]).lexically_normal());
+    const auto found = findReport(reports[0], fs::absolute(scripts[0]).lexically_normal());
     if (!found.empty())
         out << "\nWhat the studio says about broken.py:\n";
     for (const auto& f : found) {

@@ -18,6 +18,13 @@ struct Lesson {
     bool complete = false;  ///< all four files are there
 };
 
+/// One thing a report found, as a learner reads it.
+struct LessonFinding {
+    std::string what;     ///< "violation (inv 1 constant-tensor, line 17)"
+    std::string message;  ///< the message's first line (at most 300 characters)
+    std::string fix;      ///< the fix in one sentence ("" when the report names none)
+};
+
 struct LessonsOptions {
     bool json = false;
     std::optional<std::string> pythonEnv;
@@ -57,6 +64,16 @@ public:
     static nlohmann::json stableFields(const nlohmann::json& report, const std::string& script);
     /// "captures[0].verify.status: expected \"mismatch\", got \"ok\"", ... (empty: it matches)
     static std::vector<std::string> compare(const nlohmann::json& expected, const nlohmann::json& actual);
+
+    // The words `lessons run` prints, for the window to say the same.
+    /// "inv 1 constant-tensor, line 17" for a violation of stableFields(); "-" for null.
+    static std::string violationText(const nlohmann::json& stableViolation);
+    /// "mismatch, differs from eager, grads differ" for a verify of stableFields(); "-" for null.
+    static std::string verifyText(const nlohmann::json& stableVerify);
+    /// "ok, matches eager" or "violation: inv 7 ..." for a verify's runtime; "-" for null.
+    static std::string runtimeText(const nlohmann::json& stableRuntime);
+    /// The script's violation, then each capture's violation, runtime violation and warnings.
+    static std::vector<LessonFinding> findings(const nlohmann::json& report, const std::string& script);
 
     /// Exit codes: 0 ok; 2 the lessons folder cannot be read.
     static int ls(const LessonsOptions& options, std::ostream& out, std::ostream& err);

@@ -216,8 +216,8 @@ TEST_F(UiLessons, RunBothRunsBrokenThenFixedAndBothReportWhatExpectJsonSays)
     EXPECT_TRUE(view->lessonList()->isEnabled());
 
     // broken.py first, then fixed.py.
-    const int brokenAt = static_cast<int>(stages.indexOf(QRegularExpression("^broken\\.py: ")));
-    const int fixedAt = static_cast<int>(stages.indexOf(QRegularExpression("^fixed\\.py: ")));
+    const int brokenAt = static_cast<int>(stages.indexOf(QRegularExpression("broken\\.py: .*")));
+    const int fixedAt = static_cast<int>(stages.indexOf(QRegularExpression("fixed\\.py: .*")));
     ASSERT_GE(brokenAt, 0) << stages.join(" | ").toStdString();
     ASSERT_GE(fixedAt, 0) << stages.join(" | ").toStdString();
     EXPECT_LT(brokenAt, fixedAt);

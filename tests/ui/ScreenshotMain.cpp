@@ -1,14 +1,21 @@
 // ui_screenshot OUT.png [BACKEND]: opens the window on the bundled training-step example, runs
 // it through the real worker, selects a node (so the cross-selection shows), and writes the
 // window as a PNG. Meant for Xvfb (xvfb-run), where the window is laid out as on a desktop.
-// PS_SHOT_SCRIPT=FILE runs another script; PS_SHOT_DARK=1 uses a dark palette.
+// PS_SHOT_SCRIPT=FILE runs another script; PS_SHOT_DARK=1 uses a dark palette. Then OUT-lessons.png
+// (the Lessons dock after running inv1-closed-over-tensor) and OUT-graph-10k.png (a synthetic
+// 10,000-node training graph as the Graph tab opens it, its largest module expanded).
+#include "SyntheticGraph.h"
+
 #include "graph/GraphModel.h"
+#include "graph/ModuleTree.h"
 #include "ui/GraphView.h"
+#include "ui/LessonsView.h"
 #include "ui/MainWindow.h"
 #include "ui/ReportView.h"
 #include "ui/RunDocument.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QApplication>
 #include <QPalette>
 #include <QDir>
@@ -110,5 +117,39 @@ int main(int argc, char** argv)
         window.grab().save(file);
         std::printf("wrote %s\n", qPrintable(file));
     }
+    auto sibling = [&](const char* suffix) {
+        return QFileInfo(out).path() + "/" + QFileInfo(out).completeBaseName() + suffix;
+    };
+
+    // The Lessons dock, after a lesson ran both ways.
+    window.showLessons();
+    auto* lessons = window.lessonsView();
+    bool lessonDone = false;
+    QObject::connect(lessons, &ps::ui::LessonsView::finished, [&]() { lessonDone = true; });
+    if (!lessons->selectLesson(QStringLiteral("inv1-closed-over-tensor")) || !lessons->runBoth()) {
+        std::fprintf(stderr, "ui_screenshot: the lesson did not start: %s\n", qPrintable(lessons->problem()));
+        return 1;
+    }
+    if (!spin([&]() { return lessonDone; }, 600000)) {
+        std::fprintf(stderr, "ui_screenshot: the lesson did not finish\n");
+        return 1;
+    }
+    spin([]() { return false; }, 300);
+    window.grab().save(sibling("-lessons.png"));
+    std::printf("wrote %s\n", qPrintable(sibling("-lessons.png")));
+    window.lessonsDock()->hide();
+
+    // A 10,000-node graph as it opens, then with its largest module expanded.
+    window.report()->tabs()->setCurrentIndex(ps::ui::ReportView::GraphTab);
+    graph->setGraph(std::make_shared<ps::graph::GraphModel>(
+        ps::graph::GraphModel::fromJson(ps::graphtest::transformerGraph(10000, 4))));
+    spin([&]() { return !graph->layoutPending(); }, 60000);
+    if (const auto* tree = graph->moduleTree(); tree && tree->largest() > 0) {
+        graph->expandModule(QString::fromStdString(tree->module(tree->largest()).path));
+        spin([&]() { return !graph->layoutPending(); }, 60000);
+    }
+    spin([]() { return false; }, 300);
+    window.grab().save(sibling("-graph-10k.png"));
+    std::printf("wrote %s\n", qPrintable(sibling("-graph-10k.png")));
     return run->report.status == "ok" || qEnvironmentVariableIsSet("PS_SHOT_SCRIPT") ? 0 : 1;
 }
