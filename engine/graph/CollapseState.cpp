@@ -19,6 +19,9 @@ CollapseState CollapseState::initial(const ModuleTree& tree, int budget)
     CollapseState s(tree);
     const auto& mods = tree.modules();
     int visible = static_cast<int>(mods[0].nodes.size() + mods[0].children.size());
+    // Nodes outside every module (a training step's loss and much of its backward) show anyway:
+    // the budget is for opening modules on top of them, so the model's outline still opens.
+    budget = std::max(budget, visible + budget / 2);
     // Largest first within each level, levels in order: the outline of the model opens first.
     std::deque<int> queue(mods[0].children.begin(), mods[0].children.end());
     std::stable_sort(queue.begin(), queue.end(), [&](int a, int b) { return mods[a].total > mods[b].total; });

@@ -17,7 +17,8 @@ public:
     explicit CollapseState(const ModuleTree& tree);
 
     /// The opening state: modules expanded breadth first, largest first, while the number of
-    /// visible boxes stays within `budget`; chains of single-child modules are opened through.
+    /// visible boxes stays within `budget` (or within the root's own nodes plus half the
+    /// budget, when those alone exceed it); chains of single-child modules are opened through.
     static CollapseState initial(const ModuleTree& tree, int budget);
     static CollapseState allExpanded(const ModuleTree& tree);
 

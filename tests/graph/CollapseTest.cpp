@@ -123,3 +123,26 @@ TEST(Collapse, StateKeysNameTheExpandedModules)
     b.expand(t, t.find("m.a"));
     EXPECT_EQ(a.key(t), b.key(t));
 }
+
+TEST(Collapse, TheOpeningShowsTheModelsOutlineEvenBesideManyLooseNodes)
+{
+    // A training step: the loss and much of the backward belong to no module. 100 loose nodes
+    // are over a budget of 80 by themselves; the model still opens one level and more.
+    std::vector<N> nodes = {{"x", {}, "", "input"}};
+    for (int b = 0; b < 4; ++b)
+        for (const char* part : {"attn", "mlp"})
+            for (int i = 0; i < 10; ++i)
+                nodes.push_back({"f" + std::to_string(nodes.size()), {nodes.back().name},
+                                 "model.blocks." + std::to_string(b) + "." + part});
+    for (int i = 0; i < 100; ++i)
+        nodes.push_back({"g" + std::to_string(i), {nodes.back().name}, ""});
+    nodes.push_back({"out", {nodes.back().name}, "", "output"});
+    const auto g = makeGraph(nodes);
+    const auto t = ModuleTree::build(g);
+    const auto s = CollapseState::initial(t, 80);
+    EXPECT_TRUE(s.expanded(t.find("model")));
+    EXPECT_TRUE(s.expanded(t.find("model.blocks")));
+    const auto v = VisibleGraph::build(g, t, s);
+    EXPECT_LE(static_cast<int>(v.items().size()), 102 + 40);
+    EXPECT_GT(static_cast<int>(v.items().size()), 102 + 3);
+}
