@@ -12,6 +12,9 @@
 #include "ui/GraphBoxItem.h"
 #include "ui/GraphCanvas.h"
 #include "ui/GraphView.h"
+#include "ui/MainWindow.h"
+#include "ui/ReportView.h"
+#include "ui/ScriptEditor.h"
 #include "ui/ModuleItem.h"
 #include "ui/NodeItem.h"
 #include "ui/RunStore.h"
@@ -21,12 +24,15 @@
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSvgRenderer>
+#include <QTabWidget>
 #include <QTest>
 #include <QXmlStreamReader>
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
+#include <set>
 
 using namespace ps::uitest;
 
@@ -284,6 +290,125 @@ TEST_F(UiGraphScale, ABigLayoutIsKeptInTheLibraryAndReused)
     ASSERT_TRUE(waitFor([&]() { return all.count() > 0 && !again.layoutPending(); }, 60000));
     EXPECT_GE(second->hits, 1) << "the expanded layout came from the library";
     EXPECT_EQ(again.nodeCenter(probe), placed);
+}
+
+TEST_F(UiGraphScale, BadgesMarkParametersInputsResultsAndGradients)
+{
+    ASSERT_TRUE(open());
+    ASSERT_TRUE(shown([&]() { view.expandAll(); }));
+    std::map<std::string, QString> badgeByKind;
+    int grads = 0, results = 0;
+    for (int i = 0; i < static_cast<int>(model->nodes().size()); ++i) {
+        auto* item = view.boxOfNode(i);
+        ASSERT_NE(item, nullptr);
+        ASSERT_EQ(item->type(), ps::ui::NodeItem::Type);
+        const QString badge = static_cast<ps::ui::NodeItem*>(item)->badge();
+        const auto& n = model->nodes()[i];
+        if (n.kind == "parameter" || n.kind == "input")
+            badgeByKind[n.kind] = badge;
+        grads += badge == QStringLiteral("→ grad");
+        results += badge == QStringLiteral("→ result");
+    }
+    EXPECT_EQ(badgeByKind["parameter"], "param");
+    EXPECT_EQ(badgeByKind["input"], "input");
+    EXPECT_EQ(results, 1);  // the loss
+    EXPECT_GT(grads, 10);   // a gradient per parameter
+}
+
+TEST_F(UiGraphScale, ASelectionMarksWhatItReadsAndFeedsNLevelsDeep)
+{
+    ASSERT_TRUE(open());
+    ASSERT_TRUE(shown([&]() { view.expandAll(); }));
+    // A chain through the middle of the graph: a <- b <- c (b reads a, c reads b).
+    int b = -1;
+    for (int i = 0; i < static_cast<int>(model->nodes().size()); ++i)
+        if (model->nodes()[i].target == "aten._softmax.default") {
+            b = i;
+            break;
+        }
+    ASSERT_GE(b, 0);
+    const int a = model->nodes()[b].inputs.front();           // the div before it
+    const int before = model->nodes()[a].inputs.front();      // two levels up
+    int c = -1;
+    for (int i = b + 1; i < static_cast<int>(model->nodes().size()) && c < 0; ++i)
+        for (int in : model->nodes()[i].inputs)
+            if (in == b)
+                c = i;
+    ASSERT_GE(c, 0);
+    using R = ps::ui::GraphBoxItem::Relation;
+
+    view.setNeighbourDepth(1);
+    view.selectNodes({b}, false);
+    EXPECT_EQ(view.boxOfNode(a)->relation(), R::Upstream);
+    EXPECT_EQ(view.boxOfNode(c)->relation(), R::Downstream);
+    EXPECT_EQ(view.boxOfNode(before)->relation(), R::None);
+
+    view.setNeighbourDepth(2);
+    EXPECT_EQ(view.boxOfNode(before)->relation(), R::Upstream);
+
+    view.setNeighbourDepth(0);
+    EXPECT_EQ(view.boxOfNode(a)->relation(), R::None);
+}
+
+TEST_F(UiGraphScale, CrossLinksWorkAtEveryLevelOfCollapse)
+{
+    // A stored run whose 3,000 nodes name lines of a script on disk.
+    QByteArray text;
+    for (int i = 1; i <= 130; ++i)
+        text += "x = " + QByteArray::number(i) + "\n";
+    const QString script = dir.write("model.py", text);
+    nlohmann::json g = ps::graphtest::transformerGraph(3000, 2);
+    for (auto& n : g["node_list"])
+        if (n["source"].is_object())
+            n["source"]["file"] = script.toStdString();
+    {
+        ps::ui::RunStore store(dir.file("library.sqlite3"));
+        QString error;
+        ASSERT_GT(store.insert(syntheticRun(script.toStdString(), g), &error), 0) << error.toStdString();
+    }
+    ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openStoredRun(1));
+    auto* graph = window.report()->graphView();
+    window.report()->tabs()->setCurrentIndex(ps::ui::ReportView::GraphTab);
+    ASSERT_TRUE(waitFor([&]() { return graph->moduleTree() && !graph->layoutPending(); }, 60000));
+    const auto current = window.report()->currentGraph();
+
+    // A module box clicked: every line of every node in it is marked in the script.
+    const auto* tree = graph->moduleTree();
+    int m = -1;
+    for (int k = 1; k < static_cast<int>(tree->modules().size()); ++k)
+        if (!graph->isExpanded(QString::fromStdString(tree->module(k).path)) && tree->module(k).total > 50) {
+            m = k;
+            break;
+        }
+    ASSERT_GT(m, 0);
+    std::set<int> lines;
+    for (int n : tree->nodesIn(m))
+        if (current->nodes()[n].sourceLine > 0)
+            lines.insert(current->nodes()[n].sourceLine);
+    const QPointF scene = graph->nodeCenter(tree->nodesIn(m).front());
+    graph->canvas()->centerOn(scene);
+    QTest::mouseClick(graph->canvas()->viewport(), Qt::LeftButton, {}, graph->canvas()->mapFromScene(scene));
+    QList<int> marked = window.editor()->highlightedLines();
+    std::sort(marked.begin(), marked.end());
+    EXPECT_EQ(std::set<int>(marked.begin(), marked.end()), lines);
+
+    // A script line whose nodes are hidden in collapsed modules: they open, and it selects them.
+    const int line = current->nodes()[tree->nodesIn(m).back()].sourceLine;
+    ASSERT_GT(line, 0);
+    const auto expected = current->nodesAtLine(script.toStdString(), line);
+    ASSERT_FALSE(expected.empty());
+    auto* editor = window.editor();
+    editor->setFirstVisibleLine(std::max(0, line - 5));
+    QTest::mouseClick(editor->viewport(), Qt::LeftButton, {}, QPoint(150, editor->lineCenterY(line)));
+    ASSERT_TRUE(waitFor([&]() { return !graph->layoutPending() && !graph->selectedNodes().isEmpty(); }, 60000));
+    QList<int> selected = graph->selectedNodes();
+    std::sort(selected.begin(), selected.end());
+    EXPECT_EQ(std::vector<int>(selected.begin(), selected.end()), expected);
+    for (int n : expected)
+        EXPECT_EQ(graph->boxOfNode(n)->type(), ps::ui::NodeItem::Type) << "node " << n << " is still hidden";
 }
 
 } // namespace
