@@ -199,8 +199,6 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
     m_modules->setHeaderLabels({tr("Module"), tr("Type"), tr("Nodes")});
     m_modules->header()->setStretchLastSection(false);
     m_modules->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_modules->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-    m_modules->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     m_modules->setIndentation(12);  // module trees run six or more deep
     m_modules->setToolTip(tr("Tick a module to expand it in the graph; double-click to go to it"));
     m_modules->setUniformRowHeights(true);
@@ -732,6 +730,9 @@ void GraphView::fillModuleTree()
     }
     m_syncingTree = false;
     syncModuleTree();
+    // Type and count columns fit their text once per graph (not per change: see syncModuleTree).
+    m_modules->resizeColumnToContents(1);
+    m_modules->resizeColumnToContents(2);
 }
 
 void GraphView::syncModuleTree()
@@ -743,9 +744,14 @@ void GraphView::syncModuleTree()
         auto* it = m_moduleItems[id];
         if (!it)
             continue;
+        // Only what changed: every setter repaints and re-measures, and trees run to thousands.
         const bool open = m_state->expanded(static_cast<int>(id));
-        it->setCheckState(0, open ? Qt::Checked : Qt::Unchecked);
-        it->setExpanded(open && it->childCount() > 0);
+        const Qt::CheckState check = open ? Qt::Checked : Qt::Unchecked;
+        if (it->checkState(0) != check)
+            it->setCheckState(0, check);
+        const bool unfold = open && it->childCount() > 0;
+        if (it->isExpanded() != unfold)
+            it->setExpanded(unfold);
     }
     m_syncingTree = false;
 }
