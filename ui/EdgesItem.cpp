@@ -34,7 +34,10 @@ EdgesItem::EdgesItem(std::vector<Edge> edges, QColor color, QColor highlight)
     setZValue(0);
     m_edgeBounds.reserve(m_edges.size());
     for (const auto& e : m_edges) {
-        QRectF r = QRectF(e.start, e.end).normalized().adjusted(-2, -2, 2, 2);
+        // The curve's control points bound it (a back edge's loops past its ends), and the
+        // widest pen it is drawn with (merged, highlighted) reaches half its width beyond.
+        const qreal pen = std::max<qreal>(2.5, widthFor(e.count)) / 2 + 1;
+        QRectF r = curve(e).controlPointRect().adjusted(-pen, -pen, pen, pen);
         m_edgeBounds.push_back(r);
         m_bounds = m_bounds.united(r);
     }

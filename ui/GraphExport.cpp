@@ -3,6 +3,7 @@
 #include <QFileInfo>
 #include <QGraphicsScene>
 #include <QImage>
+#include <QImageWriter>
 #include <QPainter>
 #include <QPalette>
 #include <QSaveFile>
@@ -76,9 +77,22 @@ bool GraphExport::toPng(QGraphicsScene* scene, const QString& path, int maxSide,
     painter.setRenderHint(QPainter::TextAntialiasing);
     scene->render(&painter, QRectF(QPointF(0, 0), size), source);
     painter.end();
-    if (!image.save(path, "PNG")) {
+    // Written beside and renamed into place: a failed export never leaves half a file.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
         if (error)
-            *error = QObject::tr("cannot write %1").arg(path);
+            *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    QImageWriter writer(&file, "png");
+    if (!writer.write(image)) {
+        if (error)
+            *error = QObject::tr("cannot write %1: %2").arg(path, writer.errorString());
+        return false;
+    }
+    if (!file.commit()) {
+        if (error)
+            *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
         return false;
     }
     return true;

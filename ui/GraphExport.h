@@ -7,7 +7,9 @@ class QGraphicsScene;
 namespace ps::ui {
 
 /// Writes what a graph scene shows (the visible graph: collapsed modules as boxes) to a file,
-/// labels drawn at full detail whatever the view's zoom.
+/// whatever the view's zoom: SVG at full size, every label in it; PNG scaled to fit, so a very
+/// big graph becomes an overview (below about a third of full size, boxes without labels).
+/// Both are written beside the file and renamed into place: a failure leaves no half file.
 class GraphExport {
 public:
     /// False, with the reason in `error`, when the file cannot be written.

@@ -17,6 +17,7 @@
 
 #include <QComboBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QGraphicsScene>
 #include <QHBoxLayout>
@@ -49,6 +50,7 @@ struct GraphLayoutJob {
     std::shared_ptr<graph::CollapseState> state;
     std::shared_ptr<const graph::VisibleGraph> visible;
     std::shared_ptr<graph::LayoutResult> layout;
+    QString error;  ///< why there is no layout ("" when there is one)
 };
 
 namespace {
@@ -79,7 +81,7 @@ graph::LayoutOptions layoutOptions()
 }
 
 // Runs on a pool thread: only immutable inputs and its own outputs.
-GraphLayoutJob computeJob(std::shared_ptr<const graph::GraphModel> g, std::shared_ptr<const graph::ModuleTree> tree,
+GraphLayoutJob computeJobOrThrow(std::shared_ptr<const graph::GraphModel> g, std::shared_ptr<const graph::ModuleTree> tree,
                           std::shared_ptr<graph::CollapseState> state, std::shared_ptr<graph::LayoutCache> cache)
 {
     GraphLayoutJob job;
@@ -89,18 +91,20 @@ GraphLayoutJob computeJob(std::shared_ptr<const graph::GraphModel> g, std::share
         state = std::make_shared<graph::CollapseState>(graph::CollapseState::initial(*tree, kOpeningBudget));
     auto visible = std::make_shared<const graph::VisibleGraph>(graph::VisibleGraph::build(*g, *tree, *state));
     const auto options = layoutOptions();
+    graph::LayoutInput input{visible->inputLists(), {}};
+    input.widths.reserve(visible->items().size());
+    for (const auto& item : visible->items())
+        input.widths.push_back(item.kind == graph::VisibleItem::Module ? kModuleWidth : options.nodeWidth);
     std::string key;
     if (cache && visible->items().size() >= kCacheFrom) {
-        key = "layout1:" + g->fingerprint() + ":" + state->key(*tree);
+        // Everything the layout is computed from, and nothing else: a key can never name a
+        // layout of another graph, another state, other widths or other options.
+        key = "layout2:" + graph::LayeredLayout::inputKey(input, options);
         if (auto bytes = cache->load(key))
             if (auto hit = graph::LayeredLayout::decode(*bytes, visible->items().size()))
                 job.layout = std::make_shared<graph::LayoutResult>(std::move(*hit));
     }
     if (!job.layout) {
-        graph::LayoutInput input{visible->inputLists(), {}};
-        input.widths.reserve(visible->items().size());
-        for (const auto& item : visible->items())
-            input.widths.push_back(item.kind == graph::VisibleItem::Module ? kModuleWidth : options.nodeWidth);
         job.layout = std::make_shared<graph::LayoutResult>(graph::LayeredLayout::compute(input, options));
         if (!key.empty())
             cache->store(key, graph::LayeredLayout::encode(*job.layout));
@@ -109,6 +113,24 @@ GraphLayoutJob computeJob(std::shared_ptr<const graph::GraphModel> g, std::share
     job.state = std::move(state);
     job.visible = std::move(visible);
     return job;
+}
+
+/// computeJobOrThrow, with what went wrong (out of memory, ...) as the job's error: an
+/// exception must not leave the pool thread, where it would end the program.
+GraphLayoutJob computeJob(std::shared_ptr<const graph::GraphModel> g, std::shared_ptr<const graph::ModuleTree> tree,
+                          std::shared_ptr<graph::CollapseState> state, std::shared_ptr<graph::LayoutCache> cache)
+{
+    try {
+        return computeJobOrThrow(std::move(g), std::move(tree), std::move(state), std::move(cache));
+    } catch (const std::bad_alloc&) {
+        GraphLayoutJob job;
+        job.error = QObject::tr("out of memory; collapse some modules and try again");
+        return job;
+    } catch (const std::exception& e) {
+        GraphLayoutJob job;
+        job.error = QString::fromUtf8(e.what());
+        return job;
+    }
 }
 
 } // namespace
@@ -282,6 +304,7 @@ void GraphView::clear(const QString& message)
     m_graph.reset();
     m_tree.reset();
     m_state.reset();
+    m_requested.reset();
     m_visible.reset();
     m_layout.reset();
     m_matches.clear();
@@ -318,6 +341,10 @@ void GraphView::setGraph(std::shared_ptr<const graph::GraphModel> g)
             return;  // a newer request replaced this one meanwhile
         GraphLayoutJob job = watcher->result();
         m_pending = false;
+        if (!job.error.isEmpty()) {
+            clear(tr("The graph cannot be laid out: %1").arg(job.error));
+            return;
+        }
         adopt(job, -1, {});
         fillModuleTree();
         if (!search.isEmpty())
@@ -334,6 +361,8 @@ void GraphView::startLayout(std::unique_ptr<graph::CollapseState> state, int anc
         return;
     ++m_generation;
     m_pending = true;
+    // Later requests build on this one, not on what is shown: two quick clicks both count.
+    m_requested = state ? std::make_unique<graph::CollapseState>(*state) : nullptr;
     const quint64 generation = m_generation;
     auto* watcher = new QFutureWatcher<GraphLayoutJob>(this);
     connect(watcher, &QFutureWatcher<GraphLayoutJob>::finished, this,
@@ -343,6 +372,16 @@ void GraphView::startLayout(std::unique_ptr<graph::CollapseState> state, int anc
                     return;
                 GraphLayoutJob job = watcher->result();
                 m_pending = false;
+                m_requested.reset();
+                if (!job.error.isEmpty()) {
+                    const QString why = tr("The graph cannot be laid out: %1").arg(job.error);
+                    if (!m_state)
+                        clear(why);  // nothing shown yet
+                    else
+                        m_summary->setText(why);  // what is shown stays, and its state
+                    m_pendingSelection.clear();
+                    return;
+                }
                 adopt(job, anchorNode, anchorView);
                 syncModuleTree();
                 applyPendingSelection();
@@ -525,7 +564,8 @@ void GraphView::expandModule(const QString& modulePath)
     const int m = m_tree->find(modulePath.toStdString());
     if (m < 0)
         return;
-    auto state = std::make_unique<graph::CollapseState>(*m_state);
+    m_pendingSelection.clear();
+    auto state = std::make_unique<graph::CollapseState>(latestState());
     state->expand(*m_tree, m);
     const auto& mod = m_tree->module(m);
     relayoutTo(std::move(state), mod.total > 0 ? m_tree->nodesIn(m).front() : -1);
@@ -538,7 +578,8 @@ void GraphView::collapseModule(const QString& modulePath)
     const int m = m_tree->find(modulePath.toStdString());
     if (m <= 0)
         return;
-    auto state = std::make_unique<graph::CollapseState>(*m_state);
+    m_pendingSelection.clear();
+    auto state = std::make_unique<graph::CollapseState>(latestState());
     state->collapse(m);
     relayoutTo(std::move(state), m_tree->module(m).total > 0 ? m_tree->nodesIn(m).front() : -1);
 }
@@ -547,6 +588,7 @@ void GraphView::expandAll()
 {
     if (!m_tree)
         return;
+    m_pendingSelection.clear();
     relayoutTo(std::make_unique<graph::CollapseState>(graph::CollapseState::allExpanded(*m_tree)), -1);
 }
 
@@ -554,6 +596,7 @@ void GraphView::collapseAll()
 {
     if (!m_tree)
         return;
+    m_pendingSelection.clear();
     relayoutTo(std::make_unique<graph::CollapseState>(*m_tree), -1);
 }
 
@@ -614,7 +657,7 @@ void GraphView::selectNodes(const QList<int>& nodes, bool reveal)
         return;
     }
     if (reveal && m_tree && m_state) {
-        auto state = std::make_unique<graph::CollapseState>(*m_state);
+        auto state = std::make_unique<graph::CollapseState>(latestState());
         bool changed = false;
         for (int n : nodes)
             if (n >= 0 && n < static_cast<int>(m_graph->nodes().size()))
@@ -934,13 +977,21 @@ void GraphView::exportInteractive()
 {
     if (!m_graph)
         return;
-    QString filter;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export the visible graph"), QStringLiteral("graph.svg"),
-                                                      tr("SVG (*.svg);;PNG (*.png)"), &filter);
+    const QString svgFilter = tr("SVG (*.svg)"), pngFilter = tr("PNG (*.png)");
+    QString filter = svgFilter;
+    QString path = QFileDialog::getSaveFileName(this, tr("Export the visible graph"), QStringLiteral("graph.svg"),
+                                                svgFilter + QStringLiteral(";;") + pngFilter, &filter);
     if (path.isEmpty())
         return;
+    // The name's suffix decides; a name without one takes the chosen type's.
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    bool png = suffix == QLatin1String("png");
+    if (suffix != QLatin1String("png") && suffix != QLatin1String("svg")) {
+        png = filter == pngFilter;
+        path += png ? QStringLiteral(".png") : QStringLiteral(".svg");
+    }
     QString error;
-    const bool ok = path.endsWith(".png", Qt::CaseInsensitive) ? exportPng(path, &error) : exportSvg(path, &error);
+    const bool ok = png ? exportPng(path, &error) : exportSvg(path, &error);
     if (!ok)
         QMessageBox::warning(this, tr("Export failed"), error);
 }

@@ -142,7 +142,9 @@ private:
 
     std::shared_ptr<const graph::GraphModel> m_graph;
     std::shared_ptr<const graph::ModuleTree> m_tree;
-    std::unique_ptr<graph::CollapseState> m_state;
+    std::unique_ptr<graph::CollapseState> m_state;      ///< what is shown
+    std::unique_ptr<graph::CollapseState> m_requested;  ///< the newest request, while it is laid out
+    const graph::CollapseState& latestState() const { return m_requested ? *m_requested : *m_state; }
     std::shared_ptr<const graph::VisibleGraph> m_visible;
     std::unique_ptr<graph::LayoutResult> m_layout;
     std::shared_ptr<graph::LayoutCache> m_cache;

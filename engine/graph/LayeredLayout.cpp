@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <queue>
@@ -105,10 +106,16 @@ LayoutResult LayeredLayout::compute(const LayoutInput& input, const LayoutOption
     // Layers: longest path from the sources, then sources moved down next to their first user
     // (parameters would otherwise crowd layer 0 with edges across the whole graph).
     std::vector<int> layer(n, 0);
-    for (int v : order)
+    for (int v : order) {
         for (int u : inputs[v])
             if (forward(u, v))
                 layer[v] = std::max(layer[v], layer[u] + 1);
+        // A back edge (v feeds an item earlier in the order) is laid out reversed: v goes
+        // below that item, so the edge still spans a layer and points up.
+        for (int w : users[v])
+            if (!forward(v, w))
+                layer[v] = std::max(layer[v], layer[w] + 1);
+    }
     for (int v = 0; v < n; ++v) {
         if (!inputs[v].empty() || users[v].empty())
             continue;
@@ -221,6 +228,34 @@ LayoutResult LayeredLayout::compute(const GraphModel& graph, const LayoutOptions
 
 namespace {
 constexpr char kMagic[8] = {'P', 'S', 'L', 'A', 'Y', 'O', 'U', '1'};
+}
+
+std::string LayeredLayout::inputKey(const LayoutInput& input, const LayoutOptions& options)
+{
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the bytes of every number
+    auto mix = [&h](const auto& value) {
+        unsigned char bytes[sizeof value];
+        std::memcpy(bytes, &value, sizeof value);
+        for (unsigned char c : bytes)
+            h = (h ^ c) * 1099511628211ull;
+    };
+    mix(options.nodeWidth);
+    mix(options.nodeHeight);
+    mix(options.layerGap);
+    mix(options.nodeGap);
+    mix(options.sweeps);
+    mix(input.inputs.size());
+    for (const auto& list : input.inputs) {
+        mix(list.size());
+        for (int u : list)
+            mix(u);
+    }
+    mix(input.widths.size());
+    for (double w : input.widths)
+        mix(w);
+    char out[17];
+    std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
+    return out;
 }
 
 std::string LayeredLayout::encode(const LayoutResult& layout)

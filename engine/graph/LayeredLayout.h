@@ -52,6 +52,9 @@ public:
     /// Every node of the graph, uncollapsed.
     static LayoutResult compute(const GraphModel& graph, const LayoutOptions& options = {});
 
+    /// 16 hex digits hashing everything compute() reads: the inputs, the widths, the options.
+    static std::string inputKey(const LayoutInput& input, const LayoutOptions& options);
+
     /// A compact binary form for the layout cache, and back. decode() refuses (nullopt) bytes
     /// that are not a layout of exactly `items` items.
     static std::string encode(const LayoutResult& layout);

@@ -6,6 +6,29 @@
 
 namespace ps::graph {
 
+namespace {
+
+/// "a..b." -> "a.b": an empty segment names no module (and would show as a blank box).
+std::string normalisedPath(const std::string& path)
+{
+    if (path.find("..") == std::string::npos && (path.empty() || (path.front() != '.' && path.back() != '.')))
+        return path;
+    std::string out;
+    std::size_t start = 0;
+    while (start <= path.size()) {
+        const std::size_t dot = std::min(path.find('.', start), path.size());
+        if (dot > start) {
+            if (!out.empty())
+                out += '.';
+            out.append(path, start, dot - start);
+        }
+        start = dot + 1;
+    }
+    return out;
+}
+
+} // namespace
+
 int ModuleTree::intern(const std::string& path, const std::unordered_map<std::string, std::string>& types)
 {
     if (auto it = m_byPath.find(path); it != m_byPath.end())
@@ -36,7 +59,7 @@ ModuleTree ModuleTree::build(const GraphModel& graph)
     t.m_moduleOf.assign(nodes.size(), 0);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         const auto& n = nodes[i];
-        std::string path = n.modulePath;
+        std::string path = normalisedPath(n.modulePath);
         if (path.empty() && (n.kind == "parameter" || n.kind == "buffer")) {
             // "model.0.weight" lives in "model.0" when the graph knows that module.
             const auto dot = n.qualname.rfind('.');
@@ -60,7 +83,7 @@ ModuleTree ModuleTree::build(const GraphModel& graph)
 
 int ModuleTree::find(const std::string& path) const
 {
-    auto it = m_byPath.find(path);
+    auto it = m_byPath.find(normalisedPath(path));
     return it == m_byPath.end() ? -1 : it->second;
 }
 

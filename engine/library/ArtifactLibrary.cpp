@@ -624,31 +624,39 @@ GcResult ArtifactLibrary::gc() {
 
 std::optional<std::string> ArtifactLibrary::layout(const std::string& key) {
     std::optional<std::string> bytes;
+    bool found = false;
     try {
-        Transaction tx(*db_);
+        // A lookup only reads: it never waits for a writer's lock.
+        Transaction snapshot(*db_, Transaction::Mode::Read);
         Statement st = db_->prepare("SELECT size, codec, data FROM graph_layouts WHERE key = ?");
         st.bind(1, std::string_view(key));
         if (!st.step()) return std::nullopt;
-        const auto size = static_cast<std::size_t>(st.integer(0));
+        found = true;
+        const std::int64_t size = st.integer(0);
         const std::string codec = st.text(1);
         try {
-            bytes = codec == "zstd" ? ZstdCodec::decompress(st.blob(2), size) : std::string(st.blob(2));
-            if (bytes->size() != size) bytes.reset();
-        } catch (const std::runtime_error&) {
+            // A size past what storeLayout could have kept is damage, not an allocation to try.
+            if (size >= 0 && size <= kLayoutBudget * 64) {
+                bytes = codec == "zstd" ? ZstdCodec::decompress(st.blob(2), static_cast<std::size_t>(size))
+                                        : std::string(st.blob(2));
+                if (bytes->size() != static_cast<std::size_t>(size)) bytes.reset();
+            }
+        } catch (const std::exception&) {
             bytes.reset();
         }
-        st.reset();
-        if (bytes) {
-            Statement touch = db_->prepare(
-                "UPDATE graph_layouts SET used_at = (SELECT max(used_at) + 1 FROM graph_layouts) WHERE key = ?");
-            touch.bind(1, std::string_view(key)).run();
-        } else {
-            Statement drop = db_->prepare("DELETE FROM graph_layouts WHERE key = ?");
-            drop.bind(1, std::string_view(key)).run();
-        }
+    } catch (const std::exception&) {
+        return std::nullopt;  // a cache never fails its caller: a locked library just means no layout
+    }
+    if (!found) return std::nullopt;
+    // Then, best effort: a hit becomes the most recently used; a damaged row goes.
+    try {
+        Transaction tx(*db_);
+        Statement st = db_->prepare(
+            bytes ? "UPDATE graph_layouts SET used_at = (SELECT max(used_at) + 1 FROM graph_layouts) WHERE key = ?"
+                  : "DELETE FROM graph_layouts WHERE key = ?");
+        st.bind(1, std::string_view(key)).run();
         tx.commit();
-    } catch (const LibraryError&) {
-        // a cache never fails its caller: a locked or read-only library just means no layout
+    } catch (const std::exception&) {
     }
     return bytes;
 }

@@ -1,9 +1,8 @@
 #include "library/LibraryLayoutCache.h"
 
 #include "library/ArtifactLibrary.h"
-#include "library/LibraryError.h"
 
-#include <stdexcept>
+#include <exception>
 
 namespace ps::library {
 
@@ -14,7 +13,7 @@ std::optional<std::string> LibraryLayoutCache::load(const std::string& key)
     try {
         ArtifactLibrary library(m_path, ArtifactLibrary::OpenOptions{.create = false});
         return library.layout(key);
-    } catch (const LibraryError&) {
+    } catch (const std::exception&) {  // missing, damaged, newer, out of memory: no layout
         return std::nullopt;
     }
 }
@@ -24,9 +23,8 @@ void LibraryLayoutCache::store(const std::string& key, const std::string& bytes)
     try {
         ArtifactLibrary library(m_path, ArtifactLibrary::OpenOptions{.create = false});
         library.storeLayout(key, bytes);
-    } catch (const LibraryError&) {
+    } catch (const std::exception&) {
         // a layout that cannot be kept is laid out again next time
-    } catch (const std::runtime_error&) {
     }
 }
 

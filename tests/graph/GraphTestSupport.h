@@ -13,8 +13,8 @@ namespace ps::graphtest {
 
 struct N {
     std::string name;
-    std::vector<std::string> inputs;
-    std::string module;  ///< "" : none
+    std::vector<std::string> inputs = {};
+    std::string module = "";  ///< "" : none
     std::string kind = "compute";
     std::string target = "aten.relu.default";
 };

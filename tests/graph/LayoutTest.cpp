@@ -96,6 +96,39 @@ TEST(Layout, ACycleIsBrokenAtItsEarliestItem)
     expectNoOverlap(layout, LayoutOptions{}.nodeGap);
 }
 
+TEST(Layout, ABackEdgeNeverJoinsTwoBoxesOfOneLayer)
+{
+    // 0 reads 1, 1 reads 2, 2 reads 1: the order is 0, 1, 2 (0 is earliest), so 1 -> 0 is a
+    // back edge whose ends must still be a layer apart, the feeding end below.
+    LayoutInput in{{{1}, {2}, {1}}, {}};
+    const auto layout = LayeredLayout::compute(in);
+    ASSERT_EQ(layout.boxes.size(), 3u);
+    for (int v = 0; v < 3; ++v)
+        for (int u : in.inputs[v])
+            EXPECT_NE(layout.boxes[u].layer, layout.boxes[v].layer) << u << " -> " << v;
+    EXPECT_GT(layout.boxes[1].layer, layout.boxes[0].layer);
+    expectNoOverlap(layout, LayoutOptions{}.nodeGap);
+}
+
+TEST(Layout, TheCacheKeyNamesEverythingTheLayoutReads)
+{
+    const LayoutInput a{{{}, {0}, {0, 1}}, {176, 214, 176}};
+    const std::string key = LayeredLayout::inputKey(a, {});
+    EXPECT_EQ(key.size(), 16u);
+    EXPECT_EQ(LayeredLayout::inputKey(a, {}), key);  // stable
+    LayoutInput b = a;
+    b.inputs[2] = {1, 0};  // the same edges, read in another order: another barycentre
+    EXPECT_NE(LayeredLayout::inputKey(b, {}), key);
+    LayoutInput c = a;
+    c.widths[1] = 176;
+    EXPECT_NE(LayeredLayout::inputKey(c, {}), key);
+    LayoutOptions wider;
+    wider.nodeGap += 1;
+    EXPECT_NE(LayeredLayout::inputKey(a, wider), key);
+    const LayoutInput d{{{}, {0}, {0}, {1}}, {}};  // one item more
+    EXPECT_NE(LayeredLayout::inputKey(d, {}), LayeredLayout::inputKey(LayoutInput{{{}, {0}, {0}}, {}}, {}));
+}
+
 TEST(Layout, EncodesAndDecodesExactly)
 {
     const auto g = GraphModel::fromJson(transformerGraph(400));

@@ -66,3 +66,17 @@ TEST(ModuleTree, SyntheticTransformerHasItsBlocks)
     // Every node is in exactly one module: the root's total is the node count.
     EXPECT_EQ(t.module(ModuleTree::root()).total, static_cast<int>(g.nodes().size()));
 }
+
+TEST(ModuleTree, EmptySegmentsOfAPathNameNoModule)
+{
+    const auto g = makeGraph({{"x", {}, "", "input"}, {"a", {"x"}, "m..b"}, {"c", {"a"}, "m.b."}, {"d", {"c"}, "."}});
+    const auto t = ModuleTree::build(g);
+    EXPECT_EQ(t.modules().size(), 3u);  // root, m, m.b
+    EXPECT_EQ(t.moduleOf(1), t.find("m.b"));
+    EXPECT_EQ(t.moduleOf(2), t.find("m.b"));
+    EXPECT_EQ(t.moduleOf(3), 0);
+    EXPECT_EQ(t.find("m..b"), t.find("m.b"));
+    for (const auto& m : t.modules())
+        if (&m != &t.modules().front())
+            EXPECT_FALSE(m.name.empty()) << m.path;
+}

@@ -77,9 +77,16 @@ TEST(LayoutCache, ADamagedRowIsDroppedNotThrown) {
         ArtifactLibrary library(path);
         library.storeLayout("k", std::string(10000, 'x'));
     }
-    test::rawExec(path, "UPDATE graph_layouts SET data = x'00112233'");
+    {
+        ArtifactLibrary library(path);
+        library.storeLayout("huge", std::string(10000, 'y'));
+    }
+    test::rawExec(path, "UPDATE graph_layouts SET data = x'00112233' WHERE key = 'k'");
+    // A size no layout can have: refused as damage, not allocated.
+    test::rawExec(path, "UPDATE graph_layouts SET size = 9000000000000000000 WHERE key = 'huge'");
     ArtifactLibrary library(path);
     EXPECT_FALSE(library.layout("k").has_value());
+    EXPECT_FALSE(library.layout("huge").has_value());
     EXPECT_EQ(library.layoutUsage().first, 0);
     EXPECT_TRUE(library.verify().ok());
 }

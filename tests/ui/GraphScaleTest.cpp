@@ -241,7 +241,10 @@ TEST_F(UiGraphScale, ExportsTheVisibleGraphAsValidSvgAndPng)
     ASSERT_TRUE(f.open(QIODevice::ReadOnly));
     QXmlStreamReader xml(&f);
     bool sawSvg = false, sawLabel = false;
-    const QString label = QString::fromStdString(view.moduleTree()->module(largestCollapsed()).path).section('.', -1);
+    // The largest collapsed module's box label, "▸ NAME · TYPE" ("▸ 0 · Block").
+    const auto& largest = view.moduleTree()->module(largestCollapsed());
+    ASSERT_FALSE(largest.type.empty());
+    const QString label = QString::fromStdString(largest.name + " · " + largest.type);
     while (!xml.atEnd()) {
         xml.readNext();
         if (xml.isStartElement() && xml.name() == QLatin1String("svg"))
