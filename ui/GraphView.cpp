@@ -216,6 +216,10 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
     row2->addWidget(m_depthBox);
     m_legend = new QLabel;
     m_legend->setTextFormat(Qt::RichText);
+    // A long legend (a kernel per colour) is cut at the edge, never widening the window; its
+    // tooltip lists it whole.
+    m_legend->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_legend->setMinimumWidth(40);
     row2->addWidget(m_legend, 1);
     row2->addWidget(button(tr("Expand all"), tr("Show every node (slow on very large graphs)"), &GraphView::expandAll));
     row2->addWidget(button(tr("Collapse all"), tr("One box per top-level module"), &GraphView::collapseAll));

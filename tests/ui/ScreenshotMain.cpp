@@ -121,6 +121,14 @@ int main(int argc, char** argv)
         return QFileInfo(out).path() + "/" + QFileInfo(out).completeBaseName() + suffix;
     };
 
+    // The same graph coloured by the kernel inductor generated for each node.
+    window.report()->tabs()->setCurrentIndex(ps::ui::ReportView::GraphTab);
+    graph->setLens(ps::graph::Lens::Kernel);
+    spin([]() { return false; }, 300);
+    window.grab().save(sibling("-kernels.png"));
+    std::printf("wrote %s (legend: %s)\n", qPrintable(sibling("-kernels.png")), qPrintable(graph->legend().join(", ")));
+    graph->setLens(ps::graph::Lens::Kind);
+
     // The Lessons dock, after a lesson ran both ways.
     window.showLessons();
     auto* lessons = window.lessonsView();
