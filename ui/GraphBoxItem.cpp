@@ -6,7 +6,7 @@
 namespace ps::ui {
 
 namespace {
-constexpr qreal kTextLod = 0.35;
+constexpr qreal kTextLod = 0.5;  // below half size a 9 pt label is under 6 px: not legible, not drawn
 }
 
 GraphBoxItem::GraphBoxItem(int item, const QRectF& rect, const Colors& colors)

@@ -6,7 +6,7 @@
 namespace ps::ui {
 
 /// What a node box and a module box share: a rectangle in the scene, its colours, and how it
-/// is marked as related to the selection. Below a zoom of about a third a box draws as a plain
+/// is marked as related to the selection. Below half size a box draws as a plain
 /// rectangle (no text, no antialiasing), so a zoomed-out view of thousands stays cheap.
 class GraphBoxItem : public QGraphicsItem {
 public:

@@ -8,7 +8,8 @@ namespace ps::ui {
 
 /// Writes what a graph scene shows (the visible graph: collapsed modules as boxes) to a file,
 /// whatever the view's zoom: SVG at full size, every label in it; PNG scaled to fit, so a very
-/// big graph becomes an overview (below about a third of full size, boxes without labels).
+/// big graph becomes an overview (below half of full size, boxes without labels; below 6 %,
+/// without edges).
 /// Both are written beside the file and renamed into place: a failure leaves no half file.
 class GraphExport {
 public:

@@ -14,6 +14,8 @@
 //   graph.pan_overview.N    the same with the whole (expanded) graph in view.
 //   graph.pan_all.N         pan_frame with every node expanded (Expand All).
 //   graph.pan_all_overview.N  pan_overview with every node expanded.
+//   graph.zoom_all.N        one wheel step (x1.15) and its repaint, from the overview to past
+//                           full size and back, every node expanded: 95th percentile.
 //
 // N: synthetic transformer-shaped training graphs of 1k, 10k and 50k nodes (tests/graph's
 // SyntheticGraph), and "step", the real graph of tests/bench/graph/transformer_step.py captured
@@ -121,6 +123,7 @@ struct Figures {
     double layoutAll = 0;  ///< LayeredLayout::compute of every node, no UI (median)
     double firstPaint = 0, cachedPaint = 0, expand = 0, expandAll = 0, pan = 0, panOverview = 0;
     double panAll = 0, panAllOverview = 0;  ///< the same, everything expanded
+    double zoomAll = 0;                     ///< a wheel step's frame, everything expanded (p95)
     int allItems = 0;
     bool ok = false;
 };
@@ -268,6 +271,24 @@ Figures measure(const Case& c, int runs, const QString& tempDir)
         view.zoomToFit();
         spin([]() { return false; }, 100);
         f.panAllOverview = percentile(panFrames(view, 120), 0.95);
+        // Zooming in from the overview to 200 % and back, as a wheel does: every level of
+        // detail is crossed (edges appear, labels appear, curves replace lines).
+        {
+            std::vector<double> frames;
+            view.canvas()->centerOn(view.nodeCenter(f.nodes / 2));
+            for (int dir : {1, -1}) {
+                for (int i = 0; i < 40; ++i) {
+                    const auto t0 = Clock::now();
+                    view.canvas()->zoomBy(dir > 0 ? 1.15 : 1 / 1.15);
+                    view.canvas()->viewport()->repaint();
+                    frames.push_back(seconds(t0) * 1000.0);
+                    if (qEnvironmentVariableIsSet("PS_BENCH_TRACE"))
+                        std::printf("zoom %.4f frame %.2f ms\n", view.canvas()->transform().m11(), frames.back());
+                    QCoreApplication::processEvents();
+                }
+            }
+            f.zoomAll = percentile(frames, 0.95);
+        }
         harness.arm();
         view.collapseAll();
         harness.waitPaint(Clock::now());
@@ -422,8 +443,9 @@ int main(int argc, char** argv)
                         f.label.c_str(), f.layoutAll, f.cacheHits);
     for (const auto& f : all)
         if (f.ok)
-            std::printf("%s: Expand All showed %d boxes; panning them: p95 %.2f ms at 100 %%, %.2f ms in overview\n",
-                        f.label.c_str(), f.allItems, f.panAll, f.panAllOverview);
+            std::printf("%s: Expand All showed %d boxes; panning them: p95 %.2f ms at 100 %%, %.2f ms in overview;"
+                        " zooming: p95 %.2f ms a step\n",
+                        f.label.c_str(), f.allItems, f.panAll, f.panAllOverview, f.zoomAll);
     std::printf("\ngrowth of first paint with size (n log n would give the last column)\n");
     for (std::size_t i = 1; i < all.size() && i < sizes.size(); ++i) {
         const auto& a = all[i - 1];
@@ -452,10 +474,12 @@ int main(int argc, char** argv)
         std::printf("BENCH graph.pan_overview.%s %.2f ms <=16\n", f.label.c_str(), f.panOverview);
         std::printf("BENCH graph.pan_all.%s %.2f ms <=16\n", f.label.c_str(), f.panAll);
         std::printf("BENCH graph.pan_all_overview.%s %.2f ms <=16\n", f.label.c_str(), f.panAllOverview);
+        std::printf("BENCH graph.zoom_all.%s %.2f ms <=16\n", f.label.c_str(), f.zoomAll);
     }
     bool met = true;
     for (const auto& f : all) {
-        met = met && f.ok && f.pan <= 16 && f.panOverview <= 16 && f.panAll <= 16 && f.panAllOverview <= 16;
+        met = met && f.ok && f.pan <= 16 && f.panOverview <= 16 && f.panAll <= 16 && f.panAllOverview <= 16
+                   && f.zoomAll <= 16;
         if (f.label == "50k")
             met = met && f.firstPaint <= 2 && f.expand <= 0.5;
     }
