@@ -74,6 +74,8 @@ void EdgesItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
             hot.push_back(i);
             continue;
         }
+        if (lod < kHiddenLod)
+            continue;  // far out, only the selection's edges show
         if (curves && e.count > 1) {
             painter->setPen(QPen(m_color, widthFor(e.count)));
             painter->drawPath(curve(e));
