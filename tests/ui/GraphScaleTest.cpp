@@ -134,6 +134,26 @@ TEST_F(UiGraphScale, OpensCollapsedThenExpandsAndCollapsesAModule)
     EXPECT_LT(view.visibleItemCount(), opening + 1);
 }
 
+TEST_F(UiGraphScale, TwoQuickExpansionsBothCount)
+{
+    ASSERT_TRUE(open());
+    const auto* tree = view.moduleTree();
+    std::vector<QString> collapsed;
+    for (int m = 1; m < static_cast<int>(tree->modules().size()) && collapsed.size() < 2; ++m)
+        if (!view.isExpanded(path(m)) && tree->module(m).total > 1
+            && (collapsed.empty() || !tree->contains(tree->find(collapsed[0].toStdString()), m)))
+            collapsed.push_back(path(m));
+    ASSERT_EQ(collapsed.size(), 2u);
+    // The second click comes before the first one's layout is shown.
+    QSignalSpy spy(&view, &ps::ui::GraphView::graphShown);
+    view.expandModule(collapsed[0]);
+    ASSERT_TRUE(view.layoutPending());
+    view.expandModule(collapsed[1]);
+    ASSERT_TRUE(waitFor([&]() { return spy.count() > 0 && !view.layoutPending(); }, 60000));
+    EXPECT_TRUE(view.isExpanded(collapsed[0])) << collapsed[0].toStdString();
+    EXPECT_TRUE(view.isExpanded(collapsed[1])) << collapsed[1].toStdString();
+}
+
 TEST_F(UiGraphScale, DoubleClickOnAModuleBoxExpandsIt)
 {
     ASSERT_TRUE(open());
