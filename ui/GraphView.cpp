@@ -860,6 +860,12 @@ void GraphView::findNext()
     showMatch();
 }
 
+void GraphView::focusSearch()
+{
+    m_search->setFocus(Qt::ShortcutFocusReason);
+    m_search->selectAll();
+}
+
 void GraphView::findPrevious()
 {
     if (m_matches.empty())

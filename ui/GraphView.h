@@ -112,6 +112,8 @@ public slots:
     void zoomReset();
     void findNext();
     void findPrevious();
+    /// Puts the focus in the search box, its text selected.
+    void focusSearch();
     void expandAll();
     void collapseAll();
     void exportInteractive();

@@ -226,19 +226,31 @@ void MainWindow::buildActions()
     m_openLibraryAction = make(tr("Open &Library…"), QKeySequence(), [this]() { openLibraryDialog(false); });
     m_newLibraryAction = make(tr("New Li&brary…"), QKeySequence(), [this]() { openLibraryDialog(true); });
     m_quitAction = make(tr("&Quit"), QKeySequence::Quit, [this]() { close(); });
-    m_findAction = make(tr("&Find…"), QKeySequence::Find, [this]() {
-        if (m_report->tabs()->currentIndex() == ReportView::SourceTab && m_report->isAncestorOf(focusWidget()))
+    // Find follows the focus: the graph's search box, the Source tab's bar, or the editor's.
+    auto inReportTab = [this](int tab) {
+        return m_report->tabs()->currentIndex() == tab && m_report->isAncestorOf(focusWidget());
+    };
+    m_findAction = make(tr("&Find…"), QKeySequence::Find, [this, inReportTab]() {
+        if (inReportTab(ReportView::GraphTab))
+            m_report->graphView()->focusSearch();
+        else if (inReportTab(ReportView::SourceTab))
             m_report->sourceView()->findBar()->activate();
         else
             m_editorFind->activate();
     });
-    m_findNextAction = make(tr("Find &Next"), QKeySequence::FindNext, [this]() {
-        (m_report->sourceView()->findBar()->isVisible() && m_report->isAncestorOf(focusWidget())
-             ? m_report->sourceView()->findBar() : m_editorFind)->findNext();
+    m_findNextAction = make(tr("Find &Next"), QKeySequence::FindNext, [this, inReportTab]() {
+        if (inReportTab(ReportView::GraphTab))
+            m_report->graphView()->findNext();
+        else
+            (m_report->sourceView()->findBar()->isVisible() && m_report->isAncestorOf(focusWidget())
+                 ? m_report->sourceView()->findBar() : m_editorFind)->findNext();
     });
-    m_findPrevAction = make(tr("Find &Previous"), QKeySequence::FindPrevious, [this]() {
-        (m_report->sourceView()->findBar()->isVisible() && m_report->isAncestorOf(focusWidget())
-             ? m_report->sourceView()->findBar() : m_editorFind)->findPrevious();
+    m_findPrevAction = make(tr("Find &Previous"), QKeySequence::FindPrevious, [this, inReportTab]() {
+        if (inReportTab(ReportView::GraphTab))
+            m_report->graphView()->findPrevious();
+        else
+            (m_report->sourceView()->findBar()->isVisible() && m_report->isAncestorOf(focusWidget())
+                 ? m_report->sourceView()->findBar() : m_editorFind)->findPrevious();
     });
     m_gotoAction = make(tr("&Go to Line…"), QKeySequence(Qt::CTRL | Qt::Key_L), [this]() {
         bool ok = false;

@@ -92,6 +92,23 @@ protected:
         return best;
     }
 
+    /// Stores run 1: 3,000 nodes whose source lines are lines of a script on disk; returns it.
+    QString storeBigRun()
+    {
+        QByteArray text;
+        for (int i = 1; i <= 130; ++i)
+            text += "x = " + QByteArray::number(i) + "\n";
+        const QString script = dir.write("model.py", text);
+        nlohmann::json g = ps::graphtest::transformerGraph(3000, 2);
+        for (auto& n : g["node_list"])
+            if (n["source"].is_object())
+                n["source"]["file"] = script.toStdString();
+        ps::ui::RunStore store(dir.file("library.sqlite3"));
+        QString error;
+        EXPECT_GT(store.insert(syntheticRun(script.toStdString(), g), &error), 0) << error.toStdString();
+        return script;
+    }
+
     QString path(int module) const
     {
         return QString::fromStdString(view.moduleTree()->module(module).path);
@@ -375,20 +392,7 @@ TEST_F(UiGraphScale, ASelectionMarksWhatItReadsAndFeedsNLevelsDeep)
 
 TEST_F(UiGraphScale, CrossLinksWorkAtEveryLevelOfCollapse)
 {
-    // A stored run whose 3,000 nodes name lines of a script on disk.
-    QByteArray text;
-    for (int i = 1; i <= 130; ++i)
-        text += "x = " + QByteArray::number(i) + "\n";
-    const QString script = dir.write("model.py", text);
-    nlohmann::json g = ps::graphtest::transformerGraph(3000, 2);
-    for (auto& n : g["node_list"])
-        if (n["source"].is_object())
-            n["source"]["file"] = script.toStdString();
-    {
-        ps::ui::RunStore store(dir.file("library.sqlite3"));
-        QString error;
-        ASSERT_GT(store.insert(syntheticRun(script.toStdString(), g), &error), 0) << error.toStdString();
-    }
+    const QString script = storeBigRun();
     ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
@@ -432,6 +436,36 @@ TEST_F(UiGraphScale, CrossLinksWorkAtEveryLevelOfCollapse)
     EXPECT_EQ(std::vector<int>(selected.begin(), selected.end()), expected);
     for (int n : expected)
         EXPECT_EQ(graph->boxOfNode(n)->type(), ps::ui::NodeItem::Type) << "node " << n << " is still hidden";
+}
+
+TEST_F(UiGraphScale, FindKeysSearchTheGraphWhenItHasTheFocus)
+{
+    storeBigRun();
+    ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openStoredRun(1));
+    auto* graph = window.report()->graphView();
+    window.report()->tabs()->setCurrentIndex(ps::ui::ReportView::GraphTab);
+    ASSERT_TRUE(waitFor([&]() { return graph->moduleTree() && !graph->layoutPending(); }, 60000));
+    graph->canvas()->setFocus();
+    ASSERT_TRUE(waitFor([&]() { return graph->canvas()->hasFocus(); }, 2000));
+
+    QTest::keyClick(&window, Qt::Key_F, Qt::ControlModifier);
+    auto* search = graph->findChild<QLineEdit*>(QStringLiteral("graphSearch"));
+    ASSERT_NE(search, nullptr);
+    ASSERT_TRUE(waitFor([&]() { return search->hasFocus(); }, 2000)) << "Ctrl+F goes to the graph's search box";
+    QTest::keyClicks(search, QStringLiteral("native_layer_norm_backward"));
+    QTest::keyClick(search, Qt::Key_Return);
+    ASSERT_TRUE(waitFor([&]() { return !graph->layoutPending() && graph->currentMatch() == 0; }, 60000));
+    const int first = graph->currentMatchNode();
+    QTest::keyClick(search, Qt::Key_F3);
+    ASSERT_TRUE(waitFor([&]() { return !graph->layoutPending() && graph->currentMatch() == 1; }, 60000));
+    EXPECT_NE(graph->currentMatchNode(), first);
+    EXPECT_EQ(graph->selectedNodes(), QList<int>{graph->currentMatchNode()});
+    QTest::keyClick(search, Qt::Key_F3, Qt::ShiftModifier);
+    ASSERT_TRUE(waitFor([&]() { return !graph->layoutPending() && graph->currentMatch() == 0; }, 60000));
+    EXPECT_EQ(graph->currentMatchNode(), first);
 }
 
 } // namespace
