@@ -19,11 +19,7 @@ QString tr(const char* text)
 
 const json& member(const json& j, const char* key)
 {
-    static const json null;
-    if (!j.is_object())
-        return null;
-    auto it = j.find(key);
-    return it == j.end() ? null : *it;
+    return commands::LessonsCommand::field(j, key);
 }
 
 QString str(const json& j, const char* fallback = "?")

@@ -27,34 +27,10 @@ namespace {
 
 const char* const kSides[2] = {"broken", "fixed"};
 constexpr int kNameRole = Qt::UserRole + 1;
-constexpr int kRecancelMs = 500;
 
 QString sideName(int k)
 {
     return QString::fromLatin1(kSides[k]);
-}
-
-QString stageWords(const QString& stage)
-{
-    if (stage == QLatin1String("start"))
-        return QObject::tr("starting the worker (importing torch)");
-    if (stage == QLatin1String("script"))
-        return QObject::tr("running the script");
-    if (stage == QLatin1String("capture"))
-        return QObject::tr("capturing");
-    if (stage == QLatin1String("lower"))
-        return QObject::tr("lowering");
-    if (stage == QLatin1String("verify"))
-        return QObject::tr("verifying");
-    if (stage == QLatin1String("store"))
-        return QObject::tr("storing");
-    return stage;
-}
-
-bool workerCouldNotStart(const QString& message)
-{
-    return message.contains(QLatin1String("could not be started")) || message.contains(QLatin1String("while starting"))
-           || message.contains(QLatin1String("could not start Python"));
 }
 
 /// Replaces a read-only editor's text (QScintilla refuses to change a read-only document).
@@ -179,11 +155,6 @@ LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QW
     connect(m_cancelButton, &QPushButton::clicked, this, &LessonsView::cancel);
     m_tick.setInterval(100);
     connect(&m_tick, &QTimer::timeout, this, [this]() {
-        // A cancel that reached the worker before its run began is lost: send it again.
-        if (busy() && m_cancelRequested && m_worker && m_cancelClock.elapsed() > kRecancelMs) {
-            m_cancelClock.restart();
-            m_worker->cancel();
-        }
         m_stageLabel->setText(stageText());
     });
 
@@ -439,7 +410,6 @@ void LessonsView::cancel()
     if (!busy() || !m_worker)
         return;
     m_cancelRequested = true;
-    m_cancelClock.start();
     m_worker->cancel();
     updateButtons();
     m_stageLabel->setText(stageText());
@@ -451,8 +421,6 @@ void LessonsView::onStage(const QString& stage, const QString& capture)
         return;
     m_stage = stage;
     m_stageCapture = capture;
-    if (m_cancelRequested)
-        m_worker->cancel();
     m_stageLabel->setText(stageText());
 }
 
@@ -463,19 +431,13 @@ void LessonsView::onRunFinished(const std::shared_ptr<const RunDocument>& run)
     const int k = m_running;
     const auto& r = run->report;
     m_seconds[k] = run->elapsedSeconds;
-    const QString message = QString::fromStdString(r.message);
-    // A cancel kills the worker: whatever that looks like to the run (a worker that died while
-    // starting, say), it is the cancel. A run that ended on its own as the cancel came is kept.
-    const bool endedOnItsOwn = r.status == "ok" || r.status == "violation" || r.status == "error";
-    if (m_cancelRequested && !endedOnItsOwn && r.status != "cancelled")
-        m_outcomes[k] = LessonOutcome::failed(m_runLesson, sideName(k), QStringLiteral("cancelled"),
-                                              tr("the run was cancelled (%1)").arg(message), m_runExpect);
-    else
-        m_outcomes[k] = LessonOutcome(m_runLesson, sideName(k), r.toJson(), m_runExpect);
+    // A cancelled run says so itself (status "cancelled"); one that ended as the cancel came
+    // keeps what it found.
+    m_outcomes[k] = LessonOutcome(m_runLesson, sideName(k), r.toJson(), m_runExpect);
     showOutcome(k);
-    if (!m_cancelRequested && r.status == "worker_died" && workerCouldNotStart(message)) {
+    if (!m_cancelRequested && r.status == "worker_died" && WorkerClient::couldNotStart(r.message)) {
         m_runProblem = tr("The worker could not start: %1. The studio's Python environment is made by "
-                          "`packaging/bootstrap.sh`.").arg(message);
+                          "`packaging/bootstrap.sh`.").arg(QString::fromStdString(r.message));
         updateProblem();
     }
     if (k == 0 && !m_cancelRequested) {
@@ -588,7 +550,7 @@ QString LessonsView::stageText() const
     }
     if (m_cancelRequested)
         return tr("%1.py: cancelling…").arg(sideName(m_running));
-    QString s = stageWords(m_stage);
+    QString s = WorkerClient::stageWords(m_stage);
     if (!m_stageCapture.isEmpty())
         s += QStringLiteral(" · ") + m_stageCapture;
     return tr("%1.py: %2 · %3 s").arg(sideName(m_running), s).arg(static_cast<double>(m_clock.elapsed()) / 1000.0, 0, 'f', 1);

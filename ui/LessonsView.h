@@ -122,7 +122,6 @@ private:
     QString m_stageCapture;
     QString m_lastResult;
     QElapsedTimer m_clock;
-    QElapsedTimer m_cancelClock;
     QTimer m_tick;
 
     QLabel* m_problem;

@@ -55,31 +55,6 @@ bool sameFile(const QString& a, const QString& b)
     return !ca.isEmpty() && ca == cb;
 }
 
-QString stageWords(const QString& stage)
-{
-    if (stage == "start")
-        return QObject::tr("starting the worker");
-    if (stage == "script")
-        return QObject::tr("running the script");
-    if (stage == "capture")
-        return QObject::tr("capturing");
-    if (stage == "lower")
-        return QObject::tr("lowering");
-    if (stage == "verify")
-        return QObject::tr("verifying");
-    if (stage == "store")
-        return QObject::tr("storing");
-    return stage;
-}
-
-bool workerCouldNotStart(const std::string& message)
-{
-    return message.find("could not be started") != std::string::npos
-           || message.find("while starting") != std::string::npos
-           || message.find("could not start Python") != std::string::npos
-           || message.find("bootstrap.sh") != std::string::npos;
-}
-
 } // namespace
 
 MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMainWindow(parent)
@@ -238,20 +213,17 @@ void MainWindow::buildActions()
         else
             m_editorFind->activate();
     });
-    m_findNextAction = make(tr("Find &Next"), QKeySequence::FindNext, [this, inReportTab]() {
-        if (inReportTab(ReportView::GraphTab))
-            m_report->graphView()->findNext();
-        else
-            (m_report->sourceView()->findBar()->isVisible() && m_report->isAncestorOf(focusWidget())
-                 ? m_report->sourceView()->findBar() : m_editorFind)->findNext();
-    });
-    m_findPrevAction = make(tr("Find &Previous"), QKeySequence::FindPrevious, [this, inReportTab]() {
-        if (inReportTab(ReportView::GraphTab))
-            m_report->graphView()->findPrevious();
-        else
-            (m_report->sourceView()->findBar()->isVisible() && m_report->isAncestorOf(focusWidget())
-                 ? m_report->sourceView()->findBar() : m_editorFind)->findPrevious();
-    });
+    auto findStep = [this, inReportTab](bool forward) {
+        if (inReportTab(ReportView::GraphTab)) {
+            forward ? m_report->graphView()->findNext() : m_report->graphView()->findPrevious();
+            return;
+        }
+        FindBar* bar = m_report->sourceView()->findBar()->isVisible() && m_report->isAncestorOf(focusWidget())
+                           ? m_report->sourceView()->findBar() : m_editorFind;
+        forward ? bar->findNext() : bar->findPrevious();
+    };
+    m_findNextAction = make(tr("Find &Next"), QKeySequence::FindNext, [findStep]() { findStep(true); });
+    m_findPrevAction = make(tr("Find &Previous"), QKeySequence::FindPrevious, [findStep]() { findStep(false); });
     m_gotoAction = make(tr("&Go to Line…"), QKeySequence(Qt::CTRL | Qt::Key_L), [this]() {
         bool ok = false;
         int line = 0, index = 0;
@@ -697,7 +669,7 @@ QString MainWindow::stageText() const
 {
     if (!isRunning())
         return m_lastOutcome.isEmpty() ? tr("Ready") : m_lastOutcome;
-    QString s = stageWords(m_stage);
+    QString s = WorkerClient::stageWords(m_stage);
     if (!m_stageCapture.isEmpty())
         s += " · " + m_stageCapture;
     return tr("%1 · %2 s").arg(s).arg(static_cast<double>(m_clock.elapsed()) / 1000.0, 0, 'f', 1);
@@ -778,7 +750,7 @@ void MainWindow::onRunFinished(const std::shared_ptr<const RunDocument>& run)
                                  : run->storeError.isEmpty() ? QString() : tr(" (not stored: %1)").arg(run->storeError)));
 
     if (status == "worker_died") {
-        const bool start = workerCouldNotStart(r.message);
+        const bool start = WorkerClient::couldNotStart(r.message);
         m_notice->showNotice(start ? NoticeBar::Level::Error : NoticeBar::Level::Warning,
                              start ? tr("The worker could not start: %1. The studio's Python environment is made by "
                                         "`packaging/bootstrap.sh`.").arg(message)
@@ -788,7 +760,7 @@ void MainWindow::onRunFinished(const std::shared_ptr<const RunDocument>& run)
         m_notice->showNotice(NoticeBar::Level::Warning, tr("%1. A fresh worker has been started.").arg(message));
     } else if (status == "cancelled") {
         m_notice->showNotice(NoticeBar::Level::Info, tr("Run cancelled: the worker was killed and a fresh one started."));
-    } else if (status == "error" && r.captures.empty() && workerCouldNotStart(r.message)) {
+    } else if (status == "error" && r.captures.empty() && WorkerClient::couldNotStart(r.message)) {
         m_notice->showNotice(NoticeBar::Level::Error, message);
     } else if (!run->storeError.isEmpty() && m_store && m_store->isOpen()) {
         m_notice->showNotice(NoticeBar::Level::Warning, tr("The run was not stored in the library: %1").arg(run->storeError));

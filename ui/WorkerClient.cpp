@@ -94,6 +94,31 @@ void WorkerClient::prewarm()
     });
 }
 
+QString WorkerClient::stageWords(const QString& stage)
+{
+    if (stage == QLatin1String("start"))
+        return tr("starting the worker (importing torch)");
+    if (stage == QLatin1String("script"))
+        return tr("running the script");
+    if (stage == QLatin1String("capture"))
+        return tr("capturing");
+    if (stage == QLatin1String("lower"))
+        return tr("lowering");
+    if (stage == QLatin1String("verify"))
+        return tr("verifying");
+    if (stage == QLatin1String("store"))
+        return tr("storing");
+    return stage;
+}
+
+bool WorkerClient::couldNotStart(const std::string& message)
+{
+    for (const char* sign : {"could not be started", "while starting", "could not start Python", "bootstrap.sh"})
+        if (message.find(sign) != std::string::npos)
+            return true;
+    return false;
+}
+
 void WorkerClient::cancel()
 {
     if (!m_busy || !m_client)
@@ -118,6 +143,7 @@ bool WorkerClient::run(const protocol::RunOptions& options)
         }, Qt::QueuedConnection);
         return true;
     }
+    m_client->clearCancel();  // no run is in progress: a cancel still pending is stale
     {
         QMutexLocker lock(&m_mutex);
         m_pending.clear();

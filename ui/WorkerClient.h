@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace ps::protocol {
@@ -44,6 +45,12 @@ public:
     /// makes what is missing; "" when one can.
     QString launchError() const { return m_launchError; }
     bool busy() const { return m_busy; }
+
+    /// A run's stage ("start", "script", "capture", ...) in the words the window shows.
+    static QString stageWords(const QString& stage);
+    /// The message of a failed run says the worker itself could not start (no environment,
+    /// Python that cannot start, a worker that died while starting).
+    static bool couldNotStart(const std::string& message);
     /// The worker's hello (python, torch, libtorch versions) once a worker has started.
     std::optional<nlohmann::json> hello() const;
     /// The library runs are stored in ("" stores nothing). Takes effect at the next store.
@@ -78,7 +85,7 @@ private:
     std::shared_ptr<RunDocument> collect(ps::protocol::RunOptions options, const QString& outDir);
 
     QString m_launchError;
-    std::unique_ptr<ps::protocol::RunClient> m_client;  ///< used on m_thread only (but cancel)
+    std::unique_ptr<ps::protocol::RunClient> m_client;  ///< used on m_thread only (but cancel, clearCancel)
     std::unique_ptr<RunStore> m_store;                    ///< used on m_thread only
     QThread m_thread;
     QObject* m_threadContext = nullptr;

@@ -59,11 +59,7 @@ bool sameFile(const std::string& a, const fs::path& b)
 
 const json& member(const json& j, const char* key)
 {
-    static const json null;
-    if (!j.is_object())
-        return null;
-    auto it = j.find(key);
-    return it == j.end() ? null : *it;
+    return LessonsCommand::field(j, key);
 }
 
 json lineOf(const json& location, const fs::path& script)
@@ -353,6 +349,15 @@ std::optional<json> readJson(const fs::path& path, std::string& error)
 }
 
 } // namespace
+
+const json& LessonsCommand::field(const json& j, const char* key)
+{
+    static const json null;
+    if (!j.is_object())
+        return null;
+    auto it = j.find(key);
+    return it == j.end() ? null : *it;
+}
 
 std::string LessonsCommand::violationText(const json& stableViolation)
 {

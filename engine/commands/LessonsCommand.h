@@ -65,6 +65,10 @@ public:
     /// "captures[0].verify.status: expected \"mismatch\", got \"ok\"", ... (empty: it matches)
     static std::vector<std::string> compare(const nlohmann::json& expected, const nlohmann::json& actual);
 
+    /// j[key], or null when `j` is no object or has no such key: reads reports and expect.json
+    /// of any shape without throwing.
+    static const nlohmann::json& field(const nlohmann::json& j, const char* key);
+
     // The words `lessons run` prints, for the window to say the same.
     /// "inv 1 constant-tensor, line 17" for a violation of stableFields(); "-" for null.
     static std::string violationText(const nlohmann::json& stableViolation);

@@ -3,8 +3,6 @@
 #include "graph/ModuleTree.h"
 
 #include <algorithm>
-#include <cstdint>
-#include <cstdio>
 #include <deque>
 
 namespace ps::graph {
@@ -100,24 +98,6 @@ int CollapseState::visibleCount(const ModuleTree& tree) const
         }
     }
     return count;
-}
-
-std::string CollapseState::key(const ModuleTree& tree) const
-{
-    // Paths, not ids: a key must mean the same thing for another build of the same graph.
-    std::uint64_t h = 1469598103934665603ull;
-    std::size_t count = 0;
-    for (std::size_t id = 1; id < m_expanded.size(); ++id) {
-        if (!m_expanded[id])
-            continue;
-        ++count;
-        for (unsigned char c : tree.modules()[id].path)
-            h = (h ^ c) * 1099511628211ull;
-        h = (h ^ 0xff) * 1099511628211ull;
-    }
-    char out[40];
-    std::snprintf(out, sizeof out, "%zu-%016llx", count, static_cast<unsigned long long>(h));
-    return out;
 }
 
 } // namespace ps::graph

@@ -34,8 +34,6 @@ public:
     /// Boxes a VisibleGraph of this state shows.
     int visibleCount(const ModuleTree& tree) const;
 
-    /// Stable text naming the expanded modules (for the layout cache's key).
-    std::string key(const ModuleTree& tree) const;
     bool operator==(const CollapseState& other) const { return m_expanded == other.m_expanded; }
 
 private:

@@ -2,8 +2,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cstdint>
-#include <cstdio>
 
 namespace ps::graph {
 
@@ -152,26 +150,6 @@ GraphModel GraphModel::fromJson(const nlohmann::json& graph, const nlohmann::jso
         }
     }
     return g;
-}
-
-std::string GraphModel::fingerprint() const
-{
-    std::uint64_t h = 1469598103934665603ull;  // FNV-1a
-    auto mix = [&h](const std::string& s) {
-        for (unsigned char c : s)
-            h = (h ^ c) * 1099511628211ull;
-        h = (h ^ 0xff) * 1099511628211ull;
-    };
-    for (const auto& n : m_nodes) {
-        mix(n.name);
-        mix(n.modulePath);
-        mix(n.kind);
-        for (int i : n.inputs)
-            mix(std::to_string(i));
-    }
-    char out[17];
-    std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
-    return out;
 }
 
 int GraphModel::indexOf(const std::string& name) const

@@ -54,8 +54,6 @@ public:
 
     /// Module path -> type, from the graph's "modules" list and the nodes' own module fields.
     const std::unordered_map<std::string, std::string>& moduleTypes() const { return m_moduleTypes; }
-    /// A 64-bit hash of what a layout depends on (names, edges, module paths), as 16 hex digits.
-    std::string fingerprint() const;
 
     int indexOf(const std::string& name) const;
     /// Nodes whose user source line is `line` of `file` (exact path as the worker wrote it).

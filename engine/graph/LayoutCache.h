@@ -1,8 +1,8 @@
 #pragma once
 
 // Where laid-out graphs are kept so that reopening a big graph (or a state of it seen before)
-// skips the layout. The key names the graph (GraphModel::fingerprint), the collapse state
-// (CollapseState::key) and the layout's options; the value is LayeredLayout::encode's bytes.
+// skips the layout. The key is LayeredLayout::inputKey (everything the layout reads); the
+// value is LayeredLayout::encode's bytes.
 //
 // Thread contract: implementations are called from layout threads, several at once.
 

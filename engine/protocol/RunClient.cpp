@@ -83,6 +83,11 @@ void RunClient::dropWorker()
     m_workerReady = false;
 }
 
+void RunClient::clearCancel()
+{
+    m_cancelled = false;
+}
+
 void RunClient::cancel()
 {
     m_cancelled = true;
@@ -193,7 +198,12 @@ model::Report RunClient::diedReport(const RunOptions& options, const std::string
 model::Report RunClient::run(const RunOptions& options, const RunObserver& observer)
 {
     m_log.clear();
-    m_cancelled = false;
+    // A cancel that came before this run began is this run's: the flag is cleared when a run
+    // ends, not when it starts (see cancel()).
+    struct ClearCancelOnExit {
+        std::atomic<bool>& flag;
+        ~ClearCancelOnExit() { flag = false; }
+    } clearCancel{m_cancelled};
     const auto started = Clock::now();
     const auto deadline = started + std::chrono::milliseconds(static_cast<long long>(options.timeoutSeconds * 1000));
     std::string stage = "start";
@@ -224,6 +234,8 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
         dropWorker();
         return model::Report::failed(options.script, "worker_died", failure);
     }
+    if (m_cancelled)  // asked while no worker process was there to kill
+        return cancelledReport();
 
     nlohmann::json request = {{"type", "run"}, {"script", options.script}, {"verify", options.verify},
                               {"out_dir", options.outDir}};

@@ -42,8 +42,12 @@ public:
     /// Output of the last run, bounded.
     const LogBuffer& log() const { return m_log; }
     void shutdown();
-    /// Kills the running worker; the run in progress returns status "cancelled". Thread-safe.
+    /// Kills the running worker; the run in progress returns status "cancelled". Called before
+    /// run() begins (from another thread, as the window's Cancel may be), it cancels that run.
+    /// Thread-safe.
     void cancel();
+    /// Withdraws a cancel no run has consumed (one that came just after a run ended).
+    void clearCancel();
 
 private:
     using Clock = std::chrono::steady_clock;

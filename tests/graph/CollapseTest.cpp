@@ -112,18 +112,6 @@ TEST(Collapse, TheOpeningStateKeepsWithinItsBudgetAndOpensSingleChildChains)
     EXPECT_EQ(CollapseState::initial(st, 60), CollapseState::allExpanded(st));
 }
 
-TEST(Collapse, StateKeysNameTheExpandedModules)
-{
-    const auto g = sample();
-    const auto t = ModuleTree::build(g);
-    CollapseState a(t), b(t);
-    EXPECT_EQ(a.key(t), b.key(t));
-    a.expand(t, t.find("m.a"));
-    EXPECT_NE(a.key(t), b.key(t));
-    b.expand(t, t.find("m.a"));
-    EXPECT_EQ(a.key(t), b.key(t));
-}
-
 TEST(Collapse, TheOpeningShowsTheModelsOutlineEvenBesideManyLooseNodes)
 {
     // A training step: the loss and much of the backward belong to no module. 100 loose nodes

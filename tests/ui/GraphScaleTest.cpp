@@ -109,6 +109,17 @@ protected:
         return script;
     }
 
+    /// Shows the window with stored run 1 on its Graph tab, laid out.
+    void showStoredRun(ps::ui::MainWindow& window, ps::ui::GraphView*& graph)
+    {
+        window.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+        ASSERT_TRUE(window.openStoredRun(1));
+        graph = window.report()->graphView();
+        window.report()->tabs()->setCurrentIndex(ps::ui::ReportView::GraphTab);
+        ASSERT_TRUE(waitFor([&]() { return graph->moduleTree() && !graph->layoutPending(); }, 60000));
+    }
+
     QString path(int module) const
     {
         return QString::fromStdString(view.moduleTree()->module(module).path);
@@ -394,12 +405,8 @@ TEST_F(UiGraphScale, CrossLinksWorkAtEveryLevelOfCollapse)
 {
     const QString script = storeBigRun();
     ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    ASSERT_TRUE(window.openStoredRun(1));
-    auto* graph = window.report()->graphView();
-    window.report()->tabs()->setCurrentIndex(ps::ui::ReportView::GraphTab);
-    ASSERT_TRUE(waitFor([&]() { return graph->moduleTree() && !graph->layoutPending(); }, 60000));
+    ps::ui::GraphView* graph = nullptr;
+    ASSERT_NO_FATAL_FAILURE(showStoredRun(window, graph));
     const auto current = window.report()->currentGraph();
 
     // A module box clicked: every line of every node in it is marked in the script.
@@ -442,12 +449,8 @@ TEST_F(UiGraphScale, FindKeysSearchTheGraphWhenItHasTheFocus)
 {
     storeBigRun();
     ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    ASSERT_TRUE(window.openStoredRun(1));
-    auto* graph = window.report()->graphView();
-    window.report()->tabs()->setCurrentIndex(ps::ui::ReportView::GraphTab);
-    ASSERT_TRUE(waitFor([&]() { return graph->moduleTree() && !graph->layoutPending(); }, 60000));
+    ps::ui::GraphView* graph = nullptr;
+    ASSERT_NO_FATAL_FAILURE(showStoredRun(window, graph));
     graph->canvas()->setFocus();
     ASSERT_TRUE(waitFor([&]() { return graph->canvas()->hasFocus(); }, 2000));
 
