@@ -293,7 +293,7 @@ void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode) 
     CLI::App* ls = library->add_subcommand("ls", "List runs, newest first");
     addJson(ls);
     ls->add_option("--search", options->search, "Only runs whose name, script or messages contain these words");
-    ls->add_option("--status", options->status, "Only runs of this status (ok, violation, error, ...)");
+    ls->add_option("--status", options->status, "Only runs of this status (ok, mismatch, violation, error, timeout, worker_died, protocol_error)");
     ls->add_option("--backend", options->backend, "Only runs with a capture on this backend");
     bind(ls, listRuns);
 

@@ -21,6 +21,16 @@ int main(int argc, char** argv)
 
     CLI::App app{"Precompile Studio: a workbench for torch.compiler.precompile"};
     app.set_version_flag("--version", "precompile-studio 0.1.0");
+    // Global options (--library, --python-env) may come before or after the subcommand: every
+    // subcommand, made below, inherits this and hands options it does not know to its parent.
+    app.fallthrough();
+    app.footer("Exit codes of run (docs/ARCHITECTURE.md, \"Exit codes\"):\n"
+               "  0  every capture ok, verification matched, runtime checks passed, the run stored\n"
+               "  1  a violation (capture, load, call, runtime or the script itself), a mismatch\n"
+               "     against eager, or a capture error\n"
+               "  2  the script could not run: usage, no such file, an error before any capture,\n"
+               "     a timeout, a dead worker, a broken channel; or a requested export failed\n"
+               "  3  the run was ok but could not be stored (the report says why)");
 #ifdef PS_HAVE_UI
     app.require_subcommand(0, 1);
     std::string openFile;

@@ -4,7 +4,8 @@
 #
 #   1. the Debian packages in packaging/debian-packages.txt (apt is skipped when all are in)
 #   2. a Python environment with packaging/requirements.txt, outside the checkout, under
-#      ${XDG_CACHE_HOME:-$HOME/.cache}/precompile-studio/env-<hash of requirements.txt>
+#      ${XDG_CACHE_HOME:-$HOME/.cache}/precompile-studio/env-<hash of requirements.txt>, then
+#      packaging/requirements-dev.txt (jsonschema, ruff: tests and lint) into it
 #   3. the CMake configure (Ninja, RelWithDebInfo) and build into ./build
 #
 # Environment: PS_BUILD_DIR (default build), PS_PYTHON (the interpreter the environment is
@@ -41,6 +42,15 @@ if [ ! -f "$env_dir/.complete" ]; then
     "$env_dir/bin/pip" install --quiet --disable-pip-version-check -r packaging/requirements.txt
     "$env_dir/bin/python" -c 'import torch, pybind11; print("torch", torch.__version__)' >&2
     touch "$env_dir/.complete"
+fi
+# The test and lint tools (requirements-dev.txt), into the same environment; a marker named
+# after the file's hash says they are in.
+dev_marker="$env_dir/.dev-$(sha256sum packaging/requirements-dev.txt | cut -c1-16)"
+if [ ! -f "$dev_marker" ]; then
+    log "installing packaging/requirements-dev.txt into $env_dir"
+    "$env_dir/bin/pip" install --quiet --disable-pip-version-check -r packaging/requirements-dev.txt
+    rm -f "$env_dir"/.dev-*
+    touch "$dev_marker"
 fi
 
 [ "${PS_SKIP_BUILD:-0}" = 1 ] && exit 0

@@ -1,6 +1,7 @@
 #include "ui/CacheView.h"
 
 #include "ui/RunDocument.h"
+#include "ui/StatusStyle.h"
 
 #include <QCryptographicHash>
 #include <QFormLayout>
@@ -88,8 +89,8 @@ void CacheView::setCapture(const std::shared_ptr<const RunDocument>& run, int ca
     const auto& c = run->report.captures[capture];
     auto it = c.json.find("cache");
     if (it == c.json.end() || !it->is_object()) {
-        clear(c.status == "ok" ? tr("The report holds no cache inspection (made by an older worker?).")
-                               : tr("No cache: the capture ended in a %1.").arg(QString::fromStdString(c.status)));
+        clear(c.status == model::CaptureStatus::Ok ? tr("The report holds no cache inspection (made by an older worker?).")
+                               : tr("No cache: the capture ended in a %1.").arg(StatusStyle::word(c.status)));
         return;
     }
     clear(QString());

@@ -1,5 +1,8 @@
 #include "ui/LessonOutcome.h"
 
+#include "commands/LessonExpectation.h"
+#include "model/RunStatus.h"
+
 #include <QCoreApplication>
 #include <QFile>
 
@@ -9,6 +12,7 @@ namespace ps::ui {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using Expect = commands::LessonExpectation;
 
 namespace {
 
@@ -17,29 +21,24 @@ QString tr(const char* text)
     return QCoreApplication::translate("ps::ui::LessonOutcome", text);
 }
 
-const json& member(const json& j, const char* key)
-{
-    return commands::LessonsCommand::field(j, key);
-}
-
 QString str(const json& j, const char* fallback = "?")
 {
-    return j.is_string() ? QString::fromStdString(j.get<std::string>()) : QString::fromLatin1(fallback);
+    return QString::fromStdString(Expect::text(j, fallback));
 }
 
 QString violationText(const json& v)
 {
-    return QString::fromStdString(commands::LessonsCommand::violationText(v));
+    return QString::fromStdString(Expect::violationText(v));
 }
 
 QString verifyText(const json& v)
 {
     if (!v.is_object())
         return QStringLiteral("-");
-    QString s = QString::fromStdString(commands::LessonsCommand::verifyText(v));
-    const json& rt = member(v, "runtime");
+    QString s = QString::fromStdString(Expect::verifyText(v));
+    const json& rt = Expect::field(v, "runtime");
     if (rt.is_object())
-        s += tr("; runtime call: ") + QString::fromStdString(commands::LessonsCommand::runtimeText(rt));
+        s += tr("; runtime call: ") + QString::fromStdString(Expect::runtimeText(rt));
     return s;
 }
 
@@ -58,27 +57,28 @@ LessonOutcome::LessonOutcome(const commands::Lesson& lesson, const QString& side
                              const json& expect)
     : m_side(side), m_script(scriptPath(lesson, side))
 {
-    m_status = str(member(report, "status"), "");
-    m_message = firstLine(member(report, "message"), 600);
-    m_expected = member(expect, side.toStdString().c_str());
+    m_status = str(Expect::field(report, "status"), "");
+    m_message = firstLine(Expect::field(report, "message"), 600);
+    m_expected = Expect::field(expect, side.toStdString().c_str());
     if (cancelled()) {
         m_ran = false;
         m_error = m_message.isEmpty() ? tr("the run was cancelled") : m_message;
         return;
     }
     m_ran = true;
-    m_stable = commands::LessonsCommand::stableFields(report, m_script.toStdString());
+    m_stable = Expect::stableFields(report, m_script.toStdString());
     if (m_expected.is_object()) {
-        for (const auto& d : commands::LessonsCommand::compare(m_expected, m_stable))
+        for (const auto& d : Expect::compare(m_expected, m_stable))
             m_differences << QString::fromStdString(d);
     } else {
         m_differences << tr("%1 has no \"%2\" object").arg(QString::fromStdString(lesson.expect), side);
     }
-    if (m_status != QLatin1String("ok") && m_status != QLatin1String("violation"))
-        m_error = m_message;  // error, timeout, worker_died: what happened, in the worker's words
+    const auto typed = model::runStatusFromString(m_status.toStdString());
+    if (!typed || !model::ranToTheEnd(*typed) || *typed == model::RunStatus::Error)
+        m_error = m_message;  // error, timeout, worker_died, ...: what happened, in the worker's words
 
     // What the studio says, in the order a learner reads it (as `lessons run` prints it).
-    for (const auto& f : commands::LessonsCommand::findings(report, m_script.toStdString()))
+    for (const auto& f : Expect::findings(report, m_script.toStdString()))
         m_findings.push_back({QString::fromStdString(f.what), QString::fromStdString(f.message),
                               QString::fromStdString(f.fix)});
 }
@@ -93,7 +93,7 @@ LessonOutcome LessonOutcome::failed(const commands::Lesson& lesson, const QStrin
     o.m_ran = false;
     o.m_error = error;
     o.m_message = error;
-    o.m_expected = member(expect, side.toStdString().c_str());
+    o.m_expected = Expect::field(expect, side.toStdString().c_str());
     return o;
 }
 
@@ -128,12 +128,11 @@ std::optional<json> LessonOutcome::readExpect(const QString& path, QString* erro
         *error = tr("%1 is not valid JSON: %2").arg(path, QString::fromStdString(e.what()));
         return std::nullopt;
     }
-    for (const char* side : {"broken", "fixed"})
-        if (!member(j, side).is_object()) {
-            *error = tr("%1 has no \"%2\" object (it must read {\"broken\": {...}, \"fixed\": {...}})")
-                         .arg(path, QString::fromLatin1(side));
-            return std::nullopt;
-        }
+    if (const char* side = Expect::missingSide(j)) {
+        *error = tr("%1 has no \"%2\" object (it must read {\"broken\": {...}, \"fixed\": {...}})")
+                     .arg(path, QString::fromLatin1(side));
+        return std::nullopt;
+    }
     return j;
 }
 
@@ -154,21 +153,21 @@ QString LessonOutcome::summary() const
         return lines.join(QLatin1Char('\n'));
     }
     lines << tr("status: %1").arg(m_status) + (m_error.isEmpty() ? QString() : QStringLiteral(" — ") + m_error);
-    const json& scriptViolation = member(m_stable, "violation");
+    const json& scriptViolation = Expect::field(m_stable, "violation");
     if (scriptViolation.is_object())
         lines << tr("script: %1").arg(violationText(scriptViolation));
-    const json& captures = member(m_stable, "captures");
+    const json& captures = Expect::field(m_stable, "captures");
     const std::size_t n = captures.is_array() ? captures.size() : 0;
     for (std::size_t i = 0; i < n; ++i) {
         const json& c = captures[i];
         const QString label = n > 1 ? tr("capture %1").arg(i + 1) : tr("capture");
-        QString line = QStringLiteral("%1: %2").arg(label, str(member(c, "status")));
-        if (member(c, "violation").is_object())
-            line += QStringLiteral(" — ") + violationText(member(c, "violation"));
+        QString line = QStringLiteral("%1: %2").arg(label, str(Expect::field(c, "status")));
+        if (Expect::field(c, "violation").is_object())
+            line += QStringLiteral(" — ") + violationText(Expect::field(c, "violation"));
         lines << line;
-        lines << tr("  verify: %1").arg(verifyText(member(c, "verify")));
+        lines << tr("  verify: %1").arg(verifyText(Expect::field(c, "verify")));
         QStringList warnings;
-        for (const auto& w : member(c, "warnings"))
+        for (const auto& w : Expect::field(c, "warnings"))
             warnings << violationText(w);
         lines << tr("  warnings: %1").arg(warnings.isEmpty() ? tr("none") : warnings.join(QStringLiteral("; ")));
     }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "commands/LessonsCommand.h"
+#include "commands/LessonCatalogue.h"
 
 #include <QString>
 #include <QStringList>
@@ -14,8 +14,8 @@ namespace ps::ui {
 
 /// What one script of a lesson (its "broken" or its "fixed" side) reported, set against what
 /// the lesson's expect.json says for that side, the way `precompile-studio lessons run` does:
-/// the report's stable fields (LessonsCommand::stableFields), the differences from
-/// expect[side] (LessonsCommand::compare), and a short summary for a reader. Also stands for a
+/// the report's stable fields (LessonExpectation::stableFields), the differences from
+/// expect[side] (LessonExpectation::compare), and a short summary for a reader. Also stands for a
 /// run that was cancelled or could not start at all (then error() says why).
 class LessonOutcome {
 public:
@@ -45,7 +45,7 @@ public:
 
     const QString& side() const { return m_side; }
     const QString& script() const { return m_script; }
-    /// The report's status (ok, violation, error, timeout, worker_died, cancelled).
+    /// The report's status (see model::RunStatus: ok, mismatch, violation, error, timeout, ...).
     const QString& status() const { return m_status; }
     /// The run ended in a report of the script (not cancelled, not refused before it started).
     bool ran() const { return m_ran; }

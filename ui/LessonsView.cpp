@@ -5,6 +5,7 @@
 #include "ui/ScriptFile.h"
 #include "ui/WorkerClient.h"
 
+#include "commands/LessonExpectation.h"
 #include "protocol/RunOptions.h"
 
 #include <QFile>
@@ -25,12 +26,11 @@ namespace ps::ui {
 
 namespace {
 
-const char* const kSides[2] = {"broken", "fixed"};
 constexpr int kNameRole = Qt::UserRole + 1;
 
 QString sideName(int k)
 {
-    return QString::fromLatin1(kSides[k]);
+    return QString::fromLatin1(commands::LessonExpectation::kSides[k]);
 }
 
 /// Replaces a read-only editor's text (QScintilla refuses to change a read-only document).
@@ -158,7 +158,7 @@ LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QW
         m_stageLabel->setText(stageText());
     });
 
-    setLessonsDir(lessonsDir.isEmpty() ? QString::fromStdString(commands::LessonsCommand::defaultLessonsDir())
+    setLessonsDir(lessonsDir.isEmpty() ? QString::fromStdString(commands::LessonCatalogue::defaultLessonsDir())
                                        : lessonsDir);
 }
 
@@ -204,7 +204,7 @@ void LessonsView::reload()
         m_dirProblem = tr("No lessons folder at %1 (set PS_RESOURCES_DIR to the folder that holds lessons/).")
                            .arg(m_lessonsDir);
     else {
-        m_lessons = commands::LessonsCommand::list(m_lessonsDir.toStdString());
+        m_lessons = commands::LessonCatalogue::list(m_lessonsDir.toStdString());
         if (m_lessons.empty())
             m_dirProblem = tr("No lessons in %1 (a lesson is a folder with lesson.md, broken.py, fixed.py and "
                               "expect.json).").arg(m_lessonsDir);
@@ -329,7 +329,7 @@ bool LessonsView::runBoth()
         return false;
     }
     // Read the lesson again: its files may have changed since it was shown.
-    const auto lesson = commands::LessonsCommand::find(m_lessonsDir.toStdString(), m_current->name);
+    const auto lesson = commands::LessonCatalogue::find(m_lessonsDir.toStdString(), m_current->name);
     if (!lesson) {
         m_runProblem = tr("The lesson %1 is no longer in %2.").arg(QString::fromStdString(m_current->name), m_lessonsDir);
         updateProblem();
@@ -435,7 +435,7 @@ void LessonsView::onRunFinished(const std::shared_ptr<const RunDocument>& run)
     // keeps what it found.
     m_outcomes[k] = LessonOutcome(m_runLesson, sideName(k), r.toJson(), m_runExpect);
     showOutcome(k);
-    if (!m_cancelRequested && r.status == "worker_died" && WorkerClient::couldNotStart(r.message)) {
+    if (!m_cancelRequested && r.startFailure) {
         m_runProblem = tr("The worker could not start: %1. The studio's Python environment is made by "
                           "`packaging/bootstrap.sh`.").arg(QString::fromStdString(r.message));
         updateProblem();

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "commands/LessonsCommand.h"
+#include "commands/LessonCatalogue.h"
 #include "ui/LessonOutcome.h"
 
 #include <QElapsedTimer>
@@ -38,7 +38,7 @@ class LessonsView : public QWidget {
     Q_OBJECT
 public:
     /// `pythonEnv` "" : the environment the build was configured with. `lessonsDir` "" :
-    /// LessonsCommand::defaultLessonsDir().
+    /// LessonCatalogue::defaultLessonsDir().
     explicit LessonsView(const QString& pythonEnv = QString(), const QString& lessonsDir = QString(),
                          QWidget* parent = nullptr);
     ~LessonsView() override;

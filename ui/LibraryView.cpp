@@ -1,5 +1,7 @@
 #include "ui/LibraryView.h"
 
+#include "ui/StatusStyle.h"
+
 #include "ui/RunStore.h"
 
 #include <QComboBox>
@@ -24,11 +26,19 @@ constexpr int kIdRole = Qt::UserRole + 1;
 constexpr int kSortRole = Qt::UserRole + 2;
 
 // Worst first when sorted by status ascending.
+constexpr model::RunStatus kWorstFirst[] = {
+    model::RunStatus::ProtocolError, model::RunStatus::WorkerDied, model::RunStatus::Timeout,
+    model::RunStatus::Error,         model::RunStatus::Violation,  model::RunStatus::Mismatch,
+    model::RunStatus::Cancelled,     model::RunStatus::Ok,
+};
+
 int statusRank(const QString& s)
 {
-    static const QStringList order = {"worker_died", "timeout", "error", "violation", "cancelled", "ok"};
-    const int i = static_cast<int>(order.indexOf(s));
-    return i < 0 ? static_cast<int>(order.size()) : i;
+    const auto status = model::runStatusFromString(s.toStdString());
+    for (int i = 0; status && i < static_cast<int>(std::size(kWorstFirst)); ++i)
+        if (kWorstFirst[i] == *status)
+            return i;
+    return static_cast<int>(std::size(kWorstFirst));
 }
 } // namespace
 
@@ -60,8 +70,12 @@ LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
     m_search->setClearButtonEnabled(true);
     m_status = new QComboBox;
     m_status->addItem(tr("All"), QString());
-    for (const char* s : {"ok", "violation", "error", "timeout", "worker_died"})
-        m_status->addItem(QString::fromLatin1(s), QString::fromLatin1(s));
+    for (auto s : {model::RunStatus::Ok, model::RunStatus::Mismatch, model::RunStatus::Violation,
+                   model::RunStatus::Error, model::RunStatus::Timeout, model::RunStatus::WorkerDied,
+                   model::RunStatus::ProtocolError}) {
+        m_status->addItem(StatusStyle::word(s), StatusStyle::word(s));
+        m_status->setItemData(m_status->count() - 1, StatusStyle::color(s), Qt::ForegroundRole);
+    }
     m_status->setToolTip(tr("Show only runs with this status"));
 
     m_model = new QStandardItemModel(0, ColumnCount, this);
@@ -144,6 +158,8 @@ void LibraryView::reload()
         name->setToolTip(r.scriptPath);
         auto* status = new QStandardItem(r.status);
         status->setData(QStringLiteral("%1 %2").arg(statusRank(r.status)).arg(r.createdAt), kSortRole);
+        if (const auto typed = model::runStatusFromString(r.status.toStdString()))
+            status->setForeground(StatusStyle::color(*typed));
         auto* backend = new QStandardItem(r.backends.join(", "));
         backend->setData(backend->text(), kSortRole);
         auto* message = new QStandardItem(r.message.section('\n', 0, 0));

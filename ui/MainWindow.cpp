@@ -2,6 +2,7 @@
 
 #include "ui/AboutDialog.h"
 #include "ui/FindBar.h"
+#include "ui/StatusStyle.h"
 #include "graph/GraphModel.h"
 #include "ui/GraphView.h"
 #include "ui/LessonsView.h"
@@ -129,7 +130,8 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     });
     m_tick.setInterval(100);
     connect(&m_tick, &QTimer::timeout, this, [this]() {
-        m_stageLabel->setText(stageText());
+        m_stageLabel->setStyleSheet(QString());
+    m_stageLabel->setText(stageText());
     });
 
     buildActions();
@@ -604,7 +606,7 @@ bool MainWindow::openLibrary(const QString& path)
     }
     m_store = std::move(store);
     m_library->setStore(m_store.get());
-    m_worker->setLibraryPath(ok ? path : QString());
+    m_worker->setLibraryPath(ok ? path : QString(), ok ? QString() : m_store->error());
     m_report->graphView()->setLayoutCache(m_store->layoutCache());
     if (ok) {
         QSettings().setValue(QStringLiteral("library/path"), path);
@@ -715,6 +717,7 @@ void MainWindow::startRun()
     m_log->beginRun(tr("%1 (%2)").arg(QFileInfo(m_editor->filePath()).fileName(), how.join(", ")));
     m_worker->run(options);
     m_tick.start();
+    m_stageLabel->setStyleSheet(QString());
     m_stageLabel->setText(stageText());
     updateRunActions();
 }
@@ -731,6 +734,7 @@ void MainWindow::onStage(const QString& stage, const QString& capture)
 {
     m_stage = stage;
     m_stageCapture = capture;
+    m_stageLabel->setStyleSheet(QString());
     m_stageLabel->setText(stageText());
 }
 
@@ -739,33 +743,39 @@ void MainWindow::onRunFinished(const std::shared_ptr<const RunDocument>& run)
     m_tick.stop();
     updateRunActions();
     const auto& r = run->report;
-    const QString status = QString::fromStdString(r.status);
+    using model::RunStatus;
+    const QString verdict = StatusStyle::verdict(r);
     const QString message = QString::fromStdString(r.message);
-    m_lastOutcome = tr("Last run: %1 in %2 s").arg(status).arg(run->elapsedSeconds, 0, 'f', 1);
+    const QString storeError = run->storeError();
+    m_lastOutcome = tr("Last run: %1 in %2 s").arg(verdict).arg(run->elapsedSeconds, 0, 'f', 1);
     if (r.runId)
         m_lastOutcome += tr(" · run #%1").arg(*r.runId);
     m_stageLabel->setText(m_lastOutcome);
-    m_log->appendNote(tr("%1: %2").arg(status, message.section('\n', 0, 0))
+    m_stageLabel->setStyleSheet(QStringLiteral("color: %1").arg(StatusStyle::verdictColor(r).name()));
+    m_log->appendNote(tr("%1: %2").arg(StatusStyle::word(r.status), message.section('\n', 0, 0))
                       + (r.runId ? tr(" (stored as run #%1)").arg(*r.runId)
-                                 : run->storeError.isEmpty() ? QString() : tr(" (not stored: %1)").arg(run->storeError)));
+                                 : storeError.isEmpty() ? QString() : tr(" (not stored: %1)").arg(storeError)));
 
-    if (status == "worker_died") {
-        const bool start = WorkerClient::couldNotStart(r.message);
-        m_notice->showNotice(start ? NoticeBar::Level::Error : NoticeBar::Level::Warning,
-                             start ? tr("The worker could not start: %1. The studio's Python environment is made by "
-                                        "`packaging/bootstrap.sh`.").arg(message)
-                                   : tr("The worker died: %1. A fresh worker has been started; the next run works as usual.")
-                                         .arg(message));
-    } else if (status == "timeout") {
+    if (r.startFailure) {
+        m_notice->showNotice(NoticeBar::Level::Error,
+                             tr("The worker could not start: %1. The studio's Python environment is made by "
+                                "`packaging/bootstrap.sh`.").arg(message));
+    } else if (r.status == RunStatus::WorkerDied) {
+        m_notice->showNotice(NoticeBar::Level::Warning,
+                             tr("The worker died: %1. A fresh worker has been started; the next run works as usual.")
+                                 .arg(message));
+    } else if (r.status == RunStatus::ProtocolError) {
+        m_notice->showNotice(NoticeBar::Level::Warning,
+                             tr("The worker broke the protocol and was stopped: %1. A fresh worker has been started.")
+                                 .arg(message));
+    } else if (r.status == RunStatus::Timeout) {
         m_notice->showNotice(NoticeBar::Level::Warning, tr("%1. A fresh worker has been started.").arg(message));
-    } else if (status == "cancelled") {
+    } else if (r.status == RunStatus::Cancelled) {
         m_notice->showNotice(NoticeBar::Level::Info, tr("Run cancelled: the worker was killed and a fresh one started."));
-    } else if (status == "error" && r.captures.empty() && WorkerClient::couldNotStart(r.message)) {
-        m_notice->showNotice(NoticeBar::Level::Error, message);
-    } else if (!run->storeError.isEmpty() && m_store && m_store->isOpen()) {
-        m_notice->showNotice(NoticeBar::Level::Warning, tr("The run was not stored in the library: %1").arg(run->storeError));
+    } else if (!storeError.isEmpty()) {
+        m_notice->showNotice(NoticeBar::Level::Warning, tr("The run was not stored in the library: %1").arg(storeError));
     }
-    if (status != "cancelled")
+    if (r.status != RunStatus::Cancelled)
         showRun(run);
     if (r.runId) {
         m_library->reload();
@@ -779,8 +789,7 @@ void MainWindow::showRun(const std::shared_ptr<const RunDocument>& run)
     m_editor->highlightLines({});
     m_report->showRun(run);
     // A run that ended in a violation or an error opens on what went wrong.
-    const auto& status = run->report.status;
-    if (status != "ok" && m_report->violationsView()->count() > 0)
+    if (run->report.status != model::RunStatus::Ok && m_report->violationsView()->count() > 0)
         m_report->tabs()->setCurrentIndex(ReportView::ViolationsTab);
     else if (m_report->tabs()->currentIndex() == ReportView::ViolationsTab)
         m_report->tabs()->setCurrentIndex(ReportView::GraphTab);

@@ -4,6 +4,7 @@
 #include "graph/GraphModel.h"
 #include "ui/GraphView.h"
 #include "ui/RunDocument.h"
+#include "ui/StatusStyle.h"
 #include "ui/SourceView.h"
 #include "ui/VerifyView.h"
 #include "ui/ViolationsView.h"
@@ -84,8 +85,8 @@ void ReportView::showRun(const std::shared_ptr<const RunDocument>& run)
     m_run = run;
     m_graphs.assign(run->report.captures.size(), nullptr);
     const auto& r = run->report;
-    const QString status = QString::fromStdString(r.status);
-    const QString color = status == "ok" ? "#2e9a48" : status == "violation" ? "#d08a00" : "#d03a2a";
+    const QString status = StatusStyle::verdict(r);
+    const QString color = StatusStyle::verdictColor(r).name();
     QStringList facts;
     if (r.runId)
         facts << tr("run #%1").arg(*r.runId);
@@ -99,8 +100,8 @@ void ReportView::showRun(const std::shared_ptr<const RunDocument>& run)
     }
     if (run->elapsedSeconds > 0)
         facts << tr("%1 s").arg(run->elapsedSeconds, 0, 'f', 1);
-    if (!run->storeError.isEmpty() && run->origin == "run")
-        facts << tr("not stored");
+    if (!run->storeError().isEmpty() && run->origin == "run")
+        facts << tr("not stored: %1").arg(run->storeError());
     QString message = QString::fromStdString(r.message).section('\n', 0, 0);
     if (message.size() > 300)
         message = message.left(300) + "…";
@@ -112,7 +113,7 @@ void ReportView::showRun(const std::shared_ptr<const RunDocument>& run)
         m_captures->clear();
         for (const auto& c : r.captures)
             m_captures->addItem(QStringLiteral("%1 — %2 · %3/%4")
-                                    .arg(QString::fromStdString(c.name), QString::fromStdString(c.status),
+                                    .arg(QString::fromStdString(c.name), StatusStyle::word(c.status),
                                          QString::fromStdString(c.backend), QString::fromStdString(c.tracer)));
     }
     m_captures->setVisible(r.captures.size() > 1);

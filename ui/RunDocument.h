@@ -26,8 +26,13 @@ struct RunDocument {
     QString origin;     ///< "run" (just now), "library" or "export"
     QString createdAt;  ///< ISO 8601 for library runs
     bool trusted = true;
-    QString storeError;    ///< why a finished run is not in the library ("" when it is)
     double elapsedSeconds = 0;  ///< wall time of the run, as the window saw it
+
+    /// Why a finished run that was to be stored is not in the library ("" otherwise).
+    QString storeError() const
+    {
+        return report.storeError ? QString::fromStdString(*report.storeError) : QString();
+    }
 
     const CaptureBytes* artifact(std::size_t capture) const
     {

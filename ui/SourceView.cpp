@@ -3,6 +3,7 @@
 #include "ui/EditorTheme.h"
 #include "ui/FindBar.h"
 #include "ui/RunDocument.h"
+#include "ui/StatusStyle.h"
 
 #include <Qsci/qsciscintilla.h>
 
@@ -128,8 +129,8 @@ void SourceView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
     if (!bytes || !bytes->pythonCode) {
         if (bytes && !bytes->error.isEmpty())
             clear(tr("The python_code of this capture cannot be shown: %1").arg(bytes->error));
-        else if (c.status != "ok")
-            clear(tr("No python_code: the capture ended in a %1 (see Violations).").arg(QString::fromStdString(c.status)));
+        else if (c.status != model::CaptureStatus::Ok)
+            clear(tr("No python_code: the capture ended in a %1 (see Violations).").arg(StatusStyle::word(c.status)));
         else
             clear(tr("The python_code of this capture is not available (the run was not stored)."));
         return;

@@ -1,6 +1,7 @@
 #include "ui/VerifyView.h"
 
 #include "ui/RunDocument.h"
+#include "ui/StatusStyle.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -208,9 +209,9 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
     const auto& c = run->report.captures[capture];
     auto it = c.json.find("verify");
     if (it == c.json.end() || !it->is_object()) {
-        clear(c.status == "ok" ? tr("The report holds no verification.")
+        clear(c.status == model::CaptureStatus::Ok ? tr("The report holds no verification.")
                                : tr("Not verified: the capture ended in a %1, so there is no artifact to load.")
-                                     .arg(QString::fromStdString(c.status)));
+                                     .arg(StatusStyle::word(c.status)));
         return;
     }
     m_rows->clear();

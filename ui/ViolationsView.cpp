@@ -1,6 +1,7 @@
 #include "ui/ViolationsView.h"
 
 #include "ui/RunDocument.h"
+#include "ui/StatusStyle.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -104,13 +105,13 @@ void ViolationsView::setRun(const std::shared_ptr<const RunDocument>& run)
     if (!run)
         return;
     const auto& report = run->report;
-    const QString status = QString::fromStdString(report.status);
+    using model::RunStatus;
     if (auto err = report.extra().find("error"); err != report.extra().end() && err->is_object())
         m_entries.push_back(fromViolation(*err, QString(), QStringLiteral("error"), tr("script")));
-    else if ((status == "error" || status == "timeout" || status == "worker_died") && report.captures.empty()) {
+    else if (report.status != RunStatus::Ok && report.status != RunStatus::Cancelled && report.captures.empty()) {
         Entry e;
         e.severity = QStringLiteral("error");
-        e.rule = status;
+        e.rule = StatusStyle::word(report.status);
         e.message = QString::fromStdString(report.message);
         readLocation(report.extra(), e);
         m_entries.push_back(e);
@@ -119,7 +120,17 @@ void ViolationsView::setRun(const std::shared_ptr<const RunDocument>& run)
         const QString name = QString::fromStdString(c.name);
         const auto& j = c.json;
         if (auto v = j.find("violation"); v != j.end() && v->is_object())
-            m_entries.push_back(fromViolation(*v, name, QString::fromStdString(c.status == "error" ? "error" : "violation")));
+            m_entries.push_back(fromViolation(*v, name, c.status == model::CaptureStatus::Error ? QStringLiteral("error")
+                                                                                         : QStringLiteral("violation")));
+        if (c.status == model::CaptureStatus::Mismatch && c.outcome) {
+            Entry e;
+            e.severity = QStringLiteral("mismatch");
+            e.capture = name;
+            e.rule = QString::fromStdString(c.outcome->rule.empty() ? std::string("mismatch") : c.outcome->rule);
+            e.message = QString::fromStdString(c.outcome->message);
+            e.phase = QString::fromStdString(c.outcomeWhere);
+            m_entries.push_back(e);
+        }
         if (auto verify = j.find("verify"); verify != j.end() && verify->is_object()) {
             const auto& vj = *verify;
             auto add = [&](const char* key, const QString& where) {
@@ -145,9 +156,10 @@ void ViolationsView::setRun(const std::shared_ptr<const RunDocument>& run)
                     m_entries.push_back(fromViolation(item, name, QStringLiteral("warning")));
     }
 
-    int violations = 0, errors = 0, warnings = 0;
+    int violations = 0, errors = 0, warnings = 0, mismatches = 0;
     for (const auto& e : m_entries) {
         violations += e.severity == "violation";
+        mismatches += e.severity == "mismatch";
         errors += e.severity == "error";
         warnings += e.severity == "warning";
         auto* item = new QTreeWidgetItem(m_list);
@@ -166,11 +178,12 @@ void ViolationsView::setRun(const std::shared_ptr<const RunDocument>& run)
         if (c != 4)
             m_list->resizeColumnToContents(c);
     if (m_entries.empty())
-        m_summary->setText(status == "ok" ? tr("No violations: every capture kept the contract.")
+        m_summary->setText(report.status == RunStatus::Ok ? tr("No violations: every capture kept the contract.")
                                           : tr("Nothing to show for this run (%1).").arg(QString::fromStdString(report.message)));
     else
-        m_summary->setText(tr("%1 violation(s), %2 error(s), %3 warning(s). Click one to go to its line in the script.")
-                               .arg(violations).arg(errors).arg(warnings));
+        m_summary->setText(tr("%1 violation(s), %2 error(s), %3 mismatch(es), %4 warning(s). Click one to go to its "
+                              "line in the script.")
+                               .arg(violations).arg(errors).arg(mismatches).arg(warnings));
     if (!m_entries.empty())
         m_list->setCurrentItem(m_list->topLevelItem(0));
 }

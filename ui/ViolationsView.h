@@ -22,7 +22,7 @@ class ViolationsView : public QWidget {
 public:
     struct Entry {
         QString capture;
-        QString severity;  ///< violation | error | warning
+        QString severity;  ///< violation | error | mismatch | warning
         std::optional<int> invariant;
         QString rule;
         QString kind;

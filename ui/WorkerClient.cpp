@@ -1,17 +1,10 @@
 #include "ui/WorkerClient.h"
 
 #include "ui/RunDocument.h"
-#include "ui/RunStore.h"
 
-#include "protocol/ProtocolError.h"
-#include "protocol/RunClient.h"
-#include "protocol/WorkerLocator.h"
+#include "run/RunPipeline.h"
 
-#include <QDir>
-#include <QElapsedTimer>
-#include <QFile>
 #include <QStringDecoder>
-#include <QTemporaryDir>
 
 namespace ps::ui {
 
@@ -20,26 +13,14 @@ namespace {
 constexpr qint64 kMaxPendingBytes = 256 * 1024;
 constexpr int kFlushIntervalMs = 100;
 
-std::optional<std::string> readFile(const std::string& path)
-{
-    QFile f(QString::fromStdString(path));
-    if (!f.open(QIODevice::ReadOnly))
-        return std::nullopt;
-    const QByteArray bytes = f.readAll();
-    return std::string(bytes.constData(), static_cast<std::size_t>(bytes.size()));
-}
-
 } // namespace
 
 WorkerClient::WorkerClient(const QString& pythonEnv, QObject* parent) : QObject(parent)
 {
     qRegisterMetaType<std::shared_ptr<const RunDocument>>();
-    try {
-        const auto env = pythonEnv.isEmpty() ? std::nullopt : std::optional<std::string>(pythonEnv.toStdString());
-        m_client = std::make_unique<protocol::RunClient>(protocol::WorkerLocator::locate(env), /*keepWarm=*/true);
-    } catch (const protocol::ProtocolError& e) {
-        m_launchError = QString::fromStdString(e.what());
-    }
+    const auto env = pythonEnv.isEmpty() ? std::nullopt : std::optional<std::string>(pythonEnv.toStdString());
+    m_pipeline = std::make_unique<run::RunPipeline>(run::RunPipeline::forEnvironment(env, /*keepWarm=*/true));
+    m_launchError = QString::fromStdString(m_pipeline->launchProblem());
     m_threadContext = new QObject;
     m_threadContext->moveToThread(&m_thread);
     m_thread.setObjectName(QStringLiteral("worker-client"));
@@ -51,13 +32,12 @@ WorkerClient::WorkerClient(const QString& pythonEnv, QObject* parent) : QObject(
 WorkerClient::~WorkerClient()
 {
     m_flushTimer.stop();
-    if (m_busy && m_client)
-        m_client->cancel();
+    if (m_busy)
+        m_pipeline->cancel();
     // Queued behind a run in progress (which the cancel ends): the client and the store are
     // destroyed on the thread that used them, then the thread ends.
     onWorkerThread([this]() {
-        m_client.reset();  // asks a warm worker to quit, kills it after 2 s
-        m_store.reset();
+        m_pipeline.reset();  // asks a warm worker to quit, kills it after 2 s
         QThread::currentThread()->quit();
     });
     m_thread.wait();
@@ -75,23 +55,18 @@ std::optional<nlohmann::json> WorkerClient::hello() const
     return m_hello;
 }
 
-void WorkerClient::setLibraryPath(const QString& path)
+void WorkerClient::setLibraryPath(const QString& path, const QString& unavailable)
 {
     QMutexLocker lock(&m_mutex);
     m_libraryPath = path;
+    m_libraryUnavailable = path.isEmpty() ? unavailable : QString();
 }
 
 void WorkerClient::prewarm()
 {
-    if (!m_client || m_busy)
+    if (!m_launchError.isEmpty() || m_busy)
         return;
-    onWorkerThread([this]() {
-        try {
-            m_client->prewarm();
-        } catch (const protocol::ProtocolError&) {
-            // The next run reports it, in the run's words.
-        }
-    });
+    onWorkerThread([this]() { m_pipeline->prewarm(); });
 }
 
 QString WorkerClient::stageWords(const QString& stage)
@@ -111,20 +86,12 @@ QString WorkerClient::stageWords(const QString& stage)
     return stage;
 }
 
-bool WorkerClient::couldNotStart(const std::string& message)
-{
-    for (const char* sign : {"could not be started", "while starting", "could not start Python", "bootstrap.sh"})
-        if (message.find(sign) != std::string::npos)
-            return true;
-    return false;
-}
-
 void WorkerClient::cancel()
 {
-    if (!m_busy || !m_client)
+    if (!m_busy)
         return;
     m_cancelRequested = true;
-    m_client->cancel();
+    m_pipeline->cancel();
 }
 
 bool WorkerClient::run(const protocol::RunOptions& options)
@@ -133,17 +100,7 @@ bool WorkerClient::run(const protocol::RunOptions& options)
         return false;
     m_busy = true;
     m_cancelRequested = false;
-    if (!m_client) {
-        auto doc = std::make_shared<RunDocument>();
-        doc->report = model::Report::failed(options.script, "error", m_launchError.toStdString());
-        doc->origin = QStringLiteral("run");
-        QMetaObject::invokeMethod(this, [this, doc]() {
-            m_busy = false;
-            emit finished(doc);
-        }, Qt::QueuedConnection);
-        return true;
-    }
-    m_client->clearCancel();  // no run is in progress: a cancel still pending is stale
+    m_pipeline->clearCancel();  // no run is in progress: a cancel still pending is stale
     {
         QMutexLocker lock(&m_mutex);
         m_pending.clear();
@@ -152,12 +109,6 @@ bool WorkerClient::run(const protocol::RunOptions& options)
     }
     m_flushTimer.start();
     onWorkerThread([this, options]() {
-        QElapsedTimer clock;
-        clock.start();
-        QTemporaryDir outDir(QDir::tempPath() + QStringLiteral("/precompile-studio-run-XXXXXX"));
-        protocol::RunOptions o = options;
-        o.outDir = outDir.path().toStdString();
-
         QStringDecoder decoders[2] = {QStringDecoder(QStringDecoder::Utf8), QStringDecoder(QStringDecoder::Utf8)};
         protocol::RunObserver observer;
         observer.onStage = [this](const std::string& stage, const std::string& capture) {
@@ -173,58 +124,37 @@ bool WorkerClient::run(const protocol::RunOptions& options)
             QMetaObject::invokeMethod(this, [this, text]() { emit workerEvent(text); }, Qt::QueuedConnection);
         };
 
-        model::Report report = m_client->run(o, observer);
-        if (m_cancelRequested && report.status != "cancelled") {
-            // The cancel came as the run ended and may have killed the worker kept warm for the
-            // next run: start that one again.
-            m_client->shutdown();
-            try {
-                m_client->prewarm();
-            } catch (const protocol::ProtocolError&) {
-            }
-        }
-        auto doc = std::make_shared<RunDocument>();
-        doc->report = std::move(report);
-        doc->origin = QStringLiteral("run");
-        if (auto script = readFile(o.script))
-            doc->scriptText = std::move(*script);
-        for (std::size_t i = 0; i < doc->report.captures.size(); ++i) {
-            CaptureBytes bytes;
-            const auto& j = doc->report.captures[i].json;
-            const auto files = j.contains("artifact") && j["artifact"].is_object() ? j["artifact"].value("files", nlohmann::json())
-                                                                                 : nlohmann::json();
-            if (files.is_object()) {
-                bytes.pythonCode = readFile(files.value("python_code", ""));
-                bytes.cache = readFile(files.value("cache", ""));
-                if (!bytes.pythonCode || !bytes.cache)
-                    bytes.error = tr("the worker's artifact files could not be read");
-            }
-            doc->artifacts.push_back(std::move(bytes));
-        }
-
-        QString libraryPath;
+        run::PipelineOptions pipeline;
+        pipeline.run = options;
+        QString unavailable;
         {
             QMutexLocker lock(&m_mutex);
-            m_hello = m_client->hello();
-            libraryPath = m_libraryPath;
+            if (!m_libraryPath.isEmpty())
+                pipeline.libraryPath = m_libraryPath.toStdString();
+            unavailable = m_libraryUnavailable;
         }
-        if (doc->report.status == "cancelled") {
-            doc->storeError = tr("a cancelled run is not kept");
-        } else if (libraryPath.isEmpty()) {
-            doc->storeError = tr("no library is open");
-        } else {
-            QMetaObject::invokeMethod(this, [this]() { emit stageChanged(QStringLiteral("store"), QString()); },
-                                      Qt::QueuedConnection);
-            if (!m_store || m_store->path() != libraryPath)
-                m_store = std::make_unique<RunStore>(libraryPath);
-            QString error;
-            const qint64 id = m_store->insert(*doc, &error);
-            if (id >= 0)
-                doc->report.runId = id;
-            else
-                doc->storeError = error;
+        run::RunResult result = m_pipeline->run(pipeline, observer);
+        if (m_cancelRequested && result.report.status != model::RunStatus::Cancelled) {
+            // The cancel came as the run ended and may have killed the worker kept warm for the
+            // next run: start that one again.
+            m_pipeline->shutdown();
+            m_pipeline->prewarm();
         }
-        doc->elapsedSeconds = static_cast<double>(clock.elapsed()) / 1000.0;
+        if (!pipeline.libraryPath && !unavailable.isEmpty() && result.report.status != model::RunStatus::Cancelled)
+            result.report.storeError = unavailable.toStdString();
+
+        auto doc = std::make_shared<RunDocument>();
+        doc->report = std::move(result.report);
+        doc->origin = QStringLiteral("run");
+        doc->scriptText = std::move(result.scriptText);
+        doc->elapsedSeconds = result.elapsedSeconds;
+        for (auto& bytes : result.artifacts)
+            doc->artifacts.push_back(
+                {std::move(bytes.pythonCode), std::move(bytes.cache), QString::fromStdString(bytes.error)});
+        {
+            QMutexLocker lock(&m_mutex);
+            m_hello = m_pipeline->hello();
+        }
         QMetaObject::invokeMethod(this, [this, doc]() {
             m_flushTimer.stop();
             flushOutput();

@@ -18,19 +18,18 @@
 #include <string>
 #include <vector>
 
-namespace ps::protocol {
-class RunClient;
+namespace ps::run {
+class RunPipeline;
 }
 
 namespace ps::ui {
 
 struct RunDocument;
-class RunStore;
 
-/// The window's handle on the worker process. A RunClient (kept warm: the next worker is
-/// started, torch imported, as soon as a run ends) lives on a thread of its own, so a run that
-/// blocks for minutes never blocks the window. After a run it reads the artifacts the worker
-/// wrote into a temporary folder and stores the run in the library ("store" stage).
+/// The window's adapter over the one run path (engine/run/RunPipeline). The pipeline (its worker
+/// kept warm: the next one is started, torch imported, as soon as a run ends) lives on a thread
+/// of its own, so a run that blocks for minutes never blocks the window; it stores the run in
+/// the library ("store" stage) when a library path is set.
 ///
 /// Thread contract: create, call and destroy on the GUI thread. Every signal is emitted on the
 /// GUI thread. cancel() kills the worker at once (RunClient::cancel is thread-safe).
@@ -48,13 +47,12 @@ public:
 
     /// A run's stage ("start", "script", "capture", ...) in the words the window shows.
     static QString stageWords(const QString& stage);
-    /// The message of a failed run says the worker itself could not start (no environment,
-    /// Python that cannot start, a worker that died while starting).
-    static bool couldNotStart(const std::string& message);
     /// The worker's hello (python, torch, libtorch versions) once a worker has started.
     std::optional<nlohmann::json> hello() const;
-    /// The library runs are stored in ("" stores nothing). Takes effect at the next store.
-    void setLibraryPath(const QString& path);
+    /// The library runs are stored in. "" stores nothing: then `unavailable`, when given, is
+    /// why (a library that cannot be opened), and each run's report says it was not stored.
+    /// Takes effect at the next run.
+    void setLibraryPath(const QString& path, const QString& unavailable = QString());
 
 public slots:
     /// Starts a run unless one is in progress (then returns false). `outDir` is ignored: each
@@ -82,11 +80,9 @@ private:
     void flushOutput();
     void onWorkerThread(std::function<void()> work);
     void addOutput(int stream, QString text);
-    std::shared_ptr<RunDocument> collect(ps::protocol::RunOptions options, const QString& outDir);
 
     QString m_launchError;
-    std::unique_ptr<ps::protocol::RunClient> m_client;  ///< used on m_thread only (but cancel, clearCancel)
-    std::unique_ptr<RunStore> m_store;                    ///< used on m_thread only
+    std::unique_ptr<run::RunPipeline> m_pipeline;  ///< used on m_thread only (but cancel, clearCancel)
     QThread m_thread;
     QObject* m_threadContext = nullptr;
     std::atomic<bool> m_busy{false};
@@ -99,6 +95,7 @@ private:
     qint64 m_droppedBytes = 0;
     std::optional<nlohmann::json> m_hello;
     QString m_libraryPath;
+    QString m_libraryUnavailable;
 };
 
 } // namespace ps::ui

@@ -20,10 +20,20 @@ std::string ReportPrinter::bytes(std::int64_t n)
 std::string ReportPrinter::summary(const model::Report& report)
 {
     std::ostringstream out;
-    out << report.script << ": " << report.status;
-    if (!report.message.empty())
-        out << ": " << report.message;
-    out << "\n";
+    // The first line tells the truth first: the verdict word never says "ok" for a run that
+    // failed a check or that was not stored.
+    out << report.script << ": " << report.verdict();
+    if (report.status == model::RunStatus::Ok && report.storeError) {
+        out << ": " << *report.storeError << "\n";
+        if (!report.message.empty())
+            out << "  the run itself: " << report.message << "\n";
+    } else {
+        if (!report.message.empty())
+            out << ": " << report.message;
+        out << "\n";
+        if (report.storeError)
+            out << "  not stored: " << *report.storeError << "\n";
+    }
     // A contract outcome of the script itself (e.g. it loaded a mismatched python_code / cache).
     if (auto v = report.extra().find("violation"); v != report.extra().end() && v->is_object()) {
         if (auto rule = v->find("rule"); rule != v->end() && rule->is_string())
@@ -32,7 +42,7 @@ std::string ReportPrinter::summary(const model::Report& report)
             out << "  fix: " << fix->get<std::string>() << "\n";
     }
     for (const auto& c : report.captures) {
-        out << "  " << c.name << "  [" << c.backend << ", " << c.tracer << "]  " << c.status << "\n";
+        out << "  " << c.name << "  [" << c.backend << ", " << c.tracer << "]  " << model::toString(c.status) << "\n";
         if (c.artifact)
             out << "    python_code " << bytes(c.artifact->pythonCodeBytes) << " (sha256 "
                 << c.artifact->pythonCodeSha256.substr(0, 12) << ")  cache " << bytes(c.artifact->cacheBytes)
@@ -43,6 +53,12 @@ std::string ReportPrinter::summary(const model::Report& report)
                 out << "    rule: " << c.violation->rule << "\n";
             if (!c.violation->fix.empty())
                 out << "    fix: " << c.violation->fix << "\n";
+        }
+        if (c.outcome && c.outcomeWhere != "capture") {
+            out << "    " << (c.outcomeWhere.empty() ? std::string("verify") : c.outcomeWhere) << ": "
+                << c.outcome->oneLine() << "\n";
+            if (!c.outcome->rule.empty())
+                out << "    rule: " << c.outcome->rule << "\n";
         }
         if (auto w = c.json.find("warnings"); w != c.json.end() && w->is_array())
             for (const auto& item : *w) {

@@ -17,9 +17,9 @@ struct RunCommandOptions {
     std::string libraryPath;
 };
 
-/// `precompile-studio run SCRIPT ...`: runs the script in a worker, prints the summary or the
-/// schema-1 JSON report to `out`, the script's output and progress to `err`, and returns the
-/// exit code (0 ok, 1 violation or error in a capture, 2 the script could not run).
+/// `precompile-studio run SCRIPT ...`: runs the script through the RunPipeline, prints the
+/// summary or the schema-1 JSON report to `out`, the script's output and progress to `err`, and
+/// returns the exit code (model::Report::exitCode; 2 also when a requested export failed).
 class RunCommand {
 public:
     static int execute(const RunCommandOptions& options, std::ostream& out, std::ostream& err);

@@ -9,6 +9,8 @@
 #include "host/PythonError.h"
 #include "protocol/FrameDecoder.h"
 #include "protocol/FrameEncoder.h"
+#include "protocol/ProtocolError.h"
+#include "protocol/RunRequest.h"
 
 #include <nlohmann/json.hpp>
 
@@ -125,19 +127,24 @@ int WorkerServer::run()
     auto emit = py::cpp_function([this](const std::string& event) { send(event); });
     std::string payload;
     while (receive(payload)) {
-        nlohmann::json message;
+        // Every request is checked at the edge: what is not the protocol gets a fatal reply,
+        // so the front end ends the run at once instead of waiting for its timeout.
+        const nlohmann::json message = nlohmann::json::parse(payload, nullptr, false);
+        const auto type = message.is_object() ? message.find("type") : message.end();
+        if (message.is_object() && type != message.end() && type->is_string() && *type == "quit")
+            break;
+        std::string request;
         try {
-            message = nlohmann::json::parse(payload);
-        } catch (const nlohmann::json::exception&) {
+            if (message.is_discarded())
+                throw protocol::ProtocolError("a request that is not JSON");
+            request = protocol::RunRequest::parse(message).toJson().dump();
+        } catch (const protocol::ProtocolError& e) {
+            send(nlohmann::json{{"type", "fatal"}, {"message", std::string("the worker refused a request: ") + e.what()}}
+                     .dump());
             continue;
         }
-        const std::string type = message.value("type", "");
-        if (type == "quit")
-            break;
-        if (type != "run")
-            continue;
         try {
-            auto reportText = runFn(message.dump(), emit).cast<std::string>();
+            auto reportText = runFn(request, emit).cast<std::string>();
             flushPythonStreams();
             std::fflush(nullptr);
             send("{\"type\":\"result\",\"report\":" + reportText + "}");

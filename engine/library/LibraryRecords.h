@@ -1,7 +1,7 @@
 #pragma once
 
 // Plain data going into and coming out of the ArtifactLibrary: no handles, only std types and
-// nlohmann::json (the schema-1 report of DESIGN.md).
+// nlohmann::json (the schema-1 report, docs/report.schema.json).
 
 #include <cstdint>
 #include <optional>

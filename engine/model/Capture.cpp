@@ -2,22 +2,36 @@
 
 namespace ps::model {
 
+namespace {
+std::string stringOr(const nlohmann::json& j, const char* key)
+{
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+} // namespace
+
 Capture Capture::fromJson(const nlohmann::json& j)
 {
     Capture c;
     c.json = j;
-    c.name = j.value("name", "");
-    c.backend = j.value("backend", "");
-    c.tracer = j.value("tracer", "");
-    c.status = j.value("status", "");
+    c.name = stringOr(j, "name");
+    c.backend = stringOr(j, "backend");
+    c.tracer = stringOr(j, "tracer");
+    c.status = captureStatusFromString(stringOr(j, "status")).value_or(CaptureStatus::Error);
     if (auto it = j.find("violation"); it != j.end() && it->is_object())
         c.violation = Violation::fromJson(*it);
+    if (auto it = j.find("outcome"); it != j.end() && it->is_object()) {
+        c.outcome = Violation::fromJson(*it);
+        c.outcomeWhere = stringOr(*it, "where");
+    }
     if (auto it = j.find("artifact"); it != j.end() && it->is_object()) {
         ArtifactInfo a;
-        a.pythonCodeSha256 = it->value("python_code_sha256", "");
-        a.pythonCodeBytes = it->value("python_code_bytes", std::int64_t{0});
-        a.cacheSha256 = it->value("cache_sha256", "");
-        a.cacheBytes = it->value("cache_bytes", std::int64_t{0});
+        a.pythonCodeSha256 = stringOr(*it, "python_code_sha256");
+        a.cacheSha256 = stringOr(*it, "cache_sha256");
+        if (auto n = it->find("python_code_bytes"); n != it->end() && n->is_number_integer())
+            a.pythonCodeBytes = n->get<std::int64_t>();
+        if (auto n = it->find("cache_bytes"); n != it->end() && n->is_number_integer())
+            a.cacheBytes = n->get<std::int64_t>();
         c.artifact = a;
     }
     if (auto it = j.find("timings_s"); it != j.end() && it->is_object())
@@ -25,6 +39,13 @@ Capture Capture::fromJson(const nlohmann::json& j)
             if (v.is_number())
                 c.timings[k] = v.get<double>();
     return c;
+}
+
+nlohmann::json Capture::toJson() const
+{
+    nlohmann::json j = json.is_object() ? json : nlohmann::json::object();
+    j["status"] = std::string(toString(status));
+    return j;
 }
 
 } // namespace ps::model

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/ArtifactInfo.h"
+#include "model/CaptureStatus.h"
 #include "model/Violation.h"
 
 #include <nlohmann/json.hpp>
@@ -18,13 +19,21 @@ struct Capture {
     std::string name;
     std::string backend;
     std::string tracer;
-    std::string status;  ///< ok | violation | error
+    CaptureStatus status = CaptureStatus::Error;
+    /// The contract outcome or error of the precompile call itself (not of verification).
     std::optional<Violation> violation;
+    /// The first cause of a status other than ok, wherever it happened (capture, load, call,
+    /// runtime, verify): the worker's "outcome" object.
+    std::optional<Violation> outcome;
+    std::string outcomeWhere;  ///< "capture", "load", "call", "runtime" or "verify"
     std::optional<ArtifactInfo> artifact;
     std::map<std::string, double> timings;
     nlohmann::json json = nlohmann::json::object();
 
+    /// Never throws; an unknown status reads as Error.
     static Capture fromJson(const nlohmann::json& j);
+    /// The JSON object with the typed status written over it.
+    nlohmann::json toJson() const;
 };
 
 } // namespace ps::model

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "model/Capture.h"
+#include "model/RunStatus.h"
+#include "model/StartFailure.h"
 
 #include <nlohmann/json.hpp>
 
@@ -11,21 +13,31 @@
 
 namespace ps::model {
 
-/// The schema-1 report of one run (DESIGN.md, "run --json"). Built from the worker's JSON;
-/// the front end sets the statuses only it can know (timeout, worker_died) and run_id.
+/// The schema-1 report of one run (docs/ARCHITECTURE.md, "The report"; docs/report.schema.json).
+/// Built from the worker's JSON; the front end sets what only it can know: a timeout, a dead
+/// worker, a broken channel, the start failure, run_id and whether the run was stored.
+/// Statuses are typed here and turned into words only in fromJson() and toJson().
 class Report {
 public:
     static constexpr int kSchema = 1;
 
     std::string script;
-    std::string status;   ///< ok | violation | error | timeout | worker_died
+    RunStatus status = RunStatus::Error;
     std::string message;
     std::optional<std::int64_t> runId;
     std::vector<Capture> captures;
+    /// The run is in the artifact library (runId is then set).
+    bool stored = false;
+    /// Why a store that was asked for did not happen; empty when none was asked for or it worked.
+    std::optional<std::string> storeError;
+    /// Set when no worker could take the run.
+    std::optional<StartFailure> startFailure;
 
+    /// Never throws: a field of the wrong type reads as absent, an unknown status as Error
+    /// (with the word kept in the message).
     static Report fromJson(const nlohmann::json& j);
     /// A report for a run that produced no worker report at all.
-    static Report failed(std::string script, std::string status, std::string message);
+    static Report failed(std::string script, RunStatus status, std::string message);
 
     /// The JSON object: the worker's object with the typed fields written over it.
     nlohmann::json toJson() const;
@@ -33,8 +45,20 @@ public:
     nlohmann::json& extra() { return m_extra; }
     const nlohmann::json& extra() const { return m_extra; }
 
-    /// 0 every capture ok; 1 a capture ended in a violation or error; 2 the script could
-    /// not run (an error before any capture, a timeout, a dead worker).
+    /// The run's verdict in a few words, true first: "ok", "mismatch", "violation", ..., and
+    /// "not stored" for an ok run that was asked to be stored and was not.
+    std::string verdict() const;
+    /// Whether the verdict is good news (the exit code is 0).
+    bool allGood() const { return exitCode() == 0; }
+
+    /// Exit codes (docs/ARCHITECTURE.md, "Exit codes"):
+    /// 0 every capture ok, verification (where it ran) matched, runtime checks passed, and the
+    ///   run stored (or no store asked for);
+    /// 1 the script ran and the studio found a problem: a violation (at capture, load, call or
+    ///   runtime, or raised by the script itself), a mismatch against eager, or a capture error;
+    /// 2 the script could not run: usage, no such file, an error before any capture, a
+    ///   timeout, a dead worker, a broken channel, a cancel;
+    /// 3 the run was ok but could not be stored.
     int exitCode() const;
 
 private:

@@ -3,22 +3,18 @@
 // The front end <-> worker protocol.
 //
 // Channel: a Unix socket pair. The worker gets its end as fd 3 at exec, moves it to a high,
-// close-on-exec descriptor at once and closes fd 3, so neither a user script nor a compiler
-// the script starts can write to it. The worker's fd 1 and fd 2 are pipes that the front end
-// reads on its own; user output (Python-level or C-level) can never reach the channel.
+// close-on-exec descriptor at once and closes fd 3, so no compiler or child the script starts
+// inherits it and nothing written to fd 3 reaches it. The worker's fd 1 and fd 2 are pipes that
+// the front end reads on its own; user output (Python-level or C-level) never reaches the
+// channel. A script that looks for the socket can still write to it: every message is checked
+// (WorkerMessage), and what is not the protocol ends the run as protocol_error.
 //
 // Framing: each message is a 4-byte little-endian length followed by that many bytes of UTF-8
 // JSON, one object with a "type" field.
 //
-// Worker -> front end
-//   {"type":"hello", "python":..., "torch":..., "libtorch":..., "pid":N}   once, when warm
-//   {"type":"stage", "stage":"script|capture|lower|verify|store", "capture":NAME?}
-//   {"type":"result", "report":{...schema-1 report...}}                     once per run
-//   {"type":"fatal", "message":..., "traceback":...}  the host itself failed (not the script)
-// Front end -> worker
-//   {"type":"run", "script":PATH, "backend":B|null, "tracer":T|null, "verify":bool,
-//    "out_dir":DIR}
-//   {"type":"quit"}   the worker exits at once without finalizing the interpreter
+// Messages are typed and checked at the edge: WorkerMessage (hello, stage, result, fatal) and
+// RunRequest (run); the front end also sends {"type":"quit"}. docs/ARCHITECTURE.md, "Protocol",
+// lists them; anything else on the channel is a ProtocolError that ends the run.
 
 #include <cstdint>
 

@@ -1,6 +1,8 @@
 #include "protocol/RunClient.h"
 
 #include "protocol/ProtocolError.h"
+#include "protocol/RunRequest.h"
+#include "protocol/WorkerMessage.h"
 #include "protocol/WorkerProcess.h"
 
 #include <algorithm>
@@ -104,20 +106,27 @@ void RunClient::addOutput(const RunObserver& observer, int stream, std::string_v
         observer.onOutput(stream, data);
 }
 
-bool RunClient::startWorker(Clock::time_point deadline, const RunObserver& observer, std::string& failure)
+bool RunClient::startWorker(Clock::time_point deadline, const RunObserver& observer, StartProblem& problem)
 {
     if (!m_worker || !m_worker->running()) {
         try {
             prewarm();
         } catch (const ProtocolError& e) {
-            failure = std::string("the worker could not be started: ") + e.what();
+            problem = {model::StartFailure::Spawn, std::string("the worker could not be started: ") + e.what()};
             return false;
         }
     }
     while (!m_workerReady) {
-        auto ev = m_worker->next(deadline);
+        std::optional<WorkerProcess::Event> ev;
+        try {
+            ev = m_worker->next(deadline);
+        } catch (const ProtocolError& e) {
+            problem = {model::StartFailure::Died, std::string("the worker broke the protocol while starting: ") + e.what()};
+            m_worker->kill();
+            return false;
+        }
         if (!ev) {
-            failure = "timeout";
+            problem = {model::StartFailure::Timeout, "timeout"};
             return false;
         }
         switch (ev->kind) {
@@ -125,16 +134,26 @@ bool RunClient::startWorker(Clock::time_point deadline, const RunObserver& obser
             addOutput(observer, ev->stream, ev->data);
             break;
         case WorkerProcess::Event::Kind::Exited:
-            failure = "the worker " + ev->status.describe() + " while starting";
+            problem = {model::StartFailure::Died, "the worker " + ev->status.describe() + " while starting"};
             if (auto tail = lastLines(m_log.text(), 3); !tail.empty())
-                failure += ": " + tail;
+                problem.message += ": " + tail;
             return false;
         case WorkerProcess::Event::Kind::Message:
-            if (ev->message.value("type", "") == "hello") {
-                m_hello = ev->message;
-                m_workerReady = true;
-            } else if (ev->message.value("type", "") == "fatal") {
-                failure = "the worker could not start Python: " + ev->message.value("message", "");
+            try {
+                const WorkerMessage message = WorkerMessage::parse(ev->message);
+                if (const auto* hello = message.get<HelloMessage>()) {
+                    m_hello = hello->json;
+                    m_workerReady = true;
+                } else if (const auto* fatal = message.get<FatalMessage>()) {
+                    problem = {model::StartFailure::Python, "the worker could not start Python: " + fatal->message};
+                    m_worker->kill();
+                    return false;
+                } else {
+                    throw ProtocolError(std::string("the worker sent '") + message.type() + "' before 'hello'");
+                }
+            } catch (const ProtocolError& e) {
+                problem = {model::StartFailure::Died, std::string("the worker broke the protocol while starting: ")
+                                                          + e.what()};
                 m_worker->kill();
                 return false;
             }
@@ -172,7 +191,7 @@ model::Report RunClient::diedReport(const RunOptions& options, const std::string
     std::string message = "the worker " + how + " during stage '" + stage + "'";
     if (how.rfind("exited with status", 0) == 0 && stage == "script")
         message += " (did the script call os._exit?)";
-    auto report = model::Report::failed(options.script, "worker_died", message);
+    auto report = model::Report::failed(options.script, model::RunStatus::WorkerDied, message);
     // faulthandler prints the Python stack of a fatal signal, most recent call first.
     const std::string text = m_log.text();
     if (auto fatal = text.rfind("Fatal Python error"); fatal != std::string::npos) {
@@ -211,42 +230,66 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
         if (m_worker)
             m_worker->kill();
         m_workerReady = false;
-        auto r = model::Report::failed(options.script, "timeout",
+        auto r = model::Report::failed(options.script, model::RunStatus::Timeout,
                                        "the run was stopped after the timeout of " + seconds(options.timeoutSeconds)
                                            + " (stage '" + stage + "'); raise it with --timeout");
+        if (stage == "start")
+            r.startFailure = model::StartFailure::Timeout;
         retireWorker(observer);
         return r;
     };
 
     auto cancelledReport = [&]() {
         dropWorker();
-        auto r = model::Report::failed(options.script, "cancelled", "the run was cancelled (stage '" + stage + "')");
+        auto r = model::Report::failed(options.script, model::RunStatus::Cancelled,
+                                       "the run was cancelled (stage '" + stage + "')");
         retireWorker(observer);
         return r;
     };
 
-    std::string failure;
-    if (!startWorker(deadline, observer, failure)) {
+    auto brokenProtocol = [&](const std::string& what) {
+        dropWorker();  // kills it: a worker that breaks the protocol is not trusted with another run
+        auto r = model::Report::failed(options.script, model::RunStatus::ProtocolError,
+                                       "the run was stopped in stage '" + stage + "': " + what);
+        if (observer.onWorkerEvent)
+            observer.onWorkerEvent(r.message);
+        retireWorker(observer);
+        return r;
+    };
+
+    StartProblem problem;
+    if (!startWorker(deadline, observer, problem)) {
         if (m_cancelled)
             return cancelledReport();
-        if (failure == "timeout")
+        if (problem.cause == model::StartFailure::Timeout)
             return timedOut();
         dropWorker();
-        return model::Report::failed(options.script, "worker_died", failure);
+        auto r = model::Report::failed(options.script, model::RunStatus::WorkerDied, problem.message);
+        r.startFailure = problem.cause;
+        return r;
     }
     if (m_cancelled)  // asked while no worker process was there to kill
         return cancelledReport();
 
-    nlohmann::json request = {{"type", "run"}, {"script", options.script}, {"verify", options.verify},
-                              {"out_dir", options.outDir}};
-    request["backend"] = options.backend ? nlohmann::json(*options.backend) : nlohmann::json(nullptr);
-    request["tracer"] = options.tracer ? nlohmann::json(*options.tracer) : nlohmann::json(nullptr);
+    RunRequest request;
+    request.script = options.script;
+    request.backend = options.backend;
+    request.tracer = options.tracer;
+    request.verify = options.verify;
+    request.outDir = options.outDir;
     stage = "script";
-    m_worker->send(request);
+    m_worker->send(request.toJson());
 
     std::optional<model::Report> report;
     while (!report) {
-        auto ev = m_worker->next(deadline);
+        std::optional<WorkerProcess::Event> ev;
+        try {
+            ev = m_worker->next(deadline);
+        } catch (const ProtocolError& e) {
+            if (m_cancelled)
+                return cancelledReport();
+            return brokenProtocol(e.what());
+        }
         if (!ev)
             return timedOut();
         switch (ev->kind) {
@@ -264,18 +307,25 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
             return r;
         }
         case WorkerProcess::Event::Kind::Message: {
-            const std::string type = ev->message.value("type", "");
-            if (type == "stage") {
-                stage = ev->message.value("stage", stage);
+            std::optional<WorkerMessage> message;
+            try {
+                message = WorkerMessage::parse(ev->message);
+            } catch (const ProtocolError& e) {
+                return brokenProtocol(e.what());
+            }
+            if (const auto* s = message->get<StageMessage>()) {
+                stage = s->stage;
                 if (observer.onStage)
-                    observer.onStage(stage, ev->message.value("capture", ""));
-            } else if (type == "result") {
-                report = model::Report::fromJson(ev->message.at("report"));
-            } else if (type == "fatal") {
-                report = model::Report::failed(options.script, "error",
-                                               "the studio's worker failed: " + ev->message.value("message", ""));
-                report->extra()["error"] = {{"kind", "HostError"}, {"message", ev->message.value("message", "")},
-                                            {"traceback", ev->message.value("traceback", "")}};
+                    observer.onStage(stage, s->capture);
+            } else if (const auto* result = message->get<ResultMessage>()) {
+                report = result->report;
+            } else if (const auto* fatal = message->get<FatalMessage>()) {
+                report = model::Report::failed(options.script, model::RunStatus::Error,
+                                               "the studio's worker failed: " + fatal->message);
+                report->extra()["error"] = {
+                    {"kind", "HostError"}, {"message", fatal->message}, {"traceback", fatal->traceback}};
+            } else {
+                return brokenProtocol(std::string("the worker sent '") + message->type() + "' during a run");
             }
             break;
         }

@@ -20,7 +20,9 @@ class WorkerProcess;
 
 /// Runs scripts in worker processes and turns every outcome into a Report: what the worker
 /// reported, or a timeout, or a worker that died (with its exit status or signal and, where
-/// faulthandler printed one, the script line it died on). Never throws for what a script does.
+/// faulthandler printed one, the script line it died on), or a worker that broke the protocol
+/// (status ProtocolError: the worker is killed). Every message is checked at the edge
+/// (WorkerMessage::parse). Never throws for what a script or a worker does.
 ///
 /// A worker serves one run: its interpreter is left in whatever state the script made, so the
 /// next run gets a fresh one. With keepWarm, the next worker is started (and imports torch)
@@ -42,7 +44,7 @@ public:
     /// Output of the last run, bounded.
     const LogBuffer& log() const { return m_log; }
     void shutdown();
-    /// Kills the running worker; the run in progress returns status "cancelled". Called before
+    /// Kills the running worker; the run in progress returns status Cancelled. Called before
     /// run() begins (from another thread, as the window's Cancel may be), it cancels that run.
     /// Thread-safe.
     void cancel();
@@ -52,7 +54,11 @@ public:
 private:
     using Clock = std::chrono::steady_clock;
 
-    bool startWorker(Clock::time_point deadline, const RunObserver& observer, std::string& failure);
+    struct StartProblem {
+        model::StartFailure cause = model::StartFailure::Died;
+        std::string message;
+    };
+    bool startWorker(Clock::time_point deadline, const RunObserver& observer, StartProblem& problem);
     void retireWorker(const RunObserver& observer);
     void dropWorker();
     void addOutput(const RunObserver& observer, int stream, std::string_view data);

@@ -12,7 +12,7 @@ class WorkerLocator {
 public:
     /// The environment the build was configured with (packaging/bootstrap.sh made it).
     static std::string defaultPythonEnv();
-    /// Throws ProtocolError naming the missing piece and the command that makes it.
+    /// Throws StartError naming the missing piece and the command that makes it.
     static WorkerLaunch locate(const std::optional<std::string>& pythonEnv = std::nullopt);
     /// The folder of the running executable.
     static std::string executableDir();

@@ -21,9 +21,46 @@ if ENGINE_PY not in sys.path:
     sys.path.insert(0, ENGINE_PY)
 
 SCRIPTS = os.path.join(HERE, "scripts")
+REPORT_SCHEMA = os.path.normpath(os.path.join(HERE, "..", "..", "docs", "report.schema.json"))
 collect_ignore = ["scripts"]
 
 import pytest  # noqa: E402
+
+_validator = None
+
+
+def report_validator():
+    """A validator of docs/report.schema.json (JSON Schema 2020-12), made once."""
+    global _validator
+    if _validator is None:
+        import jsonschema
+
+        with open(REPORT_SCHEMA) as f:
+            schema = json.load(f)
+        jsonschema.Draft202012Validator.check_schema(schema)
+        _validator = jsonschema.Draft202012Validator(schema)
+    return _validator
+
+
+def _leaf_errors(error):
+    """The innermost errors under an anyOf / oneOf (what a reader can act on)."""
+    if not error.context:
+        return [error]
+    deepest = max(len(e.absolute_path) for e in error.context)
+    if deepest <= len(error.absolute_path):
+        return [error]
+    return [leaf for e in error.context if len(e.absolute_path) == deepest for leaf in _leaf_errors(e)]
+
+
+def check_report(report: dict) -> None:
+    """Fail, naming each JSON path, when the report does not follow docs/report.schema.json."""
+    errors = sorted((leaf for e in report_validator().iter_errors(report) for leaf in _leaf_errors(e)),
+                    key=lambda e: e.json_path)
+    if errors:
+        lines = [f"{e.json_path}: {e.message[:300]}" for e in errors[:20]]
+        more = f"\n  ... and {len(errors) - 20} more" if len(errors) > 20 else ""
+        raise AssertionError("the report does not follow docs/report.schema.json:\n  "
+                             + "\n  ".join(lines) + more)
 
 
 def script_path(name: str) -> str:
@@ -44,7 +81,9 @@ def run_script(name: str, events: list | None = None, **request) -> dict:
     req = {"script": script_path(name), **request}
     sink = events if events is not None else []
     out = worker.run(json.dumps(req), lambda e: sink.append(json.loads(e)))
-    return json.loads(out)
+    report = json.loads(out)
+    check_report(report)
+    return report
 
 
 @pytest.fixture

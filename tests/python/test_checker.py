@@ -10,8 +10,8 @@ import os
 
 import pytest
 import torch
-from conftest import marker_line, run_script, script_path
 
+from conftest import marker_line, run_script, script_path
 from precompile_studio import checker
 from precompile_studio.probe import CaptureProbe
 
@@ -101,7 +101,9 @@ def test_branch_on_tolist_is_a_warning_with_the_line():
 
 def test_item_caught_by_fn_is_a_warning():
     rep = run_script("chk_caught_item.py")
-    assert _cap(rep)["status"] == "ok"
+    # fn's except branch (k = 1.0) is what the artifact keeps: it differs from eager (k = 4.0)
+    assert _cap(rep)["status"] == "mismatch" and rep["status"] == "mismatch"
+    assert _cap(rep)["outcome"]["rule"] == "differs-from-eager"
     assert ("warning", "value-to-python") in _points_at_line(rep, "chk_caught_item.py")
     w = next(w for w in _cap(rep)["warnings"] if w["rule"] == "value-to-python")
     assert w["details"]["refused"] is True and "caught" in w["message"]

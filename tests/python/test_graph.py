@@ -1,8 +1,8 @@
 """The graph in the report is the one precompile captured, with lines and module paths."""
 import pytest
 import torch
-from conftest import marker_line, run_script, script_path
 
+from conftest import marker_line, run_script, script_path
 from precompile_studio.probe import CaptureProbe
 
 

@@ -6,11 +6,10 @@ lowering), one plain precompile (to compare python_code), one more worker run wi
 verification (warm: the lowering comes from Inductor's FX-graph cache).
 """
 import io
-import json
-import os
 
 import pytest
 import torch
+
 from conftest import marker_line, run_script, script_path
 
 SCRIPT = "ind_train.py"
@@ -21,7 +20,8 @@ def first(tmp_path_factory):
     out = tmp_path_factory.mktemp("ind")
     events = []
     rep = run_script(SCRIPT, events=events, out_dir=str(out))
-    assert rep["status"] == "ok", rep["message"]
+    # runtime_inputs passes a transposed input: rejected (invariant 6), so the run is a violation
+    assert rep["status"] == "violation", rep["message"]
     cap = rep["captures"][0]
     code = open(cap["artifact"]["files"]["python_code"]).read()
     cache = open(cap["artifact"]["files"]["cache"], "rb").read()
@@ -55,6 +55,7 @@ def test_stride_mismatch_at_runtime_is_invariant_6(first):
     assert (v["invariant"], v["rule"], v["kind"]) == (6, "input-layout", "PrecompileError")
     assert v["invariants"] == [3, 6]
     assert v["location"]["line"] == marker_line(SCRIPT)
+    assert cap["status"] == "violation" and cap["outcome"]["where"] == "runtime"
 
 
 def test_cache_contents(first):

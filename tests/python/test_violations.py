@@ -10,8 +10,8 @@ import os
 
 import pytest
 import torch
-from conftest import marker_line, run_script, script_path
 
+from conftest import marker_line, run_script, script_path
 from precompile_studio import violations
 from precompile_studio.violations import Context, classify_exception, classify_warning, match_rule
 
@@ -97,13 +97,19 @@ RUNTIME_CASES = [
 def test_runtime_violation(script, invariant, rule):
     rep = run_script(script)
     cap = rep["captures"][0]
-    assert cap["status"] == "ok"
     ver = cap["verify"]
-    assert ver["ran"] and ver["matches_eager"] is True
+    assert ver["ran"] and ver["status"] == "ok" and ver["matches_eager"] is True
     rt = ver["runtime"]
     assert rt["status"] == "violation"
     _check(rt["violation"], script, invariant, rule, "PrecompileError")
     assert rt["violation"]["phase"] == "call"
+    # The rejected runtime call is the capture's outcome, and the run's.
+    assert cap["status"] == "violation" and cap["violation"] is None
+    o = cap["outcome"]
+    assert (o["where"], o["invariant"], o["rule"], o["kind"]) == ("runtime", invariant, rule, "PrecompileError")
+    assert o["location"] == rt["violation"]["location"]
+    assert rep["status"] == "violation"
+    assert rep["message"].startswith(f"{cap['name']}: runtime call rejected: invariant {invariant} ({rule}): ")
 
 
 # --------------------------------------------------------------------------- load (7)
@@ -245,12 +251,16 @@ def test_exception_inside_fn_is_an_error_not_a_violation(tmp_path):
     p = tmp_path / "boom.py"
     p.write_text("import torch\nbackend = 'eager'\n\ndef fn(x):\n    raise KeyError('nope')\n\n"
                  "example_inputs = (torch.randn(2),)\n")
-    from conftest import run_script as _run  # noqa: F401
-    from precompile_studio import worker
     import json
 
+    from conftest import check_report
+    from precompile_studio import worker
+
     rep = json.loads(worker.run(json.dumps({"script": str(p)}), lambda e: None))
+    check_report(rep)
     cap = rep["captures"][0]
     assert cap["status"] == "error"
+    assert rep["status"] == "error"
+    assert cap["outcome"]["where"] == "capture" and cap["outcome"]["kind"] == "KeyError"
     assert cap["violation"]["rule"] is None
     assert cap["violation"]["location"]["line"] == 5

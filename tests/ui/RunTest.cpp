@@ -61,9 +61,9 @@ TEST_F(UiRun, AScriptRunsInTheWorkerAndEveryTabShowsItsCount)
     const auto run = runAndWait(window);
     ASSERT_TRUE(run);
     const auto& r = run->report;
-    ASSERT_EQ(r.status, "ok") << r.message;
+    ASSERT_EQ(r.status, ps::model::RunStatus::Ok) << r.message;
     ASSERT_EQ(r.captures.size(), 1u);
-    ASSERT_TRUE(r.runId.has_value()) << run->storeError.toStdString();
+    ASSERT_TRUE(r.runId.has_value()) << run->storeError().toStdString();
     EXPECT_TRUE(sawElapsed);
     for (const char* s : {"script", "capture", "verify", "store"})
         EXPECT_TRUE(stages.contains(s)) << s << " not in " << stages.join(",").toStdString();
@@ -146,7 +146,7 @@ TEST_F(UiRun, AViolationIsListedWithItsInvariantAndAClickGoesToItsLine)
     ASSERT_TRUE(window.openPath(script));
     const auto run = runAndWait(window);
     ASSERT_TRUE(run);
-    ASSERT_NE(run->report.status, "ok");
+    ASSERT_NE(run->report.status, ps::model::RunStatus::Ok);
     auto* violations = window.report()->violationsView();
     ASSERT_GE(violations->count(), 1);
     EXPECT_EQ(window.report()->tabs()->currentIndex(), ReportView::ViolationsTab);
@@ -185,14 +185,14 @@ TEST_F(UiRun, CancelKillsAnEndlessLoopAndTheNextRunWorks)
     window.cancelAction()->trigger();
     ASSERT_TRUE(waitFor([&]() { return result != nullptr; }, 20000));
     EXPECT_LT(clock.elapsed(), 10000);
-    EXPECT_EQ(result->report.status, "cancelled");
+    EXPECT_EQ(result->report.status, ps::model::RunStatus::Cancelled);
     EXPECT_TRUE(window.notice()->text().contains("cancelled")) << window.notice()->text().toStdString();
     EXPECT_EQ(window.libraryView()->rowCount(), 0);  // a cancelled run is not kept
 
     ASSERT_TRUE(window.openPath(dir.write("tiny.py", tinyScript())));
     const auto next = runAndWait(window);
     ASSERT_TRUE(next);
-    EXPECT_EQ(next->report.status, "ok") << next->report.message;
+    EXPECT_EQ(next->report.status, ps::model::RunStatus::Ok) << next->report.message;
 }
 
 TEST_F(UiRun, ClosingTheWindowDuringARunKillsTheWorkerAtOnce)
@@ -220,7 +220,7 @@ TEST_F(UiRun, AWorkerCrashIsSaidAndAFreshWorkerServesTheNextRun)
     ASSERT_TRUE(window.openPath(fixtureScript("calls_os_exit.py")));
     const auto crash = runAndWait(window);
     ASSERT_TRUE(crash);
-    EXPECT_EQ(crash->report.status, "worker_died");
+    EXPECT_EQ(crash->report.status, ps::model::RunStatus::WorkerDied);
     const QString notice = window.notice()->text();
     EXPECT_TRUE(notice.contains("worker died")) << notice.toStdString();
     EXPECT_TRUE(notice.contains("os._exit")) << notice.toStdString();
@@ -232,13 +232,13 @@ TEST_F(UiRun, AWorkerCrashIsSaidAndAFreshWorkerServesTheNextRun)
     ASSERT_TRUE(window.openPath(fixtureScript("segfaults.py")));
     const auto segv = runAndWait(window);
     ASSERT_TRUE(segv);
-    EXPECT_EQ(segv->report.status, "worker_died");
+    EXPECT_EQ(segv->report.status, ps::model::RunStatus::WorkerDied);
     EXPECT_TRUE(window.notice()->text().contains("signal")) << window.notice()->text().toStdString();
 
     ASSERT_TRUE(window.openPath(dir.write("tiny.py", tinyScript())));
     const auto next = runAndWait(window);
     ASSERT_TRUE(next);
-    EXPECT_EQ(next->report.status, "ok") << next->report.message;
+    EXPECT_EQ(next->report.status, ps::model::RunStatus::Ok) << next->report.message;
     EXPECT_EQ(window.report()->tabText(ReportView::GraphTab),
               QString("Graph (%1)").arg(next->report.captures[0].json["graph"]["nodes"].get<int>()));
 }

@@ -91,7 +91,7 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "ui_screenshot: the run did not finish\n");
         return 1;
     }
-    std::printf("run: %s (%s) in %.1f s\n", run->report.status.c_str(), run->report.message.c_str(),
+    std::printf("run: %s (%s) in %.1f s\n", std::string(ps::model::toString(run->report.status)).c_str(), run->report.message.c_str(),
                 static_cast<double>(clock.elapsed()) / 1000.0);
     auto* graph = window.report()->graphView();
     window.report()->tabs()->setCurrentIndex(ps::ui::ReportView::GraphTab);
@@ -159,5 +159,5 @@ int main(int argc, char** argv)
     spin([]() { return false; }, 300);
     window.grab().save(sibling("-graph-10k.png"));
     std::printf("wrote %s\n", qPrintable(sibling("-graph-10k.png")));
-    return run->report.status == "ok" || qEnvironmentVariableIsSet("PS_SHOT_SCRIPT") ? 0 : 1;
+    return run->report.status == ps::model::RunStatus::Ok || qEnvironmentVariableIsSet("PS_SHOT_SCRIPT") ? 0 : 1;
 }

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 using namespace ps::test;
 
 namespace {
@@ -136,7 +138,38 @@ TEST(BadInput, MissingPythonEnvironmentSaysWhichCommandMakesIt)
     EXPECT_EQ(r.process.exitCode, 2);
     EXPECT_NE(message(r).find("Python environment is missing"), std::string::npos) << message(r);
     EXPECT_NE(message(r).find("packaging/bootstrap.sh"), std::string::npos) << message(r);
+    EXPECT_EQ(r.report["start_failure"], "environment") << r.report.dump();
+
+    // The same, with the global option after the subcommand.
+    const auto after = runStudio(example("mlp_inference.py"), {"--python-env", dir.file("absent")});
+    EXPECT_EQ(after.process.exitCode, 2) << after.process.err;
+    EXPECT_EQ(after.report["start_failure"], "environment") << after.report.dump();
 }
+
+// A script that writes frames that are not the protocol into the worker's channel ends its run
+// with status protocol_error and a message that says what was wrong; the front end never dies.
+class ChannelWriter : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ChannelWriter, EndsTheRunWithAProtocolErrorNeverACrash)
+{
+    ::setenv("PS_TEST_BAD_FRAME", GetParam(), 1);
+    const auto r = runStudio(fixture("writes_to_channel.py"), {"--timeout", "120"});
+    ::unsetenv("PS_TEST_BAD_FRAME");
+    EXPECT_EQ(r.process.exitCode, 2) << r.process.err.substr(0, 2000);
+    EXPECT_EQ(r.report["status"], "protocol_error") << r.report.dump(2).substr(0, 2000);
+    EXPECT_NE(message(r).find("stage 'script'"), std::string::npos) << message(r);
+}
+
+INSTANTIATE_TEST_SUITE_P(BadFrames, ChannelWriter,
+                         ::testing::Values("not-json", "array", "stage-number", "result-without-report",
+                                           "result-number-report", "unknown-type", "huge-length"),
+                         [](const auto& info) {
+                             std::string name = info.param;
+                             for (auto& c : name)
+                                 if (c == '-')
+                                     c = '_';
+                             return name;
+                         });
 
 TEST(BadInput, MissingScript)
 {
@@ -150,4 +183,18 @@ TEST(BadInput, UsageErrorExitsTwo)
     const auto p = runProcess({PS_TEST_STUDIO, "run"});
     EXPECT_EQ(p.exitCode, 2);
     EXPECT_NE(p.err.find("script"), std::string::npos) << p.err;
+}
+
+// The schema check the worker suites run on every report can fail: a report it does not
+// describe is refused, naming the field.
+TEST(ReportSchema, RefusesAReportItDoesNotDescribe)
+{
+    const auto ok = runStudio(fixture("no_fn.py"));
+    ASSERT_TRUE(ok.report.is_object());
+    auto bad = ok.report;
+    bad["status"] = "okay";
+    EXPECT_NE(schemaProblems(bad).find("status"), std::string::npos) << schemaProblems(bad);
+    bad = ok.report;
+    bad["stored"] = "yes";
+    EXPECT_NE(schemaProblems(bad).find("stored"), std::string::npos) << schemaProblems(bad);
 }

@@ -26,6 +26,8 @@ StudioRun runStored(const std::string& script, const std::string& library, const
     StudioRun run;
     run.process = runProcess(argv);
     run.report = nlohmann::json::parse(run.process.out, nullptr, false);
+    if (const auto problems = schemaProblems(run.report); !problems.empty())
+        ADD_FAILURE() << "the report does not follow docs/report.schema.json:\n" << problems;
     return run;
 }
 } // namespace
@@ -50,6 +52,10 @@ TEST(Store, VerifiedRunIsStoredAndComesBackWhole)
     const auto stored = nlohmann::json::parse(show.out);
     const auto& report = stored.contains("report") ? stored["report"] : stored;
     EXPECT_EQ(report["captures"][0]["artifact"], r.report["captures"][0]["artifact"]);
+    EXPECT_EQ(report["stored"], true);
+    // The worker's files lived in a temporary folder that is gone: nothing points there.
+    EXPECT_FALSE(r.report["captures"][0]["artifact"].contains("files")) << r.report["captures"][0]["artifact"];
+    EXPECT_FALSE(report["captures"][0]["artifact"].contains("files"));
 
     const auto ls = runProcess({PS_TEST_STUDIO, "--library", lib, "library", "ls", "--json"});
     ASSERT_EQ(ls.exitCode, 0) << ls.err;
@@ -82,5 +88,28 @@ TEST(Store, AnUnusableLibraryDoesNotLoseTheRunsOutcome)
     EXPECT_EQ(r.report["status"], "error");
     EXPECT_TRUE(r.report["run_id"].is_null());
     EXPECT_NE(r.report.value("store_error", "").find(lib), std::string::npos) << r.report.dump();
+    EXPECT_EQ(slurp(lib), "this is not a database\n") << "nothing overwritten";
+}
+
+TEST(Store, AnOkRunThatCouldNotBeStoredExitsThreeAndSaysSoFirst)
+{
+    TempDir dir;
+    const std::string lib = dir.write("lib.sqlite3", "this is not a database\n");
+    // Global options after the subcommand work as well as before it.
+    const auto json = runProcess({PS_TEST_STUDIO, "run", example("mlp_inference.py"), "--backend", "eager",
+                                  "--library", lib, "--json"});
+    EXPECT_EQ(json.exitCode, 3) << json.err;
+    const auto report = nlohmann::json::parse(json.out, nullptr, false);
+    EXPECT_EQ(schemaProblems(report), "");
+    EXPECT_EQ(report["status"], "ok") << "the run itself kept the contract";
+    EXPECT_EQ(report["stored"], false);
+    EXPECT_NE(report.value("store_error", "").find(lib), std::string::npos) << report.dump();
+
+    const auto text = runProcess({PS_TEST_STUDIO, "run", example("mlp_inference.py"), "--backend", "eager",
+                                  "--library", lib});
+    EXPECT_EQ(text.exitCode, 3);
+    const std::string first = text.out.substr(0, text.out.find('\n'));
+    EXPECT_NE(first.find(": not stored: "), std::string::npos) << first;
+    EXPECT_EQ(first.find(": ok"), std::string::npos) << first;
     EXPECT_EQ(slurp(lib), "this is not a database\n") << "nothing overwritten";
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,19 @@ inline std::string example(const std::string& name)
     return std::string(PS_TEST_SOURCE_DIR) + "/resources/examples/" + name;
 }
 
-/// `precompile-studio [global...] run SCRIPT --json [args...]`, its JSON report parsed.
+/// What is wrong with a report the front end wrote, measured against docs/report.schema.json
+/// (tests/support/validate_report.py in the studio's Python); "" when it follows the schema.
+inline std::string schemaProblems(const nlohmann::json& report)
+{
+    TempDir dir;
+    const std::string file = dir.file("report.json");
+    std::ofstream(file) << report.dump();
+    const auto check = runProcess({PS_TEST_PYTHON, std::string(PS_TEST_SOURCE_DIR) + "/tests/support/validate_report.py", file});
+    return check.exitCode == 0 ? std::string() : check.out + check.err;
+}
+
+/// `precompile-studio [global...] run SCRIPT --json [args...]`, its JSON report parsed and
+/// checked against the schema.
 inline StudioRun runStudio(const std::string& script, const std::vector<std::string>& args = {},
                            const std::vector<std::string>& global = {})
 {
@@ -46,7 +59,10 @@ inline StudioRun runStudio(const std::string& script, const std::vector<std::str
     } catch (const nlohmann::json::exception& e) {
         ADD_FAILURE() << "stdout is not one JSON report: " << e.what() << "\nstdout: " << run.process.out.substr(0, 2000)
                       << "\nstderr: " << run.process.err.substr(0, 2000);
+        return run;
     }
+    if (const auto problems = schemaProblems(run.report); !problems.empty())
+        ADD_FAILURE() << "the report does not follow docs/report.schema.json:\n" << problems;
     return run;
 }
 

@@ -4,6 +4,7 @@
 #include "model/Report.h"
 #include "protocol/RunClient.h"
 #include "protocol/WorkerLaunch.h"
+#include "protocol/WorkerProcess.h"
 
 #include <gtest/gtest.h>
 
@@ -31,7 +32,7 @@ TEST(WorkerProtocol, HelloNamesVersionsAndTheLinkedLibTorchIsTorchs)
     o.backend = "eager";
     o.outDir = dir.path();
     const auto report = client.run(o);
-    EXPECT_EQ(report.status, "ok") << report.message;
+    EXPECT_EQ(report.status, ps::model::RunStatus::Ok) << report.message;
     ASSERT_TRUE(client.hello().has_value());
     const auto& hello = *client.hello();
     EXPECT_EQ(hello["python"].get<std::string>().substr(0, 2), "3.");
@@ -76,13 +77,13 @@ TEST(WorkerProtocol, AKeptWarmClientServesRunAfterRun)
     ps::protocol::RunObserver observer;
     observer.onWorkerEvent = [&](const std::string& what) { workerEvent = what; };
     o.script = ok;
-    EXPECT_EQ(client.run(o, observer).status, "ok");
+    EXPECT_EQ(client.run(o, observer).status, ps::model::RunStatus::Ok);
     o.script = crash;
     const auto died = client.run(o, observer);
-    EXPECT_EQ(died.status, "worker_died");
+    EXPECT_EQ(died.status, ps::model::RunStatus::WorkerDied);
     EXPECT_NE(workerEvent.find("exited with status 9"), std::string::npos) << workerEvent;
     o.script = ok;
-    EXPECT_EQ(client.run(o, observer).status, "ok") << "a fresh worker took over after the crash";
+    EXPECT_EQ(client.run(o, observer).status, ps::model::RunStatus::Ok) << "a fresh worker took over after the crash";
 }
 
 TEST(WorkerProtocol, CancelFromAnotherThreadStopsAnEndlessLoop)
@@ -109,7 +110,37 @@ TEST(WorkerProtocol, CancelFromAnotherThreadStopsAnEndlessLoop)
     if (canceller.joinable())
         canceller.join();
     EXPECT_TRUE(sawScript);
-    EXPECT_EQ(report.status, "cancelled");
+    EXPECT_EQ(report.status, ps::model::RunStatus::Cancelled);
     EXPECT_EQ(report.exitCode(), 2);
     EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
+}
+
+// The worker checks each request at its edge: what is not a run request gets a fatal reply
+// that says why, and the worker stays up for the next request.
+TEST(WorkerProtocol, AMalformedRequestGetsAFatalReplyAndTheWorkerStaysUp)
+{
+    using ps::protocol::WorkerProcess;
+    WorkerProcess worker(launch());
+    worker.start();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    auto nextMessage = [&]() -> nlohmann::json {
+        while (auto ev = worker.next(deadline)) {
+            if (ev->kind == WorkerProcess::Event::Kind::Message)
+                return ev->message;
+            if (ev->kind == WorkerProcess::Event::Kind::Exited)
+                return {{"type", "exited"}};
+        }
+        return {{"type", "timeout"}};
+    };
+    ASSERT_EQ(nextMessage()["type"], "hello");
+    for (const nlohmann::json& bad : {nlohmann::json::array({1, 2}), nlohmann::json{{"type", nullptr}},
+                                      nlohmann::json{{"type", "run"}, {"script", 5}},
+                                      nlohmann::json{{"type", "run"}, {"script", "/s.py"}, {"verify", "yes"}}}) {
+        ASSERT_TRUE(worker.send(bad));
+        const auto reply = nextMessage();
+        EXPECT_EQ(reply["type"], "fatal") << bad.dump() << " -> " << reply.dump();
+        EXPECT_NE(reply.value("message", "").find("refused a request"), std::string::npos) << reply.dump();
+    }
+    EXPECT_TRUE(worker.running());
+    worker.send({{"type", "quit"}});
 }

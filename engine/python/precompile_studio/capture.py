@@ -11,14 +11,16 @@ import gc
 import hashlib
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .cache_inspect import inspect_cache
-from .classify import classify
 from .checker import CheckSession
+from .classify import classify
 from .graph import extract_graph
 from .lowering import map_python_code
+from .outcome import capture_outcome
 from .probe import CaptureProbe, arg_names
 from .violations import Context
 
@@ -62,11 +64,15 @@ class CaptureRecord:
             }
             if files:
                 artifact["files"] = files
+        # The status says what came of the whole capture, verification included;
+        # "violation" stays the capture-time one (outcome.py).
+        status, outcome = capture_outcome(self.status, self.violation, self.verify)
         return {
             "name": self.name,
             "backend": self.backend,
             "tracer": self.tracer,
-            "status": self.status,
+            "status": status,
+            "outcome": outcome,
             "violation": self.violation,
             "warnings": list(self.warnings),
             "artifact": artifact,
@@ -278,7 +284,7 @@ class PrecompileRecorder:
         self.records: list[CaptureRecord] = []
         self._original = None
 
-    def __enter__(self) -> "PrecompileRecorder":
+    def __enter__(self) -> PrecompileRecorder:
         from torch._precompile import _PrecompileApi
 
         self._cls = _PrecompileApi

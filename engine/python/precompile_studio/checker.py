@@ -44,8 +44,9 @@ import inspect
 import os
 import sys
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .probe import _library_file
 

@@ -99,7 +99,10 @@ def compare(expected: Any, actual: Any, atol: float | None = None, rtol: float |
     if e.is_complex():
         e, a = torch.view_as_real(e), torch.view_as_real(a)
     if not (e.is_floating_point()):
-        diff = (e.to(torch.float64) - a.to(torch.float64)).abs() if e.dtype != torch.bool else (e != a).to(torch.float64)
+        if e.dtype != torch.bool:
+            diff = (e.to(torch.float64) - a.to(torch.float64)).abs()
+        else:
+            diff = (e != a).to(torch.float64)
         bad = e != a
         res["max_abs_diff"] = float(diff.max())
         ed = e.to(torch.float64).abs()

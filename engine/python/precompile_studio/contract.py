@@ -1,10 +1,11 @@
-"""Read the names of the script contract (DESIGN.md) from an executed script module."""
+"""Read the names of the script contract (docs/ARCHITECTURE.md) from an executed script module."""
 from __future__ import annotations
 
 import os
 import types
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .errors import ContractError
 from .script import ScriptSource

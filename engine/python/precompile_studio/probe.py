@@ -32,7 +32,8 @@ import inspect
 import os
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def _library_file(filename: str) -> bool:
@@ -125,7 +126,7 @@ class CaptureProbe:
         self.trace_contexts: list[Callable[[], Any]] = []
 
     # ------------------------------------------------------------------ patching
-    def __enter__(self) -> "CaptureProbe":
+    def __enter__(self) -> CaptureProbe:
         import torch._precompile as P
 
         orig_make_fx = P.make_fx

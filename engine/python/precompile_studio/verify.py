@@ -24,7 +24,8 @@ import io
 import logging
 import statistics
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .compare import compare as _default_compare
 from .violations import Context, classify_exception, classify_warning
@@ -220,7 +221,7 @@ def _compare_state(eager_args: tuple, art_args: tuple, names: list[str]) -> dict
 def _time_calls(f, args, first: float) -> list[float]:
     reps = 5 if first < 0.2 else (3 if first < 2.0 else 1)
     times = []
-    for k in range(reps):
+    for _k in range(reps):
         t0 = time.perf_counter()
         f(*args)
         times.append(time.perf_counter() - t0)
@@ -286,8 +287,6 @@ def run_verify(
     timings["load_no_cache"] = t_nc
     result["load_log"].extend(w2)
     del _f2
-
-    import torch
 
     eager_args = fresh_copy(snapshot)
     art_args = fresh_copy(snapshot)

@@ -67,8 +67,9 @@ import ast
 import os
 import re
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 INVARIANTS = {
     1: ("Everything live is an input",
@@ -406,7 +407,8 @@ def _fn_location(fn, source=None, want_return: bool = False) -> dict | None:
     """The def line of fn, or (want_return) the line of its last return statement."""
     code = getattr(fn, "__code__", None)
     if code is None:
-        call = getattr(fn, "forward", None) or getattr(type(fn), "__call__", None)
+        # the method itself, for its code (not a callable() test)
+        call = getattr(fn, "forward", None) or getattr(type(fn), "__call__", None)  # noqa: B004
         code = getattr(call, "__code__", None)
     if code is None:
         return None

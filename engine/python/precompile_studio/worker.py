@@ -1,6 +1,6 @@
 """Entry points the C++ worker calls: warm_up() once, then run() per request.
 
-``run`` takes the request as JSON text and returns the schema-1 report (DESIGN.md) as JSON
+``run`` takes the request as JSON text and returns the schema-1 report (docs/report.schema.json) as JSON
 text; progress goes out through ``emit(json_text)`` while it works. User errors never escape
 as exceptions: they become the report's status, message and violation. An exception that does
 escape is a bug in this package, and the C++ side reports it with its traceback.
@@ -11,11 +11,12 @@ import json
 import os
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from .capture import PrecompileRecorder, run_capture, verify_record, write_artifact
 from .contract import read_contract
 from .errors import ContractError, describe, one_line
+from .outcome import capture_message, run_status
 from .script import execute, read_source
 
 
@@ -186,19 +187,17 @@ class _Run:
         self._summarise()
 
     def _summarise(self) -> None:
+        """The run's status and message from its captures (outcome.py)."""
         caps = self.report["captures"]
-        bad = [c for c in caps if c["status"] != "ok"]
         if not caps:
             return
-        if not bad:
-            self.report["status"] = "ok"
+        status, first = run_status(caps)
+        self.report["status"] = status
+        if first is None:
             n = len(caps)
             self.report["message"] = f"{n} capture{'s' if n != 1 else ''} ok"
             return
-        self.report["status"] = "error" if any(c["status"] == "error" for c in caps) else "violation"
-        first = bad[0]
-        v = first["violation"] or {}
-        self.report["message"] = f"{first['name']}: " + one_line(v)
+        self.report["message"] = f"{first['name']}: " + capture_message(first, one_line)
 
 
 def run(request_json: str, emit: Callable[[str], None]) -> str:

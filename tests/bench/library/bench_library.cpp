@@ -1,4 +1,4 @@
-// Benchmark of the artifact library at the size DESIGN.md/the [library] issue set:
+// Benchmark of the artifact library at the size the [library] issue set:
 // 1,000 runs with 200 KB of python_code and a 1 MB cache each, 9,000 more with small blobs,
 // then ls of all 10,000, show and search. Prints a table and one BENCH line per figure.
 //

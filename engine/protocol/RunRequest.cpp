@@ -1,0 +1,50 @@
+#include "protocol/RunRequest.h"
+
+#include "protocol/ProtocolError.h"
+
+namespace ps::protocol {
+
+nlohmann::json RunRequest::toJson() const
+{
+    return {{"type", "run"},
+            {"script", script},
+            {"backend", backend ? nlohmann::json(*backend) : nlohmann::json(nullptr)},
+            {"tracer", tracer ? nlohmann::json(*tracer) : nlohmann::json(nullptr)},
+            {"verify", verify},
+            {"out_dir", outDir}};
+}
+
+RunRequest RunRequest::parse(const nlohmann::json& j)
+{
+    if (!j.is_object())
+        throw ProtocolError("a run request must be a JSON object");
+    auto type = j.find("type");
+    if (type == j.end() || !type->is_string() || type->get<std::string>() != "run")
+        throw ProtocolError("a run request must have \"type\": \"run\"");
+    RunRequest r;
+    auto script = j.find("script");
+    if (script == j.end() || !script->is_string() || script->get<std::string>().empty())
+        throw ProtocolError("a run request needs a non-empty string 'script'");
+    r.script = script->get<std::string>();
+    for (auto [key, field] : {std::pair{"backend", &r.backend}, std::pair{"tracer", &r.tracer}}) {
+        auto it = j.find(key);
+        if (it == j.end() || it->is_null())
+            continue;
+        if (!it->is_string())
+            throw ProtocolError(std::string("a run request's '") + key + "' must be a string or null");
+        *field = it->get<std::string>();
+    }
+    if (auto it = j.find("verify"); it != j.end()) {
+        if (!it->is_boolean())
+            throw ProtocolError("a run request's 'verify' must be true or false");
+        r.verify = it->get<bool>();
+    }
+    if (auto it = j.find("out_dir"); it != j.end() && !it->is_null()) {
+        if (!it->is_string())
+            throw ProtocolError("a run request's 'out_dir' must be a string");
+        r.outDir = it->get<std::string>();
+    }
+    return r;
+}
+
+} // namespace ps::protocol

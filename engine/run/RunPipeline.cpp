@@ -1,0 +1,224 @@
+#include "run/RunPipeline.h"
+
+#include "library/ArtifactFiles.h"
+#include "library/ArtifactLibrary.h"
+#include "library/Sha256.h"
+#include "protocol/ProtocolError.h"
+#include "protocol/RunClient.h"
+#include "protocol/StartError.h"
+#include "protocol/WorkerLocator.h"
+#include "run/TempFolder.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace ps::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The script's text kept with the run (for display and search) is cut here.
+constexpr std::size_t kMaxScriptText = 16 * 1024 * 1024;
+
+std::optional<std::string> readFile(const fs::path& path, std::size_t limit = std::string::npos)
+{
+    std::ifstream f(path, std::ios::binary);
+    if (!f)
+        return std::nullopt;
+    std::string text;
+    if (limit == std::string::npos) {
+        std::ostringstream ss;
+        ss << f.rdbuf();
+        text = ss.str();
+    } else {
+        text.resize(limit);
+        f.read(text.data(), static_cast<std::streamsize>(limit));
+        text.resize(static_cast<std::size_t>(f.gcount()));
+    }
+    return text;
+}
+
+} // namespace
+
+RunPipeline::RunPipeline(std::optional<protocol::WorkerLaunch> launch, bool keepWarm, std::string launchProblem,
+                         std::optional<model::StartFailure> launchCause)
+    : m_launchProblem(std::move(launchProblem)), m_launchCause(launchCause)
+{
+    if (launch)
+        m_client = std::make_unique<protocol::RunClient>(std::move(*launch), keepWarm);
+    else if (m_launchProblem.empty())
+        m_launchProblem = "no worker was given to run scripts with";
+}
+
+RunPipeline RunPipeline::forEnvironment(const std::optional<std::string>& pythonEnv, bool keepWarm)
+{
+    try {
+        return RunPipeline(protocol::WorkerLocator::locate(pythonEnv), keepWarm);
+    } catch (const protocol::StartError& e) {
+        return RunPipeline(std::nullopt, keepWarm, e.what(), e.cause());
+    } catch (const protocol::ProtocolError& e) {
+        return RunPipeline(std::nullopt, keepWarm, e.what(), model::StartFailure::Spawn);
+    }
+}
+
+RunPipeline::~RunPipeline() = default;
+RunPipeline::RunPipeline(RunPipeline&&) noexcept = default;
+
+void RunPipeline::prewarm()
+{
+    if (!m_client)
+        return;
+    try {
+        m_client->prewarm();
+    } catch (const protocol::ProtocolError&) {
+        // The next run reports it, in the run's words.
+    }
+}
+
+void RunPipeline::cancel()
+{
+    if (m_client)
+        m_client->cancel();
+}
+
+void RunPipeline::clearCancel()
+{
+    if (m_client)
+        m_client->clearCancel();
+}
+
+void RunPipeline::shutdown()
+{
+    if (m_client)
+        m_client->shutdown();
+}
+
+std::optional<nlohmann::json> RunPipeline::hello() const
+{
+    return m_client ? m_client->hello() : std::nullopt;
+}
+
+RunResult RunPipeline::run(const PipelineOptions& options, const protocol::RunObserver& observer)
+{
+    const auto started = std::chrono::steady_clock::now();
+    m_exportError.clear();
+    RunResult result;
+    std::error_code ec;
+    const std::string script = options.run.script.empty()
+                                   ? std::string()
+                                   : fs::absolute(options.run.script, ec).lexically_normal().string();
+    auto finish = [&]() -> RunResult {
+        if (options.libraryPath
+            && (result.report.status != model::RunStatus::Cancelled || options.storeCancelled))
+            store(*options.libraryPath, result, observer);
+        if (options.exportDir)
+            exportTo(*options.exportDir, result);
+        result.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        return std::move(result);
+    };
+
+    if (script.empty() || !fs::is_regular_file(script, ec)) {
+        result.report = model::Report::failed(script, model::RunStatus::Error,
+                                              script.empty()          ? std::string("no script was given")
+                                              : fs::exists(script, ec) ? script + " is not a regular file"
+                                                                       : "no such file: " + script);
+        return finish();
+    }
+    result.scriptText = readFile(script, kMaxScriptText).value_or("");
+    if (!m_client) {
+        result.report = model::Report::failed(script, model::RunStatus::Error, m_launchProblem);
+        result.report.startFailure = m_launchCause.value_or(model::StartFailure::Environment);
+        return finish();
+    }
+
+    TempFolder folder;
+    if (folder.path().empty()) {
+        result.report = model::Report::failed(script, model::RunStatus::Error,
+                                              "no temporary folder could be made under "
+                                                  + fs::temp_directory_path(ec).string());
+        return finish();
+    }
+    protocol::RunOptions o = options.run;
+    o.script = script;
+    o.outDir = folder.path();
+    result.report = m_client->run(o, observer);
+    readArtifacts(folder.path(), result);
+    return finish();
+}
+
+void RunPipeline::readArtifacts(const std::string& folder, RunResult& result) const
+{
+    auto& captures = result.report.captures;
+    result.artifacts.assign(captures.size(), CaptureBytes{});
+    for (std::size_t i = 0; i < captures.size(); ++i) {
+        auto& c = captures[i];
+        // The worker's files live in `folder`, which is removed when the run returns: nothing
+        // in the report may point there.
+        if (auto a = c.json.find("artifact"); a != c.json.end() && a->is_object())
+            a->erase("files");
+        if (!c.artifact)
+            continue;
+        auto& bytes = result.artifacts[i];
+        const fs::path base = fs::path(folder) / ("capture-" + std::to_string(i));
+        bytes.pythonCode = readFile(base.string() + ".py");
+        bytes.cache = readFile(base.string() + ".cache");
+        if (!bytes.pythonCode || !bytes.cache) {
+            bytes.error = "the worker wrote no artifact files for capture " + std::to_string(i);
+        } else if (library::Sha256::hex(*bytes.pythonCode) != c.artifact->pythonCodeSha256
+                   || library::Sha256::hex(*bytes.cache) != c.artifact->cacheSha256) {
+            bytes.error = "the worker's artifact files for capture " + std::to_string(i)
+                          + " do not match the hashes its report records";
+        } else {
+            continue;
+        }
+        bytes.pythonCode.reset();
+        bytes.cache.reset();
+    }
+}
+
+void RunPipeline::store(const std::string& libraryPath, RunResult& result, const protocol::RunObserver& observer)
+{
+    auto& report = result.report;
+    if (observer.onStage)
+        observer.onStage("store", "");
+    library::NewRun run;
+    report.stored = true;  // as the library will hold it
+    report.storeError.reset();
+    report.runId.reset();
+    run.report = report.toJson();
+    for (const auto& bytes : result.artifacts)
+        run.captures.push_back({bytes.pythonCode, bytes.cache});
+    run.scriptText = result.scriptText;
+    try {
+        if (!m_library || m_library->path() != libraryPath) {
+            m_library.reset();
+            m_library = std::make_unique<library::ArtifactLibrary>(libraryPath);
+        }
+        report.runId = m_library->insert(run);
+    } catch (const std::exception& e) {
+        m_library.reset();  // the next run opens the file again
+        report.stored = false;
+        report.storeError = e.what();
+    }
+}
+
+void RunPipeline::exportTo(const std::string& dir, RunResult& result)
+{
+    std::vector<library::CaptureArtifact> artifacts;
+    for (std::size_t i = 0; i < result.artifacts.size(); ++i) {
+        const auto& bytes = result.artifacts[i];
+        if (!bytes.pythonCode || !bytes.cache)
+            continue;
+        artifacts.push_back({static_cast<int>(i), result.report.captures[i].name, *bytes.pythonCode, *bytes.cache});
+    }
+    try {
+        result.exported = library::ArtifactFiles::write(dir, result.report.toJson(), artifacts);
+    } catch (const std::exception& e) {
+        m_exportError = e.what();
+    }
+}
+
+} // namespace ps::run

@@ -1,0 +1,90 @@
+#include "protocol/ProtocolError.h"
+#include "protocol/RunRequest.h"
+#include "protocol/WorkerMessage.h"
+
+#include <gtest/gtest.h>
+
+using nlohmann::json;
+using ps::protocol::ProtocolError;
+using ps::protocol::WorkerMessage;
+
+namespace {
+json goodReport()
+{
+    return {{"schema", 1}, {"script", "/s.py"}, {"status", "mismatch"}, {"message", "m"},
+            {"captures", {{{"name", "fn"}, {"status", "mismatch"}}}}};
+}
+
+std::string refusal(const json& j)
+{
+    try {
+        WorkerMessage::parse(j);
+    } catch (const ProtocolError& e) {
+        return e.what();
+    }
+    return "accepted";
+}
+} // namespace
+
+TEST(WorkerMessage, ParsesEachKnownType)
+{
+    const auto hello = WorkerMessage::parse({{"type", "hello"}, {"python", "3.11.7"}, {"torch", "2.14.1"},
+                                             {"libtorch", "2.14.1"}, {"pid", 42}});
+    ASSERT_NE(hello.get<ps::protocol::HelloMessage>(), nullptr);
+    EXPECT_EQ(hello.get<ps::protocol::HelloMessage>()->pid, 42);
+
+    const auto stage = WorkerMessage::parse({{"type", "stage"}, {"stage", "lower"}, {"capture", "mlp"}});
+    ASSERT_NE(stage.get<ps::protocol::StageMessage>(), nullptr);
+    EXPECT_EQ(stage.get<ps::protocol::StageMessage>()->capture, "mlp");
+
+    const auto result = WorkerMessage::parse({{"type", "result"}, {"report", goodReport()}});
+    ASSERT_NE(result.get<ps::protocol::ResultMessage>(), nullptr);
+    EXPECT_EQ(result.get<ps::protocol::ResultMessage>()->report.status, ps::model::RunStatus::Mismatch);
+
+    const auto fatal = WorkerMessage::parse({{"type", "fatal"}, {"message", "no torch"}});
+    EXPECT_EQ(fatal.get<ps::protocol::FatalMessage>()->message, "no torch");
+    EXPECT_STREQ(fatal.type(), "fatal");
+}
+
+TEST(WorkerMessage, RefusesWhatIsNotTheProtocolWithAReason)
+{
+    EXPECT_NE(refusal(json::array({1, 2})).find("not a JSON object"), std::string::npos);
+    EXPECT_NE(refusal({{"type", nullptr}}).find("'type'"), std::string::npos);
+    EXPECT_NE(refusal({{"type", 3}}).find("'type'"), std::string::npos);
+    EXPECT_NE(refusal({{"type", "gossip"}}).find("unknown type 'gossip'"), std::string::npos);
+    EXPECT_NE(refusal({{"type", "stage"}, {"stage", 5}}).find("'stage'"), std::string::npos);
+    EXPECT_NE(refusal({{"type", "stage"}, {"stage", "dance"}}).find("unknown stage"), std::string::npos);
+    EXPECT_NE(refusal({{"type", "result"}}).find("no report"), std::string::npos);
+    EXPECT_NE(refusal({{"type", "result"}, {"report", 17}}).find("no report"), std::string::npos);
+    auto badStatus = goodReport();
+    badStatus["status"] = "okay";
+    EXPECT_NE(refusal({{"type", "result"}, {"report", badStatus}}).find("status"), std::string::npos);
+    auto badCapture = goodReport();
+    badCapture["captures"][0]["status"] = "fine";
+    EXPECT_NE(refusal({{"type", "result"}, {"report", badCapture}}).find("capture"), std::string::npos);
+    EXPECT_NE(refusal({{"type", "hello"}, {"python", "3"}, {"torch", "2"}}).find("'pid'"), std::string::npos);
+    EXPECT_NE(refusal({{"type", "fatal"}}).find("'message'"), std::string::npos);
+}
+
+TEST(RunRequest, RoundTripsAndRefusesMalformedRequests)
+{
+    ps::protocol::RunRequest r;
+    r.script = "/s.py";
+    r.backend = "eager";
+    r.verify = false;
+    r.outDir = "/tmp/x";
+    const auto back = ps::protocol::RunRequest::parse(r.toJson());
+    EXPECT_EQ(back.script, "/s.py");
+    EXPECT_EQ(back.backend, std::optional<std::string>("eager"));
+    EXPECT_FALSE(back.tracer.has_value());
+    EXPECT_FALSE(back.verify);
+    EXPECT_EQ(back.outDir, "/tmp/x");
+
+    EXPECT_THROW(ps::protocol::RunRequest::parse(json::array()), ProtocolError);
+    EXPECT_THROW(ps::protocol::RunRequest::parse({{"type", "run"}}), ProtocolError);
+    EXPECT_THROW(ps::protocol::RunRequest::parse({{"type", "run"}, {"script", 1}}), ProtocolError);
+    EXPECT_THROW(ps::protocol::RunRequest::parse({{"type", "run"}, {"script", "/s.py"}, {"verify", "yes"}}),
+                 ProtocolError);
+    EXPECT_THROW(ps::protocol::RunRequest::parse({{"type", "run"}, {"script", "/s.py"}, {"backend", 2}}),
+                 ProtocolError);
+}

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "model/CaptureStatus.h"
+#include "model/Report.h"
+#include "model/RunStatus.h"
+
+#include <QColor>
+#include <QString>
+
+namespace ps::ui {
+
+/// The outcome vocabulary as the window shows it, the same words and colours everywhere
+/// (header, status bar, library list and filters): ok green; mismatch amber; violation
+/// amber-red; error, timeout, a dead worker or a broken channel red; cancelled grey; and an ok
+/// run that was not stored amber.
+class StatusStyle {
+public:
+    static QString word(model::RunStatus status);
+    static QString word(model::CaptureStatus status);
+    /// The report's verdict: its status, or "not stored" for an ok run that was not stored.
+    static QString verdict(const model::Report& report);
+
+    static QColor color(model::RunStatus status);
+    static QColor color(model::CaptureStatus status);
+    static QColor verdictColor(const model::Report& report);
+};
+
+} // namespace ps::ui
