@@ -6,8 +6,8 @@
 #include <QIcon>
 #include <QTimer>
 
-int runGui(int argc, char** argv, const std::string& fileToOpen, const std::string& libraryPath,
-           const std::string& pythonEnv)
+int runGui(
+    int argc, char** argv, const std::string& fileToOpen, const std::string& libraryPath, const std::string& pythonEnv)
 {
     // Fractional scale factors as the desktop sets them (125 %, 150 %), not rounded to 1 or 2.
     QGuiApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);

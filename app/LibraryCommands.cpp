@@ -30,22 +30,26 @@ struct Options {
     std::string path;
 };
 
-int exitCodeFor(LibraryError::Kind kind) {
+int exitCodeFor(LibraryError::Kind kind)
+{
     switch (kind) {
-        case LibraryError::Kind::NotFound:
-        case LibraryError::Kind::Damaged:
-        case LibraryError::Kind::Mismatch: return 1;
-        default: return 2;
+    case LibraryError::Kind::NotFound:
+    case LibraryError::Kind::Damaged:
+    case LibraryError::Kind::Mismatch:
+        return 1;
+    default:
+        return 2;
     }
 }
 
 /// Runs a command body, turning errors into a message on stderr and an exit code. An error
 /// about another file (an import's cache, say) still names the library it was for.
-template <class Body>
-int guarded(const std::string& libraryPath, Body&& body) {
+template <class Body> int guarded(const std::string& libraryPath, Body&& body)
+{
     const auto report = [&](const std::string& file, const char* what) {
         std::cerr << "precompile-studio: ";
-        if (file != libraryPath) std::cerr << "library " << libraryPath << ": ";
+        if (file != libraryPath)
+            std::cerr << "library " << libraryPath << ": ";
         std::cerr << what << "\n";
     };
     try {
@@ -59,7 +63,8 @@ int guarded(const std::string& libraryPath, Body&& body) {
     }
 }
 
-std::string humanBytes(std::int64_t bytes) {
+std::string humanBytes(std::int64_t bytes)
+{
     std::ostringstream out;
     if (bytes < 1024) {
         out << bytes << " B";
@@ -77,45 +82,54 @@ std::string humanBytes(std::int64_t bytes) {
 }
 
 /// The first line of a message, at most `width` characters.
-std::string shortLine(const std::string& text, std::size_t width) {
+std::string shortLine(const std::string& text, std::size_t width)
+{
     std::string line = text.substr(0, text.find('\n'));
-    if (line.size() > width) line = line.substr(0, width - 3) + "...";
+    if (line.size() > width)
+        line = line.substr(0, width - 3) + "...";
     return line;
 }
 
-std::string backendsOf(const ps::library::RunSummary& run) {
+std::string backendsOf(const ps::library::RunSummary& run)
+{
     std::set<std::string> seen;
     std::string out;
     for (const auto& c : run.captures)
-        if (seen.insert(c.backend).second) out += (out.empty() ? "" : ",") + c.backend;
+        if (seen.insert(c.backend).second)
+            out += (out.empty() ? "" : ",") + c.backend;
     return out.empty() ? "-" : out;
 }
 
-json captureJson(const ps::library::CaptureRecord& c) {
-    json j = {{"index", c.index},   {"name", c.name},     {"backend", c.backend},
-              {"tracer", c.tracer}, {"status", c.status}, {"message", c.message}};
+json captureJson(const ps::library::CaptureRecord& c)
+{
+    json j = {{"index", c.index}, {"name", c.name}, {"backend", c.backend}, {"tracer", c.tracer}, {"status", c.status},
+        {"message", c.message}};
     j["invariant"] = c.invariant ? json(*c.invariant) : json(nullptr);
     j["python_code_sha256"] = c.pythonCodeSha256 ? json(*c.pythonCodeSha256) : json(nullptr);
     j["cache_sha256"] = c.cacheSha256 ? json(*c.cacheSha256) : json(nullptr);
     return j;
 }
 
-json summaryJson(const ps::library::RunSummary& s) {
+json summaryJson(const ps::library::RunSummary& s)
+{
     json captures = json::array();
-    for (const auto& c : s.captures) captures.push_back(captureJson(c));
-    return {{"run_id", s.id},         {"created_at", s.createdAt}, {"name", s.name},
-            {"script", s.scriptPath}, {"status", s.status},        {"message", s.message},
-            {"origin", s.origin},     {"trusted", s.trusted},      {"captures", captures}};
+    for (const auto& c : s.captures)
+        captures.push_back(captureJson(c));
+    return {{"run_id", s.id}, {"created_at", s.createdAt}, {"name", s.name}, {"script", s.scriptPath},
+        {"status", s.status}, {"message", s.message}, {"origin", s.origin}, {"trusted", s.trusted},
+        {"captures", captures}};
 }
 
-json damageJson(const ps::library::BlobDamage& d) {
+json damageJson(const ps::library::BlobDamage& d)
+{
     return {{"sha256", d.sha256}, {"role", d.role}, {"detail", d.detail}, {"runs", d.runIds}};
 }
 
-int listRuns(const std::string& path, const Options& o) {
+int listRuns(const std::string& path, const Options& o)
+{
     std::vector<ps::library::RunSummary> runs;
     if (std::filesystem::exists(path)) {
-        ArtifactLibrary library(path, ArtifactLibrary::OpenOptions{false});
+        ArtifactLibrary library(path, ArtifactLibrary::OpenOptions {false});
         ps::library::ListQuery query;
         query.search = o.search;
         query.status = o.status;
@@ -124,7 +138,8 @@ int listRuns(const std::string& path, const Options& o) {
     }
     if (o.json) {
         json out = {{"schema", 1}, {"library", path}, {"runs", json::array()}};
-        for (const auto& r : runs) out["runs"].push_back(summaryJson(r));
+        for (const auto& r : runs)
+            out["runs"].push_back(summaryJson(r));
         std::cout << out.dump() << "\n";
         return 0;
     }
@@ -137,7 +152,8 @@ int listRuns(const std::string& path, const Options& o) {
               << "MESSAGE\n";
     for (const auto& r : runs) {
         std::string created = r.createdAt.substr(0, 19);
-        if (created.size() > 10) created[10] = ' ';
+        if (created.size() > 10)
+            created[10] = ' ';
         std::cout << std::left << std::setw(7) << r.id << std::setw(21) << created << std::setw(11) << r.status
                   << std::setw(15) << shortLine(backendsOf(r), 14) << std::setw(9) << (r.trusted ? "yes" : "no")
                   << std::setw(28) << shortLine(r.name, 27) << shortLine(r.message, 60) << "\n";
@@ -145,8 +161,9 @@ int listRuns(const std::string& path, const Options& o) {
     return 0;
 }
 
-int showRun(const std::string& path, const Options& o) {
-    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions{false});
+int showRun(const std::string& path, const Options& o)
+{
+    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions {false});
     const ps::library::RunRecord record = library.show(o.id);
     const auto& s = record.summary;
     if (o.json) {
@@ -155,13 +172,16 @@ int showRun(const std::string& path, const Options& o) {
         std::cout << "run " << s.id << "  " << s.name << "  " << s.status << "  " << s.createdAt << "\n"
                   << "script    " << s.scriptPath << "\n"
                   << "origin    " << s.origin << (s.trusted ? " (trusted)" : " (untrusted)") << "\n";
-        if (!s.message.empty()) std::cout << "message   " << s.message << "\n";
+        if (!s.message.empty())
+            std::cout << "message   " << s.message << "\n";
         for (const auto& c : s.captures) {
             std::cout << "capture " << c.index << "  " << c.name << "  " << c.backend << "/" << c.tracer << "  "
                       << c.status;
-            if (c.invariant) std::cout << "  invariant " << *c.invariant;
+            if (c.invariant)
+                std::cout << "  invariant " << *c.invariant;
             std::cout << "\n";
-            if (!c.message.empty()) std::cout << "    " << shortLine(c.message, 100) << "\n";
+            if (!c.message.empty())
+                std::cout << "    " << shortLine(c.message, 100) << "\n";
             if (c.pythonCodeSha256)
                 std::cout << "    python_code  " << humanBytes(c.pythonCodeBytes.value_or(0)) << "  sha256 "
                           << *c.pythonCodeSha256 << "\n";
@@ -176,22 +196,25 @@ int showRun(const std::string& path, const Options& o) {
     return record.damaged.empty() ? 0 : 1;
 }
 
-int exportRun(const std::string& path, const Options& o) {
-    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions{false});
+int exportRun(const std::string& path, const Options& o)
+{
+    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions {false});
     const auto written = library.exportRun(o.id, o.dir);
     if (o.json) {
-        std::cout << json{{"library", path}, {"run_id", o.id}, {"files", written}}.dump() << "\n";
+        std::cout << json {{"library", path}, {"run_id", o.id}, {"files", written}}.dump() << "\n";
     } else {
-        for (const auto& file : written) std::cout << file << "\n";
+        for (const auto& file : written)
+            std::cout << file << "\n";
     }
     return 0;
 }
 
-int importPair(const std::string& path, const Options& o) {
+int importPair(const std::string& path, const Options& o)
+{
     ArtifactLibrary library(path);
     const std::int64_t id = library.importArtifact(o.path);
     if (o.json) {
-        std::cout << json{{"library", path}, {"run_id", id}, {"trusted", false}}.dump() << "\n";
+        std::cout << json {{"library", path}, {"run_id", id}, {"trusted", false}}.dump() << "\n";
     } else {
         std::cout << "imported " << o.path << " into " << path << " as run " << id << "\n"
                   << "it is untrusted: python_code and the cache are executable; once you trust where it "
@@ -201,78 +224,82 @@ int importPair(const std::string& path, const Options& o) {
     return 0;
 }
 
-int trustRun(const std::string& path, const Options& o) {
-    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions{false});
+int trustRun(const std::string& path, const Options& o)
+{
+    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions {false});
     library.trust(o.id);
     std::cout << path << ": run " << o.id << " trusted\n";
     return 0;
 }
 
-int verifyLibrary(const std::string& path, const Options& o) {
-    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions{false});
+int verifyLibrary(const std::string& path, const Options& o)
+{
+    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions {false});
     const ps::library::VerifyReport report = library.verify();
     if (o.json) {
         json damaged = json::array();
-        for (const auto& d : report.damaged) damaged.push_back(damageJson(d));
-        std::cout << json{{"library", path},
-                          {"ok", report.ok()},
-                          {"blobs_checked", report.blobsChecked},
-                          {"bytes_checked", report.bytesChecked},
-                          {"integrity_errors", report.integrityErrors},
-                          {"damaged", damaged}}
-                         .dump()
+        for (const auto& d : report.damaged)
+            damaged.push_back(damageJson(d));
+        std::cout << json {{"library", path}, {"ok", report.ok()}, {"blobs_checked", report.blobsChecked},
+            {"bytes_checked", report.bytesChecked}, {"integrity_errors", report.integrityErrors},
+            {"damaged",
+                damaged}}.dump()
                   << "\n";
     } else {
-        for (const auto& e : report.integrityErrors) std::cout << path << ": integrity: " << e << "\n";
+        for (const auto& e : report.integrityErrors)
+            std::cout << path << ": integrity: " << e << "\n";
         for (const auto& d : report.damaged) {
             std::cout << path << ": damaged blob " << d.sha256;
-            if (!d.role.empty()) std::cout << " (" << d.role << ")";
+            if (!d.role.empty())
+                std::cout << " (" << d.role << ")";
             if (!d.runIds.empty()) {
                 std::cout << " of run";
-                if (d.runIds.size() > 1) std::cout << "s";
-                for (std::size_t i = 0; i < d.runIds.size(); ++i) std::cout << (i ? ", " : " ") << d.runIds[i];
+                if (d.runIds.size() > 1)
+                    std::cout << "s";
+                for (std::size_t i = 0; i < d.runIds.size(); ++i)
+                    std::cout << (i ? ", " : " ") << d.runIds[i];
             }
             std::cout << ": " << d.detail << "\n";
         }
         std::cout << path << ": checked " << report.blobsChecked << " blobs (" << humanBytes(report.bytesChecked)
                   << ") and the database structure: "
-                  << (report.ok() ? std::string("ok")
-                                  : std::to_string(report.integrityErrors.size() + report.damaged.size()) +
-                                        " problem(s)")
+                  << (report.ok()
+                             ? std::string("ok")
+                             : std::to_string(report.integrityErrors.size() + report.damaged.size()) + " problem(s)")
                   << "\n";
     }
     return report.ok() ? 0 : 1;
 }
 
-int removeRun(const std::string& path, const Options& o) {
-    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions{false});
+int removeRun(const std::string& path, const Options& o)
+{
+    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions {false});
     library.remove(o.id);
     std::cout << path << ": removed run " << o.id << " (its blobs stay until `library gc`)\n";
     return 0;
 }
 
-int collectGarbage(const std::string& path, const Options& o) {
-    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions{false});
+int collectGarbage(const std::string& path, const Options& o)
+{
+    ArtifactLibrary library(path, ArtifactLibrary::OpenOptions {false});
     const ps::library::GcResult gc = library.gc();
     if (o.json) {
-        std::cout << json{{"library", path},
-                          {"blobs_removed", gc.blobsRemoved},
-                          {"bytes_removed", gc.bytesRemoved},
-                          {"database_bytes_before", gc.fileBytesBefore},
-                          {"database_bytes_after", gc.fileBytesAfter}}
+        std::cout << json {{"library", path}, {"blobs_removed", gc.blobsRemoved}, {"bytes_removed", gc.bytesRemoved},
+            {"database_bytes_before", gc.fileBytesBefore}, {"database_bytes_after", gc.fileBytesAfter}}
                          .dump()
                   << "\n";
     } else {
-        std::cout << path << ": removed " << gc.blobsRemoved << " unreferenced blob(s), "
-                  << humanBytes(gc.bytesRemoved) << " stored; database " << humanBytes(gc.fileBytesBefore)
-                  << " -> " << humanBytes(gc.fileBytesAfter) << "\n";
+        std::cout << path << ": removed " << gc.blobsRemoved << " unreferenced blob(s), " << humanBytes(gc.bytesRemoved)
+                  << " stored; database " << humanBytes(gc.fileBytesBefore) << " -> " << humanBytes(gc.fileBytesAfter)
+                  << "\n";
     }
     return 0;
 }
 
 }  // namespace
 
-void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode) {
+void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode)
+{
     auto options = std::make_shared<Options>();
     CLI::App* library = app.add_subcommand("library", "Browse, export, import and check the artifact library");
     library->require_subcommand(1);
@@ -280,20 +307,20 @@ void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode) 
     // Each subcommand body gets the library path as it stands after parsing.
     const auto bind = [=](CLI::App* sub, int (*body)(const std::string&, const Options&)) {
         sub->callback([=] {
-            const std::string path =
-                libraryPath && !libraryPath->empty() ? *libraryPath : ps::library::defaultLibraryPath();
+            const std::string path
+                = libraryPath && !libraryPath->empty() ? *libraryPath : ps::library::defaultLibraryPath();
             *exitCode = guarded(path, [&] { return body(path, *options); });
         });
     };
     const auto addJson = [=](CLI::App* sub) { sub->add_flag("--json", options->json, "Print JSON"); };
-    const auto addId = [=](CLI::App* sub) {
-        sub->add_option("ID", options->id, "The run's id (see `library ls`)")->required();
-    };
+    const auto addId
+        = [=](CLI::App* sub) { sub->add_option("ID", options->id, "The run's id (see `library ls`)")->required(); };
 
     CLI::App* ls = library->add_subcommand("ls", "List runs, newest first");
     addJson(ls);
     ls->add_option("--search", options->search, "Only runs whose name, script or messages contain these words");
-    ls->add_option("--status", options->status, "Only runs of this status (ok, mismatch, violation, error, timeout, worker_died, protocol_error)");
+    ls->add_option("--status", options->status,
+        "Only runs of this status (ok, mismatch, violation, error, timeout, worker_died, protocol_error)");
     ls->add_option("--backend", options->backend, "Only runs with a capture on this backend");
     bind(ls, listRuns);
 

@@ -19,7 +19,7 @@ int main(int argc, char** argv)
 {
     std::signal(SIGPIPE, SIG_IGN);  // a dead worker's channel must not kill the front end
 
-    CLI::App app{"Precompile Studio: a workbench for torch.compiler.precompile"};
+    CLI::App app {"Precompile Studio: a workbench for torch.compiler.precompile"};
     app.set_version_flag("--version", "precompile-studio 0.1.0");
     // Global options (--library, --python-env) may come before or after the subcommand: every
     // subcommand, made below, inherits this and hands options it does not know to its parent.

@@ -18,8 +18,9 @@ int main(int argc, char** argv)
             config.extraPaths.push_back(argv[i + 1]);
     }
     if (config.pythonEnv.empty()) {
-        std::fprintf(stderr, "usage: precompile-studio-worker --python-env DIR [--python-path DIR]\n"
-                             "(started by precompile-studio; not meant to be run by hand)\n");
+        std::fprintf(stderr,
+            "usage: precompile-studio-worker --python-env DIR [--python-path DIR]\n"
+            "(started by precompile-studio; not meant to be run by hand)\n");
         return 2;
     }
     ps::host::WorkerServer server(ps::protocol::kWorkerChannelFd, config);

@@ -34,8 +34,8 @@ AboutDialog::AboutDialog(const std::optional<nlohmann::json>& hello, const QStri
         row(tr("LibTorch"), field("libtorch"));
         row(tr("Environment"), field("prefix"));
     } else {
-        row(tr("Worker"), workerProblem.isEmpty() ? tr("not started yet: the versions show after the first run")
-                                                  : workerProblem);
+        row(tr("Worker"),
+            workerProblem.isEmpty() ? tr("not started yet: the versions show after the first run") : workerProblem);
     }
     html += "</table>";
     m_text = new QLabel(html);
@@ -54,4 +54,4 @@ QString AboutDialog::text() const
     return m_text->text();
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

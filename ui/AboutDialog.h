@@ -23,4 +23,4 @@ private:
     QLabel* m_text;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

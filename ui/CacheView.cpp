@@ -40,7 +40,7 @@ public:
     }
 };
 
-} // namespace
+}  // namespace
 
 CacheView::CacheView(QWidget* parent) : QWidget(parent)
 {
@@ -89,8 +89,9 @@ void CacheView::setCapture(const std::shared_ptr<const RunDocument>& run, int ca
     const auto& c = run->report.captures[capture];
     auto it = c.json.find("cache");
     if (it == c.json.end() || !it->is_object()) {
-        clear(c.status == model::CaptureStatus::Ok ? tr("The report holds no cache inspection (made by an older worker?).")
-                               : tr("No cache: the capture ended in a %1.").arg(StatusStyle::word(c.status)));
+        clear(c.status == model::CaptureStatus::Ok
+                ? tr("The report holds no cache inspection (made by an older worker?).")
+                : tr("No cache: the capture ended in a %1.").arg(StatusStyle::word(c.status)));
         return;
     }
     clear(QString());
@@ -107,7 +108,8 @@ void CacheView::setCapture(const std::shared_ptr<const RunDocument>& run, int ca
         l->setWordWrap(true);
         m_fields->addRow("<b>" + k + "</b>", l);
     };
-    row(tr("format"), value(cache, "format") + (cache.value("format_ok", true) ? QString() : tr("  (not what this torch writes)")));
+    row(tr("format"),
+        value(cache, "format") + (cache.value("format_ok", true) ? QString() : tr("  (not what this torch writes)")));
     row(tr("version"), value(cache, "version"));
     row(tr("backend"), value(cache, "backend"));
     const QString codeHash = value(cache, "code_hash");
@@ -117,14 +119,16 @@ void CacheView::setCapture(const std::shared_ptr<const RunDocument>& run, int ca
     QStringList checks;
     bool differs = false, matches = false;
     if (auto ok = cache.find("code_hash_ok"); ok != cache.end() && ok->is_boolean()) {
-        checks << (ok->get<bool>() ? tr("the worker: matches sha256(python_code)") : tr("the worker: DIFFERS from sha256(python_code)"));
+        checks << (ok->get<bool>() ? tr("the worker: matches sha256(python_code)")
+                                   : tr("the worker: DIFFERS from sha256(python_code)"));
         (ok->get<bool>() ? matches : differs) = true;
     }
     const CaptureBytes* bytes = run->artifact(static_cast<std::size_t>(capture));
     if (bytes && bytes->pythonCode) {
-        const QString local = QString::fromLatin1(
-            QCryptographicHash::hash(QByteArrayView(bytes->pythonCode->data(), static_cast<qsizetype>(bytes->pythonCode->size())),
-                                     QCryptographicHash::Sha256).toHex());
+        const QString local = QString::fromLatin1(QCryptographicHash::hash(
+            QByteArrayView(bytes->pythonCode->data(), static_cast<qsizetype>(bytes->pythonCode->size())),
+            QCryptographicHash::Sha256)
+                                                      .toHex());
         const bool same = local == codeHash;
         checks << (same ? tr("this window: matches sha256 of the stored python_code")
                         : tr("this window: DIFFERS: the stored python_code hashes to %1").arg(local));
@@ -138,7 +142,11 @@ void CacheView::setCapture(const std::shared_ptr<const RunDocument>& run, int ca
     if (bytes && !bytes->error.isEmpty())
         checks << bytes->error;
     m_check = differs ? QStringLiteral("differs") : matches ? QStringLiteral("matches") : QStringLiteral("unknown");
-    row(tr("code_hash check"), (differs ? "✗ " : matches ? "✓ " : "? ") + (checks.isEmpty() ? tr("nothing to check against") : checks.join("\n")));
+    row(tr("code_hash check"),
+        (differs          ? "✗ "
+                : matches ? "✓ "
+                          : "? ")
+            + (checks.isEmpty() ? tr("nothing to check against") : checks.join("\n")));
     if (auto b = cache.find("bytes"); b != cache.end() && b->is_number_integer())
         row(tr("cache size"), bytesText(b->get<std::int64_t>()));
     if (auto b = cache.find("artifact_bytes"); b != cache.end() && b->is_number_integer())
@@ -162,7 +170,7 @@ void CacheView::setCapture(const std::shared_ptr<const RunDocument>& run, int ca
             auto* item = new SizeItem(m_entries);
             item->setText(0, value(e, "kind"));
             item->setText(1, value(e, "key"));
-            const std::int64_t n = e.value("bytes", std::int64_t{0});
+            const std::int64_t n = e.value("bytes", std::int64_t {0});
             total += n;
             item->setText(2, QLocale().formattedDataSize(n));
             item->setData(2, Qt::UserRole, static_cast<qlonglong>(n));
@@ -174,7 +182,9 @@ void CacheView::setCapture(const std::shared_ptr<const RunDocument>& run, int ca
         m_entries->resizeColumnToContents(0);
         m_entries->resizeColumnToContents(2);
     }
-    row(tr("entries"), (entryCount() == 1 ? tr("1 entry") : tr("%1 entries").arg(entryCount())) + (entryCount() ? ", " + bytesText(total) : QString()));
+    row(tr("entries"),
+        (entryCount() == 1 ? tr("1 entry") : tr("%1 entries").arg(entryCount()))
+            + (entryCount() ? ", " + bytesText(total) : QString()));
 }
 
 QString CacheView::text() const
@@ -191,4 +201,4 @@ QString CacheView::text() const
     return out.join('\n');
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

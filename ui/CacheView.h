@@ -35,4 +35,4 @@ private:
     QString m_check;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -29,7 +29,7 @@ QPainterPath curve(const EdgesItem::Edge& e)
     p.cubicTo(e.start + QPointF(0, dy), e.end - QPointF(0, dy), e.end);
     return p;
 }
-} // namespace
+}  // namespace
 
 EdgesItem::EdgesItem(std::vector<Edge> edges, QColor color, QColor highlight)
     : m_edges(std::move(edges)), m_color(color), m_highlight(highlight)
@@ -104,4 +104,4 @@ void EdgesItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
     }
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

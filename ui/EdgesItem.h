@@ -20,7 +20,7 @@ public:
     struct Edge {
         int from;  ///< item indices
         int to;
-        int count;  ///< graph edges merged into this one
+        int count;      ///< graph edges merged into this one
         QPointF start;  ///< bottom centre of the producer
         QPointF end;    ///< top centre of the consumer
     };
@@ -42,4 +42,4 @@ private:
     std::unordered_set<int> m_highlighted;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

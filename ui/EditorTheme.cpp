@@ -10,10 +10,10 @@ namespace ps::ui {
 namespace {
 QColor mix(const QColor& a, const QColor& b, qreal t)
 {
-    return QColor::fromRgbF(a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t,
-                            a.blueF() * (1 - t) + b.blueF() * t);
+    return QColor::fromRgbF(
+        a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t, a.blueF() * (1 - t) + b.blueF() * t);
 }
-} // namespace
+}  // namespace
 
 QFont EditorTheme::monospace()
 {
@@ -42,10 +42,10 @@ QsciLexerPython* EditorTheme::applyPython(QsciScintilla* editor)
     lexer->setColor(mix(ink, paper, 0.45), QsciLexerPython::CommentBlock);
     lexer->setColor(hue(30, 160), QsciLexerPython::Number);
     for (int s : {QsciLexerPython::DoubleQuotedString, QsciLexerPython::SingleQuotedString,
-                  QsciLexerPython::TripleSingleQuotedString, QsciLexerPython::TripleDoubleQuotedString,
-                  QsciLexerPython::DoubleQuotedFString, QsciLexerPython::SingleQuotedFString,
-                  QsciLexerPython::TripleSingleQuotedFString, QsciLexerPython::TripleDoubleQuotedFString,
-                  QsciLexerPython::UnclosedString})
+             QsciLexerPython::TripleSingleQuotedString, QsciLexerPython::TripleDoubleQuotedString,
+             QsciLexerPython::DoubleQuotedFString, QsciLexerPython::SingleQuotedFString,
+             QsciLexerPython::TripleSingleQuotedFString, QsciLexerPython::TripleDoubleQuotedFString,
+             QsciLexerPython::UnclosedString})
         lexer->setColor(hue(110, 120), s);
     lexer->setColor(hue(215, 170), QsciLexerPython::Keyword);
     lexer->setColor(hue(265, 120), QsciLexerPython::ClassName);
@@ -84,4 +84,4 @@ QsciLexerPython* EditorTheme::applyPython(QsciScintilla* editor)
     return lexer;
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -17,4 +17,4 @@ public:
     static constexpr int kHighlightMarker = 1;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -111,4 +111,4 @@ void FindBar::keyPressEvent(QKeyEvent* event)
     QWidget::keyPressEvent(event);
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -35,4 +35,4 @@ private:
     QLabel* m_status;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

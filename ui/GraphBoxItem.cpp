@@ -53,17 +53,17 @@ void GraphBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opti
 {
     const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
     const bool selected = isSelected();
-    const QColor relationColor = m_relation == Relation::Upstream     ? m_colors.upstream
-                                 : m_relation == Relation::Downstream ? m_colors.downstream
-                                                                      : m_colors.border;
+    const QColor relationColor = m_relation == Relation::Upstream ? m_colors.upstream
+        : m_relation == Relation::Downstream                      ? m_colors.downstream
+                                                                  : m_colors.border;
     if (lod < kTextLod) {
-        painter->fillRect(m_rect, selected ? m_colors.highlight
-                                           : (m_relation != Relation::None ? relationColor : m_colors.fill));
+        painter->fillRect(
+            m_rect, selected ? m_colors.highlight : (m_relation != Relation::None ? relationColor : m_colors.fill));
         return;
     }
     painter->setRenderHint(QPainter::Antialiasing, true);
-    QPen pen(selected ? m_colors.highlight : relationColor,
-             selected ? 3.0 : (m_relation != Relation::None ? 2.5 : 1.0));
+    QPen pen(
+        selected ? m_colors.highlight : relationColor, selected ? 3.0 : (m_relation != Relation::None ? 2.5 : 1.0));
     if (dashed() && !selected)
         pen.setStyle(Qt::DashLine);
     paintFrame(painter, pen);
@@ -71,4 +71,4 @@ void GraphBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opti
     paintLabels(painter, m_rect.adjusted(8, 3, -8, -3));
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

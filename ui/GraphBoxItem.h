@@ -48,4 +48,4 @@ private:
     Relation m_relation = Relation::None;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -13,7 +13,7 @@ namespace ps::ui {
 namespace {
 constexpr qreal kMinZoom = 0.02;
 constexpr qreal kMaxZoom = 4.0;
-}
+}  // namespace
 
 GraphCanvas::GraphCanvas(QWidget* parent) : QGraphicsView(parent)
 {
@@ -80,7 +80,8 @@ void GraphCanvas::wheelEvent(QWheelEvent* event)
 
 void GraphCanvas::mouseDoubleClickEvent(QMouseEvent* event)
 {
-    if (QGraphicsItem* item = itemAt(event->position().toPoint()); item && item->flags() & QGraphicsItem::ItemIsSelectable) {
+    if (QGraphicsItem* item = itemAt(event->position().toPoint());
+        item && item->flags() & QGraphicsItem::ItemIsSelectable) {
         emit itemActivated(item);
         event->accept();
         return;
@@ -103,4 +104,4 @@ void GraphCanvas::paintEvent(QPaintEvent* event)
     emit painted();
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -33,4 +33,4 @@ protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -23,7 +23,7 @@ bool writable(const QString& path, QString* error)
     return false;
 }
 
-} // namespace
+}  // namespace
 
 bool GraphExport::toSvg(QGraphicsScene* scene, const QString& path, const QString& title, QString* error)
 {
@@ -68,7 +68,8 @@ bool GraphExport::toPng(QGraphicsScene* scene, const QString& path, int maxSide,
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     if (image.isNull()) {
         if (error)
-            *error = QObject::tr("the graph is too large for one image (%1 × %2 px)").arg(size.width()).arg(size.height());
+            *error
+                = QObject::tr("the graph is too large for one image (%1 × %2 px)").arg(size.width()).arg(size.height());
         return false;
     }
     image.fill(scene->palette().color(QPalette::Base));
@@ -98,4 +99,4 @@ bool GraphExport::toPng(QGraphicsScene* scene, const QString& path, int maxSide,
     return true;
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

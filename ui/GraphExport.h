@@ -19,4 +19,4 @@ public:
     static bool toPng(QGraphicsScene* scene, const QString& path, int maxSide, QString* error);
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -11,7 +11,7 @@ namespace ps::ui {
 namespace {
 constexpr int kSide = 180;  // the longer side of the minimap, in pixels
 constexpr int kMargin = 10;
-}
+}  // namespace
 
 GraphMinimap::GraphMinimap(GraphCanvas* canvas) : QWidget(canvas), m_canvas(canvas)
 {
@@ -44,7 +44,7 @@ void GraphMinimap::setBoxes(const QRectF& sceneRect, const std::vector<Box>& box
     const qreal sx = size.width() / sceneRect.width(), sy = size.height() / sceneRect.height();
     for (const auto& b : boxes) {
         QRectF r((b.rect.left() - sceneRect.left()) * sx, (b.rect.top() - sceneRect.top()) * sy,
-                 std::max<qreal>(1, b.rect.width() * sx), std::max<qreal>(1, b.rect.height() * sy));
+            std::max<qreal>(1, b.rect.width() * sx), std::max<qreal>(1, b.rect.height() * sy));
         p.fillRect(r, b.fill.darker(115));
     }
     p.setPen(palette().color(QPalette::Mid));
@@ -66,7 +66,7 @@ QPointF GraphMinimap::toScene(const QPointF& pos) const
     if (m_image.isNull())
         return {};
     return QPointF(m_sceneRect.left() + pos.x() / m_image.width() * m_sceneRect.width(),
-                   m_sceneRect.top() + pos.y() / m_image.height() * m_sceneRect.height());
+        m_sceneRect.top() + pos.y() / m_image.height() * m_sceneRect.height());
 }
 
 QRectF GraphMinimap::viewOutline() const
@@ -75,8 +75,8 @@ QRectF GraphMinimap::viewOutline() const
         return {};
     const QRectF view = m_canvas->mapToScene(m_canvas->viewport()->rect()).boundingRect();
     const qreal sx = m_image.width() / m_sceneRect.width(), sy = m_image.height() / m_sceneRect.height();
-    return QRectF((view.left() - m_sceneRect.left()) * sx, (view.top() - m_sceneRect.top()) * sy,
-                  view.width() * sx, view.height() * sy)
+    return QRectF((view.left() - m_sceneRect.left()) * sx, (view.top() - m_sceneRect.top()) * sy, view.width() * sx,
+        view.height() * sy)
         .intersected(imageRect().adjusted(0, 0, -1, -1));
 }
 
@@ -120,4 +120,4 @@ void GraphMinimap::place()
     raise();
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -43,4 +43,4 @@ private:
     QRectF m_sceneRect;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -60,8 +60,8 @@ QColor opaqueOver(const QColor& fg, const QColor& bg)
 {
     const qreal a = fg.alphaF();
     return QColor::fromRgbF(static_cast<float>(fg.redF() * a + bg.redF() * (1 - a)),
-                            static_cast<float>(fg.greenF() * a + bg.greenF() * (1 - a)),
-                            static_cast<float>(fg.blueF() * a + bg.blueF() * (1 - a)));
+        static_cast<float>(fg.greenF() * a + bg.greenF() * (1 - a)),
+        static_cast<float>(fg.blueF() * a + bg.blueF() * (1 - a)));
 }
 
 constexpr qreal kMargin = 40;
@@ -81,8 +81,9 @@ graph::LayoutOptions layoutOptions()
 }
 
 // Runs on a pool thread: only immutable inputs and its own outputs.
-GraphLayoutJob computeJobOrThrow(std::shared_ptr<const graph::GraphModel> g, std::shared_ptr<const graph::ModuleTree> tree,
-                          std::shared_ptr<graph::CollapseState> state, std::shared_ptr<graph::LayoutCache> cache)
+GraphLayoutJob computeJobOrThrow(std::shared_ptr<const graph::GraphModel> g,
+    std::shared_ptr<const graph::ModuleTree> tree, std::shared_ptr<graph::CollapseState> state,
+    std::shared_ptr<graph::LayoutCache> cache)
 {
     GraphLayoutJob job;
     if (!tree)
@@ -91,7 +92,7 @@ GraphLayoutJob computeJobOrThrow(std::shared_ptr<const graph::GraphModel> g, std
         state = std::make_shared<graph::CollapseState>(graph::CollapseState::initial(*tree, kOpeningBudget));
     auto visible = std::make_shared<const graph::VisibleGraph>(graph::VisibleGraph::build(*g, *tree, *state));
     const auto options = layoutOptions();
-    graph::LayoutInput input{visible->inputLists(), {}};
+    graph::LayoutInput input {visible->inputLists(), {}};
     input.widths.reserve(visible->items().size());
     for (const auto& item : visible->items())
         input.widths.push_back(item.kind == graph::VisibleItem::Module ? kModuleWidth : options.nodeWidth);
@@ -118,7 +119,7 @@ GraphLayoutJob computeJobOrThrow(std::shared_ptr<const graph::GraphModel> g, std
 /// computeJobOrThrow, with what went wrong (out of memory, ...) as the job's error: an
 /// exception must not leave the pool thread, where it would end the program.
 GraphLayoutJob computeJob(std::shared_ptr<const graph::GraphModel> g, std::shared_ptr<const graph::ModuleTree> tree,
-                          std::shared_ptr<graph::CollapseState> state, std::shared_ptr<graph::LayoutCache> cache)
+    std::shared_ptr<graph::CollapseState> state, std::shared_ptr<graph::LayoutCache> cache)
 {
     try {
         return computeJobOrThrow(std::move(g), std::move(tree), std::move(state), std::move(cache));
@@ -133,7 +134,7 @@ GraphLayoutJob computeJob(std::shared_ptr<const graph::GraphModel> g, std::share
     }
 }
 
-} // namespace
+}  // namespace
 
 GraphView::GraphView(QWidget* parent) : QWidget(parent)
 {
@@ -202,7 +203,7 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
     m_lensBox->setToolTip(tr("Colour the graph by node kind, op kind, module, fused kernel (inductor), or where "
                              "the dtype or the memory layout changes"));
     connect(m_lensBox, &QComboBox::currentIndexChanged, this,
-            [this]() { setLens(static_cast<graph::Lens>(m_lensBox->currentData().toInt())); });
+        [this]() { setLens(static_cast<graph::Lens>(m_lensBox->currentData().toInt())); });
     m_depthBox = new QSpinBox;
     m_depthBox->setRange(0, 20);
     m_depthBox->setValue(m_depth);
@@ -370,27 +371,27 @@ void GraphView::startLayout(std::unique_ptr<graph::CollapseState> state, int anc
     const quint64 generation = m_generation;
     auto* watcher = new QFutureWatcher<GraphLayoutJob>(this);
     connect(watcher, &QFutureWatcher<GraphLayoutJob>::finished, this,
-            [this, watcher, generation, anchorNode, anchorView]() {
-                watcher->deleteLater();
-                if (generation != m_generation)
-                    return;
-                GraphLayoutJob job = watcher->result();
-                m_pending = false;
-                m_requested.reset();
-                if (!job.error.isEmpty()) {
-                    const QString why = tr("The graph cannot be laid out: %1").arg(job.error);
-                    if (!m_state)
-                        clear(why);  // nothing shown yet
-                    else
-                        m_summary->setText(why);  // what is shown stays, and its state
-                    m_pendingSelection.clear();
-                    return;
-                }
-                adopt(job, anchorNode, anchorView);
-                syncModuleTree();
-                applyPendingSelection();
-                emit graphShown();
-            });
+        [this, watcher, generation, anchorNode, anchorView]() {
+            watcher->deleteLater();
+            if (generation != m_generation)
+                return;
+            GraphLayoutJob job = watcher->result();
+            m_pending = false;
+            m_requested.reset();
+            if (!job.error.isEmpty()) {
+                const QString why = tr("The graph cannot be laid out: %1").arg(job.error);
+                if (!m_state)
+                    clear(why);  // nothing shown yet
+                else
+                    m_summary->setText(why);  // what is shown stays, and its state
+                m_pendingSelection.clear();
+                return;
+            }
+            adopt(job, anchorNode, anchorView);
+            syncModuleTree();
+            applyPendingSelection();
+            emit graphShown();
+        });
     std::shared_ptr<graph::CollapseState> shared(std::move(state));
     watcher->setFuture(QtConcurrent::run(computeJob, m_graph, m_tree, shared, m_cache));
 }
@@ -418,8 +419,10 @@ void GraphView::adopt(GraphLayoutJob& job, int anchorNode, QPointF anchorView)
         // Keep the expanded (or collapsed) module where the user was looking.
         if (auto* box = boxOfNode(anchorNode)) {
             const QPointF now = m_canvas->mapFromScene(box->rect().center());
-            m_canvas->horizontalScrollBar()->setValue(m_canvas->horizontalScrollBar()->value() + int(now.x() - anchorView.x()));
-            m_canvas->verticalScrollBar()->setValue(m_canvas->verticalScrollBar()->value() + int(now.y() - anchorView.y()));
+            m_canvas->horizontalScrollBar()->setValue(
+                m_canvas->horizontalScrollBar()->value() + int(now.x() - anchorView.x()));
+            m_canvas->verticalScrollBar()->setValue(
+                m_canvas->verticalScrollBar()->value() + int(now.y() - anchorView.y()));
         }
     }
 }
@@ -441,11 +444,12 @@ void GraphView::buildScene()
         const QRectF rect(b.x, b.y, b.w, b.h);
         GraphBoxItem* box;
         if (items[i].kind == graph::VisibleItem::Node) {
-            box = new NodeItem(static_cast<int>(i), items[i].id, &nodes[static_cast<std::size_t>(items[i].id)], rect, neutral);
+            box = new NodeItem(
+                static_cast<int>(i), items[i].id, &nodes[static_cast<std::size_t>(items[i].id)], rect, neutral);
         } else {
             const auto& m = m_tree->module(items[i].id);
             box = new ModuleItem(static_cast<int>(i), items[i].id, QString::fromStdString(m.path),
-                                 QString::fromStdString(m.type), m.total, rect, neutral);
+                QString::fromStdString(m.type), m.total, rect, neutral);
         }
         m_scene->addItem(box);
         m_items[i] = box;
@@ -459,8 +463,8 @@ void GraphView::buildScene()
     }
     // Opaque: the raster engine blends a translucent one-pixel line pixel by pixel, twenty
     // times slower than it fills an opaque one (12 ms against 0.5 ms a frame at 50k nodes).
-    m_edges = new EdgesItem(std::move(edges), opaqueOver(pal.color(QPalette::PlaceholderText), pal.color(QPalette::Base)),
-                            pal.color(QPalette::Highlight));
+    m_edges = new EdgesItem(std::move(edges),
+        opaqueOver(pal.color(QPalette::PlaceholderText), pal.color(QPalette::Base)), pal.color(QPalette::Highlight));
     m_scene->addItem(m_edges);
     m_selecting = false;
     applyLens();
@@ -501,8 +505,8 @@ void GraphView::applyLens()
     for (std::size_t i = 0; i < m_items.size(); ++i) {
         const auto& item = m_visible->items()[i];
         std::string c = item.kind == graph::VisibleItem::Node
-                            ? graph::GraphLens::category(*m_graph, *m_tree, item.id, m_lens)
-                            : graph::GraphLens::moduleCategory(*m_graph, *m_tree, item.id, m_lens);
+            ? graph::GraphLens::category(*m_graph, *m_tree, item.id, m_lens)
+            : graph::GraphLens::moduleCategory(*m_graph, *m_tree, item.id, m_lens);
         auto it = colorCache.find(c);
         if (it == colorCache.end())
             it = colorCache.emplace(c, LensPalette::colors(c, pal)).first;
@@ -521,7 +525,8 @@ void GraphView::applyLens()
         m_legendEntries << QStringLiteral("%1 (%2)").arg(QString::fromStdString(name)).arg(n);
         if (k < shown)
             html += QStringLiteral("<span style='background:%1'>&nbsp;&nbsp;&nbsp;</span>&nbsp;%2&nbsp;&nbsp;")
-                        .arg(LensPalette::fill(name, pal).name(), esc(name.size() > 28 ? "…" + name.substr(name.size() - 27) : name));
+                        .arg(LensPalette::fill(name, pal).name(),
+                            esc(name.size() > 28 ? "…" + name.substr(name.size() - 27) : name));
     }
     if (sorted.size() > shown)
         html += tr("+%1 more").arg(sorted.size() - shown);
@@ -614,7 +619,7 @@ int GraphView::visibleModuleCount() const
     if (!m_visible)
         return 0;
     return static_cast<int>(std::count_if(m_visible->items().begin(), m_visible->items().end(),
-                                          [](const auto& i) { return i.kind == graph::VisibleItem::Module; }));
+        [](const auto& i) { return i.kind == graph::VisibleItem::Module; }));
 }
 
 GraphBoxItem* GraphView::boxOfNode(int node) const
@@ -716,7 +721,8 @@ void GraphView::onSelectionChanged()
     for (auto* item : m_items)
         item->setRelation(GraphBoxItem::Relation::None);
     if (!selected.isEmpty() && m_depth > 0) {
-        const auto around = graph::Neighbourhood::around(*m_graph, std::vector<int>(selected.begin(), selected.end()), m_depth);
+        const auto around
+            = graph::Neighbourhood::around(*m_graph, std::vector<int>(selected.begin(), selected.end()), m_depth);
         const std::unordered_set<int> mine(selectedItems.begin(), selectedItems.end());
         auto mark = [&](const std::vector<int>& list, GraphBoxItem::Relation r) {
             for (int n : list) {
@@ -920,7 +926,7 @@ void GraphView::showDetails(const QList<int>& selected, const QList<int>& module
         QString html = tr("<b>%1 nodes selected</b><ul>").arg(selected.size());
         for (int k = 0; k < selected.size() && k < 50; ++k)
             html += "<li>" + esc(nodes[static_cast<std::size_t>(selected[k])].name) + " — "
-                    + esc(nodes[static_cast<std::size_t>(selected[k])].shortTarget()) + "</li>";
+                + esc(nodes[static_cast<std::size_t>(selected[k])].shortTarget()) + "</li>";
         m_details->setHtml(html + "</ul>");
         return;
     }
@@ -941,8 +947,8 @@ void GraphView::showDetails(const QList<int>& selected, const QList<int>& module
     html += row(tr("dtype"), n.dtype.empty() ? QStringLiteral("—") : esc(n.dtype));
     html += row(tr("stride"), n.stride.empty() ? QStringLiteral("—") : esc(n.stride));
     html += row(tr("device"), n.device.empty() ? QStringLiteral("—") : esc(n.device));
-    html += row(tr("module"), n.modulePath.empty() ? QStringLiteral("—")
-                                                   : esc(n.modulePath) + " (" + esc(n.moduleType) + ")");
+    html += row(
+        tr("module"), n.modulePath.empty() ? QStringLiteral("—") : esc(n.modulePath) + " (" + esc(n.moduleType) + ")");
     html += row(tr("source"), n.sourceLine > 0 ? tr("line %1").arg(n.sourceLine) : QStringLiteral("—"));
     if (!n.kernel.empty())
         html += row(tr("kernel"), esc(n.kernel));
@@ -970,7 +976,8 @@ bool GraphView::exportSvg(const QString& path, QString* error) const
             *error = tr("there is no graph to export");
         return false;
     }
-    return GraphExport::toSvg(m_scene, path, tr("Captured graph (%n node(s))", nullptr, int(m_graph->nodes().size())), error);
+    return GraphExport::toSvg(
+        m_scene, path, tr("Captured graph (%n node(s))", nullptr, int(m_graph->nodes().size())), error);
 }
 
 bool GraphView::exportPng(const QString& path, QString* error) const
@@ -990,7 +997,7 @@ void GraphView::exportInteractive()
     const QString svgFilter = tr("SVG (*.svg)"), pngFilter = tr("PNG (*.png)");
     QString filter = svgFilter;
     QString path = QFileDialog::getSaveFileName(this, tr("Export the visible graph"), QStringLiteral("graph.svg"),
-                                                svgFilter + QStringLiteral(";;") + pngFilter, &filter);
+        svgFilter + QStringLiteral(";;") + pngFilter, &filter);
     if (path.isEmpty())
         return;
     // The name's suffix decides; a name without one takes the chosen type's.
@@ -1026,4 +1033,4 @@ void GraphView::zoomReset()
     m_canvas->setZoom(1.0);
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -28,7 +28,7 @@ class ModuleTree;
 class VisibleGraph;
 struct GraphNode;
 struct LayoutResult;
-}
+}  // namespace ps::graph
 
 namespace ps::ui {
 
@@ -180,4 +180,4 @@ private:
     QStringList m_legendEntries;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

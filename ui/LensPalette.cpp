@@ -8,22 +8,35 @@ namespace {
 
 QColor mix(const QColor& a, const QColor& b, qreal t)
 {
-    return QColor::fromRgbF(a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t,
-                            a.blueF() * (1 - t) + b.blueF() * t);
+    return QColor::fromRgbF(
+        a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t, a.blueF() * (1 - t) + b.blueF() * t);
 }
 
 int fixedHue(const std::string& c)
 {
     static const QHash<QString, int> hues = {
-        {"parameter", 120}, {"buffer", 175}, {"input", 210}, {"output", 30}, {"backward", 280},
-        {"matmul", 0}, {"convolution", 20}, {"normalization", 300}, {"reduction", 260}, {"view", 190},
-        {"memory", 45}, {"random", 330}, {"elementwise", 140}, {"other", -2},
-        {"dtype change", 15}, {"layout change", 265}, {"unchanged", -2},
+        {"parameter", 120},
+        {"buffer", 175},
+        {"input", 210},
+        {"output", 30},
+        {"backward", 280},
+        {"matmul", 0},
+        {"convolution", 20},
+        {"normalization", 300},
+        {"reduction", 260},
+        {"view", 190},
+        {"memory", 45},
+        {"random", 330},
+        {"elementwise", 140},
+        {"other", -2},
+        {"dtype change", 15},
+        {"layout change", 265},
+        {"unchanged", -2},
     };
     return hues.value(QString::fromStdString(c), -1);
 }
 
-} // namespace
+}  // namespace
 
 QColor LensPalette::fill(const std::string& category, const QPalette& palette)
 {
@@ -56,4 +69,4 @@ GraphBoxItem::Colors LensPalette::colors(const std::string& category, const QPal
     return c;
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

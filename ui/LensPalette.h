@@ -19,4 +19,4 @@ public:
     static QColor fill(const std::string& category, const QPalette& palette);
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

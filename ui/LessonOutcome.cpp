@@ -51,13 +51,14 @@ QString firstLine(const json& j, int limit = 300)
     return s;
 }
 
-} // namespace
+}  // namespace
 
-LessonOutcome::LessonOutcome(const commands::Lesson& lesson, const QString& side, const json& report,
-                             const json& expect)
+LessonOutcome::LessonOutcome(
+    const commands::Lesson& lesson, const QString& side, const json& report, const json& expect)
     : m_side(side), m_script(scriptPath(lesson, side))
 {
     m_status = str(Expect::field(report, "status"), "");
+    m_typedStatus = model::runStatusFromString(m_status.toStdString());
     m_message = firstLine(Expect::field(report, "message"), 600);
     m_expected = Expect::field(expect, side.toStdString().c_str());
     if (cancelled()) {
@@ -73,23 +74,24 @@ LessonOutcome::LessonOutcome(const commands::Lesson& lesson, const QString& side
     } else {
         m_differences << tr("%1 has no \"%2\" object").arg(QString::fromStdString(lesson.expect), side);
     }
-    const auto typed = model::runStatusFromString(m_status.toStdString());
-    if (!typed || !model::ranToTheEnd(*typed) || *typed == model::RunStatus::Error)
+    if (!m_typedStatus || !model::ranToTheEnd(*m_typedStatus) || *m_typedStatus == model::RunStatus::Error)
         m_error = m_message;  // error, timeout, worker_died, ...: what happened, in the worker's words
 
     // What the studio says, in the order a learner reads it (as `lessons run` prints it).
     for (const auto& f : Expect::findings(report, m_script.toStdString()))
-        m_findings.push_back({QString::fromStdString(f.what), QString::fromStdString(f.message),
-                              QString::fromStdString(f.fix)});
+        m_findings.push_back(
+            {QString::fromStdString(f.what), QString::fromStdString(f.message), QString::fromStdString(f.fix)});
 }
 
-LessonOutcome LessonOutcome::failed(const commands::Lesson& lesson, const QString& side, const QString& status,
-                                    const QString& error, const json& expect)
+LessonOutcome LessonOutcome::failed(const commands::Lesson& lesson, const QString& side, model::RunStatus status,
+    const QString& error, const json& expect)
 {
     LessonOutcome o;
     o.m_side = side;
     o.m_script = scriptPath(lesson, side);
-    o.m_status = status;
+    o.m_status
+        = QString::fromLatin1(model::toString(status).data(), static_cast<qsizetype>(model::toString(status).size()));
+    o.m_typedStatus = status;
     o.m_ran = false;
     o.m_error = error;
     o.m_message = error;
@@ -182,4 +184,4 @@ QString LessonOutcome::summary() const
     return lines.join(QLatin1Char('\n'));
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

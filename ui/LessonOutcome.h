@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/RunStatus.h"
+
 #include "commands/LessonCatalogue.h"
 
 #include <QString>
@@ -30,12 +32,12 @@ public:
     /// `expect` is the whole expect.json ({"broken": ..., "fixed": ...}). A report whose status
     /// is "cancelled" makes a cancelled outcome.
     LessonOutcome(const commands::Lesson& lesson, const QString& side, const nlohmann::json& report,
-                  const nlohmann::json& expect);
+        const nlohmann::json& expect);
 
     /// A run that did not end in a report of the script: cancelled (status "cancelled") or could
     /// not start (status "error"; `error` says why, e.g. WorkerClient::launchError()).
-    static LessonOutcome failed(const commands::Lesson& lesson, const QString& side, const QString& status,
-                                const QString& error, const nlohmann::json& expect = nlohmann::json());
+    static LessonOutcome failed(const commands::Lesson& lesson, const QString& side, model::RunStatus status,
+        const QString& error, const nlohmann::json& expect = nlohmann::json());
 
     /// The path a side's script is run as (absolute, normalised): "broken" or "fixed".
     static QString scriptPath(const commands::Lesson& lesson, const QString& side);
@@ -49,7 +51,7 @@ public:
     const QString& status() const { return m_status; }
     /// The run ended in a report of the script (not cancelled, not refused before it started).
     bool ran() const { return m_ran; }
-    bool cancelled() const { return m_status == QLatin1String("cancelled"); }
+    bool cancelled() const { return m_typedStatus == model::RunStatus::Cancelled; }
     /// The stable fields reported equal what expect.json says for this side.
     bool matches() const { return m_ran && m_differences.isEmpty(); }
     /// "as expected", "differs from expect.json", "cancelled" or "could not run".
@@ -72,7 +74,8 @@ private:
     QString m_side;
     QString m_script;
     QString m_status;
-    QString m_message;  ///< the report's message
+    std::optional<model::RunStatus> m_typedStatus;  ///< m_status read at the JSON edge
+    QString m_message;                              ///< the report's message
     bool m_ran = false;
     nlohmann::json m_stable;
     nlohmann::json m_expected;
@@ -81,4 +84,4 @@ private:
     std::vector<Finding> m_findings;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -42,7 +42,7 @@ void showText(ScriptEditor* editor, const QString& text)
     editor->setReadOnly(true);
 }
 
-} // namespace
+}  // namespace
 
 LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QWidget* parent)
     : QWidget(parent), m_pythonEnv(pythonEnv)
@@ -154,12 +154,10 @@ LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QW
     connect(m_runButton, &QPushButton::clicked, this, [this]() { runBoth(); });
     connect(m_cancelButton, &QPushButton::clicked, this, &LessonsView::cancel);
     m_tick.setInterval(100);
-    connect(&m_tick, &QTimer::timeout, this, [this]() {
-        m_stageLabel->setText(stageText());
-    });
+    connect(&m_tick, &QTimer::timeout, this, [this]() { m_stageLabel->setText(stageText()); });
 
-    setLessonsDir(lessonsDir.isEmpty() ? QString::fromStdString(commands::LessonCatalogue::defaultLessonsDir())
-                                       : lessonsDir);
+    setLessonsDir(
+        lessonsDir.isEmpty() ? QString::fromStdString(commands::LessonCatalogue::defaultLessonsDir()) : lessonsDir);
 }
 
 LessonsView::~LessonsView()
@@ -201,13 +199,14 @@ void LessonsView::reload()
     m_lessons.clear();
     m_dirProblem.clear();
     if (!QFileInfo(m_lessonsDir).isDir())
-        m_dirProblem = tr("No lessons folder at %1 (set PS_RESOURCES_DIR to the folder that holds lessons/).")
-                           .arg(m_lessonsDir);
+        m_dirProblem
+            = tr("No lessons folder at %1 (set PS_RESOURCES_DIR to the folder that holds lessons/).").arg(m_lessonsDir);
     else {
         m_lessons = commands::LessonCatalogue::list(m_lessonsDir.toStdString());
         if (m_lessons.empty())
             m_dirProblem = tr("No lessons in %1 (a lesson is a folder with lesson.md, broken.py, fixed.py and "
-                              "expect.json).").arg(m_lessonsDir);
+                              "expect.json).")
+                               .arg(m_lessonsDir);
     }
     m_dirLabel->setText(m_lessonsDir);
     m_dirLabel->setToolTip(m_lessonsDir);
@@ -331,7 +330,8 @@ bool LessonsView::runBoth()
     // Read the lesson again: its files may have changed since it was shown.
     const auto lesson = commands::LessonCatalogue::find(m_lessonsDir.toStdString(), m_current->name);
     if (!lesson) {
-        m_runProblem = tr("The lesson %1 is no longer in %2.").arg(QString::fromStdString(m_current->name), m_lessonsDir);
+        m_runProblem
+            = tr("The lesson %1 is no longer in %2.").arg(QString::fromStdString(m_current->name), m_lessonsDir);
         updateProblem();
         return false;
     }
@@ -398,8 +398,8 @@ void LessonsView::startSide(int side)
     options.verify = true;
     options.timeoutSeconds = QSettings().value(QStringLiteral("run/timeoutSeconds"), 600).toDouble();
     if (!m_worker->run(options)) {
-        m_outcomes[side] = LessonOutcome::failed(m_runLesson, sideName(side), QStringLiteral("error"),
-                                                 tr("the panel's worker is busy with another run"), m_runExpect);
+        m_outcomes[side] = LessonOutcome::failed(m_runLesson, sideName(side), model::RunStatus::Error,
+            tr("the panel's worker is busy with another run"), m_runExpect);
         showOutcome(side);
         finishRun();
     }
@@ -437,7 +437,8 @@ void LessonsView::onRunFinished(const std::shared_ptr<const RunDocument>& run)
     showOutcome(k);
     if (!m_cancelRequested && r.startFailure) {
         m_runProblem = tr("The worker could not start: %1. The studio's Python environment is made by "
-                          "`packaging/bootstrap.sh`.").arg(QString::fromStdString(r.message));
+                          "`packaging/bootstrap.sh`.")
+                           .arg(QString::fromStdString(r.message));
         updateProblem();
     }
     if (k == 0 && !m_cancelRequested) {
@@ -445,8 +446,8 @@ void LessonsView::onRunFinished(const std::shared_ptr<const RunDocument>& run)
         return;
     }
     if (k == 0) {
-        m_outcomes[1] = LessonOutcome::failed(m_runLesson, sideName(1), QStringLiteral("cancelled"),
-                                              tr("not run: the lesson was cancelled"), m_runExpect);
+        m_outcomes[1] = LessonOutcome::failed(m_runLesson, sideName(1), model::RunStatus::Cancelled,
+            tr("not run: the lesson was cancelled"), m_runExpect);
         showOutcome(1);
     }
     finishRun();
@@ -467,7 +468,8 @@ void LessonsView::finishRun()
     } else {
         QStringList parts;
         for (int k = 0; k < 2; ++k)
-            parts << QStringLiteral("%1.py: %2").arg(sideName(k), m_outcomes[k] ? m_outcomes[k]->verdict() : tr("not run"));
+            parts << QStringLiteral("%1.py: %2")
+                         .arg(sideName(k), m_outcomes[k] ? m_outcomes[k]->verdict() : tr("not run"));
         m_lastResult = parts.join(QStringLiteral("; "));
     }
     updateButtons();
@@ -499,8 +501,9 @@ void LessonsView::showOutcome(int k)
         colour = QStringLiteral("#2e7d32");
     else if (!o->cancelled())
         colour = QStringLiteral("#c62828");
-    m_verdicts[k]->setStyleSheet(colour.isEmpty() ? QStringLiteral("QLabel { font-weight: bold; }")
-                                                  : QStringLiteral("QLabel { color: %1; font-weight: bold; }").arg(colour));
+    m_verdicts[k]->setStyleSheet(colour.isEmpty()
+            ? QStringLiteral("QLabel { font-weight: bold; }")
+            : QStringLiteral("QLabel { color: %1; font-weight: bold; }").arg(colour));
     QString verdict = o->verdict();
     if (o->ran())
         verdict += tr(" (%1, %2 s)").arg(o->status()).arg(m_seconds[k], 0, 'f', 1);
@@ -553,7 +556,9 @@ QString LessonsView::stageText() const
     QString s = WorkerClient::stageWords(m_stage);
     if (!m_stageCapture.isEmpty())
         s += QStringLiteral(" · ") + m_stageCapture;
-    return tr("%1.py: %2 · %3 s").arg(sideName(m_running), s).arg(static_cast<double>(m_clock.elapsed()) / 1000.0, 0, 'f', 1);
+    return tr("%1.py: %2 · %3 s")
+        .arg(sideName(m_running), s)
+        .arg(static_cast<double>(m_clock.elapsed()) / 1000.0, 0, 'f', 1);
 }
 
 QString LessonsView::problem() const
@@ -591,4 +596,4 @@ QPushButton* LessonsView::openButton(const QString& side) const
     return k < 0 ? nullptr : m_openButtons[k];
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -39,8 +39,8 @@ class LessonsView : public QWidget {
 public:
     /// `pythonEnv` "" : the environment the build was configured with. `lessonsDir` "" :
     /// LessonCatalogue::defaultLessonsDir().
-    explicit LessonsView(const QString& pythonEnv = QString(), const QString& lessonsDir = QString(),
-                         QWidget* parent = nullptr);
+    explicit LessonsView(
+        const QString& pythonEnv = QString(), const QString& lessonsDir = QString(), QWidget* parent = nullptr);
     ~LessonsView() override;
 
     /// Lists the lessons of another folder (each subfolder with lesson.md, broken.py, fixed.py,
@@ -138,4 +138,4 @@ private:
     QPlainTextEdit* m_details[2];
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

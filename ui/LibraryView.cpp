@@ -27,9 +27,14 @@ constexpr int kSortRole = Qt::UserRole + 2;
 
 // Worst first when sorted by status ascending.
 constexpr model::RunStatus kWorstFirst[] = {
-    model::RunStatus::ProtocolError, model::RunStatus::WorkerDied, model::RunStatus::Timeout,
-    model::RunStatus::Error,         model::RunStatus::Violation,  model::RunStatus::Mismatch,
-    model::RunStatus::Cancelled,     model::RunStatus::Ok,
+    model::RunStatus::ProtocolError,
+    model::RunStatus::WorkerDied,
+    model::RunStatus::Timeout,
+    model::RunStatus::Error,
+    model::RunStatus::Violation,
+    model::RunStatus::Mismatch,
+    model::RunStatus::Cancelled,
+    model::RunStatus::Ok,
 };
 
 int statusRank(const QString& s)
@@ -40,7 +45,7 @@ int statusRank(const QString& s)
             return i;
     return static_cast<int>(std::size(kWorstFirst));
 }
-} // namespace
+}  // namespace
 
 LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
 {
@@ -70,9 +75,9 @@ LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
     m_search->setClearButtonEnabled(true);
     m_status = new QComboBox;
     m_status->addItem(tr("All"), QString());
-    for (auto s : {model::RunStatus::Ok, model::RunStatus::Mismatch, model::RunStatus::Violation,
-                   model::RunStatus::Error, model::RunStatus::Timeout, model::RunStatus::WorkerDied,
-                   model::RunStatus::ProtocolError}) {
+    for (auto s :
+        {model::RunStatus::Ok, model::RunStatus::Mismatch, model::RunStatus::Violation, model::RunStatus::Error,
+            model::RunStatus::Timeout, model::RunStatus::WorkerDied, model::RunStatus::ProtocolError}) {
         m_status->addItem(StatusStyle::word(s), StatusStyle::word(s));
         m_status->setItemData(m_status->count() - 1, StatusStyle::color(s), Qt::ForegroundRole);
     }
@@ -149,7 +154,8 @@ void LibraryView::reload()
     for (const auto& r : runs) {
         QList<QStandardItem*> row;
         const QDateTime t = QDateTime::fromString(r.createdAt, Qt::ISODateWithMs);
-        auto* time = new QStandardItem(t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : r.createdAt);
+        auto* time = new QStandardItem(
+            t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : r.createdAt);
         time->setData(r.id, kIdRole);
         time->setData(r.createdAt + QStringLiteral("#%1").arg(r.id, 12, 10, QLatin1Char('0')), kSortRole);
         time->setToolTip(tr("run #%1, %2").arg(r.id).arg(r.createdAt));
@@ -220,4 +226,4 @@ QString LibraryView::problem() const
     return m_problemBox->isHidden() ? QString() : m_problem->text();
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -59,4 +59,4 @@ private:
     QTimer* m_debounce;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -38,7 +38,8 @@ void LogView::beginRun(const QString& title)
     m_runChars = 0;
     m_droppedChars = 0;
     const bool needsBreak = !document()->lastBlock().text().isEmpty();
-    insert((needsBreak ? "\n" : "") + QStringLiteral("── %1 ──\n").arg(title), palette().color(QPalette::Highlight), true);
+    insert(
+        (needsBreak ? "\n" : "") + QStringLiteral("── %1 ──\n").arg(title), palette().color(QPalette::Highlight), true);
 }
 
 void LogView::appendOutput(int stream, const QString& text)
@@ -56,8 +57,9 @@ void LogView::appendOutput(int stream, const QString& text)
     const QColor err = palette().color(QPalette::Base).lightness() < 128 ? QColor(255, 140, 130) : QColor(170, 30, 20);
     insert(t, stream == 2 ? err : QColor(), false);
     if (m_runChars >= kMaxRunChars)
-        insert(tr("\n[the log shows the first %1 characters of a run's output; the rest is counted]\n").arg(kMaxRunChars),
-               palette().color(QPalette::PlaceholderText), true);
+        insert(
+            tr("\n[the log shows the first %1 characters of a run's output; the rest is counted]\n").arg(kMaxRunChars),
+            palette().color(QPalette::PlaceholderText), true);
 }
 
 void LogView::appendNote(const QString& text)
@@ -71,4 +73,4 @@ void LogView::appendNote(const QString& text)
     insert((needsBreak ? "\n" : "") + line + "\n", palette().color(QPalette::Highlight), false);
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

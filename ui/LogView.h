@@ -29,4 +29,4 @@ private:
     qint64 m_droppedChars = 0;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

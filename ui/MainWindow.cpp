@@ -1,9 +1,8 @@
 #include "ui/MainWindow.h"
 
+#include "graph/GraphModel.h"
 #include "ui/AboutDialog.h"
 #include "ui/FindBar.h"
-#include "ui/StatusStyle.h"
-#include "graph/GraphModel.h"
 #include "ui/GraphView.h"
 #include "ui/LessonsView.h"
 #include "ui/LibraryView.h"
@@ -15,6 +14,7 @@
 #include "ui/ScriptEditor.h"
 #include "ui/ScriptFile.h"
 #include "ui/SourceView.h"
+#include "ui/StatusStyle.h"
 #include "ui/ViolationsView.h"
 #include "ui/WorkerClient.h"
 
@@ -56,7 +56,7 @@ bool sameFile(const QString& a, const QString& b)
     return !ca.isEmpty() && ca == cb;
 }
 
-} // namespace
+}  // namespace
 
 MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMainWindow(parent)
 {
@@ -126,12 +126,12 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
         if (auto hello = m_worker->hello())
             m_workerLabel->setText(tr("torch %1 · Python %2")
                                        .arg(QString::fromStdString(hello->value("torch", "?")),
-                                            QString::fromStdString(hello->value("python", "?"))));
+                                           QString::fromStdString(hello->value("python", "?"))));
     });
     m_tick.setInterval(100);
     connect(&m_tick, &QTimer::timeout, this, [this]() {
         m_stageLabel->setStyleSheet(QString());
-    m_stageLabel->setText(stageText());
+        m_stageLabel->setText(stageText());
     });
 
     buildActions();
@@ -145,9 +145,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     connect(m_report->graphView(), &GraphView::nodesSelected, this, &MainWindow::onNodesSelected);
     connect(m_report->sourceView(), &SourceView::nodesActivated, this, &MainWindow::onSourceNodes);
     connect(m_report->violationsView(), &ViolationsView::locationActivated, this, &MainWindow::onLocation);
-    connect(m_report, &ReportView::captureChanged, this, [this]() {
-        m_editor->highlightLines({});
-    });
+    connect(m_report, &ReportView::captureChanged, this, [this]() { m_editor->highlightLines({}); });
     connect(m_library, &LibraryView::runActivated, this, &MainWindow::openStoredRun);
     connect(m_library, &LibraryView::openAnotherRequested, this, [this]() { openLibraryDialog(false); });
     connect(m_library, &LibraryView::newLibraryRequested, this, [this]() { openLibraryDialog(true); });
@@ -167,8 +165,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
 
     if (!m_worker->launchError().isEmpty()) {
         m_workerLabel->setText(tr("worker: cannot start"));
-        m_notice->showNotice(NoticeBar::Level::Error,
-                             tr("Scripts cannot run: %1").arg(m_worker->launchError()));
+        m_notice->showNotice(NoticeBar::Level::Error, tr("Scripts cannot run: %1").arg(m_worker->launchError()));
     } else {
         m_workerLabel->setText(tr("worker: starts with the first run"));
         if (options.prewarm) {  // after the window is up: it costs a process and an import of torch
@@ -204,9 +201,8 @@ void MainWindow::buildActions()
     m_newLibraryAction = make(tr("New Li&brary…"), QKeySequence(), [this]() { openLibraryDialog(true); });
     m_quitAction = make(tr("&Quit"), QKeySequence::Quit, [this]() { close(); });
     // Find follows the focus: the graph's search box, the Source tab's bar, or the editor's.
-    auto inReportTab = [this](int tab) {
-        return m_report->tabs()->currentIndex() == tab && m_report->isAncestorOf(focusWidget());
-    };
+    auto inReportTab
+        = [this](int tab) { return m_report->tabs()->currentIndex() == tab && m_report->isAncestorOf(focusWidget()); };
     m_findAction = make(tr("&Find…"), QKeySequence::Find, [this, inReportTab]() {
         if (inReportTab(ReportView::GraphTab))
             m_report->graphView()->focusSearch();
@@ -221,7 +217,8 @@ void MainWindow::buildActions()
             return;
         }
         FindBar* bar = m_report->sourceView()->findBar()->isVisible() && m_report->isAncestorOf(focusWidget())
-                           ? m_report->sourceView()->findBar() : m_editorFind;
+            ? m_report->sourceView()->findBar()
+            : m_editorFind;
         forward ? bar->findNext() : bar->findPrevious();
     };
     m_findNextAction = make(tr("Find &Next"), QKeySequence::FindNext, [findStep]() { findStep(true); });
@@ -230,7 +227,8 @@ void MainWindow::buildActions()
         bool ok = false;
         int line = 0, index = 0;
         m_editor->getCursorPosition(&line, &index);
-        const int to = QInputDialog::getInt(this, tr("Go to Line"), tr("Line:"), line + 1, 1, m_editor->lines(), 1, &ok);
+        const int to
+            = QInputDialog::getInt(this, tr("Go to Line"), tr("Line:"), line + 1, 1, m_editor->lines(), 1, &ok);
         if (ok)
             m_editor->goToLine(to);
     });
@@ -249,16 +247,18 @@ void MainWindow::buildActions()
 
     m_backendGroup = new QActionGroup(this);
     m_tracerGroup = new QActionGroup(this);
-    for (const auto& [group, values] : {std::pair{m_backendGroup, QStringList{"", "inductor", "eager"}},
-                                        std::pair{m_tracerGroup, QStringList{"", "make_fx", "dynamo"}}})
+    for (const auto& [group, values] : {std::pair {m_backendGroup, QStringList {"", "inductor", "eager"}},
+             std::pair {m_tracerGroup, QStringList {"", "make_fx", "dynamo"}}})
         for (const QString& v : values) {
             auto* a = new QAction(v.isEmpty() ? tr("As the Script Says") : v, group);
             a->setData(v);
             a->setCheckable(true);
             a->setChecked(v.isEmpty());
         }
-    connect(m_backendGroup, &QActionGroup::triggered, this, [this](QAction* a) { setBackendChoice(a->data().toString()); });
-    connect(m_tracerGroup, &QActionGroup::triggered, this, [this](QAction* a) { setTracerChoice(a->data().toString()); });
+    connect(
+        m_backendGroup, &QActionGroup::triggered, this, [this](QAction* a) { setBackendChoice(a->data().toString()); });
+    connect(
+        m_tracerGroup, &QActionGroup::triggered, this, [this](QAction* a) { setTracerChoice(a->data().toString()); });
 }
 
 void MainWindow::buildMenus()
@@ -307,8 +307,8 @@ void MainWindow::buildMenus()
     view->addSeparator();
     auto* zoomIn = view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, m_report->graphView(), &GraphView::zoomIn);
     auto* zoomOut = view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, m_report->graphView(), &GraphView::zoomOut);
-    auto* fit = view->addAction(tr("&Fit Graph"), QKeySequence(Qt::CTRL | Qt::Key_0), m_report->graphView(),
-                                &GraphView::zoomToFit);
+    auto* fit = view->addAction(
+        tr("&Fit Graph"), QKeySequence(Qt::CTRL | Qt::Key_0), m_report->graphView(), &GraphView::zoomToFit);
     for (auto* a : {zoomIn, zoomOut, fit})
         a->setShortcutContext(Qt::WindowShortcut);
     view->addSeparator();
@@ -349,8 +349,10 @@ void MainWindow::buildToolBar()
         m_tracerCombo->addItem(a->data().toString().isEmpty() ? tr("script's tracer") : a->text(), a->data());
     m_backendCombo->setToolTip(tr("Backend (overrides the script's `backend`)"));
     m_tracerCombo->setToolTip(tr("Tracer (overrides the script's `tracer`)"));
-    connect(m_backendCombo, &QComboBox::activated, this, [this](int i) { setBackendChoice(m_backendCombo->itemData(i).toString()); });
-    connect(m_tracerCombo, &QComboBox::activated, this, [this](int i) { setTracerChoice(m_tracerCombo->itemData(i).toString()); });
+    connect(m_backendCombo, &QComboBox::activated, this,
+        [this](int i) { setBackendChoice(m_backendCombo->itemData(i).toString()); });
+    connect(m_tracerCombo, &QComboBox::activated, this,
+        [this](int i) { setTracerChoice(m_tracerCombo->itemData(i).toString()); });
     bar->addWidget(new QLabel(tr(" Backend ")));
     bar->addWidget(m_backendCombo);
     bar->addWidget(new QLabel(tr(" Tracer ")));
@@ -473,8 +475,9 @@ bool MainWindow::openPath(const QString& path)
         if (auto doc = RunStore::readExport(path, &error)) {
             showRun(doc);
             m_notice->showNotice(NoticeBar::Level::Info,
-                                 tr("Opened the exported artifact %1 (not stored, not trusted: python_code and the cache "
-                                    "are executable).").arg(QFileInfo(path).fileName()));
+                tr("Opened the exported artifact %1 (not stored, not trusted: python_code and the cache "
+                   "are executable).")
+                    .arg(QFileInfo(path).fileName()));
             const QString script = QString::fromStdString(doc->report.script);
             if (QFileInfo(script).isFile() && !m_editor->isModified())
                 m_editor->open(script);
@@ -482,8 +485,8 @@ bool MainWindow::openPath(const QString& path)
             return true;
         }
         m_notice->showNotice(NoticeBar::Level::Warning,
-                             tr("%1 looks like an exported artifact but cannot be read as one (%2); it is opened as a script.")
-                                 .arg(QFileInfo(path).fileName(), error));
+            tr("%1 looks like an exported artifact but cannot be read as one (%2); it is opened as a script.")
+                .arg(QFileInfo(path).fileName(), error));
     }
     const ScriptFile file = m_editor->open(path);
     switch (file.status) {
@@ -508,8 +511,8 @@ void MainWindow::openDialog()
     if (!maybeSave())
         return;
     const QString dir = m_editor->filePath().isEmpty() ? QString() : QFileInfo(m_editor->filePath()).path();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open a Script or an Exported Artifact"), dir,
-                                                      tr("Python scripts (*.py);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open a Script or an Exported Artifact"), dir, tr("Python scripts (*.py);;All files (*)"));
     if (!path.isEmpty())
         openPath(path);
 }
@@ -529,8 +532,8 @@ bool MainWindow::save()
 
 bool MainWindow::saveAs()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save the Script"), m_editor->filePath(),
-                                                      tr("Python scripts (*.py)"));
+    const QString path
+        = QFileDialog::getSaveFileName(this, tr("Save the Script"), m_editor->filePath(), tr("Python scripts (*.py)"));
     if (path.isEmpty())
         return false;
     QString error;
@@ -547,8 +550,8 @@ bool MainWindow::maybeSave()
     if (!m_editor->isModified() || m_editor->isPreview())
         return true;
     const auto answer = QMessageBox::question(this, tr("Unsaved Changes"),
-                                              tr("The script has changes that are not saved. Save them?"),
-                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+        tr("The script has changes that are not saved. Save them?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Save)
         return save();
     return answer == QMessageBox::Discard;
@@ -558,7 +561,8 @@ void MainWindow::updateTitle()
 {
     const QString path = m_editor->filePath();
     const QString name = path.isEmpty() ? tr("untitled.py") : QFileInfo(path).fileName();
-    setWindowTitle(QStringLiteral("%1[*]%2 — Precompile Studio").arg(name, m_editor->isPreview() ? tr(" (read-only)") : QString()));
+    setWindowTitle(QStringLiteral("%1[*]%2 — Precompile Studio")
+                       .arg(name, m_editor->isPreview() ? tr(" (read-only)") : QString()));
     setWindowModified(m_editor->isModified());
     setWindowFilePath(path);
 }
@@ -616,9 +620,9 @@ bool MainWindow::openLibrary(const QString& path)
     } else {
         m_libraryDock->setWindowTitle(tr("Library — cannot be used"));
         m_notice->showNotice(NoticeBar::Level::Error,
-                             tr("The library cannot be used, so runs are not kept: %1").arg(m_store->error()),
-                             {{tr("Open Another Library…"), [this]() { openLibraryDialog(false); }},
-                              {tr("Start a New Library…"), [this]() { openLibraryDialog(true); }}});
+            tr("The library cannot be used, so runs are not kept: %1").arg(m_store->error()),
+            {{tr("Open Another Library…"), [this]() { openLibraryDialog(false); }},
+                {tr("Start a New Library…"), [this]() { openLibraryDialog(true); }}});
     }
     return ok;
 }
@@ -627,8 +631,9 @@ void MainWindow::openLibraryDialog(bool create)
 {
     const QString dir = m_store ? QFileInfo(m_store->path()).path() : QString();
     const QString filter = tr("Precompile Studio libraries (*.sqlite3 *.sqlite *.db);;All files (*)");
-    const QString path = create ? QFileDialog::getSaveFileName(this, tr("Start a New Library"), dir + "/library.sqlite3", filter)
-                                : QFileDialog::getOpenFileName(this, tr("Open a Library"), dir, filter);
+    const QString path = create
+        ? QFileDialog::getSaveFileName(this, tr("Start a New Library"), dir + "/library.sqlite3", filter)
+        : QFileDialog::getOpenFileName(this, tr("Open a Library"), dir, filter);
     if (!path.isEmpty())
         openLibrary(path);
 }
@@ -652,11 +657,12 @@ bool MainWindow::openStoredRun(qint64 id)
         if (!a.error.isEmpty())
             damaged << a.error;
     if (!damaged.isEmpty())
-        m_notice->showNotice(NoticeBar::Level::Warning, tr("Part of run #%1 is damaged in the library: %2").arg(id).arg(damaged.join("; ")));
+        m_notice->showNotice(NoticeBar::Level::Warning,
+            tr("Part of run #%1 is damaged in the library: %2").arg(id).arg(damaged.join("; ")));
     else if (!doc->scriptText.empty() && sameFile(script, m_editor->filePath())
-             && m_editor->text().toStdString() != doc->scriptText)
+        && m_editor->text().toStdString() != doc->scriptText)
         m_notice->showNotice(NoticeBar::Level::Info,
-                             tr("The script has changed since run #%1: its lines may not match the run's graph.").arg(id));
+            tr("The script has changed since run #%1: its lines may not match the run's graph.").arg(id));
     return true;
 }
 
@@ -753,27 +759,29 @@ void MainWindow::onRunFinished(const std::shared_ptr<const RunDocument>& run)
     m_stageLabel->setText(m_lastOutcome);
     m_stageLabel->setStyleSheet(QStringLiteral("color: %1").arg(StatusStyle::verdictColor(r).name()));
     m_log->appendNote(tr("%1: %2").arg(StatusStyle::word(r.status), message.section('\n', 0, 0))
-                      + (r.runId ? tr(" (stored as run #%1)").arg(*r.runId)
-                                 : storeError.isEmpty() ? QString() : tr(" (not stored: %1)").arg(storeError)));
+        + (r.runId                     ? tr(" (stored as run #%1)").arg(*r.runId)
+                : storeError.isEmpty() ? QString()
+                                       : tr(" (not stored: %1)").arg(storeError)));
 
     if (r.startFailure) {
         m_notice->showNotice(NoticeBar::Level::Error,
-                             tr("The worker could not start: %1. The studio's Python environment is made by "
-                                "`packaging/bootstrap.sh`.").arg(message));
+            tr("The worker could not start: %1. The studio's Python environment is made by "
+               "`packaging/bootstrap.sh`.")
+                .arg(message));
     } else if (r.status == RunStatus::WorkerDied) {
         m_notice->showNotice(NoticeBar::Level::Warning,
-                             tr("The worker died: %1. A fresh worker has been started; the next run works as usual.")
-                                 .arg(message));
+            tr("The worker died: %1. A fresh worker has been started; the next run works as usual.").arg(message));
     } else if (r.status == RunStatus::ProtocolError) {
         m_notice->showNotice(NoticeBar::Level::Warning,
-                             tr("The worker broke the protocol and was stopped: %1. A fresh worker has been started.")
-                                 .arg(message));
+            tr("The worker broke the protocol and was stopped: %1. A fresh worker has been started.").arg(message));
     } else if (r.status == RunStatus::Timeout) {
         m_notice->showNotice(NoticeBar::Level::Warning, tr("%1. A fresh worker has been started.").arg(message));
     } else if (r.status == RunStatus::Cancelled) {
-        m_notice->showNotice(NoticeBar::Level::Info, tr("Run cancelled: the worker was killed and a fresh one started."));
+        m_notice->showNotice(
+            NoticeBar::Level::Info, tr("Run cancelled: the worker was killed and a fresh one started."));
     } else if (!storeError.isEmpty()) {
-        m_notice->showNotice(NoticeBar::Level::Warning, tr("The run was not stored in the library: %1").arg(storeError));
+        m_notice->showNotice(
+            NoticeBar::Level::Warning, tr("The run was not stored in the library: %1").arg(storeError));
     }
     if (r.status != RunStatus::Cancelled)
         showRun(run);
@@ -873,4 +881,4 @@ void MainWindow::onLocation(const QString& file, int line)
     m_editor->highlightLines({line});
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

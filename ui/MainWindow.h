@@ -28,9 +28,9 @@ class WorkerClient;
 struct RunDocument;
 
 struct MainWindowOptions {
-    QString libraryPath;  ///< "" : the last one used, else RunStore::defaultPath()
-    QString pythonEnv;    ///< "" : the environment the build was configured with
-    bool prewarm = true;  ///< start a worker (import torch) as soon as the window is up
+    QString libraryPath;       ///< "" : the last one used, else RunStore::defaultPath()
+    QString pythonEnv;         ///< "" : the environment the build was configured with
+    bool prewarm = true;       ///< start a worker (import torch) as soon as the window is up
     bool restoreState = true;  ///< geometry, dock layout and the last script from QSettings
 };
 
@@ -158,4 +158,4 @@ private:
     bool m_syncing = false;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -4,8 +4,8 @@
 
 namespace ps::ui {
 
-ModuleItem::ModuleItem(int item, int module, const QString& path, const QString& type, int nodes, const QRectF& rect,
-                       const Colors& colors)
+ModuleItem::ModuleItem(
+    int item, int module, const QString& path, const QString& type, int nodes, const QRectF& rect, const Colors& colors)
     : GraphBoxItem(item, rect, colors), m_module(module), m_path(path), m_type(type), m_nodes(nodes)
 {
     setToolTip(QObject::tr("%1 (%2)\n%n node(s) — double-click to expand", nullptr, nodes)
@@ -31,8 +31,8 @@ void ModuleItem::paintLabels(QPainter* painter, const QRectF& inner)
     const QFontMetricsF fm(font);
     const QString name = m_path.section('.', -1);
     painter->drawText(QRectF(inner.left(), inner.top(), inner.width(), half), Qt::AlignLeft | Qt::AlignVCenter,
-                      fm.elidedText(QStringLiteral("▸ ") + (m_type.isEmpty() ? name : name + " · " + m_type),
-                                    Qt::ElideMiddle, inner.width()));
+        fm.elidedText(
+            QStringLiteral("▸ ") + (m_type.isEmpty() ? name : name + " · " + m_type), Qt::ElideMiddle, inner.width()));
     font.setBold(false);
     painter->setFont(font);
     const QFontMetricsF fm2(font);
@@ -44,7 +44,7 @@ void ModuleItem::paintLabels(QPainter* painter, const QRectF& inner)
     if (room > fm2.horizontalAdvance(QStringLiteral("…") + name))
         text += sep + fm2.elidedText(m_path, Qt::ElideLeft, room);
     painter->drawText(QRectF(inner.left(), inner.top() + half, inner.width(), half), Qt::AlignLeft | Qt::AlignVCenter,
-                      fm2.elidedText(text, Qt::ElideRight, inner.width()));
+        fm2.elidedText(text, Qt::ElideRight, inner.width()));
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

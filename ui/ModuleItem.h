@@ -13,7 +13,7 @@ public:
     enum { Type = UserType + 2 };
 
     ModuleItem(int item, int module, const QString& path, const QString& type, int nodes, const QRectF& rect,
-               const Colors& colors);
+        const Colors& colors);
 
     int module() const { return m_module; }
     const QString& path() const { return m_path; }
@@ -31,4 +31,4 @@ private:
     int m_nodes;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -21,7 +21,7 @@ QString badgeOf(const graph::GraphNode& n)
     return grad ? QStringLiteral("→ grad") : QStringLiteral("→ result");
 }
 
-} // namespace
+}  // namespace
 
 NodeItem::NodeItem(int item, int node, const graph::GraphNode* data, const QRectF& rect, const Colors& colors)
     : GraphBoxItem(item, rect, colors), m_node(node), m_data(data), m_badge(badgeOf(*data))
@@ -74,7 +74,7 @@ void NodeItem::paintLabels(QPainter* painter, const QRectF& inner)
     if (!n.shape.empty())
         sub += "  " + QString::fromStdString(n.shape);
     painter->drawText(QRectF(inner.left(), inner.top() + half, inner.width(), half), Qt::AlignLeft | Qt::AlignVCenter,
-                      fm2.elidedText(sub, Qt::ElideRight, inner.width()));
+        fm2.elidedText(sub, Qt::ElideRight, inner.width()));
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -36,4 +36,4 @@ private:
     QString m_badge;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -36,20 +36,21 @@ void NoticeBar::showNotice(Level level, const QString& text, const std::vector<A
 {
     m_level = level;
     m_text->setText(text);
-    const QStyle::StandardPixmap icon = level == Level::Error     ? QStyle::SP_MessageBoxCritical
-                                        : level == Level::Warning ? QStyle::SP_MessageBoxWarning
-                                                                  : QStyle::SP_MessageBoxInformation;
+    const QStyle::StandardPixmap icon = level == Level::Error ? QStyle::SP_MessageBoxCritical
+        : level == Level::Warning                             ? QStyle::SP_MessageBoxWarning
+                                                              : QStyle::SP_MessageBoxInformation;
     const int size = style()->pixelMetric(QStyle::PM_SmallIconSize);
     m_icon->setPixmap(style()->standardIcon(icon).pixmap(size, size));
 
     QPalette pal = parentWidget() ? parentWidget()->palette() : palette();
     const QColor base = pal.color(QPalette::Window);
-    const QColor tint = level == Level::Error ? QColor(220, 50, 40) : level == Level::Warning ? QColor(230, 160, 20)
-                                                                                                : pal.color(QPalette::Highlight);
+    const QColor tint = level == Level::Error ? QColor(220, 50, 40)
+        : level == Level::Warning             ? QColor(230, 160, 20)
+                                              : pal.color(QPalette::Highlight);
     const qreal t = 0.18;
-    pal.setColor(QPalette::Window, QColor::fromRgbF(base.redF() * (1 - t) + tint.redF() * t,
-                                                    base.greenF() * (1 - t) + tint.greenF() * t,
-                                                    base.blueF() * (1 - t) + tint.blueF() * t));
+    pal.setColor(QPalette::Window,
+        QColor::fromRgbF(base.redF() * (1 - t) + tint.redF() * t, base.greenF() * (1 - t) + tint.greenF() * t,
+            base.blueF() * (1 - t) + tint.blueF() * t));
     setPalette(pal);
 
     while (auto* item = m_actions->takeAt(0)) {
@@ -97,4 +98,4 @@ bool NoticeBar::trigger(const QString& label)
     return false;
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -36,4 +36,4 @@ private:
     Level m_level = Level::Info;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

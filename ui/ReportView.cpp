@@ -1,11 +1,11 @@
 #include "ui/ReportView.h"
 
-#include "ui/CacheView.h"
 #include "graph/GraphModel.h"
+#include "ui/CacheView.h"
 #include "ui/GraphView.h"
 #include "ui/RunDocument.h"
-#include "ui/StatusStyle.h"
 #include "ui/SourceView.h"
+#include "ui/StatusStyle.h"
 #include "ui/VerifyView.h"
 #include "ui/ViolationsView.h"
 
@@ -105,8 +105,9 @@ void ReportView::showRun(const std::shared_ptr<const RunDocument>& run)
     QString message = QString::fromStdString(r.message).section('\n', 0, 0);
     if (message.size() > 300)
         message = message.left(300) + "…";
-    m_summary->setText(QStringLiteral("<b style='color:%1'>%2</b> %3<br><small>%4</small>")
-                           .arg(color, status.toHtmlEscaped(), message.toHtmlEscaped(), facts.join(" · ").toHtmlEscaped()));
+    m_summary->setText(
+        QStringLiteral("<b style='color:%1'>%2</b> %3<br><small>%4</small>")
+            .arg(color, status.toHtmlEscaped(), message.toHtmlEscaped(), facts.join(" · ").toHtmlEscaped()));
     m_violations->setRun(run);
     {
         const QSignalBlocker block(m_captures);
@@ -114,7 +115,7 @@ void ReportView::showRun(const std::shared_ptr<const RunDocument>& run)
         for (const auto& c : r.captures)
             m_captures->addItem(QStringLiteral("%1 — %2 · %3/%4")
                                     .arg(QString::fromStdString(c.name), StatusStyle::word(c.status),
-                                         QString::fromStdString(c.backend), QString::fromStdString(c.tracer)));
+                                        QString::fromStdString(c.backend), QString::fromStdString(c.tracer)));
     }
     m_captures->setVisible(r.captures.size() > 1);
     m_capturesLabel->setVisible(r.captures.size() > 1);
@@ -132,8 +133,8 @@ void ReportView::setCurrentCapture(int capture)
         m_captures->setCurrentIndex(capture);
     }
     if (!m_run || capture < 0) {
-        const QString why = m_run ? tr("No capture: %1").arg(QString::fromStdString(m_run->report.message))
-                                  : tr("No run yet.");
+        const QString why
+            = m_run ? tr("No capture: %1").arg(QString::fromStdString(m_run->report.message)) : tr("No run yet.");
         m_graph->clear(why);
         m_source->clear(why);
         m_cache->clear(why);
@@ -166,7 +167,9 @@ std::shared_ptr<const graph::GraphModel> ReportView::currentGraph() const
 void ReportView::updateTitles()
 {
     const bool any = m_run && m_capture >= 0;
-    auto title = [](const QString& name, int n, bool show) { return show ? QStringLiteral("%1 (%2)").arg(name).arg(n) : name; };
+    auto title = [](const QString& name, int n, bool show) {
+        return show ? QStringLiteral("%1 (%2)").arg(name).arg(n) : name;
+    };
     const auto graph = currentGraph();
     m_tabs->setTabText(GraphTab, title(tr("Graph"), graph ? static_cast<int>(graph->nodes().size()) : 0, any && graph));
     m_tabs->setTabText(SourceTab, title(tr("Source"), m_source->sectionCount() + m_source->kernelCount(), any));
@@ -190,4 +193,4 @@ QString ReportView::summary() const
     return doc.toPlainText();
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

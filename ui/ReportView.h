@@ -68,4 +68,4 @@ private:
     VerifyView* m_verify;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

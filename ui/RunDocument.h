@@ -21,18 +21,15 @@ struct CaptureBytes {
 /// exported artifact opened from disk. Immutable once made; shared between the views.
 struct RunDocument {
     model::Report report;
-    std::string scriptText;             ///< the script as it was run (may be empty)
+    std::string scriptText;               ///< the script as it was run (may be empty)
     std::vector<CaptureBytes> artifacts;  ///< index-aligned with report.captures (may be shorter)
-    QString origin;     ///< "run" (just now), "library" or "export"
-    QString createdAt;  ///< ISO 8601 for library runs
+    QString origin;                       ///< "run" (just now), "library" or "export"
+    QString createdAt;                    ///< ISO 8601 for library runs
     bool trusted = true;
     double elapsedSeconds = 0;  ///< wall time of the run, as the window saw it
 
     /// Why a finished run that was to be stored is not in the library ("" otherwise).
-    QString storeError() const
-    {
-        return report.storeError ? QString::fromStdString(*report.storeError) : QString();
-    }
+    QString storeError() const { return report.storeError ? QString::fromStdString(*report.storeError) : QString(); }
 
     const CaptureBytes* artifact(std::size_t capture) const
     {
@@ -40,4 +37,4 @@ struct RunDocument {
     }
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

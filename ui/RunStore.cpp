@@ -27,7 +27,7 @@ QString q(const std::string& s)
 {
     return QString::fromStdString(s);
 }
-} // namespace
+}  // namespace
 
 #ifdef PS_UI_HAVE_LIBRARY
 
@@ -179,12 +179,12 @@ std::shared_ptr<graph::LayoutCache> RunStore::layoutCache() const
 
 #else  // a build without engine/library
 
-struct RunStore::Impl {};
+struct RunStore::Impl { };
 
 QString RunStore::defaultPath()
 {
     return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
-           + QStringLiteral("/precompile-studio/library.sqlite3");
+        + QStringLiteral("/precompile-studio/library.sqlite3");
 }
 
 RunStore::RunStore(const QString& path) : m_impl(std::make_unique<Impl>()), m_path(path)
@@ -239,4 +239,4 @@ bool RunStore::looksLikeExport(const QString& path)
     return QFileInfo::exists(stem + ".cache") && QFileInfo::exists(stem + ".json");
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

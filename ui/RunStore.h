@@ -73,4 +73,4 @@ private:
     QString m_error;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -21,7 +21,7 @@ QString droppedFile(const QMimeData* mime)
             return url.toLocalFile();
     return {};
 }
-} // namespace
+}  // namespace
 
 ScriptEditor::ScriptEditor(QWidget* parent) : QsciScintilla(parent)
 {
@@ -170,4 +170,4 @@ void ScriptEditor::dropEvent(QDropEvent* event)
     QsciScintilla::dropEvent(event);
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

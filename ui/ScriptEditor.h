@@ -57,4 +57,4 @@ private:
     QList<int> m_highlighted;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

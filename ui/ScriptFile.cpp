@@ -13,7 +13,7 @@ QString tr(const char* text)
 {
     return QCoreApplication::translate("ScriptFile", text);
 }
-} // namespace
+}  // namespace
 
 ScriptFile ScriptFile::read(const QString& path)
 {
@@ -37,7 +37,8 @@ ScriptFile ScriptFile::read(const QString& path)
     const bool preview = f.size > kEditLimitBytes;
     QByteArray bytes = file.read(preview ? kPreviewBytes : kEditLimitBytes);
     if (bytes.contains('\0')) {
-        f.message = tr("%1 is a binary file (it contains NUL bytes), not a Python script; it was not opened.").arg(f.path);
+        f.message
+            = tr("%1 is a binary file (it contains NUL bytes), not a Python script; it was not opened.").arg(f.path);
         return f;
     }
     if (preview) {
@@ -54,16 +55,17 @@ ScriptFile ScriptFile::read(const QString& path)
         f.message = tr("%1 is %2, more than the editor opens (%3): it is shown read-only, only its first %4. "
                        "Run still runs the whole file.")
                         .arg(f.path, locale.formattedDataSize(f.size), locale.formattedDataSize(kEditLimitBytes),
-                             locale.formattedDataSize(bytes.size()));
+                            locale.formattedDataSize(bytes.size()));
         f.text += tr("\n# [Precompile Studio: the rest of this file is not shown]\n");
     } else if (badUtf8) {
         f.status = Status::ReadOnly;
         f.message = tr("%1 is not valid UTF-8: it is shown read-only (invalid bytes as �) so that saving "
-                       "cannot damage it.").arg(f.path);
+                       "cannot damage it.")
+                        .arg(f.path);
     } else {
         f.status = Status::Editable;
     }
     return f;
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

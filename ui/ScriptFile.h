@@ -19,7 +19,7 @@ struct ScriptFile {
     static constexpr qint64 kPreviewBytes = 512 * 1024;
 
     Status status = Status::Refused;
-    QString path;     ///< absolute
+    QString path;  ///< absolute
     QString text;
     QString message;  ///< why it is read-only or refused; empty when editable
     qint64 size = 0;
@@ -27,4 +27,4 @@ struct ScriptFile {
     static ScriptFile read(const QString& path);
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -48,7 +48,7 @@ QStringList strings(const nlohmann::json& j, const char* key)
 
 constexpr int kLineRole = Qt::UserRole + 1;
 
-} // namespace
+}  // namespace
 
 SourceView::SourceView(QWidget* parent) : QWidget(parent)
 {
@@ -67,9 +67,8 @@ SourceView::SourceView(QWidget* parent) : QWidget(parent)
     m_outline->header()->setStretchLastSection(false);
     m_outline->setUniformRowHeights(true);
     m_outline->setMinimumWidth(180);
-    connect(m_outline, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
-        goToLine(item->data(0, kLineRole).toInt());
-    });
+    connect(m_outline, &QTreeWidget::itemClicked, this,
+        [this](QTreeWidgetItem* item) { goToLine(item->data(0, kLineRole).toInt()); });
     connect(m_outline, &QTreeWidget::itemActivated, m_outline, &QTreeWidget::itemClicked);
 
     auto* right = new QWidget;
@@ -144,7 +143,7 @@ void SourceView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
             shown.truncate(nl + 1);
         m_note->setText(tr("python_code is %1: the first %2 are shown. Export the run for the whole file.")
                             .arg(QLocale().formattedDataSize(static_cast<qint64>(code.size())),
-                                 QLocale().formattedDataSize(shown.size())));
+                                QLocale().formattedDataSize(shown.size())));
         m_note->show();
     }
     m_editor->setText(QString::fromUtf8(shown));
@@ -165,7 +164,7 @@ void SourceView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
         for (const auto& j : *s) {
             if (!j.is_object())
                 continue;
-            Section sec{str(j, "kind"), str(j, "title"), str(j, "parent"), integer(j, "start"), integer(j, "end")};
+            Section sec {str(j, "kind"), str(j, "title"), str(j, "parent"), integer(j, "start"), integer(j, "end")};
             m_sections.push_back(sec);
             auto parent = byKind.find(sec.parent);
             auto* item = parent != byKind.end() ? new QTreeWidgetItem(parent->second) : new QTreeWidgetItem(m_outline);
@@ -182,7 +181,8 @@ void SourceView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
         for (const auto& j : *k) {
             if (!j.is_object())
                 continue;
-            Kernel kernel{str(j, "name"), str(j, "kind"), integer(j, "start"), integer(j, "end"), {}, strings(j, "nodes")};
+            Kernel kernel {
+                str(j, "name"), str(j, "kind"), integer(j, "start"), integer(j, "end"), {}, strings(j, "nodes")};
             if (auto calls = j.find("calls"); calls != j.end() && calls->is_array())
                 for (const auto& line : *calls)
                     if (line.is_number_integer())
@@ -192,7 +192,8 @@ void SourceView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
             auto* item = parent != byKind.end() ? new QTreeWidgetItem(parent->second) : new QTreeWidgetItem(m_outline);
             item->setText(0, kernel.name + (kernel.kind.isEmpty() ? QString() : " (" + kernel.kind + ")"));
             item->setText(1, QString::number(kernel.start));
-            item->setToolTip(0, tr("computes %1").arg(kernel.nodes.isEmpty() ? tr("(unknown nodes)") : kernel.nodes.join(", ")));
+            item->setToolTip(
+                0, tr("computes %1").arg(kernel.nodes.isEmpty() ? tr("(unknown nodes)") : kernel.nodes.join(", ")));
             item->setData(0, kLineRole, kernel.start);
         }
     };
@@ -291,17 +292,20 @@ bool SourceView::eventFilter(QObject* watched, QEvent* event)
     if (watched == m_editor->viewport() && event->type() == QEvent::MouseButtonRelease
         && static_cast<QMouseEvent*>(event)->button() == Qt::LeftButton) {
         // After Scintilla has moved the caret for this click.
-        QMetaObject::invokeMethod(this, [this]() {
-            if (m_editor->hasSelectedText())
-                return;
-            int line, index;
-            m_editor->getCursorPosition(&line, &index);
-            const QStringList nodes = nodesAtLine(line + 1);
-            if (!nodes.isEmpty())
-                emit nodesActivated(nodes);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this]() {
+                if (m_editor->hasSelectedText())
+                    return;
+                int line, index;
+                m_editor->getCursorPosition(&line, &index);
+                const QStringList nodes = nodesAtLine(line + 1);
+                if (!nodes.isEmpty())
+                    emit nodesActivated(nodes);
+            },
+            Qt::QueuedConnection);
     }
     return QWidget::eventFilter(watched, event);
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

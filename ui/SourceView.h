@@ -69,7 +69,7 @@ private:
     QStringList nodesAtLine(int line) const;
 
     std::vector<Section> m_sections;
-    std::vector<Kernel> m_kernels;  ///< kernels, then extern calls
+    std::vector<Kernel> m_kernels;            ///< kernels, then extern calls
     std::multimap<QString, int> m_nodeLines;  ///< eager: node name -> graph line
     std::map<int, QStringList> m_lineNodes;   ///< eager: graph line -> node names
     QList<int> m_highlighted;
@@ -81,4 +81,4 @@ private:
     FindBar* m_find;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -8,7 +8,7 @@ const QColor kAmber(0xc0, 0x80, 0x00);
 const QColor kAmberRed(0xd0, 0x5a, 0x1a);
 const QColor kRed(0xd0, 0x3a, 0x2a);
 const QColor kGrey(0x80, 0x80, 0x80);
-} // namespace
+}  // namespace
 
 QString StatusStyle::word(model::RunStatus status)
 {
@@ -67,4 +67,4 @@ QColor StatusStyle::verdictColor(const model::Report& report)
     return color(report.status);
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -25,4 +25,4 @@ public:
     static QColor verdictColor(const model::Report& report);
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -14,8 +14,8 @@
 #include <QSplitter>
 #include <QTextDocument>
 #include <QTreeWidget>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 namespace ps::ui {
 
@@ -128,7 +128,7 @@ void fillChart(QChartView* view, const QStringList& names, const QList<qreal>& m
     series->attachAxis(values);
 }
 
-} // namespace
+}  // namespace
 
 VerifyView::VerifyView(QWidget* parent) : QWidget(parent)
 {
@@ -140,7 +140,7 @@ VerifyView::VerifyView(QWidget* parent) : QWidget(parent)
     m_rows->setRootIsDecorated(false);
     m_rows->setUniformRowHeights(true);
     m_rows->setHeaderLabels({tr("Compared"), tr("Name"), tr("Match"), tr("max |Δ|"), tr("max rel Δ"), tr("Sizes"),
-                             tr("Strides"), tr("Dtypes"), tr("Note")});
+        tr("Strides"), tr("Dtypes"), tr("Note")});
     m_rows->header()->setStretchLastSection(true);
     m_loadChart = makeChart(tr("Load: with the cache / without (JIT)"));
     m_callChart = makeChart(tr("Call: artifact / eager fn"));
@@ -209,9 +209,10 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
     const auto& c = run->report.captures[capture];
     auto it = c.json.find("verify");
     if (it == c.json.end() || !it->is_object()) {
-        clear(c.status == model::CaptureStatus::Ok ? tr("The report holds no verification.")
-                               : tr("Not verified: the capture ended in a %1, so there is no artifact to load.")
-                                     .arg(StatusStyle::word(c.status)));
+        clear(c.status == model::CaptureStatus::Ok
+                ? tr("The report holds no verification.")
+                : tr("Not verified: the capture ended in a %1, so there is no artifact to load.")
+                      .arg(StatusStyle::word(c.status)));
         return;
     }
     m_rows->clear();
@@ -225,17 +226,16 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
                   "<b>max rel Δ</b>: %4<br><b>gradients</b>: %5 &nbsp; <b>buffers</b>: %6 &nbsp; "
                   "<b>inputs</b>: %7 &nbsp; <b>calls compared</b>: %8")
                    .arg(status.toHtmlEscaped(), yesNo(v, "matches_eager"), number(v, "max_abs_diff"),
-                        number(v, "max_rel_diff"), yesNo(v, "grads_match"), yesNo(v, "buffers_match"),
-                        yesNo(v, "inputs_match"), str(v, "calls"));
+                       number(v, "max_rel_diff"), yesNo(v, "grads_match"), yesNo(v, "buffers_match"),
+                       yesNo(v, "inputs_match"), str(v, "calls"));
         if (auto rt = v.find("runtime"); rt != v.end() && rt->is_object())
             html += tr("<br><b>runtime_inputs</b>: %1, matches eager: %2")
                         .arg(str(*rt, "status").toHtmlEscaped(), yesNo(*rt, "matches_eager"));
     }
     QStringList times;
-    for (const auto& [key, label] : std::vector<std::pair<std::string, QString>>{
-             {"script", tr("script")}, {"precompile", tr("precompile")}, {"load", tr("load")},
-             {"load_no_cache", tr("load without cache")}, {"call", tr("call")}, {"call_eager", tr("eager call")},
-             {"verify", tr("verify")}})
+    for (const auto& [key, label] : std::vector<std::pair<std::string, QString>> {{"script", tr("script")},
+             {"precompile", tr("precompile")}, {"load", tr("load")}, {"load_no_cache", tr("load without cache")},
+             {"call", tr("call")}, {"call_eager", tr("eager call")}, {"verify", tr("verify")}})
         if (auto t = c.timings.find(key); t != c.timings.end())
             times << label + " " + duration(t->second);
     if (!times.isEmpty())
@@ -252,7 +252,8 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
             auto* item = new QTreeWidgetItem(m_rows);
             item->setText(0, group);
             item->setText(1, str(e, "name"));
-            const bool ok = r.value("ok", false);
+            const auto okField = r.find("ok");
+            const bool ok = okField != r.end() && okField->is_boolean() && okField->get<bool>();
             item->setText(2, ok ? QStringLiteral("✓") : QStringLiteral("✗"));
             item->setForeground(2, ok ? QColor(40, 150, 60) : QColor(200, 40, 30));
             item->setText(3, number(r, "max_abs_diff"));
@@ -263,8 +264,10 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
             QString note = str(r, "note");
             if (note.isEmpty() && r.contains("values"))
                 note = pair(r, "values");
-            if (r.value("mismatched", 0) > 0)
-                note = tr("%1 element(s) outside tolerance").arg(r.value("mismatched", 0)) + (note.isEmpty() ? "" : "; " + note);
+            // "mismatched" is null where sizes or dtypes differ: only a count is a count.
+            if (auto m = r.find("mismatched"); m != r.end() && m->is_number_integer() && m->get<long long>() > 0)
+                note = tr("%1 element(s) outside tolerance").arg(m->get<long long>())
+                    + (note.isEmpty() ? "" : "; " + note);
             item->setText(8, note);
         }
     };
@@ -280,4 +283,4 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
     setCharts(c.timings);
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

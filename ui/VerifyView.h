@@ -41,4 +41,4 @@ private:
     std::map<std::string, double> m_chartValues;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

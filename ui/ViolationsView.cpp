@@ -35,8 +35,8 @@ void readLocation(const nlohmann::json& j, ViolationsView::Entry& e)
         e.line = l->get<int>();
 }
 
-ViolationsView::Entry fromViolation(const nlohmann::json& v, const QString& capture, const QString& severity,
-                                    const QString& where = {})
+ViolationsView::Entry fromViolation(
+    const nlohmann::json& v, const QString& capture, const QString& severity, const QString& where = {})
 {
     ViolationsView::Entry e;
     e.capture = capture;
@@ -54,7 +54,7 @@ ViolationsView::Entry fromViolation(const nlohmann::json& v, const QString& capt
     return e;
 }
 
-} // namespace
+}  // namespace
 
 ViolationsView::ViolationsView(QWidget* parent) : QWidget(parent)
 {
@@ -79,9 +79,8 @@ ViolationsView::ViolationsView(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_summary);
     layout->addWidget(split, 1);
 
-    connect(m_list, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
-        showDetails(item ? m_list->indexOfTopLevelItem(item) : -1);
-    });
+    connect(m_list, &QTreeWidget::currentItemChanged, this,
+        [this](QTreeWidgetItem* item) { showDetails(item ? m_list->indexOfTopLevelItem(item) : -1); });
     connect(m_list, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
         const int row = m_list->indexOfTopLevelItem(item);
         if (row >= 0 && row < count() && m_entries[row].line > 0)
@@ -120,8 +119,8 @@ void ViolationsView::setRun(const std::shared_ptr<const RunDocument>& run)
         const QString name = QString::fromStdString(c.name);
         const auto& j = c.json;
         if (auto v = j.find("violation"); v != j.end() && v->is_object())
-            m_entries.push_back(fromViolation(*v, name, c.status == model::CaptureStatus::Error ? QStringLiteral("error")
-                                                                                         : QStringLiteral("violation")));
+            m_entries.push_back(fromViolation(*v, name,
+                c.status == model::CaptureStatus::Error ? QStringLiteral("error") : QStringLiteral("violation")));
         if (c.status == model::CaptureStatus::Mismatch && c.outcome) {
             Entry e;
             e.severity = QStringLiteral("mismatch");
@@ -135,7 +134,8 @@ void ViolationsView::setRun(const std::shared_ptr<const RunDocument>& run)
             const auto& vj = *verify;
             auto add = [&](const char* key, const QString& where) {
                 if (auto v = vj.find(key); v != vj.end() && v->is_object()) {
-                    const QString sev = str(*v, "status") == "error" || str(*v, "rule").isEmpty() ? "error" : "violation";
+                    const QString sev
+                        = str(*v, "status") == "error" || str(*v, "rule").isEmpty() ? "error" : "violation";
                     m_entries.push_back(fromViolation(*v, name, sev, where));
                 }
             };
@@ -144,8 +144,8 @@ void ViolationsView::setRun(const std::shared_ptr<const RunDocument>& run)
             add("error", tr("verify"));
             if (auto rt = vj.find("runtime"); rt != vj.end() && rt->is_object()) {
                 if (auto v = rt->find("violation"); v != rt->end() && v->is_object())
-                    m_entries.push_back(fromViolation(*v, name, str(*rt, "status") == "error" ? "error" : "violation",
-                                                      tr("runtime_inputs")));
+                    m_entries.push_back(fromViolation(
+                        *v, name, str(*rt, "status") == "error" ? "error" : "violation", tr("runtime_inputs")));
                 if (auto v = rt->find("error"); v != rt->end() && v->is_object())
                     m_entries.push_back(fromViolation(*v, name, QStringLiteral("error"), tr("runtime_inputs")));
             }
@@ -170,20 +170,24 @@ void ViolationsView::setRun(const std::shared_ptr<const RunDocument>& run)
         item->setText(4, e.message.section('\n', 0, 0));
         item->setText(5, e.line > 0 ? QString::number(e.line) : QString());
         item->setToolTip(4, e.message.left(2000));
-        const QStyle::StandardPixmap icon = e.severity == "warning" ? QStyle::SP_MessageBoxWarning
-                                                                    : QStyle::SP_MessageBoxCritical;
+        const QStyle::StandardPixmap icon
+            = e.severity == "warning" ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxCritical;
         item->setIcon(0, style()->standardIcon(icon));
     }
     for (int c = 0; c < m_list->columnCount(); ++c)
         if (c != 4)
             m_list->resizeColumnToContents(c);
     if (m_entries.empty())
-        m_summary->setText(report.status == RunStatus::Ok ? tr("No violations: every capture kept the contract.")
-                                          : tr("Nothing to show for this run (%1).").arg(QString::fromStdString(report.message)));
+        m_summary->setText(report.status == RunStatus::Ok
+                ? tr("No violations: every capture kept the contract.")
+                : tr("Nothing to show for this run (%1).").arg(QString::fromStdString(report.message)));
     else
         m_summary->setText(tr("%1 violation(s), %2 error(s), %3 mismatch(es), %4 warning(s). Click one to go to its "
                               "line in the script.")
-                               .arg(violations).arg(errors).arg(mismatches).arg(warnings));
+                               .arg(violations)
+                               .arg(errors)
+                               .arg(mismatches)
+                               .arg(warnings));
     if (!m_entries.empty())
         m_list->setCurrentItem(m_list->topLevelItem(0));
 }
@@ -227,4 +231,4 @@ QString ViolationsView::detailsText() const
     return m_details->toPlainText();
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

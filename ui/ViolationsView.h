@@ -57,4 +57,4 @@ private:
     QTextBrowser* m_details;
 };
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -13,7 +13,7 @@ namespace {
 constexpr qint64 kMaxPendingBytes = 256 * 1024;
 constexpr int kFlushIntervalMs = 100;
 
-} // namespace
+}  // namespace
 
 WorkerClient::WorkerClient(const QString& pythonEnv, QObject* parent) : QObject(parent)
 {
@@ -113,7 +113,8 @@ bool WorkerClient::run(const protocol::RunOptions& options)
         protocol::RunObserver observer;
         observer.onStage = [this](const std::string& stage, const std::string& capture) {
             const QString s = QString::fromStdString(stage), c = QString::fromStdString(capture);
-            QMetaObject::invokeMethod(this, [this, s, c]() { emit stageChanged(s, c); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, s, c]() { emit stageChanged(s, c); }, Qt::QueuedConnection);
         };
         observer.onOutput = [this, &decoders](int stream, std::string_view data) {
             QStringDecoder& d = decoders[stream == 2 ? 1 : 0];
@@ -121,7 +122,8 @@ bool WorkerClient::run(const protocol::RunOptions& options)
         };
         observer.onWorkerEvent = [this](const std::string& what) {
             const QString text = QString::fromStdString(what);
-            QMetaObject::invokeMethod(this, [this, text]() { emit workerEvent(text); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, text]() { emit workerEvent(text); }, Qt::QueuedConnection);
         };
 
         run::PipelineOptions pipeline;
@@ -133,7 +135,14 @@ bool WorkerClient::run(const protocol::RunOptions& options)
                 pipeline.libraryPath = m_libraryPath.toStdString();
             unavailable = m_libraryUnavailable;
         }
-        run::RunResult result = m_pipeline->run(pipeline, observer);
+        run::RunResult result;
+        try {
+            result = m_pipeline->run(pipeline, observer);
+        } catch (const std::exception& e) {
+            // Never across the event loop, and never leaving the client busy for ever.
+            result.report = model::Report::failed(options.script, model::RunStatus::Error,
+                std::string("the studio failed while running the script: ") + e.what());
+        }
         if (m_cancelRequested && result.report.status != model::RunStatus::Cancelled) {
             // The cancel came as the run ended and may have killed the worker kept warm for the
             // next run: start that one again.
@@ -155,13 +164,16 @@ bool WorkerClient::run(const protocol::RunOptions& options)
             QMutexLocker lock(&m_mutex);
             m_hello = m_pipeline->hello();
         }
-        QMetaObject::invokeMethod(this, [this, doc]() {
-            m_flushTimer.stop();
-            flushOutput();
-            m_busy = false;
-            emit helloChanged();
-            emit finished(doc);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, doc]() {
+                m_flushTimer.stop();
+                flushOutput();
+                m_busy = false;
+                emit helloChanged();
+                emit finished(doc);
+            },
+            Qt::QueuedConnection);
     });
     return true;
 }
@@ -197,7 +209,8 @@ void WorkerClient::flushOutput()
     for (const auto& p : pending)
         emit output(p.stream, p.text);
     if (dropped > 0)
-        emit output(2, tr("\n[precompile-studio: %1 characters of output were not shown: too much at once]\n").arg(dropped));
+        emit output(
+            2, tr("\n[precompile-studio: %1 characters of output were not shown: too much at once]\n").arg(dropped));
 }
 
-} // namespace ps::ui
+}  // namespace ps::ui

@@ -35,7 +35,7 @@ bool validName(const std::string& name)
     return name.find('/') == std::string::npos && name.find('\\') == std::string::npos;
 }
 
-} // namespace
+}  // namespace
 
 std::string LessonCatalogue::defaultLessonsDir()
 {
@@ -81,4 +81,4 @@ std::optional<Lesson> LessonCatalogue::find(const std::string& lessonsDir, const
     return l;
 }
 
-} // namespace ps::commands
+}  // namespace ps::commands

@@ -8,11 +8,11 @@ namespace ps::commands {
 
 /// One folder of resources/lessons/: lesson.md, broken.py, fixed.py and expect.json.
 struct Lesson {
-    std::string name;   ///< the folder's name, e.g. "inv1-closed-over-tensor"
+    std::string name;  ///< the folder's name, e.g. "inv1-closed-over-tensor"
     std::string dir;
-    std::string title;  ///< lesson.md's first heading
+    std::string title;                            ///< lesson.md's first heading
     std::string lessonMd, broken, fixed, expect;  ///< paths (each may be missing on disk)
-    bool complete = false;  ///< all four files are there
+    bool complete = false;                        ///< all four files are there
 };
 
 /// The lessons of a folder (resources/lessons/ by default): one subfolder a lesson.
@@ -28,4 +28,4 @@ public:
     static std::optional<Lesson> find(const std::string& lessonsDir, const std::string& name);
 };
 
-} // namespace ps::commands
+}  // namespace ps::commands

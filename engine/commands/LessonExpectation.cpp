@@ -40,7 +40,7 @@ json stableViolation(const json& v, const fs::path& script)
     if (!v.is_object())
         return nullptr;
     return {{"invariant", member(v, "invariant")}, {"rule", member(v, "rule")},
-            {"line", lineOf(member(v, "location"), script)}};
+        {"line", lineOf(member(v, "location"), script)}};
 }
 
 json stableRuntime(const json& rt, const fs::path& script)
@@ -125,7 +125,7 @@ void diff(const json& expected, const json& actual, const std::string& path, std
         }
         if (expected.size() != actual.size())
             out.push_back(path + ": expected " + std::to_string(expected.size()) + " entries, got "
-                          + std::to_string(actual.size()));
+                + std::to_string(actual.size()));
         for (std::size_t i = 0; i < std::min(expected.size(), actual.size()); ++i)
             diff(expected[i], actual[i], path + "[" + std::to_string(i) + "]", out);
         return;
@@ -141,7 +141,7 @@ std::string eagerWord(const json& m)
     return "";
 }
 
-} // namespace
+}  // namespace
 
 const json& LessonExpectation::field(const json& j, const char* key)
 {
@@ -160,17 +160,15 @@ std::string LessonExpectation::text(const json& j, const char* fallback)
 json LessonExpectation::stableFields(const json& report, const std::string& script)
 {
     const fs::path path(script);
-    json out = {{"status", member(report, "status")},
-                {"violation", stableViolation(member(report, "violation"), path)},
-                {"captures", json::array()}};
+    json out = {{"status", member(report, "status")}, {"violation", stableViolation(member(report, "violation"), path)},
+        {"captures", json::array()}};
     for (const auto& c : member(report, "captures")) {
         json w = json::array();
         for (const auto& item : member(c, "warnings"))
             w.push_back(stableViolation(item, path));
-        out["captures"].push_back({{"status", member(c, "status")},
-                                   {"violation", stableViolation(member(c, "violation"), path)},
-                                   {"verify", stableVerify(member(c, "verify"), path)},
-                                   {"warnings", w}});
+        out["captures"].push_back(
+            {{"status", member(c, "status")}, {"violation", stableViolation(member(c, "violation"), path)},
+                {"verify", stableVerify(member(c, "verify"), path)}, {"warnings", w}});
     }
     return out;
 }
@@ -246,7 +244,7 @@ std::vector<LessonFinding> LessonExpectation::findings(const json& report, const
         if (msg.size() > 300)
             msg = msg.substr(0, 297) + "...";
         out.push_back({std::string(kind) + " (" + violationText(stableViolation(v, script)) + ")", msg,
-                       text(member(v, "fix"), "")});
+            text(member(v, "fix"), "")});
     };
     add("violation", member(report, "violation"));
     for (const auto& c : member(report, "captures")) {
@@ -258,4 +256,4 @@ std::vector<LessonFinding> LessonExpectation::findings(const json& report, const
     return out;
 }
 
-} // namespace ps::commands
+}  // namespace ps::commands

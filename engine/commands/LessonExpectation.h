@@ -61,4 +61,4 @@ public:
     static std::vector<LessonFinding> findings(const nlohmann::json& report, const std::string& script);
 };
 
-} // namespace ps::commands
+}  // namespace ps::commands

@@ -32,7 +32,8 @@ std::vector<LessonTable::Row> LessonTable::rows(const json (&actual)[2])
     auto add = [&](const std::string& label, const std::vector<std::string>& a, const std::vector<std::string>& b) {
         rows.push_back({label, {a, b}});
     };
-    add("status", {LessonExpectation::text(LessonExpectation::field(actual[0], "status"), "?")}, {LessonExpectation::text(LessonExpectation::field(actual[1], "status"), "?")});
+    add("status", {LessonExpectation::text(LessonExpectation::field(actual[0], "status"), "?")},
+        {LessonExpectation::text(LessonExpectation::field(actual[1], "status"), "?")});
     if (actual[0]["violation"].is_object() || actual[1]["violation"].is_object())
         add("script", {Words::violationText(actual[0]["violation"])}, {Words::violationText(actual[1]["violation"])});
     const std::size_t n = std::max(actual[0]["captures"].size(), actual[1]["captures"].size());
@@ -41,7 +42,7 @@ std::vector<LessonTable::Row> LessonTable::rows(const json (&actual)[2])
         for (int k = 0; k < 2; ++k)
             c[k] = i < actual[k]["captures"].size() ? actual[k]["captures"][i] : json(nullptr);
         auto cell = [&](int k, auto&& f) -> std::vector<std::string> {
-            return c[k].is_object() ? std::vector<std::string>{f(c[k])} : std::vector<std::string>{""};
+            return c[k].is_object() ? std::vector<std::string> {f(c[k])} : std::vector<std::string> {""};
         };
         add(n > 1 ? "capture " + std::to_string(i + 1) : "capture",
             cell(0, [](const json& j) { return LessonExpectation::text(LessonExpectation::field(j, "status"), "?"); }),
@@ -50,11 +51,18 @@ std::vector<LessonTable::Row> LessonTable::rows(const json (&actual)[2])
             cell(1, [](const json& j) { return Words::violationText(j["violation"]); }));
         add("  verify", cell(0, [](const json& j) { return Words::verifyText(j["verify"]); }),
             cell(1, [](const json& j) { return Words::verifyText(j["verify"]); }));
-        const bool anyRuntime = (c[0].is_object() && c[0]["verify"].is_object() && c[0]["verify"]["runtime"].is_object())
-                                || (c[1].is_object() && c[1]["verify"].is_object() && c[1]["verify"]["runtime"].is_object());
+        const bool anyRuntime
+            = (c[0].is_object() && c[0]["verify"].is_object() && c[0]["verify"]["runtime"].is_object())
+            || (c[1].is_object() && c[1]["verify"].is_object() && c[1]["verify"]["runtime"].is_object());
         if (anyRuntime)
-            add("  runtime", cell(0, [](const json& j) { return j["verify"].is_object() ? Words::runtimeText(j["verify"]["runtime"]) : std::string("-"); }),
-                cell(1, [](const json& j) { return j["verify"].is_object() ? Words::runtimeText(j["verify"]["runtime"]) : std::string("-"); }));
+            add("  runtime",
+                cell(0,
+                    [](const json& j) {
+                        return j["verify"].is_object() ? Words::runtimeText(j["verify"]["runtime"]) : std::string("-");
+                    }),
+                cell(1, [](const json& j) {
+                    return j["verify"].is_object() ? Words::runtimeText(j["verify"]["runtime"]) : std::string("-");
+                }));
         std::vector<std::string> w[2];
         for (int k = 0; k < 2; ++k) {
             if (!c[k].is_object())
@@ -71,11 +79,11 @@ std::vector<LessonTable::Row> LessonTable::rows(const json (&actual)[2])
 
 LessonTable::Row LessonTable::verdict(const json (&mismatches)[2])
 {
-    Row verdict{"expect.json", {}};
+    Row verdict {"expect.json", {}};
     for (int k = 0; k < 2; ++k)
-        verdict.cells[k] = {mismatches[k].empty() ? "matches"
-                                                  : std::to_string(mismatches[k].size()) + " difference"
-                                                        + (mismatches[k].size() == 1 ? "" : "s")};
+        verdict.cells[k] = {mismatches[k].empty()
+                ? "matches"
+                : std::to_string(mismatches[k].size()) + " difference" + (mismatches[k].size() == 1 ? "" : "s")};
     return verdict;
 }
 
@@ -86,7 +94,8 @@ void LessonTable::print(std::ostream& out, const std::vector<Row>& rows, const d
         std::snprintf(head[k], sizeof head[k], "%s.py (%.1f s)", Words::kSides[k], seconds[k]);
     const std::string heads[2] = {head[0], head[1]};
     constexpr std::size_t kLabel = 13, kCol = 40;
-    auto pad = [](const std::string& s, std::size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); };
+    auto pad
+        = [](const std::string& s, std::size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); };
     out << pad("", kLabel) << pad(heads[0], kCol + 2) << heads[1] << "\n";
     for (const auto& row : rows) {
         std::vector<std::string> lines[2];
@@ -106,4 +115,4 @@ void LessonTable::print(std::ostream& out, const std::vector<Row>& rows, const d
     }
 }
 
-} // namespace ps::commands
+}  // namespace ps::commands

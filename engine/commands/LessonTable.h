@@ -29,4 +29,4 @@ public:
     static std::vector<std::string> wrap(const std::string& text, std::size_t width);
 };
 
-} // namespace ps::commands
+}  // namespace ps::commands

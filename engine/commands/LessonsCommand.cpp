@@ -38,7 +38,7 @@ std::optional<json> readJson(const fs::path& path, std::string& error)
     }
 }
 
-} // namespace
+}  // namespace
 
 int LessonsCommand::ls(const LessonsOptions& options, std::ostream& out, std::ostream& err)
 {
@@ -54,8 +54,7 @@ int LessonsCommand::ls(const LessonsOptions& options, std::ostream& out, std::os
         json j = {{"schema", 1}, {"dir", dir}, {"lessons", json::array()}};
         for (const auto& l : lessons)
             j["lessons"].push_back({{"name", l.name}, {"title", l.title}, {"dir", l.dir}, {"complete", l.complete},
-                                    {"files", {{"lesson", l.lessonMd}, {"broken", l.broken}, {"fixed", l.fixed},
-                                               {"expect", l.expect}}}});
+                {"files", {{"lesson", l.lessonMd}, {"broken", l.broken}, {"fixed", l.fixed}, {"expect", l.expect}}}});
         out << j.dump(2) << "\n";
         return 0;
     }
@@ -89,9 +88,16 @@ int LessonsCommand::run(const std::string& name, const LessonsOptions& options, 
         return 2;
     }
     if (const char* which = LessonExpectation::missingSide(*expected)) {
-        err << "precompile-studio: lesson " << name << ": " << lesson->expect << " has no \"" << which
-            << "\" object\n";
+        err << "precompile-studio: lesson " << name << ": " << lesson->expect << " has no \"" << which << "\" object\n";
         return 2;
+    }
+
+    for (const std::string& script : {lesson->broken, lesson->fixed}) {
+        std::error_code ec;
+        if (!fs::is_regular_file(script, ec)) {
+            err << "precompile-studio: lesson " << name << ": " << script << " is missing\n";
+            return 2;
+        }
     }
 
     // Two pipelines: the second imports torch while the first runs broken.py. Nothing is stored.
@@ -133,16 +139,12 @@ int LessonsCommand::run(const std::string& name, const LessonsOptions& options, 
     const bool ok = mismatches[0].empty() && mismatches[1].empty();
 
     if (options.json) {
-        json j = {{"schema", 1}, {"lesson", lesson->name}, {"title", lesson->title}, {"dir", lesson->dir},
-                  {"ok", ok}, {"runs", json::object()}};
+        json j = {{"schema", 1}, {"lesson", lesson->name}, {"title", lesson->title}, {"dir", lesson->dir}, {"ok", ok},
+            {"runs", json::object()}};
         for (int k = 0; k < 2; ++k)
-            j["runs"][kWhich[k]] = {{"script", scripts[k]},
-                                    {"ok", mismatches[k].empty()},
-                                    {"mismatches", mismatches[k]},
-                                    {"expected", (*expected)[kWhich[k]]},
-                                    {"actual", actual[k]},
-                                    {"seconds", seconds[k]},
-                                    {"report", reports[k]}};
+            j["runs"][kWhich[k]] = {{"script", scripts[k]}, {"ok", mismatches[k].empty()},
+                {"mismatches", mismatches[k]}, {"expected", (*expected)[kWhich[k]]}, {"actual", actual[k]},
+                {"seconds", seconds[k]}, {"report", reports[k]}};
         out << j.dump(2) << "\n";
         out.flush();
         return ok ? 0 : 1;
@@ -171,12 +173,14 @@ int LessonsCommand::run(const std::string& name, const LessonsOptions& options, 
             out << "  " << m.get<std::string>() << "\n";
         const std::string message = LessonExpectation::text(LessonExpectation::field(reports[k], "message"), "");
         if (!message.empty())
-            out << "  (the run: " << LessonExpectation::text(LessonExpectation::field(reports[k], "status"), "?") << ": " << message.substr(0, 300) << ")\n";
+            out << "  (the run: " << LessonExpectation::text(LessonExpectation::field(reports[k], "status"), "?")
+                << ": " << message.substr(0, 300) << ")\n";
     }
-    out << "\n" << (ok ? "PASS" : "FAIL") << ": lesson " << lesson->name
+    out << "\n"
+        << (ok ? "PASS" : "FAIL") << ": lesson " << lesson->name
         << (ok ? ": broken.py and fixed.py report what expect.json says\n" : "\n");
     out.flush();
     return ok ? 0 : 1;
 }
 
-} // namespace ps::commands
+}  // namespace ps::commands

@@ -30,4 +30,4 @@ public:
     static int run(const std::string& name, const LessonsOptions& options, std::ostream& out, std::ostream& err);
 };
 
-} // namespace ps::commands
+}  // namespace ps::commands

@@ -70,12 +70,14 @@ std::string ReportPrinter::summary(const model::Report& report)
                 if (auto rule = item.find("rule"); rule != item.end() && rule->is_string())
                     out << " " << rule->get<std::string>();
                 out << ": ";
-                if (auto loc = item.find("location"); loc != item.end() && loc->is_object()
-                    && loc->value("line", 0) > 0)
-                    out << loc->value("file", "") << ":" << loc->value("line", 0) << ": ";
-                const std::string message = item.value("message", "");
+                // A warning reads like a violation (Violation::fromJson never throws on odd fields).
+                const model::Violation warning = model::Violation::fromJson(item);
+                if (warning.location && warning.location->line > 0)
+                    out << warning.location->file << ":" << warning.location->line << ": ";
+                const std::string& message = warning.message;
                 out << message.substr(0, message.find('\n')) << "\n";
-                if (auto fix = item.find("fix"); fix != item.end() && fix->is_string() && !fix->get<std::string>().empty())
+                if (auto fix = item.find("fix");
+                    fix != item.end() && fix->is_string() && !fix->get<std::string>().empty())
                     out << "      fix: " << fix->get<std::string>() << "\n";
             }
         if (!c.timings.empty()) {
@@ -94,4 +96,4 @@ std::string ReportPrinter::summary(const model::Report& report)
     return out.str();
 }
 
-} // namespace ps::commands
+}  // namespace ps::commands

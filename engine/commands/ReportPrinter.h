@@ -13,4 +13,4 @@ public:
     static std::string bytes(std::int64_t n);
 };
 
-} // namespace ps::commands
+}  // namespace ps::commands

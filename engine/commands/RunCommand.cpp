@@ -13,7 +13,7 @@ namespace {
 // How much of the script's output is echoed live to the terminal; the rest is counted.
 constexpr std::size_t kEchoLimit = 1024 * 1024;
 
-} // namespace
+}  // namespace
 
 int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std::ostream& err)
 {
@@ -61,7 +61,7 @@ int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std
     }
 
     if (options.json)
-        out << report.toJson().dump(2) << "\n";
+        out << report.toJson().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     else
         out << ReportPrinter::summary(report);
     out.flush();
@@ -69,4 +69,4 @@ int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std
     return code == 0 && !runner.exportError().empty() ? 2 : code;
 }
 
-} // namespace ps::commands
+}  // namespace ps::commands

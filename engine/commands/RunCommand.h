@@ -25,4 +25,4 @@ public:
     static int execute(const RunCommandOptions& options, std::ostream& out, std::ostream& err);
 };
 
-} // namespace ps::commands
+}  // namespace ps::commands

@@ -40,4 +40,4 @@ private:
     std::vector<bool> m_expanded;
 };
 
-} // namespace ps::graph
+}  // namespace ps::graph

@@ -61,7 +61,7 @@ std::string layoutOf(const GraphNode& n)
     return "contiguous";
 }
 
-} // namespace
+}  // namespace
 
 std::string GraphLens::opKind(const std::string& target)
 {
@@ -79,17 +79,20 @@ std::string GraphLens::opKind(const std::string& target)
         return "convolution";
     if (op.find("norm") != std::string::npos || anyOf(op, {"_softmax", "_log_softmax", "softmax", "log_softmax"}))
         return "normalization";
-    if (anyOf(op, {"sum", "mean", "amax", "amin", "max", "min", "var", "var_mean", "std", "prod", "argmax",
-                   "argmin", "logsumexp", "cumsum", "any", "all", "norm"}))
+    if (anyOf(op,
+            {"sum", "mean", "amax", "amin", "max", "min", "var", "var_mean", "std", "prod", "argmax", "argmin",
+                "logsumexp", "cumsum", "any", "all", "norm"}))
         return "reduction";
-    if (anyOf(op, {"view", "reshape", "_unsafe_view", "t", "transpose", "permute", "expand", "squeeze", "unsqueeze",
-                   "slice", "select", "as_strided", "alias", "detach", "split", "split_with_sizes", "unbind",
-                   "view_as", "flatten", "unflatten", "narrow", "diagonal", "lift_fresh"}))
+    if (anyOf(op,
+            {"view", "reshape", "_unsafe_view", "t", "transpose", "permute", "expand", "squeeze", "unsqueeze", "slice",
+                "select", "as_strided", "alias", "detach", "split", "split_with_sizes", "unbind", "view_as", "flatten",
+                "unflatten", "narrow", "diagonal", "lift_fresh"}))
         return "view";
-    if (anyOf(op, {"clone", "copy", "copy_", "_to_copy", "cat", "stack", "gather", "scatter", "scatter_add", "index",
-                   "index_put", "index_select", "embedding", "embedding_dense", "new_zeros", "new_empty", "zeros",
-                   "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like", "arange",
-                   "constant_pad_nd", "where", "masked_fill", "fill"}))
+    if (anyOf(op,
+            {"clone", "copy", "copy_", "_to_copy", "cat", "stack", "gather", "scatter", "scatter_add", "index",
+                "index_put", "index_select", "embedding", "embedding_dense", "new_zeros", "new_empty", "zeros", "ones",
+                "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like", "arange", "constant_pad_nd",
+                "where", "masked_fill", "fill"}))
         return "memory";
     if (starts(op, "rand") || anyOf(op, {"bernoulli", "native_dropout", "normal", "uniform", "dropout"}))
         return "random";
@@ -164,11 +167,16 @@ Lens GraphLens::fromName(const std::string& name)
 std::string GraphLens::name(Lens lens)
 {
     switch (lens) {
-    case Lens::Kind: return "kind";
-    case Lens::OpKind: return "op kind";
-    case Lens::Module: return "module";
-    case Lens::Kernel: return "fused kernel";
-    case Lens::DtypeLayout: return "dtype / layout change";
+    case Lens::Kind:
+        return "kind";
+    case Lens::OpKind:
+        return "op kind";
+    case Lens::Module:
+        return "module";
+    case Lens::Kernel:
+        return "fused kernel";
+    case Lens::DtypeLayout:
+        return "dtype / layout change";
     }
     return "kind";
 }
@@ -178,4 +186,4 @@ std::vector<Lens> GraphLens::all()
     return {Lens::Kind, Lens::OpKind, Lens::Module, Lens::Kernel, Lens::DtypeLayout};
 }
 
-} // namespace ps::graph
+}  // namespace ps::graph

@@ -34,4 +34,4 @@ public:
     static std::vector<Lens> all();
 };
 
-} // namespace ps::graph
+}  // namespace ps::graph

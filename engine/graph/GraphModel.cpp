@@ -2,7 +2,6 @@
 
 #include <nlohmann/json.hpp>
 
-
 namespace ps::graph {
 
 namespace {
@@ -26,7 +25,7 @@ std::string listText(const nlohmann::json& j)
     return out + "]";
 }
 
-} // namespace
+}  // namespace
 
 std::string GraphNode::shortTarget() const
 {
@@ -169,4 +168,4 @@ std::vector<int> GraphModel::nodesAtLine(const std::string& file, int line) cons
     return out;
 }
 
-} // namespace ps::graph
+}  // namespace ps::graph

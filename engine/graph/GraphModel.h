@@ -15,9 +15,9 @@ namespace ps::graph {
 
 struct GraphNode {
     std::string name;
-    std::string op;      ///< placeholder, call_function, get_attr, output, ...
-    std::string target;  ///< "aten.addmm.default"
-    std::string kind;    ///< parameter | buffer | input | constant | compute | output
+    std::string op;        ///< placeholder, call_function, get_attr, output, ...
+    std::string target;    ///< "aten.addmm.default"
+    std::string kind;      ///< parameter | buffer | input | constant | compute | output
     std::string qualname;  ///< placeholders: "model.0.weight", "x"
     std::string shape;     ///< "[8, 32]", or "(2 values)" for a tuple-valued node
     std::string dtype;
@@ -26,10 +26,10 @@ struct GraphNode {
     std::string modulePath;
     std::string moduleType;
     std::string sourceFile;
-    int sourceLine = 0;  ///< 0: unknown
-    std::string phase;   ///< forward | backward | ""
-    std::string outputRole;  ///< "result", "gradient of model.0.weight", ...
-    std::string kernel;      ///< inductor: the generated kernel (or extern call) computing it
+    int sourceLine = 0;       ///< 0: unknown
+    std::string phase;        ///< forward | backward | ""
+    std::string outputRole;   ///< "result", "gradient of model.0.weight", ...
+    std::string kernel;       ///< inductor: the generated kernel (or extern call) computing it
     std::vector<int> inputs;  ///< indices into GraphModel::nodes()
     std::vector<int> users;
 
@@ -68,4 +68,4 @@ private:
     bool m_complete = true;
 };
 
-} // namespace ps::graph
+}  // namespace ps::graph

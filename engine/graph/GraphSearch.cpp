@@ -30,7 +30,7 @@ bool has(const std::string& text, const std::string& needle)
     return !text.empty() && lower(text).find(needle) != std::string::npos;
 }
 
-} // namespace
+}  // namespace
 
 SearchField GraphSearch::fieldFromName(const std::string& name)
 {
@@ -61,11 +61,21 @@ std::vector<int> GraphSearch::find(const GraphModel& graph, const std::string& q
         const bool shape = !qs.empty() && !n.shape.empty() && shapeKey(n.shape).find(qs) != std::string::npos;
         bool hit = false;
         switch (field) {
-        case SearchField::Name: hit = name; break;
-        case SearchField::Op: hit = op; break;
-        case SearchField::Module: hit = module; break;
-        case SearchField::Shape: hit = shape; break;
-        case SearchField::Any: hit = name || op || module || shape; break;
+        case SearchField::Name:
+            hit = name;
+            break;
+        case SearchField::Op:
+            hit = op;
+            break;
+        case SearchField::Module:
+            hit = module;
+            break;
+        case SearchField::Shape:
+            hit = shape;
+            break;
+        case SearchField::Any:
+            hit = name || op || module || shape;
+            break;
         }
         if (hit)
             out.push_back(static_cast<int>(i));
@@ -73,4 +83,4 @@ std::vector<int> GraphSearch::find(const GraphModel& graph, const std::string& q
     return out;
 }
 
-} // namespace ps::graph
+}  // namespace ps::graph

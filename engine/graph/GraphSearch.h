@@ -14,9 +14,10 @@ enum class SearchField { Any, Name, Op, Module, Shape };
 
 class GraphSearch {
 public:
-    static std::vector<int> find(const GraphModel& graph, const std::string& query, SearchField field = SearchField::Any);
+    static std::vector<int> find(
+        const GraphModel& graph, const std::string& query, SearchField field = SearchField::Any);
     /// "name", "op", "module", "shape"; anything else is Any.
     static SearchField fieldFromName(const std::string& name);
 };
 
-} // namespace ps::graph
+}  // namespace ps::graph

@@ -44,8 +44,8 @@ void packLayer(std::vector<double>& x, const std::vector<double>& desired, const
 
 // A topological order preferring graph order; when every remaining item waits on another (a
 // cycle), the earliest one goes next and its unmet inputs become back edges.
-std::vector<int> topologicalOrder(const std::vector<std::vector<int>>& inputs,
-                                  const std::vector<std::vector<int>>& users)
+std::vector<int> topologicalOrder(
+    const std::vector<std::vector<int>>& inputs, const std::vector<std::vector<int>>& users)
 {
     const int n = static_cast<int>(inputs.size());
     std::vector<int> waiting(n), order;
@@ -79,7 +79,7 @@ std::vector<int> topologicalOrder(const std::vector<std::vector<int>>& inputs,
     return order;
 }
 
-} // namespace
+}  // namespace
 
 LayoutResult LayeredLayout::compute(const LayoutInput& input, const LayoutOptions& options)
 {
@@ -311,4 +311,4 @@ std::optional<LayoutResult> LayeredLayout::decode(std::string_view bytes, std::s
     return r;
 }
 
-} // namespace ps::graph
+}  // namespace ps::graph

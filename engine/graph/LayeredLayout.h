@@ -17,7 +17,7 @@ namespace ps::graph {
 class GraphModel;
 
 struct LayoutOptions {
-    double nodeWidth = 176;   ///< the width of an item the input does not size
+    double nodeWidth = 176;  ///< the width of an item the input does not size
     double nodeHeight = 42;
     double layerGap = 46;
     double nodeGap = 22;
@@ -61,4 +61,4 @@ public:
     static std::optional<LayoutResult> decode(std::string_view bytes, std::size_t items);
 };
 
-} // namespace ps::graph
+}  // namespace ps::graph

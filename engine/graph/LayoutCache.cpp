@@ -4,4 +4,4 @@ namespace ps::graph {
 
 LayoutCache::~LayoutCache() = default;
 
-} // namespace ps::graph
+}  // namespace ps::graph

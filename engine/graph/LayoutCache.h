@@ -19,4 +19,4 @@ public:
     virtual void store(const std::string& key, const std::string& bytes) = 0;
 };
 
-} // namespace ps::graph
+}  // namespace ps::graph

@@ -19,10 +19,10 @@ struct Module {
     std::string name;  ///< the last component, "3"
     std::string type;  ///< "TransformerBlock", or "" when the report does not say
     int parent = -1;
-    int depth = 0;               ///< the root is 0
-    std::vector<int> children;   ///< module ids, in the order their first node appears
-    std::vector<int> nodes;      ///< nodes directly in this module, in graph order
-    int total = 0;               ///< nodes in this module and all below it
+    int depth = 0;              ///< the root is 0
+    std::vector<int> children;  ///< module ids, in the order their first node appears
+    std::vector<int> nodes;     ///< nodes directly in this module, in graph order
+    int total = 0;              ///< nodes in this module and all below it
 };
 
 class ModuleTree {
@@ -52,4 +52,4 @@ private:
     std::unordered_map<std::string, int> m_byPath;
 };
 
-} // namespace ps::graph
+}  // namespace ps::graph

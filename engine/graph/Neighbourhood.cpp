@@ -34,11 +34,11 @@ std::vector<int> walk(const GraphModel& graph, const std::vector<int>& start, in
     return out;
 }
 
-} // namespace
+}  // namespace
 
 Neighbourhood Neighbourhood::around(const GraphModel& graph, const std::vector<int>& nodes, int depth)
 {
     return {walk(graph, nodes, depth, true), walk(graph, nodes, depth, false)};
 }
 
-} // namespace ps::graph
+}  // namespace ps::graph

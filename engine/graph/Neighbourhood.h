@@ -15,4 +15,4 @@ struct Neighbourhood {
     static Neighbourhood around(const GraphModel& graph, const std::vector<int>& nodes, int depth);
 };
 
-} // namespace ps::graph
+}  // namespace ps::graph

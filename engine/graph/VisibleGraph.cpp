@@ -47,8 +47,8 @@ VisibleGraph VisibleGraph::build(const GraphModel& graph, const ModuleTree& tree
             const int from = v.m_itemOfNode[static_cast<std::size_t>(u)];
             if (from == to)
                 continue;
-            const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32)
-                                      | static_cast<std::uint32_t>(to);
+            const std::uint64_t key
+                = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) | static_cast<std::uint32_t>(to);
             auto [it, fresh] = index.emplace(key, static_cast<int>(v.m_edges.size()));
             if (fresh)
                 v.m_edges.push_back({from, to, 1});
@@ -67,4 +67,4 @@ std::vector<std::vector<int>> VisibleGraph::inputLists() const
     return in;
 }
 
-} // namespace ps::graph
+}  // namespace ps::graph

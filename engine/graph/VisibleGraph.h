@@ -21,7 +21,7 @@ struct VisibleItem {
 };
 
 struct VisibleEdge {
-    int from = 0;   ///< item index
+    int from = 0;  ///< item index
     int to = 0;
     int count = 1;  ///< graph edges merged into this one
 };
@@ -47,4 +47,4 @@ private:
     std::vector<int> m_itemOfModule;
 };
 
-} // namespace ps::graph
+}  // namespace ps::graph

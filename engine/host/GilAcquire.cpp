@@ -4,11 +4,12 @@
 
 namespace ps::host {
 
-GilAcquire::GilAcquire() : m_state(static_cast<int>(PyGILState_Ensure())) {}
+GilAcquire::GilAcquire() : m_state(static_cast<int>(PyGILState_Ensure()))
+{ }
 
 GilAcquire::~GilAcquire()
 {
     PyGILState_Release(static_cast<PyGILState_STATE>(m_state));
 }
 
-} // namespace ps::host
+}  // namespace ps::host

@@ -15,4 +15,4 @@ private:
     int m_state;
 };
 
-} // namespace ps::host
+}  // namespace ps::host

@@ -4,11 +4,12 @@
 
 namespace ps::host {
 
-GilRelease::GilRelease() : m_state(PyEval_SaveThread()) {}
+GilRelease::GilRelease() : m_state(PyEval_SaveThread())
+{ }
 
 GilRelease::~GilRelease()
 {
     PyEval_RestoreThread(static_cast<PyThreadState*>(m_state));
 }
 
-} // namespace ps::host
+}  // namespace ps::host

@@ -15,4 +15,4 @@ private:
     void* m_state;
 };
 
-} // namespace ps::host
+}  // namespace ps::host

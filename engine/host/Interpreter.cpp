@@ -17,9 +17,9 @@ void check(PyStatus status, const char* what)
 {
     if (PyStatus_Exception(status))
         throw std::runtime_error(std::string("cannot configure Python (") + what
-                                 + "): " + (status.err_msg ? status.err_msg : "unknown error"));
+            + "): " + (status.err_msg ? status.err_msg : "unknown error"));
 }
-} // namespace
+}  // namespace
 
 Interpreter::Interpreter(const InterpreterConfig& config)
 {
@@ -30,7 +30,7 @@ Interpreter::Interpreter(const InterpreterConfig& config)
     struct Clear {
         PyConfig* c;
         ~Clear() { PyConfig_Clear(c); }
-    } clear{&pc};
+    } clear {&pc};
     const std::string program = config.pythonEnv + "/bin/python";
     check(PyConfig_SetBytesString(&pc, &pc.program_name, program.c_str()), "program name");
     pc.install_signal_handlers = 0;  // SIGINT/SIGTERM keep their default: the front end kills us
@@ -66,7 +66,7 @@ bool Interpreter::isRunning()
 std::string Interpreter::version() const
 {
     return std::to_string(PY_MAJOR_VERSION) + "." + std::to_string(PY_MINOR_VERSION) + "."
-           + std::to_string(PY_MICRO_VERSION);
+        + std::to_string(PY_MICRO_VERSION);
 }
 
-} // namespace ps::host
+}  // namespace ps::host

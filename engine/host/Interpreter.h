@@ -7,8 +7,8 @@ namespace ps::host {
 
 /// Where the embedded interpreter comes from.
 struct InterpreterConfig {
-    std::string pythonEnv;               ///< a venv: its bin/python sets prefix and site-packages
-    std::vector<std::string> extraPaths; ///< put in front of sys.path (the precompile_studio package)
+    std::string pythonEnv;                ///< a venv: its bin/python sets prefix and site-packages
+    std::vector<std::string> extraPaths;  ///< put in front of sys.path (the precompile_studio package)
 };
 
 /// The one embedded CPython of the process.
@@ -49,4 +49,4 @@ private:
     bool m_abandoned = false;
 };
 
-} // namespace ps::host
+}  // namespace ps::host

@@ -17,10 +17,11 @@ void LibTorchComparator::install()
     auto comparator = py::cpp_function([fallback, loads](py::object expected, py::object actual) -> py::object {
         if (!THPVariable_Check(expected.ptr()) || !THPVariable_Check(actual.ptr()))
             return fallback(expected, actual);
-        const auto result = TensorComparison::compare(THPVariable_Unpack(expected.ptr()), THPVariable_Unpack(actual.ptr()));
+        const auto result
+            = TensorComparison::compare(THPVariable_Unpack(expected.ptr()), THPVariable_Unpack(actual.ptr()));
         return loads(result.toJson());
     });
     verify.attr("set_comparator")(comparator);
 }
 
-} // namespace ps::host
+}  // namespace ps::host

@@ -10,4 +10,4 @@ public:
     static void install();
 };
 
-} // namespace ps::host
+}  // namespace ps::host

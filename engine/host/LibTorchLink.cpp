@@ -1,6 +1,6 @@
+#include <ATen/Parallel.h>
 #include <torch/csrc/autograd/python_variable.h>
 #include <torch/version.h>
-#include <ATen/Parallel.h>
 
 #include "host/LibTorchLink.h"
 
@@ -12,14 +12,14 @@ namespace ps::host {
 namespace {
 std::string libraryOf(const void* symbol)
 {
-    Dl_info info{};
+    Dl_info info {};
     if (dladdr(symbol, &info) == 0 || !info.dli_fname)
         return {};
     std::error_code ec;
     auto path = std::filesystem::canonical(info.dli_fname, ec);
     return ec ? std::string(info.dli_fname) : path.string();
 }
-} // namespace
+}  // namespace
 
 std::string LibTorchLink::version()
 {
@@ -40,4 +40,4 @@ std::string LibTorchLink::mismatch(const std::string& torchPackageDir)
     return {};
 }
 
-} // namespace ps::host
+}  // namespace ps::host

@@ -15,4 +15,4 @@ public:
     static std::string mismatch(const std::string& torchPackageDir);
 };
 
-} // namespace ps::host
+}  // namespace ps::host

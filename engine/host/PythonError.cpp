@@ -11,7 +11,7 @@ namespace {
 bool isLibraryFile(const std::string& f)
 {
     return f.empty() || f[0] == '<' || f.find("/site-packages/") != std::string::npos
-           || f.find("/lib/python3") != std::string::npos || f.find("/precompile_studio/") != std::string::npos;
+        || f.find("/lib/python3") != std::string::npos || f.find("/precompile_studio/") != std::string::npos;
 }
 
 std::string composeWhat(const std::string& type, const std::string& message, const std::string& file, int line)
@@ -20,7 +20,7 @@ std::string composeWhat(const std::string& type, const std::string& message, con
     return where + type + ": " + message;
 }
 
-} // namespace
+}  // namespace
 
 PythonError::PythonError(std::string type, std::string message, std::string traceback, std::string file, int line)
     : std::runtime_error(composeWhat(type, message, file, line)),
@@ -29,8 +29,7 @@ PythonError::PythonError(std::string type, std::string message, std::string trac
       m_traceback(std::move(traceback)),
       m_file(std::move(file)),
       m_line(line)
-{
-}
+{ }
 
 PythonError PythonError::fetch()
 {
@@ -77,4 +76,4 @@ PythonError PythonError::fetch()
     return PythonError(std::move(typeName), std::move(message), std::move(traceback), std::move(file), line);
 }
 
-} // namespace ps::host
+}  // namespace ps::host

@@ -29,4 +29,4 @@ private:
     int m_line;
 };
 
-} // namespace ps::host
+}  // namespace ps::host

@@ -13,11 +13,10 @@ namespace {
 std::string dtypeName(const at::Tensor& t)
 {
     std::string s = c10::toString(t.scalar_type());  // "Float", "BFloat16", ...
-    static const std::pair<const char*, const char*> names[] = {
-        {"Float", "float32"}, {"Double", "float64"}, {"Half", "float16"}, {"BFloat16", "bfloat16"},
-        {"ComplexFloat", "complex64"}, {"ComplexDouble", "complex128"}, {"ComplexHalf", "complex32"},
-        {"Long", "int64"}, {"Int", "int32"}, {"Short", "int16"}, {"Char", "int8"}, {"Byte", "uint8"},
-        {"Bool", "bool"}, {"Float8_e4m3fn", "float8_e4m3fn"}, {"Float8_e5m2", "float8_e5m2"}};
+    static const std::pair<const char*, const char*> names[] = {{"Float", "float32"}, {"Double", "float64"},
+        {"Half", "float16"}, {"BFloat16", "bfloat16"}, {"ComplexFloat", "complex64"}, {"ComplexDouble", "complex128"},
+        {"ComplexHalf", "complex32"}, {"Long", "int64"}, {"Int", "int32"}, {"Short", "int16"}, {"Char", "int8"},
+        {"Byte", "uint8"}, {"Bool", "bool"}, {"Float8_e4m3fn", "float8_e4m3fn"}, {"Float8_e5m2", "float8_e5m2"}};
     for (const auto& [from, to] : names)
         if (s == from)
             return to;
@@ -29,7 +28,7 @@ std::vector<std::int64_t> toVector(c10::IntArrayRef r)
     return {r.begin(), r.end()};
 }
 
-} // namespace
+}  // namespace
 
 std::pair<double, double> TensorComparison::tolerance(const std::string& dtype)
 {
@@ -46,8 +45,8 @@ std::pair<double, double> TensorComparison::tolerance(const std::string& dtype)
     return {0.0, 0.0};
 }
 
-TensorComparison TensorComparison::compare(const at::Tensor& expectedIn, const at::Tensor& actualIn,
-                                           std::optional<double> atol, std::optional<double> rtol)
+TensorComparison TensorComparison::compare(
+    const at::Tensor& expectedIn, const at::Tensor& actualIn, std::optional<double> atol, std::optional<double> rtol)
 {
     at::Tensor e = expectedIn.detach();
     at::Tensor a = actualIn.detach();
@@ -113,24 +112,15 @@ TensorComparison TensorComparison::compare(const at::Tensor& expectedIn, const a
 std::string TensorComparison::toJson() const
 {
     auto opt = [](const auto& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
-    auto strides = [](const std::vector<std::int64_t>& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); };
-    const nlohmann::json j = {
-        {"sizes", {expectedSizes, actualSizes}},
-        {"strides", {strides(expectedStrides), strides(actualStrides)}},
-        {"dtypes", {expectedDtype, actualDtype}},
-        {"devices", {expectedDevice, actualDevice}},
-        {"sizes_match", sizesMatch},
-        {"strides_match", stridesMatch},
-        {"dtypes_match", dtypesMatch},
-        {"devices_match", devicesMatch},
-        {"max_abs_diff", opt(maxAbsDiff)},
-        {"max_rel_diff", opt(maxRelDiff)},
-        {"mismatched", opt(mismatched)},
-        {"atol", atol},
-        {"rtol", rtol},
-        {"ok", ok},
-        {"compared_by", "libtorch"}};
+    auto strides
+        = [](const std::vector<std::int64_t>& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); };
+    const nlohmann::json j
+        = {{"sizes", {expectedSizes, actualSizes}}, {"strides", {strides(expectedStrides), strides(actualStrides)}},
+            {"dtypes", {expectedDtype, actualDtype}}, {"devices", {expectedDevice, actualDevice}},
+            {"sizes_match", sizesMatch}, {"strides_match", stridesMatch}, {"dtypes_match", dtypesMatch},
+            {"devices_match", devicesMatch}, {"max_abs_diff", opt(maxAbsDiff)}, {"max_rel_diff", opt(maxRelDiff)},
+            {"mismatched", opt(mismatched)}, {"atol", atol}, {"rtol", rtol}, {"ok", ok}, {"compared_by", "libtorch"}};
     return j.dump();
 }
 
-} // namespace ps::host
+}  // namespace ps::host

@@ -33,11 +33,10 @@ struct TensorComparison {
 
     /// Compares with the dtype's tolerance, or the given one.
     static TensorComparison compare(const at::Tensor& expected, const at::Tensor& actual,
-                                    std::optional<double> atol = std::nullopt,
-                                    std::optional<double> rtol = std::nullopt);
+        std::optional<double> atol = std::nullopt, std::optional<double> rtol = std::nullopt);
 
     /// The JSON object verify reports (engine/python/precompile_studio/compare.py's keys).
     std::string toJson() const;
 };
 
-} // namespace ps::host
+}  // namespace ps::host

@@ -41,7 +41,7 @@ void flushPythonStreams()
     }
 }
 
-} // namespace
+}  // namespace
 
 WorkerServer::WorkerServer(int channelFd, InterpreterConfig config) : m_config(std::move(config))
 {
@@ -93,7 +93,7 @@ int WorkerServer::run()
     try {
         interpreter = std::make_unique<Interpreter>(m_config);
     } catch (const std::exception& e) {
-        send(nlohmann::json{{"type", "fatal"}, {"message", e.what()}}.dump());
+        send(nlohmann::json {{"type", "fatal"}, {"message", e.what()}}.dump());
         return 3;
     }
     interpreter->abandon();  // see Interpreter.h: the worker ends with _exit
@@ -107,10 +107,10 @@ int WorkerServer::run()
         hello["type"] = "hello";
         hello["libtorch"] = LibTorchLink::version();
         hello["pid"] = static_cast<int>(::getpid());
-        const std::string torchDir = py::str(py::module_::import("os.path").attr("dirname")(
-            py::module_::import("torch").attr("__file__")));
+        const std::string torchDir
+            = py::str(py::module_::import("os.path").attr("dirname")(py::module_::import("torch").attr("__file__")));
         if (auto problem = LibTorchLink::mismatch(torchDir); !problem.empty()) {
-            send(nlohmann::json{{"type", "fatal"}, {"message", problem}}.dump());
+            send(nlohmann::json {{"type", "fatal"}, {"message", problem}}.dump());
             return 3;
         }
         LibTorchComparator::install();
@@ -120,7 +120,7 @@ int WorkerServer::run()
     } catch (py::error_already_set& e) {
         e.restore();
         const PythonError err = PythonError::fetch();
-        send(nlohmann::json{{"type", "fatal"}, {"message", err.what()}, {"traceback", err.traceback()}}.dump());
+        send(nlohmann::json {{"type", "fatal"}, {"message", err.what()}, {"traceback", err.traceback()}}.dump());
         return 3;
     }
 
@@ -139,7 +139,8 @@ int WorkerServer::run()
                 throw protocol::ProtocolError("a request that is not JSON");
             request = protocol::RunRequest::parse(message).toJson().dump();
         } catch (const protocol::ProtocolError& e) {
-            send(nlohmann::json{{"type", "fatal"}, {"message", std::string("the worker refused a request: ") + e.what()}}
+            send(nlohmann::json {
+                {"type", "fatal"}, {"message", std::string("the worker refused a request: ") + e.what()}}
                      .dump());
             continue;
         }
@@ -152,7 +153,7 @@ int WorkerServer::run()
             e.restore();
             const PythonError err = PythonError::fetch();
             flushPythonStreams();
-            send(nlohmann::json{{"type", "fatal"}, {"message", err.what()}, {"traceback", err.traceback()}}.dump());
+            send(nlohmann::json {{"type", "fatal"}, {"message", err.what()}, {"traceback", err.traceback()}}.dump());
         }
     }
     flushPythonStreams();
@@ -162,4 +163,4 @@ int WorkerServer::run()
     return 0;
 }
 
-} // namespace ps::host
+}  // namespace ps::host

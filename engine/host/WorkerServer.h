@@ -27,4 +27,4 @@ private:
     InterpreterConfig m_config;
 };
 
-} // namespace ps::host
+}  // namespace ps::host

@@ -16,16 +16,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string readFile(const fs::path& path) {
+std::string readFile(const fs::path& path)
+{
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw LibraryError(LibraryError::Kind::Io, path.string(), "cannot be read");
+    if (!in)
+        throw LibraryError(LibraryError::Kind::Io, path.string(), "cannot be read");
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw LibraryError(LibraryError::Kind::Io, path.string(), "read failed");
+    if (in.bad())
+        throw LibraryError(LibraryError::Kind::Io, path.string(), "read failed");
     return bytes;
 }
 
 /// Writes beside the target, then renames: a reader never sees half a file.
-void writeFile(const fs::path& path, std::string_view bytes) {
+void writeFile(const fs::path& path, std::string_view bytes)
+{
     const fs::path temp = path.string() + ".tmp-" + std::to_string(::getpid());
     {
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
@@ -45,32 +49,41 @@ void writeFile(const fs::path& path, std::string_view bytes) {
     }
 }
 
-bool isHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
+bool isHex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
 
-std::string stringField(const nlohmann::json& object, const char* key) {
-    if (!object.is_object()) return {};
+std::string stringField(const nlohmann::json& object, const char* key)
+{
+    if (!object.is_object())
+        return {};
     const auto it = object.find(key);
     return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 }  // namespace
 
-std::string ArtifactFiles::fileStem(std::string_view captureName) {
+std::string ArtifactFiles::fileStem(std::string_view captureName)
+{
     std::string stem;
     for (char c : captureName) {
-        const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                          c == '_' || c == '-' || c == '.' || c == '#' || c == '+';
+        const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
+            || c == '-' || c == '.' || c == '#' || c == '+';
         stem += safe ? c : '_';
     }
-    while (!stem.empty() && stem.front() == '.') stem.erase(stem.begin());
+    while (!stem.empty() && stem.front() == '.')
+        stem.erase(stem.begin());
     return stem.empty() ? std::string("artifact") : stem;
 }
 
-std::vector<std::string> ArtifactFiles::write(const std::string& dir, const nlohmann::json& report,
-                                              const std::vector<CaptureArtifact>& artifacts) {
+std::vector<std::string> ArtifactFiles::write(
+    const std::string& dir, const nlohmann::json& report, const std::vector<CaptureArtifact>& artifacts)
+{
     std::error_code ec;
     fs::create_directories(dir, ec);
-    if (ec) throw LibraryError(LibraryError::Kind::Io, dir, "cannot create the folder: " + ec.message());
+    if (ec)
+        throw LibraryError(LibraryError::Kind::Io, dir, "cannot create the folder: " + ec.message());
     const std::string reportText = report.dump(2) + "\n";
     std::vector<std::string> written;
     std::set<std::string> used;
@@ -82,9 +95,8 @@ std::vector<std::string> ArtifactFiles::write(const std::string& dir, const nloh
         }
         const fs::path base = fs::path(dir) / stem;
         for (const auto& [extension, bytes] :
-             {std::pair<const char*, std::string_view>{".py", artifacts[i].pythonCode},
-              {".cache", artifacts[i].cache},
-              {".json", reportText}}) {
+            {std::pair<const char*, std::string_view> {".py", artifacts[i].pythonCode}, {".cache", artifacts[i].cache},
+                {".json", reportText}}) {
             const fs::path file = base.string() + extension;
             writeFile(file, bytes);
             written.push_back(file.string());
@@ -93,7 +105,8 @@ std::vector<std::string> ArtifactFiles::write(const std::string& dir, const nloh
     return written;
 }
 
-std::optional<std::string> ArtifactFiles::codeHashOf(std::string_view cache) {
+std::optional<std::string> ArtifactFiles::codeHashOf(std::string_view cache)
+{
     static constexpr std::string_view kKey = "code_hash";
     const auto byte = [&cache](std::size_t i) { return static_cast<unsigned char>(cache[i]); };
     // Pickle: the key string, a memo opcode, then the value as BINUNICODE ('X', 4-byte length 64)
@@ -103,11 +116,13 @@ std::optional<std::string> ArtifactFiles::codeHashOf(std::string_view cache) {
         const std::size_t to = std::min(cache.size(), from + 16);
         for (std::size_t p = from + 2; p < to && p + 64 <= cache.size(); ++p) {
             const bool shortForm = byte(p - 2) == 0x8c && byte(p - 1) == 0x40;
-            const bool longForm = p >= from + 5 && byte(p - 5) == 'X' && byte(p - 4) == 0x40 && byte(p - 3) == 0 &&
-                                  byte(p - 2) == 0 && byte(p - 1) == 0;
-            if (!shortForm && !longForm) continue;
+            const bool longForm = p >= from + 5 && byte(p - 5) == 'X' && byte(p - 4) == 0x40 && byte(p - 3) == 0
+                && byte(p - 2) == 0 && byte(p - 1) == 0;
+            if (!shortForm && !longForm)
+                continue;
             std::size_t n = 0;
-            while (n < 64 && isHex(cache[p + n])) ++n;
+            while (n < 64 && isHex(cache[p + n]))
+                ++n;
             if (n == 64 && (p + 64 == cache.size() || !isHex(cache[p + 64])))
                 return std::string(cache.substr(p, 64));
         }
@@ -115,11 +130,12 @@ std::optional<std::string> ArtifactFiles::codeHashOf(std::string_view cache) {
     return std::nullopt;
 }
 
-ArtifactFiles::Pair ArtifactFiles::read(const std::string& pythonCodePath) {
+ArtifactFiles::Pair ArtifactFiles::read(const std::string& pythonCodePath)
+{
     const fs::path py(pythonCodePath);
     if (py.extension() != ".py")
         throw LibraryError(LibraryError::Kind::Invalid, pythonCodePath,
-                           "import expects NAME.py, with NAME.cache and NAME.json beside it");
+            "import expects NAME.py, with NAME.cache and NAME.json beside it");
     const fs::path cachePath = fs::path(py).replace_extension(".cache");
     const fs::path jsonPath = fs::path(py).replace_extension(".json");
 
@@ -137,36 +153,36 @@ ArtifactFiles::Pair ArtifactFiles::read(const std::string& pythonCodePath) {
     const auto codeHash = codeHashOf(pair.cache);
     if (!codeHash)
         throw LibraryError(LibraryError::Kind::Mismatch, cachePath.string(),
-                           "holds no code_hash: not a torch.compiler.precompile cache; refused");
+            "holds no code_hash: not a torch.compiler.precompile cache; refused");
     if (*codeHash != codeSha)
         throw LibraryError(LibraryError::Kind::Mismatch, cachePath.string(),
-                           "its code_hash " + *codeHash + " does not match sha256(" +
-                               py.filename().string() + ") " + codeSha +
-                               ": the cache belongs to another python_code; refused");
+            "its code_hash " + *codeHash + " does not match sha256(" + py.filename().string() + ") " + codeSha
+                + ": the cache belongs to another python_code; refused");
 
     const auto captures = pair.report.find("captures");
     if (captures == pair.report.end() || !captures->is_array())
         throw LibraryError(LibraryError::Kind::Invalid, jsonPath.string(), "has no captures list");
     std::string described;
     for (std::size_t i = 0; i < captures->size(); ++i) {
-        const auto& artifact = (*captures)[i].is_object() ? (*captures)[i].value("artifact", nlohmann::json())
-                                                          : nlohmann::json();
+        const auto& artifact
+            = (*captures)[i].is_object() ? (*captures)[i].value("artifact", nlohmann::json()) : nlohmann::json();
         const std::string recorded = stringField(artifact, "python_code_sha256");
-        if (recorded.empty()) continue;
+        if (recorded.empty())
+            continue;
         described += (described.empty() ? "" : ", ") + recorded;
-        if (recorded != codeSha) continue;
+        if (recorded != codeSha)
+            continue;
         const std::string recordedCache = stringField(artifact, "cache_sha256");
         if (!recordedCache.empty() && recordedCache != cacheSha)
             throw LibraryError(LibraryError::Kind::Mismatch, cachePath.string(),
-                               "its sha256 " + cacheSha + " is not the cache_sha256 " + recordedCache +
-                                   " that " + jsonPath.filename().string() + " records; refused");
+                "its sha256 " + cacheSha + " is not the cache_sha256 " + recordedCache + " that "
+                    + jsonPath.filename().string() + " records; refused");
         pair.captureIndex = i;
         return pair;
     }
     throw LibraryError(LibraryError::Kind::Mismatch, jsonPath.string(),
-                       "describes no capture with python_code_sha256 " + codeSha + " = sha256(" +
-                           py.filename().string() + ") (it records " +
-                           (described.empty() ? std::string("none") : described) + "); refused");
+        "describes no capture with python_code_sha256 " + codeSha + " = sha256(" + py.filename().string()
+            + ") (it records " + (described.empty() ? std::string("none") : described) + "); refused");
 }
 
 }  // namespace ps::library

@@ -19,18 +19,18 @@ class ArtifactFiles {
 public:
     /// A pair read back for import, checked to belong together.
     struct Pair {
-        std::string name;        ///< NAME
+        std::string name;  ///< NAME
         std::string pythonCode;
         std::string cache;
-        nlohmann::json report;   ///< NAME.json as found
+        nlohmann::json report;         ///< NAME.json as found
         std::size_t captureIndex = 0;  ///< the capture of report["captures"] this pair is
     };
 
     /// Writes NAME.py, NAME.cache and NAME.json per artifact into `dir` (created if needed),
     /// each file complete or absent. Two captures of one name get NAME and NAME-INDEX.
     /// Returns the paths written. Throws LibraryError(Io) naming the file.
-    static std::vector<std::string> write(const std::string& dir, const nlohmann::json& report,
-                                          const std::vector<CaptureArtifact>& artifacts);
+    static std::vector<std::string> write(
+        const std::string& dir, const nlohmann::json& report, const std::vector<CaptureArtifact>& artifacts);
 
     /// Reads NAME.py and the NAME.cache and NAME.json beside it. Refuses (Mismatch) a cache
     /// whose code_hash is not sha256(NAME.py), and a report that describes other bytes.

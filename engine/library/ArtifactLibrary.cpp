@@ -30,106 +30,125 @@ using Kind = LibraryError::Kind;
 
 namespace {
 
-constexpr std::string_view kSqliteMagic{"SQLite format 3\0", 16};
+constexpr std::string_view kSqliteMagic {"SQLite format 3\0", 16};
 
-std::uint32_t bigEndian(const unsigned char* p, int bytes) {
+std::uint32_t bigEndian(const unsigned char* p, int bytes)
+{
     std::uint32_t v = 0;
-    for (int i = 0; i < bytes; ++i) v = (v << 8) | p[i];
+    for (int i = 0; i < bytes; ++i)
+        v = (v << 8) | p[i];
     return v;
 }
 
 /// Checks an existing file before SQLite touches it, so that nothing (not even a -wal beside
 /// it) is made for a file we will refuse, and the refusal says what is wrong in plain words.
-void preflight(const std::string& path, bool create) {
-    struct stat st {};
+void preflight(const std::string& path, bool create)
+{
+    struct stat st { };
     if (::stat(path.c_str(), &st) != 0) {
         if (errno != ENOENT)
             throw LibraryError(Kind::CannotOpen, path, std::string("cannot be read: ") + std::strerror(errno));
-        if (!create) throw LibraryError(Kind::CannotOpen, path, "no library file there");
+        if (!create)
+            throw LibraryError(Kind::CannotOpen, path, "no library file there");
         const fs::path parent = fs::path(path).parent_path();
         std::error_code ec;
-        if (!parent.empty()) fs::create_directories(parent, ec);
+        if (!parent.empty())
+            fs::create_directories(parent, ec);
         if (ec)
             throw LibraryError(Kind::CannotOpen, path, "cannot create its folder: " + ec.message());
         return;
     }
-    if (!S_ISREG(st.st_mode)) throw LibraryError(Kind::CannotOpen, path, "not a regular file");
+    if (!S_ISREG(st.st_mode))
+        throw LibraryError(Kind::CannotOpen, path, "not a regular file");
     // The permission bits, not only access(): root may write anything, but a file made
     // read-only says the user wants it left alone.
     if ((st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || ::access(path.c_str(), W_OK) != 0)
         throw LibraryError(Kind::ReadOnly, path, "the library file is read-only; left untouched");
-    if (st.st_size == 0) return;  // an empty file is an empty database
+    if (st.st_size == 0)
+        return;  // an empty file is an empty database
 
-    std::array<unsigned char, 100> header{};
+    std::array<unsigned char, 100> header {};
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw LibraryError(Kind::CannotOpen, path, std::string("cannot be read: ") + std::strerror(errno));
+    if (fd < 0)
+        throw LibraryError(Kind::CannotOpen, path, std::string("cannot be read: ") + std::strerror(errno));
     const ssize_t n = ::pread(fd, header.data(), header.size(), 0);
     ::close(fd);
     if (n < 16 || std::memcmp(header.data(), kSqliteMagic.data(), 16) != 0) {
-        const bool startsLikeSqlite =
-            n > 0 && n < 16 && std::memcmp(header.data(), kSqliteMagic.data(), static_cast<std::size_t>(n)) == 0;
-        if (!startsLikeSqlite) throw LibraryError(Kind::NotSqlite, path, "not an SQLite database; left untouched");
+        const bool startsLikeSqlite
+            = n > 0 && n < 16 && std::memcmp(header.data(), kSqliteMagic.data(), static_cast<std::size_t>(n)) == 0;
+        if (!startsLikeSqlite)
+            throw LibraryError(Kind::NotSqlite, path, "not an SQLite database; left untouched");
     }
     if (n < static_cast<ssize_t>(header.size()))
         throw LibraryError(Kind::Corrupt, path,
-                           "truncated: " + std::to_string(st.st_size) +
-                               " bytes, less than an SQLite header; left untouched");
+            "truncated: " + std::to_string(st.st_size) + " bytes, less than an SQLite header; left untouched");
     // Bytes 28..31 count the pages, valid when the change counter (24) equals 92..95. With a
     // WAL beside the file, the pages may still be in the WAL: let SQLite judge then.
     std::uint32_t pageSize = bigEndian(&header[16], 2);
-    if (pageSize == 1) pageSize = 65536;
+    if (pageSize == 1)
+        pageSize = 65536;
     const std::uint32_t pages = bigEndian(&header[28], 4);
     const bool countValid = bigEndian(&header[24], 4) == bigEndian(&header[92], 4);
-    struct stat wal {};
+    struct stat wal { };
     const bool walPending = ::stat((path + "-wal").c_str(), &wal) == 0 && wal.st_size > 0;
-    if (countValid && !walPending && pages > 0 &&
-        static_cast<std::uint64_t>(st.st_size) < static_cast<std::uint64_t>(pages) * pageSize)
+    if (countValid && !walPending && pages > 0
+        && static_cast<std::uint64_t>(st.st_size) < static_cast<std::uint64_t>(pages) * pageSize)
         throw LibraryError(Kind::Corrupt, path,
-                           "truncated: " + std::to_string(st.st_size) + " bytes, its header says " +
-                               std::to_string(static_cast<std::uint64_t>(pages) * pageSize) +
-                               "; left untouched");
+            "truncated: " + std::to_string(st.st_size) + " bytes, its header says "
+                + std::to_string(static_cast<std::uint64_t>(pages) * pageSize) + "; left untouched");
 }
 
-std::string stringField(const json& object, const char* key) {
-    if (!object.is_object()) return {};
+std::string stringField(const json& object, const char* key)
+{
+    if (!object.is_object())
+        return {};
     const auto it = object.find(key);
     return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-std::optional<int> invariantOf(const json& capture) {
+std::optional<int> invariantOf(const json& capture)
+{
     const auto v = capture.find("violation");
-    if (v == capture.end() || !v->is_object()) return std::nullopt;
+    if (v == capture.end() || !v->is_object())
+        return std::nullopt;
     const auto inv = v->find("invariant");
-    if (inv == v->end() || !inv->is_number_integer()) return std::nullopt;
+    if (inv == v->end() || !inv->is_number_integer())
+        return std::nullopt;
     return inv->get<int>();
 }
 
 /// The words the search index holds for a run beyond its name and script.
-std::string searchMessages(const json& head, const json& captures) {
+std::string searchMessages(const json& head, const json& captures)
+{
     std::string words = stringField(head, "message");
     const auto add = [&words](const std::string& w) {
-        if (!w.empty()) words += (words.empty() ? "" : " ") + w;
+        if (!w.empty())
+            words += (words.empty() ? "" : " ") + w;
     };
     for (const auto& c : captures) {
         add(stringField(c, "name"));
         add(stringField(c, "backend"));
         add(stringField(c, "status"));
         if (const auto v = c.find("violation"); v != c.end() && v->is_object())
-            for (const char* key : {"kind", "rule", "message"}) add(stringField(*v, key));
+            for (const char* key : {"kind", "rule", "message"})
+                add(stringField(*v, key));
         if (const auto w = c.find("warnings"); w != c.end() && w->is_array())
             for (const auto& warning : *w)
-                for (const char* key : {"rule", "message"}) add(stringField(warning, key));
+                for (const char* key : {"rule", "message"})
+                    add(stringField(warning, key));
     }
     return words;
 }
 
 /// User text to an FTS5 query: every word must match, each as a prefix; no operators, so any
 /// input is a valid query.
-std::string ftsQuery(const std::string& text) {
+std::string ftsQuery(const std::string& text)
+{
     std::string query;
     std::string word;
     const auto flush = [&] {
-        if (word.empty()) return;
+        if (word.empty())
+            return;
         query += (query.empty() ? "\"" : " \"") + word + "\"*";
         word.clear();
     };
@@ -143,19 +162,22 @@ std::string ftsQuery(const std::string& text) {
     return query;
 }
 
-json parseStored(const std::string& text, const Connection& db, const std::string& what) {
+json parseStored(const std::string& text, const Connection& db, const std::string& what)
+{
     json value = json::parse(text, nullptr, false);
     if (value.is_discarded())
         throw LibraryError(Kind::Corrupt, db.path(), what + " is not valid JSON");
     return value;
 }
 
-std::string captureOwner(const std::string& role, const std::string& name, std::int64_t runId) {
+std::string captureOwner(const std::string& role, const std::string& name, std::int64_t runId)
+{
     return role + " of capture '" + name + "' of run " + std::to_string(runId);
 }
 
 // Listing fills thousands of these: assign in place from SQLite's buffers, no temporaries.
-void readSummary(const Statement& st, RunSummary& s) {
+void readSummary(const Statement& st, RunSummary& s)
+{
     s.id = st.integer(0);
     s.createdAt = st.textView(1);
     s.name = st.textView(2);
@@ -166,34 +188,41 @@ void readSummary(const Statement& st, RunSummary& s) {
     s.trusted = st.integer(7) != 0;
 }
 
-constexpr const char* kSummaryColumns =
-    "r.id, r.created_at, r.name, r.script_path, r.status, r.message, r.origin, r.trusted";
+constexpr const char* kSummaryColumns
+    = "r.id, r.created_at, r.name, r.script_path, r.status, r.message, r.origin, r.trusted";
 
-void readCapture(const Statement& st, int first, CaptureRecord& c) {
+void readCapture(const Statement& st, int first, CaptureRecord& c)
+{
     c.index = static_cast<int>(st.integer(first));
     c.name = st.textView(first + 1);
     c.backend = st.textView(first + 2);
     c.tracer = st.textView(first + 3);
     c.status = st.textView(first + 4);
-    if (!st.isNull(first + 5)) c.invariant = static_cast<int>(st.integer(first + 5));
+    if (!st.isNull(first + 5))
+        c.invariant = static_cast<int>(st.integer(first + 5));
     c.message = st.textView(first + 6);
-    if (!st.isNull(first + 7)) c.pythonCodeSha256.emplace(st.textView(first + 7));
-    if (!st.isNull(first + 8)) c.cacheSha256.emplace(st.textView(first + 8));
+    if (!st.isNull(first + 7))
+        c.pythonCodeSha256.emplace(st.textView(first + 7));
+    if (!st.isNull(first + 8))
+        c.cacheSha256.emplace(st.textView(first + 8));
 }
 
-constexpr const char* kCaptureColumns =
-    "c.idx, c.name, c.backend, c.tracer, c.status, c.invariant, c.message, c.python_code_sha256, "
-    "c.cache_sha256";
+constexpr const char* kCaptureColumns
+    = "c.idx, c.name, c.backend, c.tracer, c.status, c.invariant, c.message, c.python_code_sha256, "
+      "c.cache_sha256";
 
-std::int64_t databaseBytes(Connection& db) {
+std::int64_t databaseBytes(Connection& db)
+{
     return db.queryInt("PRAGMA page_count") * db.queryInt("PRAGMA page_size");
 }
 
 }  // namespace
 
-ArtifactLibrary::ArtifactLibrary(const std::string& path) : ArtifactLibrary(path, OpenOptions{}) {}
+ArtifactLibrary::ArtifactLibrary(const std::string& path) : ArtifactLibrary(path, OpenOptions {})
+{ }
 
-ArtifactLibrary::ArtifactLibrary(const std::string& path, OpenOptions options) : path_(path) {
+ArtifactLibrary::ArtifactLibrary(const std::string& path, OpenOptions options) : path_(path)
+{
     preflight(path, options.create);
     db_ = std::make_unique<Connection>(path, options.create);
     if (db_->readOnly())
@@ -202,7 +231,8 @@ ArtifactLibrary::ArtifactLibrary(const std::string& path, OpenOptions options) :
     Schema::inspect(*db_);
     // Only possible while the file has no pages yet (before WAL writes the first): lets gc give
     // space back to the file system.
-    if (db_->queryInt("PRAGMA page_count") == 0) db_->exec("PRAGMA auto_vacuum = INCREMENTAL");
+    if (db_->queryInt("PRAGMA page_count") == 0)
+        db_->exec("PRAGMA auto_vacuum = INCREMENTAL");
     if (db_->queryText("PRAGMA journal_mode") != "wal") {
         const std::string mode = db_->queryText("PRAGMA journal_mode = WAL");
         if (mode != "wal")
@@ -222,9 +252,13 @@ ArtifactLibrary::~ArtifactLibrary() = default;
 ArtifactLibrary::ArtifactLibrary(ArtifactLibrary&&) noexcept = default;
 ArtifactLibrary& ArtifactLibrary::operator=(ArtifactLibrary&&) noexcept = default;
 
-int ArtifactLibrary::schemaVersion() const { return static_cast<int>(db_->queryInt("PRAGMA user_version")); }
+int ArtifactLibrary::schemaVersion() const
+{
+    return static_cast<int>(db_->queryInt("PRAGMA user_version"));
+}
 
-std::int64_t ArtifactLibrary::insert(const NewRun& run) {
+std::int64_t ArtifactLibrary::insert(const NewRun& run)
+{
     if (!run.report.is_object())
         throw LibraryError(Kind::Invalid, path_, "cannot store a run: the report is not a JSON object");
     if (run.origin != "run" && run.origin != "import")
@@ -240,8 +274,8 @@ std::int64_t ArtifactLibrary::insert(const NewRun& run) {
     }
     if (run.captures.size() > captures.size())
         throw LibraryError(Kind::Invalid, path_,
-                           "cannot store a run: " + std::to_string(run.captures.size()) +
-                               " artifacts for " + std::to_string(captures.size()) + " captures");
+            "cannot store a run: " + std::to_string(run.captures.size()) + " artifacts for "
+                + std::to_string(captures.size()) + " captures");
 
     // Hash and compress before taking the write lock.
     BlobStore blobs(*db_);
@@ -252,24 +286,30 @@ std::int64_t ArtifactLibrary::insert(const NewRun& run) {
     for (std::size_t i = 0; i < captures.size(); ++i) {
         json& c = captures[i];
         if (!c.is_object())
-            throw LibraryError(Kind::Invalid, path_, "cannot store a run: capture " + std::to_string(i) + " is not an object");
-        if (i >= run.captures.size()) continue;
+            throw LibraryError(
+                Kind::Invalid, path_, "cannot store a run: capture " + std::to_string(i) + " is not an object");
+        if (i >= run.captures.size())
+            continue;
         const NewCapture& bytes = run.captures[i];
-        if (bytes.pythonCode) prepared[i].code = blobs.prepare(*bytes.pythonCode);
-        if (bytes.cache) prepared[i].cache = blobs.prepare(*bytes.cache);
-        if (!prepared[i].code && !prepared[i].cache) continue;
+        if (bytes.pythonCode)
+            prepared[i].code = blobs.prepare(*bytes.pythonCode);
+        if (bytes.cache)
+            prepared[i].cache = blobs.prepare(*bytes.cache);
+        if (!prepared[i].code && !prepared[i].cache)
+            continue;
         json& artifact = c["artifact"];
-        if (!artifact.is_object()) artifact = json::object();
+        if (!artifact.is_object())
+            artifact = json::object();
         for (const auto& [blob, shaKey, sizeKey] :
-             {std::tuple{&prepared[i].code, "python_code_sha256", "python_code_bytes"},
-              std::tuple{&prepared[i].cache, "cache_sha256", "cache_bytes"}}) {
-            if (!*blob) continue;
+            {std::tuple {&prepared[i].code, "python_code_sha256", "python_code_bytes"},
+                std::tuple {&prepared[i].cache, "cache_sha256", "cache_bytes"}}) {
+            if (!*blob)
+                continue;
             const std::string recorded = stringField(artifact, shaKey);
             if (!recorded.empty() && recorded != (*blob)->sha256)
                 throw LibraryError(Kind::Invalid, path_,
-                                   "cannot store a run: capture " + std::to_string(i) + "'s " + shaKey +
-                                       " " + recorded + " is not the hash of its bytes (" +
-                                       (*blob)->sha256 + ")");
+                    "cannot store a run: capture " + std::to_string(i) + "'s " + shaKey + " " + recorded
+                        + " is not the hash of its bytes (" + (*blob)->sha256 + ")");
             artifact[shaKey] = (*blob)->sha256;
             artifact[sizeKey] = (*blob)->size;
         }
@@ -277,11 +317,15 @@ std::int64_t ArtifactLibrary::insert(const NewRun& run) {
 
     const std::string scriptPath = stringField(head, "script");
     std::string name = run.name.empty() ? stringField(head, "name") : run.name;
-    if (name.empty()) name = fs::path(scriptPath).stem().string();
-    if (name.empty() && !captures.empty()) name = stringField(captures[0], "name");
-    if (name.empty()) name = "run";
+    if (name.empty())
+        name = fs::path(scriptPath).stem().string();
+    if (name.empty() && !captures.empty())
+        name = stringField(captures[0], "name");
+    if (name.empty())
+        name = "run";
     std::string status = stringField(head, "status");
-    if (status.empty()) status = "unknown";
+    if (status.empty())
+        status = "unknown";
     const std::string message = stringField(head, "message");
     const std::string messages = searchMessages(head, captures);
     head["captures"] = captures;  // with the artifact hashes reconciled
@@ -289,29 +333,31 @@ std::int64_t ArtifactLibrary::insert(const NewRun& run) {
 
     Transaction tx(*db_);
     for (auto& b : prepared) {
-        if (b.code) blobs.put(*b.code);
-        if (b.cache) blobs.put(*b.cache);
+        if (b.code)
+            blobs.put(*b.code);
+        if (b.cache)
+            blobs.put(*b.cache);
     }
-    Statement insertRun = db_->prepare(
-        "INSERT INTO runs (created_at, name, status, origin, trusted, script_path, message) "
-        "VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?, ?, ?)");
+    Statement insertRun
+        = db_->prepare("INSERT INTO runs (created_at, name, status, origin, trusted, script_path, message) "
+                       "VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?, ?, ?)");
     insertRun.bind(1, std::string_view(name))
         .bind(2, std::string_view(status))
         .bind(3, std::string_view(run.origin))
-        .bind(4, std::int64_t{run.trusted ? 1 : 0})
+        .bind(4, std::int64_t {run.trusted ? 1 : 0})
         .bind(5, std::string_view(scriptPath))
         .bind(6, std::string_view(message));
     insertRun.run();
     const std::int64_t id = db_->lastInsertRowid();
 
-    Statement insertDocument =
-        db_->prepare("INSERT INTO run_documents (run_id, report_json, script_text) VALUES (?, ?, ?)");
+    Statement insertDocument
+        = db_->prepare("INSERT INTO run_documents (run_id, report_json, script_text) VALUES (?, ?, ?)");
     insertDocument.bind(1, id).bind(2, std::string_view(reportText)).bind(3, std::string_view(run.scriptText));
     insertDocument.run();
 
-    Statement insertCapture = db_->prepare(
-        "INSERT INTO captures (run_id, idx, name, backend, tracer, status, invariant, message, "
-        "python_code_sha256, cache_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    Statement insertCapture
+        = db_->prepare("INSERT INTO captures (run_id, idx, name, backend, tracer, status, invariant, message, "
+                       "python_code_sha256, cache_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (std::size_t i = 0; i < captures.size(); ++i) {
         const json& c = captures[i];
         const std::string cName = stringField(c, "name"), backend = stringField(c, "backend"),
@@ -344,48 +390,60 @@ std::int64_t ArtifactLibrary::insert(const NewRun& run) {
     return id;
 }
 
-std::vector<RunSummary> ArtifactLibrary::list(const ListQuery& q) const { return query(q); }
+std::vector<RunSummary> ArtifactLibrary::list(const ListQuery& q) const
+{
+    return query(q);
+}
 
-std::vector<RunSummary> ArtifactLibrary::search(const std::string& text) const {
+std::vector<RunSummary> ArtifactLibrary::search(const std::string& text) const
+{
     ListQuery q;
     q.search = text;
     return query(q);
 }
 
-std::vector<RunSummary> ArtifactLibrary::query(const ListQuery& q) const {
+std::vector<RunSummary> ArtifactLibrary::query(const ListQuery& q) const
+{
     std::string where;
     const std::string match = ftsQuery(q.search);
-    if (!q.status.empty()) where += " AND r.status = ?1";
+    if (!q.status.empty())
+        where += " AND r.status = ?1";
     if (!q.backend.empty())
         where += " AND EXISTS (SELECT 1 FROM captures b WHERE b.run_id = r.id AND b.backend = ?2)";
-    if (!match.empty()) where += " AND r.id IN (SELECT rowid FROM run_search WHERE run_search MATCH ?3)";
+    if (!match.empty())
+        where += " AND r.id IN (SELECT rowid FROM run_search WHERE run_search MATCH ?3)";
     const bool searchHasNoWords = match.empty() && q.search.find_first_not_of(" \t\r\n") != std::string::npos;
-    if (searchHasNoWords) return {};  // only punctuation: it matches nothing, as the index would say
+    if (searchHasNoWords)
+        return {};  // only punctuation: it matches nothing, as the index would say
     const std::string limit = q.limit > 0 ? " LIMIT " + std::to_string(q.limit) : std::string();
-    const std::string runs = std::string("SELECT ") + kSummaryColumns + " FROM runs r WHERE 1" + where +
-                             " ORDER BY r.id DESC" + limit;
+    const std::string runs
+        = std::string("SELECT ") + kSummaryColumns + " FROM runs r WHERE 1" + where + " ORDER BY r.id DESC" + limit;
     const bool filtered = !where.empty() || !limit.empty();
-    const std::string captures =
-        std::string("SELECT c.run_id, ") + kCaptureColumns + " FROM captures c" +
-        (filtered ? " WHERE c.run_id IN (SELECT r.id FROM runs r WHERE 1" + where + " ORDER BY r.id DESC" +
-                        limit + ")"
-                  : std::string()) +
-        " ORDER BY c.run_id, c.idx";  // the primary key's order: no sort
+    const std::string captures = std::string("SELECT c.run_id, ") + kCaptureColumns + " FROM captures c"
+        + (filtered
+                ? " WHERE c.run_id IN (SELECT r.id FROM runs r WHERE 1" + where + " ORDER BY r.id DESC" + limit + ")"
+                : std::string())
+        + " ORDER BY c.run_id, c.idx";  // the primary key's order: no sort
     const auto bindFilters = [&](Statement& st) {
-        if (!q.status.empty()) st.bind(1, std::string_view(q.status));
-        if (!q.backend.empty()) st.bind(2, std::string_view(q.backend));
-        if (!match.empty()) st.bind(3, std::string_view(match));
+        if (!q.status.empty())
+            st.bind(1, std::string_view(q.status));
+        if (!q.backend.empty())
+            st.bind(2, std::string_view(q.backend));
+        if (!match.empty())
+            st.bind(3, std::string_view(match));
     };
 
     Transaction snapshot(*db_, Transaction::Mode::Read);
     std::vector<RunSummary> out;
     std::int64_t bound = db_->queryInt("SELECT count(*) FROM runs");  // cheap; spares regrowth
-    if (q.limit > 0) bound = std::min(bound, q.limit);
+    if (q.limit > 0)
+        bound = std::min(bound, q.limit);
     out.reserve(static_cast<std::size_t>(bound));
     {
         Statement st = db_->prepare(runs);
         bindFilters(st);
-        while (st.step()) readSummary(st, out.emplace_back());
+        while (st.step())
+            readSummary(st, out.emplace_back());
     }
     if (!out.empty()) {
         // Runs come newest first, captures in key order (oldest run first): merge from the back.
@@ -394,34 +452,39 @@ std::vector<RunSummary> ArtifactLibrary::query(const ListQuery& q) const {
         auto run = out.rbegin();
         while (st.step()) {
             const std::int64_t runId = st.integer(0);
-            while (run != out.rend() && run->id < runId) ++run;
-            if (run == out.rend()) break;
-            if (run->id == runId) readCapture(st, 1, run->captures.emplace_back());
+            while (run != out.rend() && run->id < runId)
+                ++run;
+            if (run == out.rend())
+                break;
+            if (run->id == runId)
+                readCapture(st, 1, run->captures.emplace_back());
         }
     }
     snapshot.commit();
     return out;
 }
 
-RunRecord ArtifactLibrary::show(std::int64_t runId, bool checkBlobs) const {
+RunRecord ArtifactLibrary::show(std::int64_t runId, bool checkBlobs) const
+{
     Transaction snapshot(*db_, Transaction::Mode::Read);
     RunRecord record;
     {
-        Statement st = db_->prepare(std::string("SELECT ") + kSummaryColumns +
-                                    ", d.script_text, d.report_json FROM runs r "
-                                    "JOIN run_documents d ON d.run_id = r.id WHERE r.id = ?");
+        Statement st = db_->prepare(std::string("SELECT ") + kSummaryColumns
+            + ", d.script_text, d.report_json FROM runs r "
+              "JOIN run_documents d ON d.run_id = r.id WHERE r.id = ?");
         st.bind(1, runId);
-        if (!st.step()) throw LibraryError(Kind::NotFound, path_, "no run " + std::to_string(runId));
+        if (!st.step())
+            throw LibraryError(Kind::NotFound, path_, "no run " + std::to_string(runId));
         readSummary(st, record.summary);
         record.scriptText = st.text(8);
         record.report = parseStored(st.text(9), *db_, "the report of run " + std::to_string(runId));
     }
     {
-        Statement st = db_->prepare(std::string("SELECT ") + kCaptureColumns +
-                                    ", pc.size, cc.size FROM captures c "
-                                    "LEFT JOIN blobs pc ON pc.sha256 = c.python_code_sha256 "
-                                    "LEFT JOIN blobs cc ON cc.sha256 = c.cache_sha256 "
-                                    "WHERE c.run_id = ? ORDER BY c.idx");
+        Statement st = db_->prepare(std::string("SELECT ") + kCaptureColumns
+            + ", pc.size, cc.size FROM captures c "
+              "LEFT JOIN blobs pc ON pc.sha256 = c.python_code_sha256 "
+              "LEFT JOIN blobs cc ON cc.sha256 = c.cache_sha256 "
+              "WHERE c.run_id = ? ORDER BY c.idx");
         st.bind(1, runId);
         while (st.step()) {
             CaptureRecord& c = record.summary.captures.emplace_back();
@@ -436,14 +499,16 @@ RunRecord ArtifactLibrary::show(std::int64_t runId, bool checkBlobs) const {
         BlobStore blobs(*db_);
         std::map<std::string, std::size_t> seen;
         for (const CaptureRecord& c : record.summary.captures) {
-            for (const auto& [sha, role] : {std::pair{&c.pythonCodeSha256, "python_code"},
-                                            std::pair{&c.cacheSha256, "cache"}}) {
-                if (!*sha) continue;
-                if (seen.count(**sha)) continue;
+            for (const auto& [sha, role] :
+                {std::pair {&c.pythonCodeSha256, "python_code"}, std::pair {&c.cacheSha256, "cache"}}) {
+                if (!*sha)
+                    continue;
+                if (seen.count(**sha))
+                    continue;
                 if (auto problem = blobs.check(**sha)) {
                     seen.emplace(**sha, record.damaged.size());
-                    record.damaged.push_back(BlobDamage{
-                        **sha, role, captureOwner(role, c.name, runId) + ": " + *problem, {runId}});
+                    record.damaged.push_back(
+                        BlobDamage {**sha, role, captureOwner(role, c.name, runId) + ": " + *problem, {runId}});
                 } else {
                     seen.emplace(**sha, SIZE_MAX);
                 }
@@ -454,18 +519,18 @@ RunRecord ArtifactLibrary::show(std::int64_t runId, bool checkBlobs) const {
     return record;
 }
 
-CaptureArtifact ArtifactLibrary::artifact(std::int64_t runId, int captureIndex) const {
+CaptureArtifact ArtifactLibrary::artifact(std::int64_t runId, int captureIndex) const
+{
     Transaction snapshot(*db_, Transaction::Mode::Read);
     Statement st = db_->prepare(
         "SELECT name, status, python_code_sha256, cache_sha256 FROM captures WHERE run_id = ? AND idx = ?");
-    st.bind(1, runId).bind(2, std::int64_t{captureIndex});
+    st.bind(1, runId).bind(2, std::int64_t {captureIndex});
     if (!st.step()) {
         Statement run = db_->prepare("SELECT 1 FROM runs WHERE id = ?");
         run.bind(1, runId);
         throw LibraryError(Kind::NotFound, path_,
-                           run.step() ? "run " + std::to_string(runId) + " has no capture " +
-                                            std::to_string(captureIndex)
-                                      : "no run " + std::to_string(runId));
+            run.step() ? "run " + std::to_string(runId) + " has no capture " + std::to_string(captureIndex)
+                       : "no run " + std::to_string(runId));
     }
     CaptureArtifact out;
     out.index = captureIndex;
@@ -474,8 +539,7 @@ CaptureArtifact ArtifactLibrary::artifact(std::int64_t runId, int captureIndex) 
     const auto codeSha = st.optionalText(2), cacheSha = st.optionalText(3);
     if (!codeSha || !cacheSha)
         throw LibraryError(Kind::NotFound, path_,
-                           "capture '" + out.name + "' of run " + std::to_string(runId) +
-                               " has no artifact (status " + status + ")");
+            "capture '" + out.name + "' of run " + std::to_string(runId) + " has no artifact (status " + status + ")");
     BlobStore blobs(*db_);
     out.pythonCode = blobs.read(*codeSha, captureOwner("python_code", out.name, runId));
     out.cache = blobs.read(*cacheSha, captureOwner("cache", out.name, runId));
@@ -483,19 +547,21 @@ CaptureArtifact ArtifactLibrary::artifact(std::int64_t runId, int captureIndex) 
     return out;
 }
 
-std::vector<std::string> ArtifactLibrary::exportRun(std::int64_t runId, const std::string& dir) const {
+std::vector<std::string> ArtifactLibrary::exportRun(std::int64_t runId, const std::string& dir) const
+{
     const RunRecord record = show(runId, false);
     std::vector<CaptureArtifact> artifacts;
     for (const CaptureRecord& c : record.summary.captures)
-        if (c.pythonCodeSha256 && c.cacheSha256) artifacts.push_back(artifact(runId, c.index));
+        if (c.pythonCodeSha256 && c.cacheSha256)
+            artifacts.push_back(artifact(runId, c.index));
     if (artifacts.empty())
         throw LibraryError(Kind::NotFound, path_,
-                           "run " + std::to_string(runId) + " has no artifact to export (status " +
-                               record.summary.status + ")");
+            "run " + std::to_string(runId) + " has no artifact to export (status " + record.summary.status + ")");
     return ArtifactFiles::write(dir, record.report, artifacts);
 }
 
-std::int64_t ArtifactLibrary::importArtifact(const std::string& pythonCodePath) {
+std::int64_t ArtifactLibrary::importArtifact(const std::string& pythonCodePath)
+{
     ArtifactFiles::Pair pair = ArtifactFiles::read(pythonCodePath);
     NewRun run;
     run.report = pair.report;
@@ -508,52 +574,60 @@ std::int64_t ArtifactLibrary::importArtifact(const std::string& pythonCodePath) 
     run.name = pair.name;
     run.origin = "import";
     run.trusted = false;
-    run.captures.push_back(NewCapture{std::move(pair.pythonCode), std::move(pair.cache)});
+    run.captures.push_back(NewCapture {std::move(pair.pythonCode), std::move(pair.cache)});
     return insert(run);
 }
 
-void ArtifactLibrary::trust(std::int64_t runId) {
+void ArtifactLibrary::trust(std::int64_t runId)
+{
     Transaction tx(*db_);
     Statement st = db_->prepare("UPDATE runs SET trusted = 1 WHERE id = ?");
     st.bind(1, runId).run();
-    if (db_->changes() == 0) throw LibraryError(Kind::NotFound, path_, "no run " + std::to_string(runId));
+    if (db_->changes() == 0)
+        throw LibraryError(Kind::NotFound, path_, "no run " + std::to_string(runId));
     tx.commit();
 }
 
-void ArtifactLibrary::remove(std::int64_t runId) {
+void ArtifactLibrary::remove(std::int64_t runId)
+{
     Transaction tx(*db_);
     Statement st = db_->prepare("DELETE FROM runs WHERE id = ?");  // captures cascade, a trigger unindexes
     st.bind(1, runId).run();
-    if (db_->changes() == 0) throw LibraryError(Kind::NotFound, path_, "no run " + std::to_string(runId));
+    if (db_->changes() == 0)
+        throw LibraryError(Kind::NotFound, path_, "no run " + std::to_string(runId));
     tx.commit();
 }
 
-VerifyReport ArtifactLibrary::verify() const {
+VerifyReport ArtifactLibrary::verify() const
+{
     VerifyReport report;
     const auto guarded = [&](const auto& check) {
         try {
             check();
         } catch (const LibraryError& e) {
-            if (e.kind() != Kind::Corrupt && e.kind() != Kind::Sqlite) throw;
+            if (e.kind() != Kind::Corrupt && e.kind() != Kind::Sqlite)
+                throw;
             report.integrityErrors.push_back(e.what());
         }
     };
     guarded([&] {
         Statement st = db_->prepare("PRAGMA integrity_check");
         while (st.step())
-            if (const std::string line = st.text(0); line != "ok") report.integrityErrors.push_back(line);
+            if (const std::string line = st.text(0); line != "ok")
+                report.integrityErrors.push_back(line);
     });
     guarded([&] {
         Statement st = db_->prepare("PRAGMA foreign_key_check");
         while (st.step())
-            report.integrityErrors.push_back("table " + st.text(0) + " row " + st.text(1) +
-                                             " refers to a missing row of " + st.text(2));
+            report.integrityErrors.push_back(
+                "table " + st.text(0) + " row " + st.text(1) + " refers to a missing row of " + st.text(2));
     });
     guarded([&] {
         try {
             db_->exec("INSERT INTO run_search (run_search) VALUES ('integrity-check')");
         } catch (const LibraryError& e) {
-            if (e.kind() != Kind::Corrupt) throw;
+            if (e.kind() != Kind::Corrupt)
+                throw;
             report.integrityErrors.push_back(std::string("the search index: ") + e.what());
         }
     });
@@ -576,35 +650,40 @@ VerifyReport ArtifactLibrary::verify() const {
             "WHERE c.python_code_sha256 IS NOT NULL AND b.sha256 IS NULL "
             "UNION SELECT c.cache_sha256 FROM captures c LEFT JOIN blobs b ON b.sha256 = c.cache_sha256 "
             "WHERE c.cache_sha256 IS NOT NULL AND b.sha256 IS NULL");
-        while (st.step()) damaged.emplace(st.text(0), "it is missing from the blobs table");
+        while (st.step())
+            damaged.emplace(st.text(0), "it is missing from the blobs table");
     });
 
     for (const auto& [sha, detail] : damaged) {
-        BlobDamage d{sha, "", detail, {}};
+        BlobDamage d {sha, "", detail, {}};
         std::set<std::string> roles;
         guarded([&] {
-            Statement st = db_->prepare(
-                "SELECT run_id, python_code_sha256 = ?1, cache_sha256 = ?1 FROM captures "
-                "WHERE python_code_sha256 = ?1 OR cache_sha256 = ?1 ORDER BY run_id");
+            Statement st = db_->prepare("SELECT run_id, python_code_sha256 = ?1, cache_sha256 = ?1 FROM captures "
+                                        "WHERE python_code_sha256 = ?1 OR cache_sha256 = ?1 ORDER BY run_id");
             st.bind(1, std::string_view(sha));
             while (st.step()) {
-                if (d.runIds.empty() || d.runIds.back() != st.integer(0)) d.runIds.push_back(st.integer(0));
-                if (st.integer(1)) roles.insert("python_code");
-                if (st.integer(2)) roles.insert("cache");
+                if (d.runIds.empty() || d.runIds.back() != st.integer(0))
+                    d.runIds.push_back(st.integer(0));
+                if (st.integer(1))
+                    roles.insert("python_code");
+                if (st.integer(2))
+                    roles.insert("cache");
             }
         });
-        if (roles.size() == 1) d.role = *roles.begin();
+        if (roles.size() == 1)
+            d.role = *roles.begin();
         report.damaged.push_back(std::move(d));
     }
     return report;
 }
 
-GcResult ArtifactLibrary::gc() {
+GcResult ArtifactLibrary::gc()
+{
     GcResult result;
     result.fileBytesBefore = databaseBytes(*db_);
-    static constexpr const char* kUnreferenced =
-        " FROM blobs WHERE NOT EXISTS (SELECT 1 FROM captures WHERE python_code_sha256 = blobs.sha256) "
-        "AND NOT EXISTS (SELECT 1 FROM captures WHERE cache_sha256 = blobs.sha256)";
+    static constexpr const char* kUnreferenced
+        = " FROM blobs WHERE NOT EXISTS (SELECT 1 FROM captures WHERE python_code_sha256 = blobs.sha256) "
+          "AND NOT EXISTS (SELECT 1 FROM captures WHERE cache_sha256 = blobs.sha256)";
     {
         Transaction tx(*db_);
         Statement count = db_->prepare(std::string("SELECT count(*), coalesce(sum(length(data)), 0)") + kUnreferenced);
@@ -616,13 +695,15 @@ GcResult ArtifactLibrary::gc() {
         tx.commit();
     }
     // Hand the freed pages back to the file system (libraries created with auto_vacuum).
-    if (db_->queryInt("PRAGMA auto_vacuum") == 2) db_->exec("PRAGMA incremental_vacuum");
+    if (db_->queryInt("PRAGMA auto_vacuum") == 2)
+        db_->exec("PRAGMA incremental_vacuum");
     db_->exec("PRAGMA wal_checkpoint(PASSIVE)");
     result.fileBytesAfter = databaseBytes(*db_);
     return result;
 }
 
-std::optional<std::string> ArtifactLibrary::layout(const std::string& key) {
+std::optional<std::string> ArtifactLibrary::layout(const std::string& key)
+{
     std::optional<std::string> bytes;
     bool found = false;
     try {
@@ -630,7 +711,8 @@ std::optional<std::string> ArtifactLibrary::layout(const std::string& key) {
         Transaction snapshot(*db_, Transaction::Mode::Read);
         Statement st = db_->prepare("SELECT size, codec, data FROM graph_layouts WHERE key = ?");
         st.bind(1, std::string_view(key));
-        if (!st.step()) return std::nullopt;
+        if (!st.step())
+            return std::nullopt;
         found = true;
         const std::int64_t size = st.integer(0);
         const std::string codec = st.text(1);
@@ -639,7 +721,8 @@ std::optional<std::string> ArtifactLibrary::layout(const std::string& key) {
             if (size >= 0 && size <= kLayoutBudget * 64) {
                 bytes = codec == "zstd" ? ZstdCodec::decompress(st.blob(2), static_cast<std::size_t>(size))
                                         : std::string(st.blob(2));
-                if (bytes->size() != static_cast<std::size_t>(size)) bytes.reset();
+                if (bytes->size() != static_cast<std::size_t>(size))
+                    bytes.reset();
             }
         } catch (const std::exception&) {
             bytes.reset();
@@ -647,13 +730,14 @@ std::optional<std::string> ArtifactLibrary::layout(const std::string& key) {
     } catch (const std::exception&) {
         return std::nullopt;  // a cache never fails its caller: a locked library just means no layout
     }
-    if (!found) return std::nullopt;
+    if (!found)
+        return std::nullopt;
     // Then, best effort: a hit becomes the most recently used; a damaged row goes.
     try {
         Transaction tx(*db_);
-        Statement st = db_->prepare(
-            bytes ? "UPDATE graph_layouts SET used_at = (SELECT max(used_at) + 1 FROM graph_layouts) WHERE key = ?"
-                  : "DELETE FROM graph_layouts WHERE key = ?");
+        Statement st = db_->prepare(bytes
+                ? "UPDATE graph_layouts SET used_at = (SELECT max(used_at) + 1 FROM graph_layouts) WHERE key = ?"
+                : "DELETE FROM graph_layouts WHERE key = ?");
         st.bind(1, std::string_view(key)).run();
         tx.commit();
     } catch (const std::exception&) {
@@ -661,15 +745,17 @@ std::optional<std::string> ArtifactLibrary::layout(const std::string& key) {
     return bytes;
 }
 
-void ArtifactLibrary::storeLayout(const std::string& key, const std::string& bytes) {
+void ArtifactLibrary::storeLayout(const std::string& key, const std::string& bytes)
+{
     std::string stored = ZstdCodec::compress(bytes);
     const bool zstd = stored.size() < bytes.size();
-    if (!zstd) stored = bytes;
-    if (static_cast<std::int64_t>(stored.size()) > kLayoutBudget) return;
+    if (!zstd)
+        stored = bytes;
+    if (static_cast<std::int64_t>(stored.size()) > kLayoutBudget)
+        return;
     Transaction tx(*db_);
-    Statement put = db_->prepare(
-        "INSERT OR REPLACE INTO graph_layouts (key, size, codec, data, used_at) "
-        "VALUES (?, ?, ?, ?, (SELECT coalesce(max(used_at), 0) + 1 FROM graph_layouts))");
+    Statement put = db_->prepare("INSERT OR REPLACE INTO graph_layouts (key, size, codec, data, used_at) "
+                                 "VALUES (?, ?, ?, ?, (SELECT coalesce(max(used_at), 0) + 1 FROM graph_layouts))");
     put.bind(1, std::string_view(key))
         .bind(2, static_cast<std::int64_t>(bytes.size()))
         .bind(3, std::string_view(zstd ? "zstd" : "raw"))
@@ -694,7 +780,8 @@ void ArtifactLibrary::storeLayout(const std::string& key, const std::string& byt
     tx.commit();
 }
 
-std::pair<std::int64_t, std::int64_t> ArtifactLibrary::layoutUsage() const {
+std::pair<std::int64_t, std::int64_t> ArtifactLibrary::layoutUsage() const
+{
     Statement st = db_->prepare("SELECT count(*), coalesce(sum(length(data)), 0) FROM graph_layouts");
     st.step();
     return {st.integer(0), st.integer(1)};

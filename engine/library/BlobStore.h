@@ -26,7 +26,7 @@ public:
         bool alreadyStored = false;
     };
 
-    explicit BlobStore(Connection& db) : db_(db) {}
+    explicit BlobStore(Connection& db) : db_(db) { }
 
     Prepared prepare(std::string_view bytes);
     /// Stores a prepared blob; call inside a transaction. A blob already there is kept.
@@ -40,9 +40,8 @@ public:
     std::optional<std::string> check(const std::string& sha256);
 
     /// Decodes and checks one blobs row: the bytes, or a description of the damage.
-    static std::optional<std::string> decode(std::string_view key, std::int64_t size,
-                                             std::string_view codec, std::string_view data,
-                                             std::string* bytes);
+    static std::optional<std::string> decode(
+        std::string_view key, std::int64_t size, std::string_view codec, std::string_view data, std::string* bytes);
 
     static constexpr int kLevel = 3;
 

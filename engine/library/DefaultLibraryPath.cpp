@@ -8,7 +8,8 @@
 
 namespace ps::library {
 
-std::string defaultLibraryPath() {
+std::string defaultLibraryPath()
+{
     static constexpr std::string_view kTail = "/precompile-studio/library.sqlite3";
     if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && xdg[0] == '/')
         return std::string(xdg) + std::string(kTail);

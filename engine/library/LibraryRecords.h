@@ -82,9 +82,9 @@ struct CaptureArtifact {
 };
 
 struct ListQuery {
-    std::string search;   ///< full-text over names, script path and text, messages
-    std::string status;   ///< the run's status, exactly
-    std::string backend;  ///< runs with at least one capture on this backend
+    std::string search;      ///< full-text over names, script path and text, messages
+    std::string status;      ///< the run's status, exactly
+    std::string backend;     ///< runs with at least one capture on this backend
     std::int64_t limit = 0;  ///< 0: all
 };
 

@@ -123,7 +123,8 @@ CREATE TABLE graph_layouts (
 CREATE INDEX graph_layouts_used ON graph_layouts(used_at);
 )sql";
 
-std::int64_t sequenceOf(Connection& db, const char* table) {
+std::int64_t sequenceOf(Connection& db, const char* table)
+{
     if (db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'") == 0)
         return 0;
     Statement st = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?");
@@ -131,7 +132,8 @@ std::int64_t sequenceOf(Connection& db, const char* table) {
     return st.step() ? st.integer(0) : 0;
 }
 
-void applyV2(Connection& db) {
+void applyV2(Connection& db)
+{
     // Rebuilding runs must not forget ids that were used and removed: keep AUTOINCREMENT's high
     // water mark.
     const std::int64_t seq = sequenceOf(db, "runs");
@@ -140,14 +142,20 @@ void applyV2(Connection& db) {
     st.bind(1, seq).run();
 }
 
-void apply(Connection& db, int version) {
+void apply(Connection& db, int version)
+{
     switch (version) {
-        case 1: db.exec(kV1); break;
-        case 2: applyV2(db); break;
-        case 3: db.exec(kV3); break;
-        default:
-            throw LibraryError(LibraryError::Kind::Invalid, db.path(),
-                               "no migration to schema " + std::to_string(version));
+    case 1:
+        db.exec(kV1);
+        break;
+    case 2:
+        applyV2(db);
+        break;
+    case 3:
+        db.exec(kV3);
+        break;
+    default:
+        throw LibraryError(LibraryError::Kind::Invalid, db.path(), "no migration to schema " + std::to_string(version));
     }
 }
 
@@ -155,7 +163,8 @@ void apply(Connection& db, int version) {
 class ForeignKeysOffScope {
 public:
     explicit ForeignKeysOffScope(Connection& db) : db_(db) { db_.exec("PRAGMA foreign_keys = OFF"); }
-    ~ForeignKeysOffScope() {
+    ~ForeignKeysOffScope()
+    {
         try {
             db_.exec("PRAGMA foreign_keys = ON");
         } catch (...) {
@@ -170,36 +179,39 @@ private:
 
 }  // namespace
 
-int Schema::inspect(Connection& db) {
+int Schema::inspect(Connection& db)
+{
     // The first reads of a file: SQLite reports NOTADB or CORRUPT here, before anything is written.
     const std::int64_t tables = db.queryInt("SELECT count(*) FROM sqlite_schema");
     const std::int64_t applicationId = db.queryInt("PRAGMA application_id");
     const int version = static_cast<int>(db.queryInt("PRAGMA user_version"));
     if (applicationId != kApplicationId && (applicationId != 0 || tables != 0 || version != 0))
         throw LibraryError(LibraryError::Kind::NotLibrary, db.path(),
-                           "an SQLite database, but not a Precompile Studio library "
-                           "(application_id " + std::to_string(applicationId) + ", " +
-                               std::to_string(tables) + " schema objects)");
+            "an SQLite database, but not a Precompile Studio library "
+            "(application_id "
+                + std::to_string(applicationId) + ", " + std::to_string(tables) + " schema objects)");
     if (version > kVersion)
         throw LibraryError(LibraryError::Kind::NewerSchema, db.path(),
-                           "written by a newer Precompile Studio (library schema " +
-                               std::to_string(version) + "; this one knows up to " +
-                               std::to_string(kVersion) + "); left untouched");
+            "written by a newer Precompile Studio (library schema " + std::to_string(version)
+                + "; this one knows up to " + std::to_string(kVersion) + "); left untouched");
     return version;
 }
 
-void Schema::migrate(Connection& db, int target) {
-    if (inspect(db) >= target) return;
+void Schema::migrate(Connection& db, int target)
+{
+    if (inspect(db) >= target)
+        return;
     ForeignKeysOffScope fkOff(db);  // rebuilding a parent table must not cascade
     Transaction tx(db);
     const int from = inspect(db);  // again, under the write lock: another process may have won
-    for (int v = from + 1; v <= target; ++v) apply(db, v);
+    for (int v = from + 1; v <= target; ++v)
+        apply(db, v);
     if (from < target) {
         Statement check = db.prepare("PRAGMA foreign_key_check");
         if (check.step())
             throw LibraryError(LibraryError::Kind::Corrupt, db.path(),
-                               "migration to schema " + std::to_string(target) +
-                                   " found a broken reference in table " + check.text(0));
+                "migration to schema " + std::to_string(target) + " found a broken reference in table "
+                    + check.text(0));
         db.exec("PRAGMA application_id = " + std::to_string(kApplicationId));
         db.exec("PRAGMA user_version = " + std::to_string(target));
     }

@@ -4,12 +4,15 @@
 
 namespace ps::library {
 
-Transaction::Transaction(Connection& connection, Mode mode) : connection_(connection) {
+Transaction::Transaction(Connection& connection, Mode mode) : connection_(connection)
+{
     connection_.exec(mode == Mode::Write ? "BEGIN IMMEDIATE" : "BEGIN");
 }
 
-Transaction::~Transaction() {
-    if (!open_) return;
+Transaction::~Transaction()
+{
+    if (!open_)
+        return;
     try {
         connection_.exec("ROLLBACK");
     } catch (...) {
@@ -17,7 +20,8 @@ Transaction::~Transaction() {
     }
 }
 
-void Transaction::commit() {
+void Transaction::commit()
+{
     connection_.exec("COMMIT");
     open_ = false;
 }

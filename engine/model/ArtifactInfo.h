@@ -13,4 +13,4 @@ struct ArtifactInfo {
     std::int64_t cacheBytes = 0;
 };
 
-} // namespace ps::model
+}  // namespace ps::model

@@ -8,7 +8,7 @@ std::string stringOr(const nlohmann::json& j, const char* key)
     auto it = j.find(key);
     return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
-} // namespace
+}  // namespace
 
 Capture Capture::fromJson(const nlohmann::json& j)
 {
@@ -48,4 +48,4 @@ nlohmann::json Capture::toJson() const
     return j;
 }
 
-} // namespace ps::model
+}  // namespace ps::model

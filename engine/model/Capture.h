@@ -36,4 +36,4 @@ struct Capture {
     nlohmann::json toJson() const;
 };
 
-} // namespace ps::model
+}  // namespace ps::model

@@ -32,4 +32,4 @@ std::ostream& operator<<(std::ostream& out, CaptureStatus status)
     return out << toString(status);
 }
 
-} // namespace ps::model
+}  // namespace ps::model

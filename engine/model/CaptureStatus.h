@@ -23,4 +23,4 @@ std::optional<CaptureStatus> captureStatusFromString(std::string_view text);
 /// Writes the word (for test messages and logs).
 std::ostream& operator<<(std::ostream& out, CaptureStatus status);
 
-} // namespace ps::model
+}  // namespace ps::model

@@ -10,4 +10,4 @@ struct Location {
     int line = 0;
 };
 
-} // namespace ps::model
+}  // namespace ps::model

@@ -11,13 +11,13 @@ std::string stringOr(const nlohmann::json& j, const char* key)
 
 bool isTypedField(const std::string& key)
 {
-    for (const char* k : {"schema", "script", "status", "message", "run_id", "captures", "stored", "store_error",
-                          "start_failure"})
+    for (const char* k :
+        {"schema", "script", "status", "message", "run_id", "captures", "stored", "store_error", "start_failure"})
         if (key == k)
             return true;
     return false;
 }
-} // namespace
+}  // namespace
 
 Report Report::fromJson(const nlohmann::json& j)
 {
@@ -33,7 +33,7 @@ Report Report::fromJson(const nlohmann::json& j)
         r.status = *s;
     else
         r.message = "the report's status '" + status + "' is not one the studio knows"
-                    + (r.message.empty() ? "" : ": " + r.message);
+            + (r.message.empty() ? "" : ": " + r.message);
     if (auto it = j.find("run_id"); it != j.end() && it->is_number_integer())
         r.runId = it->get<std::int64_t>();
     if (auto it = j.find("captures"); it != j.end() && it->is_array())
@@ -105,4 +105,4 @@ int Report::exitCode() const
     return 2;
 }
 
-} // namespace ps::model
+}  // namespace ps::model

@@ -65,4 +65,4 @@ private:
     nlohmann::json m_extra = nlohmann::json::object();
 };
 
-} // namespace ps::model
+}  // namespace ps::model

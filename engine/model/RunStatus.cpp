@@ -8,7 +8,7 @@
 namespace ps::model {
 
 namespace {
-constexpr std::array<std::pair<RunStatus, std::string_view>, 8> kWords{{
+constexpr std::array<std::pair<RunStatus, std::string_view>, 8> kWords {{
     {RunStatus::Ok, "ok"},
     {RunStatus::Mismatch, "mismatch"},
     {RunStatus::Violation, "violation"},
@@ -18,7 +18,7 @@ constexpr std::array<std::pair<RunStatus, std::string_view>, 8> kWords{{
     {RunStatus::Cancelled, "cancelled"},
     {RunStatus::ProtocolError, "protocol_error"},
 }};
-} // namespace
+}  // namespace
 
 std::string_view toString(RunStatus status)
 {
@@ -39,7 +39,7 @@ std::optional<RunStatus> runStatusFromString(std::string_view text)
 bool ranToTheEnd(RunStatus status)
 {
     return status == RunStatus::Ok || status == RunStatus::Mismatch || status == RunStatus::Violation
-           || status == RunStatus::Error;
+        || status == RunStatus::Error;
 }
 
 std::ostream& operator<<(std::ostream& out, RunStatus status)
@@ -47,4 +47,4 @@ std::ostream& operator<<(std::ostream& out, RunStatus status)
     return out << toString(status);
 }
 
-} // namespace ps::model
+}  // namespace ps::model

@@ -31,4 +31,4 @@ bool ranToTheEnd(RunStatus status);
 /// Writes the word (for test messages and logs).
 std::ostream& operator<<(std::ostream& out, RunStatus status);
 
-} // namespace ps::model
+}  // namespace ps::model

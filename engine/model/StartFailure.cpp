@@ -17,6 +17,8 @@ std::string_view toString(StartFailure cause)
         return "died";
     case StartFailure::Timeout:
         return "timeout";
+    case StartFailure::Protocol:
+        return "protocol";
     }
     return "died";
 }
@@ -24,10 +26,10 @@ std::string_view toString(StartFailure cause)
 std::optional<StartFailure> startFailureFromString(std::string_view text)
 {
     for (auto c : {StartFailure::Environment, StartFailure::Executable, StartFailure::Spawn, StartFailure::Python,
-                   StartFailure::Died, StartFailure::Timeout})
+             StartFailure::Died, StartFailure::Timeout, StartFailure::Protocol})
         if (toString(c) == text)
             return c;
     return std::nullopt;
 }
 
-} // namespace ps::model
+}  // namespace ps::model

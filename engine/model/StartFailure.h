@@ -13,10 +13,11 @@ enum class StartFailure {
     Python,       ///< the worker started but its Python (or torch) could not start
     Died,         ///< the worker died before it said hello
     Timeout,      ///< the run's timeout passed before the worker said hello
+    Protocol,     ///< the worker sent something that is not the protocol before its hello
 };
 
-/// "environment", "executable", "spawn", "python", "died", "timeout".
+/// "environment", "executable", "spawn", "python", "died", "timeout", "protocol".
 std::string_view toString(StartFailure cause);
 std::optional<StartFailure> startFailureFromString(std::string_view text);
 
-} // namespace ps::model
+}  // namespace ps::model

@@ -10,7 +10,7 @@ std::string stringOr(const nlohmann::json& j, const char* key)
     auto it = j.find(key);
     return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
-} // namespace
+}  // namespace
 
 Violation Violation::fromJson(const nlohmann::json& j)
 {
@@ -45,4 +45,4 @@ std::string Violation::oneLine() const
     return out;
 }
 
-} // namespace ps::model
+}  // namespace ps::model

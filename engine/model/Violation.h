@@ -13,7 +13,7 @@ namespace ps::model {
 struct Violation {
     std::optional<int> invariant;  ///< 1-7, or empty for a limit / unclassified / an error
     std::string rule;
-    std::string kind;               ///< the exception type: PrecompileError, TypeError, ...
+    std::string kind;  ///< the exception type: PrecompileError, TypeError, ...
     std::string message;
     std::string explanation;
     std::string fix;
@@ -24,4 +24,4 @@ struct Violation {
     std::string oneLine() const;
 };
 
-} // namespace ps::model
+}  // namespace ps::model

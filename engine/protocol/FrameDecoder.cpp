@@ -36,4 +36,4 @@ std::optional<std::string> FrameDecoder::next()
     return payload;
 }
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

@@ -21,4 +21,4 @@ private:
     std::size_t m_offset = 0;
 };
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

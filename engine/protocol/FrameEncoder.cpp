@@ -26,4 +26,4 @@ std::string FrameEncoder::encodeMessage(const nlohmann::json& message)
     return encodePayload(text);
 }
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

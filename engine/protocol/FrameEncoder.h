@@ -14,4 +14,4 @@ public:
     static std::string encodeMessage(const nlohmann::json& message);
 };
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

@@ -4,10 +4,8 @@
 
 namespace ps::protocol {
 
-LogBuffer::LogBuffer(std::size_t headLimit, std::size_t tailLimit)
-    : m_headLimit(headLimit), m_tailLimit(tailLimit)
-{
-}
+LogBuffer::LogBuffer(std::size_t headLimit, std::size_t tailLimit) : m_headLimit(headLimit), m_tailLimit(tailLimit)
+{ }
 
 void LogBuffer::append(std::string_view data)
 {
@@ -54,4 +52,4 @@ std::string LogBuffer::text() const
     return out;
 }
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

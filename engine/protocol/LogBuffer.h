@@ -31,4 +31,4 @@ private:
     std::uint64_t m_total = 0;
 };
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

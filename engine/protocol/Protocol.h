@@ -26,4 +26,4 @@ inline constexpr std::uint32_t kMaxFrameBytes = 256u * 1024u * 1024u;
 /// The descriptor number the worker finds its end of the channel on at exec.
 inline constexpr int kWorkerChannelFd = 3;
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

@@ -2,6 +2,7 @@
 
 namespace ps::protocol {
 
-ProtocolError::ProtocolError(const std::string& what) : std::runtime_error(what) {}
+ProtocolError::ProtocolError(const std::string& what) : std::runtime_error(what)
+{ }
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

@@ -11,4 +11,4 @@ public:
     explicit ProtocolError(const std::string& what);
 };
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

@@ -6,11 +6,11 @@
 #include "protocol/WorkerProcess.h"
 
 #include <algorithm>
-#include <csignal>
+#include <charconv>
 #include <cmath>
-#include <vector>
-#include <regex>
+#include <csignal>
 #include <sstream>
+#include <vector>
 
 namespace ps::protocol {
 
@@ -42,12 +42,10 @@ std::string seconds(double s)
     return out.str();
 }
 
-} // namespace
+}  // namespace
 
-RunClient::RunClient(WorkerLaunch launch, bool keepWarm)
-    : m_launch(std::move(launch)), m_keepWarm(keepWarm)
-{
-}
+RunClient::RunClient(WorkerLaunch launch, bool keepWarm) : m_launch(std::move(launch)), m_keepWarm(keepWarm)
+{ }
 
 RunClient::~RunClient()
 {
@@ -59,10 +57,14 @@ void RunClient::shutdown()
     if (m_worker && m_worker->running()) {
         m_worker->send({{"type", "quit"}});
         auto deadline = Clock::now() + std::chrono::seconds(2);
-        while (m_worker->running()) {
-            auto ev = m_worker->next(deadline);
-            if (!ev || ev->kind == WorkerProcess::Event::Kind::Exited)
-                break;
+        try {
+            while (m_worker->running()) {
+                auto ev = m_worker->next(deadline);
+                if (!ev || ev->kind == WorkerProcess::Event::Kind::Exited)
+                    break;
+            }
+        } catch (const ProtocolError&) {
+            // A worker that breaks the protocol while quitting is killed below.
         }
     }
     dropWorker();
@@ -121,7 +123,8 @@ bool RunClient::startWorker(Clock::time_point deadline, const RunObserver& obser
         try {
             ev = m_worker->next(deadline);
         } catch (const ProtocolError& e) {
-            problem = {model::StartFailure::Died, std::string("the worker broke the protocol while starting: ") + e.what()};
+            problem = {model::StartFailure::Protocol,
+                std::string("the worker broke the protocol while starting: ") + e.what()};
             m_worker->kill();
             return false;
         }
@@ -152,8 +155,8 @@ bool RunClient::startWorker(Clock::time_point deadline, const RunObserver& obser
                     throw ProtocolError(std::string("the worker sent '") + message.type() + "' before 'hello'");
                 }
             } catch (const ProtocolError& e) {
-                problem = {model::StartFailure::Died, std::string("the worker broke the protocol while starting: ")
-                                                          + e.what()};
+                problem = {model::StartFailure::Protocol,
+                    std::string("the worker broke the protocol while starting: ") + e.what()};
                 m_worker->kill();
                 return false;
             }
@@ -168,12 +171,16 @@ void RunClient::retireWorker(const RunObserver& observer)
     if (m_worker && m_worker->running()) {
         m_worker->send({{"type", "quit"}});
         auto deadline = Clock::now() + kQuitGrace;
-        while (m_worker->running()) {
-            auto ev = m_worker->next(deadline);
-            if (!ev)
-                break;
-            if (ev->kind == WorkerProcess::Event::Kind::Output)
-                addOutput(observer, ev->stream, ev->data);
+        try {
+            while (m_worker->running()) {
+                auto ev = m_worker->next(deadline);
+                if (!ev)
+                    break;
+                if (ev->kind == WorkerProcess::Event::Kind::Output)
+                    addOutput(observer, ev->stream, ev->data);
+            }
+        } catch (const ProtocolError&) {
+            // Whatever came after the result is not the run's: the report stands, the worker goes.
         }
     }
     dropWorker();  // kills whatever is left, the process group included
@@ -193,13 +200,28 @@ model::Report RunClient::diedReport(const RunOptions& options, const std::string
         message += " (did the script call os._exit?)";
     auto report = model::Report::failed(options.script, model::RunStatus::WorkerDied, message);
     // faulthandler prints the Python stack of a fatal signal, most recent call first.
-    const std::string text = m_log.text();
+    // faulthandler's stack is near the end; the script controls the output, so only the last
+    // 64 KiB are searched, with a plain scan (no regex recursion) and a bounded line number.
+    std::string text = m_log.text();
+    if (text.size() > 64 * 1024)
+        text.erase(0, text.size() - 64 * 1024);
     if (auto fatal = text.rfind("Fatal Python error"); fatal != std::string::npos) {
-        static const std::regex frame(R"re(File "([^"]+)", line (\d+))re");
-        std::string rest = text.substr(fatal);
-        std::vector<std::pair<std::string, std::string>> frames;  // most recent first
-        for (auto it = std::sregex_iterator(rest.begin(), rest.end(), frame); it != std::sregex_iterator(); ++it)
-            frames.emplace_back((*it)[1], (*it)[2]);
+        std::vector<std::pair<std::string, int>> frames;  // most recent first
+        static constexpr std::string_view kFile = "File \"";
+        for (std::size_t at = text.find(kFile, fatal); at != std::string::npos; at = text.find(kFile, at + 1)) {
+            const std::size_t begin = at + kFile.size();
+            const std::size_t end = text.find('"', begin);
+            if (end == std::string::npos || end - begin > 4096)
+                break;
+            static constexpr std::string_view kLine = "\", line ";
+            if (text.compare(end, kLine.size(), kLine) != 0)
+                continue;
+            int line = 0;
+            const char* digits = text.data() + end + kLine.size();
+            const auto [ptr, ec] = std::from_chars(digits, text.data() + text.size(), line);
+            if (ec == std::errc() && ptr != digits && line > 0)
+                frames.emplace_back(text.substr(begin, end - begin), line);
+        }
         auto isLibrary = [](const std::string& f) {
             return f.find("/site-packages/") != std::string::npos || f.find("/lib/python3") != std::string::npos;
         };
@@ -207,8 +229,8 @@ model::Report RunClient::diedReport(const RunOptions& options, const std::string
         if (pick == frames.end())
             pick = std::find_if(frames.begin(), frames.end(), [&](auto& f) { return !isLibrary(f.first); });
         if (pick != frames.end()) {
-            report.extra()["location"] = {{"file", pick->first}, {"line", std::stoi(pick->second)}};
-            report.message = pick->first + ":" + pick->second + ": " + message;
+            report.extra()["location"] = {{"file", pick->first}, {"line", pick->second}};
+            report.message = pick->first + ":" + std::to_string(pick->second) + ": " + message;
         }
     }
     return report;
@@ -222,7 +244,7 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
     struct ClearCancelOnExit {
         std::atomic<bool>& flag;
         ~ClearCancelOnExit() { flag = false; }
-    } clearCancel{m_cancelled};
+    } clearCancel {m_cancelled};
     const auto started = Clock::now();
     const auto deadline = started + std::chrono::milliseconds(static_cast<long long>(options.timeoutSeconds * 1000));
     std::string stage = "start";
@@ -231,8 +253,8 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
             m_worker->kill();
         m_workerReady = false;
         auto r = model::Report::failed(options.script, model::RunStatus::Timeout,
-                                       "the run was stopped after the timeout of " + seconds(options.timeoutSeconds)
-                                           + " (stage '" + stage + "'); raise it with --timeout");
+            "the run was stopped after the timeout of " + seconds(options.timeoutSeconds) + " (stage '" + stage
+                + "'); raise it with --timeout");
         if (stage == "start")
             r.startFailure = model::StartFailure::Timeout;
         retireWorker(observer);
@@ -241,16 +263,16 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
 
     auto cancelledReport = [&]() {
         dropWorker();
-        auto r = model::Report::failed(options.script, model::RunStatus::Cancelled,
-                                       "the run was cancelled (stage '" + stage + "')");
+        auto r = model::Report::failed(
+            options.script, model::RunStatus::Cancelled, "the run was cancelled (stage '" + stage + "')");
         retireWorker(observer);
         return r;
     };
 
     auto brokenProtocol = [&](const std::string& what) {
         dropWorker();  // kills it: a worker that breaks the protocol is not trusted with another run
-        auto r = model::Report::failed(options.script, model::RunStatus::ProtocolError,
-                                       "the run was stopped in stage '" + stage + "': " + what);
+        auto r = model::Report::failed(
+            options.script, model::RunStatus::ProtocolError, "the run was stopped in stage '" + stage + "': " + what);
         if (observer.onWorkerEvent)
             observer.onWorkerEvent(r.message);
         retireWorker(observer);
@@ -264,7 +286,10 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
         if (problem.cause == model::StartFailure::Timeout)
             return timedOut();
         dropWorker();
-        auto r = model::Report::failed(options.script, model::RunStatus::WorkerDied, problem.message);
+        auto r = model::Report::failed(options.script,
+            problem.cause == model::StartFailure::Protocol ? model::RunStatus::ProtocolError
+                                                           : model::RunStatus::WorkerDied,
+            problem.message);
         r.startFailure = problem.cause;
         return r;
     }
@@ -319,11 +344,16 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
                     observer.onStage(stage, s->capture);
             } else if (const auto* result = message->get<ResultMessage>()) {
                 report = result->report;
+                // What only the front end may say is never taken from the worker.
+                report->stored = false;
+                report->runId.reset();
+                report->storeError.reset();
+                report->startFailure.reset();
             } else if (const auto* fatal = message->get<FatalMessage>()) {
-                report = model::Report::failed(options.script, model::RunStatus::Error,
-                                               "the studio's worker failed: " + fatal->message);
-                report->extra()["error"] = {
-                    {"kind", "HostError"}, {"message", fatal->message}, {"traceback", fatal->traceback}};
+                report = model::Report::failed(
+                    options.script, model::RunStatus::Error, "the studio's worker failed: " + fatal->message);
+                report->extra()["error"]
+                    = {{"kind", "HostError"}, {"message", fatal->message}, {"traceback", fatal->traceback}};
             } else {
                 return brokenProtocol(std::string("the worker sent '") + message->type() + "' during a run");
             }
@@ -336,4 +366,4 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
     return *report;
 }
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

@@ -70,8 +70,8 @@ private:
     bool m_workerReady = false;
     std::optional<nlohmann::json> m_hello;
     LogBuffer m_log;
-    std::atomic<int> m_activePid{0};
-    std::atomic<bool> m_cancelled{false};
+    std::atomic<int> m_activePid {0};
+    std::atomic<bool> m_cancelled {false};
 };
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

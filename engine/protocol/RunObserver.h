@@ -14,4 +14,4 @@ struct RunObserver {
     std::function<void(const std::string& what)> onWorkerEvent;
 };
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

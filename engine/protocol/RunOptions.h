@@ -10,9 +10,9 @@ struct RunOptions {
     std::string script;
     std::optional<std::string> backend;  ///< overrides the script's `backend`
     std::optional<std::string> tracer;   ///< overrides the script's `tracer`
-    double timeoutSeconds = 600;          ///< the worker is killed past this
+    double timeoutSeconds = 600;         ///< the worker is killed past this
     bool verify = true;
-    std::string outDir;                   ///< where the worker writes capture-N.py / .cache
+    std::string outDir;  ///< where the worker writes capture-N.py / .cache
 };
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

@@ -6,12 +6,10 @@ namespace ps::protocol {
 
 nlohmann::json RunRequest::toJson() const
 {
-    return {{"type", "run"},
-            {"script", script},
-            {"backend", backend ? nlohmann::json(*backend) : nlohmann::json(nullptr)},
-            {"tracer", tracer ? nlohmann::json(*tracer) : nlohmann::json(nullptr)},
-            {"verify", verify},
-            {"out_dir", outDir}};
+    return {{"type", "run"}, {"script", script},
+        {"backend", backend ? nlohmann::json(*backend) : nlohmann::json(nullptr)},
+        {"tracer", tracer ? nlohmann::json(*tracer) : nlohmann::json(nullptr)}, {"verify", verify},
+        {"out_dir", outDir}};
 }
 
 RunRequest RunRequest::parse(const nlohmann::json& j)
@@ -26,7 +24,7 @@ RunRequest RunRequest::parse(const nlohmann::json& j)
     if (script == j.end() || !script->is_string() || script->get<std::string>().empty())
         throw ProtocolError("a run request needs a non-empty string 'script'");
     r.script = script->get<std::string>();
-    for (auto [key, field] : {std::pair{"backend", &r.backend}, std::pair{"tracer", &r.tracer}}) {
+    for (auto [key, field] : {std::pair {"backend", &r.backend}, std::pair {"tracer", &r.tracer}}) {
         auto it = j.find(key);
         if (it == j.end() || it->is_null())
             continue;
@@ -47,4 +45,4 @@ RunRequest RunRequest::parse(const nlohmann::json& j)
     return r;
 }
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

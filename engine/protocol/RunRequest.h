@@ -20,4 +20,4 @@ struct RunRequest {
     static RunRequest parse(const nlohmann::json& j);
 };
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

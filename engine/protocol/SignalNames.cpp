@@ -14,4 +14,4 @@ std::string signalDescription(int signal)
     return out;
 }
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

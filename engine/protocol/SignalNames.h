@@ -7,4 +7,4 @@ namespace ps::protocol {
 /// "SIGSEGV (Segmentation fault)" for a signal number.
 std::string signalDescription(int signal);
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

@@ -2,6 +2,7 @@
 
 namespace ps::protocol {
 
-StartError::StartError(model::StartFailure cause, const std::string& what) : ProtocolError(what), m_cause(cause) {}
+StartError::StartError(model::StartFailure cause, const std::string& what) : ProtocolError(what), m_cause(cause)
+{ }
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

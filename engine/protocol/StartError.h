@@ -16,4 +16,4 @@ private:
     model::StartFailure m_cause;
 };
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

@@ -11,4 +11,4 @@ struct WorkerLaunch {
     std::string pythonPackageDir;  ///< the folder holding the precompile_studio package
 };
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

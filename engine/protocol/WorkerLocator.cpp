@@ -28,18 +28,21 @@ WorkerLaunch WorkerLocator::locate(const std::optional<std::string>& pythonEnv)
     WorkerLaunch launch;
     launch.pythonEnv = pythonEnv.value_or(defaultPythonEnv());
     if (!fs::exists(fs::path(launch.pythonEnv) / "bin" / "python"))
-        throw StartError(model::StartFailure::Environment, "the studio's Python environment is missing: " + launch.pythonEnv
-                            + " has no bin/python; make it with `packaging/bootstrap.sh` (or `make`)");
+        throw StartError(model::StartFailure::Environment,
+            "the studio's Python environment is missing: " + launch.pythonEnv
+                + " has no bin/python; make it with `packaging/bootstrap.sh` (or `make`)");
     if (!fs::exists(fs::path(launch.pythonEnv) / ".complete"))
-        throw StartError(model::StartFailure::Environment, "the studio's Python environment " + launch.pythonEnv
-                            + " is incomplete (its set-up was interrupted); remake it with `packaging/bootstrap.sh`");
+        throw StartError(model::StartFailure::Environment,
+            "the studio's Python environment " + launch.pythonEnv
+                + " is incomplete (its set-up was interrupted); remake it with `packaging/bootstrap.sh`");
     launch.executable = (fs::path(executableDir()) / "precompile-studio-worker").string();
     if (!fs::exists(launch.executable))
-        throw StartError(model::StartFailure::Executable, "the worker executable is missing: " + launch.executable + "; build it with `make`");
+        throw StartError(model::StartFailure::Executable,
+            "the worker executable is missing: " + launch.executable + "; build it with `make`");
     launch.pythonPackageDir = PS_PYTHON_PACKAGE_DIR;
     if (const char* dir = std::getenv("PS_PYTHON_PACKAGE_DIR"); dir && *dir)
         launch.pythonPackageDir = dir;
     return launch;
 }
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

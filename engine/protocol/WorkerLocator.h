@@ -18,4 +18,4 @@ public:
     static std::string executableDir();
 };
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

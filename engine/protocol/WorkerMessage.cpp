@@ -34,12 +34,12 @@ std::string optionalString(const nlohmann::json& j, const char* type, const char
     if (!v || v->is_null())
         return {};
     if (!v->is_string())
-        throw ProtocolError(std::string("the worker's '") + type + "' message has a '" + key
-                            + "' that is not a string");
+        throw ProtocolError(
+            std::string("the worker's '") + type + "' message has a '" + key + "' that is not a string");
     return v->get<std::string>();
 }
 
-} // namespace
+}  // namespace
 
 WorkerMessage WorkerMessage::parse(const nlohmann::json& j)
 {
@@ -74,9 +74,12 @@ WorkerMessage WorkerMessage::parse(const nlohmann::json& j)
         if (!report || !report->is_object())
             throw ProtocolError("the worker's 'result' message holds no report object");
         const auto* status = member(*report, "status");
-        if (!status || !status->is_string() || !model::runStatusFromString(status->get<std::string>()))
-            throw ProtocolError("the worker's report has no known 'status': "
-                                + (status ? shortDump(*status) : std::string("none")));
+        // Only the front end may say timeout, worker_died, cancelled or protocol_error.
+        const auto known
+            = status && status->is_string() ? model::runStatusFromString(status->get<std::string>()) : std::nullopt;
+        if (!known || !model::ranToTheEnd(*known))
+            throw ProtocolError(
+                "the worker's report has no known 'status': " + (status ? shortDump(*status) : std::string("none")));
         const auto* captures = member(*report, "captures");
         if (!captures || !captures->is_array())
             throw ProtocolError("the worker's report has no 'captures' list");
@@ -84,7 +87,7 @@ WorkerMessage WorkerMessage::parse(const nlohmann::json& j)
             if (!c.is_object() || !c.contains("status") || !c["status"].is_string()
                 || !model::captureStatusFromString(c["status"].get<std::string>()))
                 throw ProtocolError("the worker's report holds a capture without a known 'status'");
-        return WorkerMessage(ResultMessage{model::Report::fromJson(*report)});
+        return WorkerMessage(ResultMessage {model::Report::fromJson(*report)});
     }
     if (t == "fatal") {
         FatalMessage m;
@@ -109,4 +112,4 @@ const char* WorkerMessage::type() const
     }
 }
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

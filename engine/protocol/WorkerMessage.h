@@ -43,17 +43,13 @@ public:
     static WorkerMessage parse(const nlohmann::json& j);
 
     const Body& body() const { return m_body; }
-    template <class T>
-    const T* get() const
-    {
-        return std::get_if<T>(&m_body);
-    }
+    template <class T> const T* get() const { return std::get_if<T>(&m_body); }
     /// "hello", "stage", "result" or "fatal".
     const char* type() const;
 
 private:
-    explicit WorkerMessage(Body body) : m_body(std::move(body)) {}
+    explicit WorkerMessage(Body body) : m_body(std::move(body)) { }
     Body m_body;
 };
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

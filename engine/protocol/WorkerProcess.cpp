@@ -51,7 +51,7 @@ std::string errnoText(const char* what)
     return std::string(what) + ": " + std::strerror(errno);
 }
 
-} // namespace
+}  // namespace
 
 std::string ExitStatus::describe() const
 {
@@ -62,7 +62,8 @@ std::string ExitStatus::describe() const
     return "ended";
 }
 
-WorkerProcess::WorkerProcess(WorkerLaunch launch) : m_launch(std::move(launch)) {}
+WorkerProcess::WorkerProcess(WorkerLaunch launch) : m_launch(std::move(launch))
+{ }
 
 WorkerProcess::~WorkerProcess()
 {
@@ -77,8 +78,8 @@ void WorkerProcess::start()
     if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)
         throw ProtocolError(errnoText("pipe"));
 
-    std::vector<std::string> args = {m_launch.executable, "--python-env", m_launch.pythonEnv,
-                                     "--python-path", m_launch.pythonPackageDir};
+    std::vector<std::string> args
+        = {m_launch.executable, "--python-env", m_launch.pythonEnv, "--python-path", m_launch.pythonPackageDir};
     std::vector<char*> argv;
     for (auto& a : args)
         argv.push_back(a.data());
@@ -126,7 +127,7 @@ bool WorkerProcess::send(const nlohmann::json& message)
         if (n > 0) {
             done += static_cast<std::size_t>(n);
         } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-            pollfd p{m_channel, POLLOUT, 0};
+            pollfd p {m_channel, POLLOUT, 0};
             ::poll(&p, 1, 1000);
         } else {
             return false;
@@ -147,7 +148,7 @@ std::optional<WorkerProcess::Event> WorkerProcess::reap(bool block)
     if (r != m_pid)
         return std::nullopt;
     m_reaped = true;
-    Event ev{Event::Kind::Exited, {}, 0, {}, {}};
+    Event ev {Event::Kind::Exited, {}, 0, {}, {}};
     if (WIFEXITED(st)) {
         ev.status.exited = true;
         ev.status.code = WEXITSTATUS(st);
@@ -166,7 +167,7 @@ std::optional<WorkerProcess::Event> WorkerProcess::next(Clock::time_point deadli
     for (;;) {
         if (auto payload = m_decoder.next()) {
             try {
-                return Event{Event::Kind::Message, nlohmann::json::parse(*payload), 0, {}, {}};
+                return Event {Event::Kind::Message, nlohmann::json::parse(*payload), 0, {}, {}};
             } catch (const nlohmann::json::exception& e) {
                 throw ProtocolError(std::string("the worker sent a message that is not JSON: ") + e.what());
             }
@@ -188,7 +189,7 @@ std::optional<WorkerProcess::Event> WorkerProcess::next(Clock::time_point deadli
         int n = 0;
         for (int fd : {m_channel, m_out, m_err})
             if (fd >= 0)
-                fds[n++] = pollfd{fd, POLLIN, 0};
+                fds[n++] = pollfd {fd, POLLIN, 0};
         auto now = Clock::now();
         if (now >= deadline)
             return std::nullopt;
@@ -221,7 +222,7 @@ std::optional<WorkerProcess::Event> WorkerProcess::next(Clock::time_point deadli
                 closeFd(stream == 1 ? m_out : m_err);
                 continue;
             }
-            return Event{Event::Kind::Output, {}, stream, std::string(buf, static_cast<std::size_t>(got)), {}};
+            return Event {Event::Kind::Output, {}, stream, std::string(buf, static_cast<std::size_t>(got)), {}};
         }
     }
 }
@@ -243,4 +244,4 @@ void WorkerProcess::closeAll()
     closeFd(m_err);
 }
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

@@ -14,9 +14,9 @@ namespace ps::protocol {
 
 /// How a worker process ended.
 struct ExitStatus {
-    bool exited = false;   ///< ended by exit()/_exit(): code is valid
+    bool exited = false;  ///< ended by exit()/_exit(): code is valid
     int code = 0;
-    bool signaled = false; ///< killed by a signal
+    bool signaled = false;  ///< killed by a signal
     int signal = 0;
     std::string describe() const;
 };
@@ -68,4 +68,4 @@ private:
     std::optional<std::chrono::steady_clock::time_point> m_channelClosedAt;
 };
 
-} // namespace ps::protocol
+}  // namespace ps::protocol

@@ -41,10 +41,10 @@ std::optional<std::string> readFile(const fs::path& path, std::size_t limit = st
     return text;
 }
 
-} // namespace
+}  // namespace
 
 RunPipeline::RunPipeline(std::optional<protocol::WorkerLaunch> launch, bool keepWarm, std::string launchProblem,
-                         std::optional<model::StartFailure> launchCause)
+    std::optional<model::StartFailure> launchCause)
     : m_launchProblem(std::move(launchProblem)), m_launchCause(launchCause)
 {
     if (launch)
@@ -107,12 +107,10 @@ RunResult RunPipeline::run(const PipelineOptions& options, const protocol::RunOb
     m_exportError.clear();
     RunResult result;
     std::error_code ec;
-    const std::string script = options.run.script.empty()
-                                   ? std::string()
-                                   : fs::absolute(options.run.script, ec).lexically_normal().string();
+    const std::string script
+        = options.run.script.empty() ? std::string() : fs::absolute(options.run.script, ec).lexically_normal().string();
     auto finish = [&]() -> RunResult {
-        if (options.libraryPath
-            && (result.report.status != model::RunStatus::Cancelled || options.storeCancelled))
+        if (options.libraryPath && (result.report.status != model::RunStatus::Cancelled || options.storeCancelled))
             store(*options.libraryPath, result, observer);
         if (options.exportDir)
             exportTo(*options.exportDir, result);
@@ -122,9 +120,9 @@ RunResult RunPipeline::run(const PipelineOptions& options, const protocol::RunOb
 
     if (script.empty() || !fs::is_regular_file(script, ec)) {
         result.report = model::Report::failed(script, model::RunStatus::Error,
-                                              script.empty()          ? std::string("no script was given")
-                                              : fs::exists(script, ec) ? script + " is not a regular file"
-                                                                       : "no such file: " + script);
+            script.empty()               ? std::string("no script was given")
+                : fs::exists(script, ec) ? script + " is not a regular file"
+                                         : "no such file: " + script);
         return finish();
     }
     result.scriptText = readFile(script, kMaxScriptText).value_or("");
@@ -137,22 +135,29 @@ RunResult RunPipeline::run(const PipelineOptions& options, const protocol::RunOb
     TempFolder folder;
     if (folder.path().empty()) {
         result.report = model::Report::failed(script, model::RunStatus::Error,
-                                              "no temporary folder could be made under "
-                                                  + fs::temp_directory_path(ec).string());
+            "no temporary folder could be made under " + fs::temp_directory_path(ec).string());
         return finish();
     }
     protocol::RunOptions o = options.run;
     o.script = script;
     o.outDir = folder.path();
-    result.report = m_client->run(o, observer);
-    readArtifacts(folder.path(), result);
+    try {
+        result.report = m_client->run(o, observer);
+        readArtifacts(folder.path(), result);
+    } catch (const std::exception& e) {
+        // A bug of ours, not the script's: said as such, and the run still ends in a report.
+        m_client->shutdown();
+        result.artifacts.clear();
+        result.report = model::Report::failed(
+            script, model::RunStatus::Error, std::string("the studio failed while running the script: ") + e.what());
+    }
     return finish();
 }
 
 void RunPipeline::readArtifacts(const std::string& folder, RunResult& result) const
 {
     auto& captures = result.report.captures;
-    result.artifacts.assign(captures.size(), CaptureBytes{});
+    result.artifacts.assign(captures.size(), CaptureBytes {});
     for (std::size_t i = 0; i < captures.size(); ++i) {
         auto& c = captures[i];
         // The worker's files live in `folder`, which is removed when the run returns: nothing
@@ -168,14 +173,27 @@ void RunPipeline::readArtifacts(const std::string& folder, RunResult& result) co
         if (!bytes.pythonCode || !bytes.cache) {
             bytes.error = "the worker wrote no artifact files for capture " + std::to_string(i);
         } else if (library::Sha256::hex(*bytes.pythonCode) != c.artifact->pythonCodeSha256
-                   || library::Sha256::hex(*bytes.cache) != c.artifact->cacheSha256) {
+            || library::Sha256::hex(*bytes.cache) != c.artifact->cacheSha256) {
             bytes.error = "the worker's artifact files for capture " + std::to_string(i)
-                          + " do not match the hashes its report records";
+                + " do not match the hashes its report records";
         } else {
             continue;
         }
         bytes.pythonCode.reset();
         bytes.cache.reset();
+        // The artifact the report describes is not there: the capture did not produce what it
+        // says, and the run is not ok.
+        c.status = model::CaptureStatus::Error;
+        c.outcome = model::Violation {};
+        c.outcome->rule = "artifact-missing";
+        c.outcome->message = bytes.error;
+        c.outcomeWhere = "artifact";
+        c.json["outcome"]
+            = {{"where", "artifact"}, {"invariant", nullptr}, {"rule", "artifact-missing"}, {"message", bytes.error}};
+        if (model::ranToTheEnd(result.report.status) && result.report.status != model::RunStatus::Error) {
+            result.report.status = model::RunStatus::Error;
+            result.report.message = c.name + ": " + bytes.error;
+        }
     }
 }
 
@@ -221,4 +239,4 @@ void RunPipeline::exportTo(const std::string& dir, RunResult& result)
     }
 }
 
-} // namespace ps::run
+}  // namespace ps::run

@@ -45,7 +45,7 @@ public:
     /// `launchProblem`: why no worker can start (from WorkerLocator), or empty. A pipeline
     /// made with a problem answers every run with a report that says it (start_failure set).
     explicit RunPipeline(std::optional<protocol::WorkerLaunch> launch, bool keepWarm = false,
-                         std::string launchProblem = {}, std::optional<model::StartFailure> launchCause = {});
+        std::string launchProblem = {}, std::optional<model::StartFailure> launchCause = {});
     /// Locates the worker (WorkerLocator) for `pythonEnv` (nullopt: the build's environment).
     static RunPipeline forEnvironment(const std::optional<std::string>& pythonEnv, bool keepWarm = false);
     ~RunPipeline();
@@ -79,4 +79,4 @@ private:
     std::string m_exportError;
 };
 
-} // namespace ps::run
+}  // namespace ps::run

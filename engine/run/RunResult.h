@@ -25,4 +25,4 @@ struct RunResult {
     double elapsedSeconds = 0;
 };
 
-} // namespace ps::run
+}  // namespace ps::run

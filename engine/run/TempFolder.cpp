@@ -23,4 +23,4 @@ TempFolder::~TempFolder()
         fs::remove_all(m_path, ec);
 }
 
-} // namespace ps::run
+}  // namespace ps::run

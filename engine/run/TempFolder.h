@@ -19,4 +19,4 @@ private:
     std::string m_path;
 };
 
-} // namespace ps::run
+}  // namespace ps::run

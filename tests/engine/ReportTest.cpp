@@ -8,25 +8,18 @@ using ps::model::RunStatus;
 namespace {
 nlohmann::json workerReport(const std::string& status)
 {
-    return {{"schema", 1},
-            {"script", "/s.py"},
-            {"status", status},
-            {"message", "m"},
-            {"captures",
-             {{{"name", "fn"},
-               {"backend", "eager"},
-               {"tracer", "make_fx"},
-               {"status", status == "ok" || status == "mismatch" ? status : "violation"},
-               {"violation", status == "ok" ? nlohmann::json(nullptr)
-                                            : nlohmann::json{{"invariant", 1},
-                                                             {"kind", "PrecompileError"},
-                                                             {"message", "first\nsecond"},
-                                                             {"location", {{"file", "/s.py"}, {"line", 7}}}}},
-               {"artifact", nullptr},
-               {"graph", {{"nodes", 12}}},
-               {"timings_s", {{"script", 0.5}, {"precompile", 2.0}}}}}}};
+    return {{"schema", 1}, {"script", "/s.py"}, {"status", status}, {"message", "m"},
+        {"captures",
+            {{{"name", "fn"}, {"backend", "eager"}, {"tracer", "make_fx"},
+                {"status", status == "ok" || status == "mismatch" ? status : "violation"},
+                {"violation",
+                    status == "ok" ? nlohmann::json(nullptr)
+                                   : nlohmann::json {{"invariant", 1}, {"kind", "PrecompileError"},
+                                       {"message", "first\nsecond"}, {"location", {{"file", "/s.py"}, {"line", 7}}}}},
+                {"artifact", nullptr}, {"graph", {{"nodes", 12}}},
+                {"timings_s", {{"script", 0.5}, {"precompile", 2.0}}}}}}};
 }
-} // namespace
+}  // namespace
 
 TEST(Report, ExitCodesFollowTheStatus)
 {
@@ -60,8 +53,8 @@ TEST(Report, AnOkRunThatWasNotStoredIsNotOk)
 
 TEST(Report, StatusesAreTypedAndRoundTrip)
 {
-    for (const char* word : {"ok", "mismatch", "violation", "error", "timeout", "worker_died", "cancelled",
-                             "protocol_error"}) {
+    for (const char* word :
+        {"ok", "mismatch", "violation", "error", "timeout", "worker_died", "cancelled", "protocol_error"}) {
         auto j = workerReport("ok");
         j["status"] = word;
         const Report r = Report::fromJson(j);
@@ -88,8 +81,8 @@ TEST(Report, AnUnknownStatusReadsAsAnErrorThatSaysSo)
 
 TEST(Report, FieldsOfTheWrongTypeReadAsAbsent)
 {
-    const Report r = Report::fromJson(nlohmann::json{{"status", "ok"}, {"script", 3}, {"captures", {1, "x", nullptr}},
-                                                     {"stored", "yes"}, {"run_id", "7"}});
+    const Report r = Report::fromJson(nlohmann::json {
+        {"status", "ok"}, {"script", 3}, {"captures", {1, "x", nullptr}}, {"stored", "yes"}, {"run_id", "7"}});
     EXPECT_EQ(r.script, "");
     EXPECT_TRUE(r.captures.empty());
     EXPECT_FALSE(r.stored);

@@ -1,6 +1,6 @@
+#include "protocol/WorkerMessage.h"
 #include "protocol/ProtocolError.h"
 #include "protocol/RunRequest.h"
-#include "protocol/WorkerMessage.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@ namespace {
 json goodReport()
 {
     return {{"schema", 1}, {"script", "/s.py"}, {"status", "mismatch"}, {"message", "m"},
-            {"captures", {{{"name", "fn"}, {"status", "mismatch"}}}}};
+        {"captures", {{{"name", "fn"}, {"status", "mismatch"}}}}};
 }
 
 std::string refusal(const json& j)
@@ -24,12 +24,12 @@ std::string refusal(const json& j)
     }
     return "accepted";
 }
-} // namespace
+}  // namespace
 
 TEST(WorkerMessage, ParsesEachKnownType)
 {
-    const auto hello = WorkerMessage::parse({{"type", "hello"}, {"python", "3.11.7"}, {"torch", "2.14.1"},
-                                             {"libtorch", "2.14.1"}, {"pid", 42}});
+    const auto hello = WorkerMessage::parse(
+        {{"type", "hello"}, {"python", "3.11.7"}, {"torch", "2.14.1"}, {"libtorch", "2.14.1"}, {"pid", 42}});
     ASSERT_NE(hello.get<ps::protocol::HelloMessage>(), nullptr);
     EXPECT_EQ(hello.get<ps::protocol::HelloMessage>()->pid, 42);
 
@@ -83,8 +83,8 @@ TEST(RunRequest, RoundTripsAndRefusesMalformedRequests)
     EXPECT_THROW(ps::protocol::RunRequest::parse(json::array()), ProtocolError);
     EXPECT_THROW(ps::protocol::RunRequest::parse({{"type", "run"}}), ProtocolError);
     EXPECT_THROW(ps::protocol::RunRequest::parse({{"type", "run"}, {"script", 1}}), ProtocolError);
-    EXPECT_THROW(ps::protocol::RunRequest::parse({{"type", "run"}, {"script", "/s.py"}, {"verify", "yes"}}),
-                 ProtocolError);
-    EXPECT_THROW(ps::protocol::RunRequest::parse({{"type", "run"}, {"script", "/s.py"}, {"backend", 2}}),
-                 ProtocolError);
+    EXPECT_THROW(
+        ps::protocol::RunRequest::parse({{"type", "run"}, {"script", "/s.py"}, {"verify", "yes"}}), ProtocolError);
+    EXPECT_THROW(
+        ps::protocol::RunRequest::parse({{"type", "run"}, {"script", "/s.py"}, {"backend", 2}}), ProtocolError);
 }

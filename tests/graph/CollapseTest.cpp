@@ -28,12 +28,13 @@ GraphModel sample()
     });
 }
 
-std::set<std::tuple<std::string, std::string, int>> edgesByName(const GraphModel& g, const ModuleTree& t,
-                                                                 const VisibleGraph& v)
+std::set<std::tuple<std::string, std::string, int>> edgesByName(
+    const GraphModel& g, const ModuleTree& t, const VisibleGraph& v)
 {
     auto label = [&](int item) {
         const auto& it = v.items()[static_cast<std::size_t>(item)];
-        return it.kind == VisibleItem::Node ? g.nodes()[static_cast<std::size_t>(it.id)].name : "[" + t.module(it.id).path + "]";
+        return it.kind == VisibleItem::Node ? g.nodes()[static_cast<std::size_t>(it.id)].name
+                                            : "[" + t.module(it.id).path + "]";
     };
     std::set<std::tuple<std::string, std::string, int>> out;
     for (const auto& e : v.edges())
@@ -41,7 +42,7 @@ std::set<std::tuple<std::string, std::string, int>> edgesByName(const GraphModel
     return out;
 }
 
-} // namespace
+}  // namespace
 
 TEST(Collapse, ACollapsedModuleIsOneBoxWithItsEdgesMerged)
 {
@@ -53,21 +54,22 @@ TEST(Collapse, ACollapsedModuleIsOneBoxWithItsEdgesMerged)
     EXPECT_EQ(v.itemOfNode(1), v.itemOfNode(4));
     EXPECT_EQ(v.itemOfModule(t.find("m")), v.itemOfNode(2));
     // x feeds a1 and b1 (two edges, one box); b1 and b2 both feed out; a1->a2 etc. vanish inside.
-    EXPECT_EQ(edgesByName(g, t, v), (std::set<std::tuple<std::string, std::string, int>>{
-                                        {"x", "[m]", 2}, {"[m]", "out", 2}}));
+    EXPECT_EQ(edgesByName(g, t, v),
+        (std::set<std::tuple<std::string, std::string, int>> {{"x", "[m]", 2}, {"[m]", "out", 2}}));
 
     s.expand(t, t.find("m"));  // m open, m.a and m.b still collapsed
     v = VisibleGraph::build(g, t, s);
     EXPECT_EQ(v.items().size(), 4u);
     EXPECT_EQ(v.itemOfModule(t.find("m")), -1);
-    EXPECT_EQ(edgesByName(g, t, v), (std::set<std::tuple<std::string, std::string, int>>{
-                                        {"x", "[m.a]", 1}, {"x", "[m.b]", 1}, {"[m.a]", "[m.b]", 2}, {"[m.b]", "out", 2}}));
+    EXPECT_EQ(edgesByName(g, t, v),
+        (std::set<std::tuple<std::string, std::string, int>> {
+            {"x", "[m.a]", 1}, {"x", "[m.b]", 1}, {"[m.a]", "[m.b]", 2}, {"[m.b]", "out", 2}}));
 
     s.expand(t, t.find("m.b"));
     v = VisibleGraph::build(g, t, s);
-    EXPECT_EQ(edgesByName(g, t, v), (std::set<std::tuple<std::string, std::string, int>>{
-                                        {"x", "[m.a]", 1}, {"x", "b1", 1}, {"[m.a]", "b1", 1}, {"[m.a]", "b2", 1},
-                                        {"b1", "out", 1}, {"b2", "out", 1}}));
+    EXPECT_EQ(edgesByName(g, t, v),
+        (std::set<std::tuple<std::string, std::string, int>> {{"x", "[m.a]", 1}, {"x", "b1", 1}, {"[m.a]", "b1", 1},
+            {"[m.a]", "b2", 1}, {"b1", "out", 1}, {"b2", "out", 1}}));
     EXPECT_EQ(s.visibleCount(t), static_cast<int>(v.items().size()));
 
     s.collapse(t.find("m"));  // m.b stays open underneath, for the next expand of m
@@ -121,7 +123,7 @@ TEST(Collapse, TheOpeningShowsTheModelsOutlineEvenBesideManyLooseNodes)
         for (const char* part : {"attn", "mlp"})
             for (int i = 0; i < 10; ++i)
                 nodes.push_back({"f" + std::to_string(nodes.size()), {nodes.back().name},
-                                 "model.blocks." + std::to_string(b) + "." + part});
+                    "model.blocks." + std::to_string(b) + "." + part});
     for (int i = 0; i < 100; ++i)
         nodes.push_back({"g" + std::to_string(i), {nodes.back().name}, ""});
     nodes.push_back({"out", {nodes.back().name}, "", "output"});

@@ -24,7 +24,10 @@ inline graph::GraphModel makeGraph(const std::vector<N>& nodes, const nlohmann::
     nlohmann::json list = nlohmann::json::array();
     for (const auto& n : nodes) {
         nlohmann::json j = {{"name", n.name}, {"inputs", n.inputs}, {"kind", n.kind}, {"target", n.target},
-                            {"op", n.kind == "compute" ? "call_function" : n.kind == "output" ? "output" : "placeholder"}};
+            {"op",
+                n.kind == "compute"      ? "call_function"
+                    : n.kind == "output" ? "output"
+                                         : "placeholder"}};
         if (!n.module.empty())
             j["module"] = {{"path", n.module}, {"type", "T"}};
         if (n.kind == "parameter")
@@ -34,4 +37,4 @@ inline graph::GraphModel makeGraph(const std::vector<N>& nodes, const nlohmann::
     return graph::GraphModel::fromJson({{"node_list", list}}, lowering);
 }
 
-} // namespace ps::graphtest
+}  // namespace ps::graphtest

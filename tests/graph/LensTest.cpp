@@ -32,8 +32,8 @@ TEST(Lens, DtypeAndLayoutChangesAgainstTheInputs)
          "shape": [8, 4], "stride": [1, 8], "dtype": "float16", "module": {"path": "m", "type": "M"}},
         {"name": "r", "op": "call_function", "target": "aten.relu.default", "inputs": ["t"],
          "shape": [8, 4], "stride": [1, 8], "dtype": "float16", "module": {"path": "m.k", "type": "K"}}])");
-    const auto g = GraphModel::fromJson({{"node_list", list}},
-                                        nlohmann::json::parse(R"({"kernels": [{"name": "k0", "nodes": ["r"]}]})"));
+    const auto g = GraphModel::fromJson(
+        {{"node_list", list}}, nlohmann::json::parse(R"({"kernels": [{"name": "k0", "nodes": ["r"]}]})"));
     const auto t = ModuleTree::build(g);
     EXPECT_EQ(GraphLens::category(g, t, 1, Lens::DtypeLayout), "dtype change");
     EXPECT_EQ(GraphLens::category(g, t, 2, Lens::DtypeLayout), "layout change");

@@ -16,8 +16,8 @@ struct Builder {
     std::unordered_map<std::string, std::size_t> at;
 
     std::string add(const std::string& op, const std::string& target, const std::vector<std::string>& inputs,
-                    const std::string& module, const std::string& type, const std::string& phase,
-                    const std::string& dtype = "float32", std::vector<int> shape = {64, 512})
+        const std::string& module, const std::string& type, const std::string& phase,
+        const std::string& dtype = "float32", std::vector<int> shape = {64, 512})
     {
         const std::string name = (op == "placeholder" ? "p_" : "n_") + std::to_string(counter++);
         nlohmann::json n;
@@ -49,7 +49,7 @@ struct Builder {
     }
 };
 
-} // namespace
+}  // namespace
 
 nlohmann::json transformerGraph(int target, int stages)
 {
@@ -60,8 +60,8 @@ nlohmann::json transformerGraph(int target, int stages)
     const int blocks = std::max(1, (target - 4 + perBlock - 1) / perBlock);
     const int blocksPerStage = (blocks + stages - 1) / stages;
     nlohmann::json x = {{"name", "x"}, {"op", "placeholder"}, {"target", "x"}, {"kind", "input"}, {"qualname", "x"},
-                        {"inputs", nlohmann::json::array()}, {"shape", {64, 512}}, {"stride", {512, 1}},
-                        {"dtype", "float32"}, {"device", "cpu"}, {"module", nullptr}, {"source", nullptr}};
+        {"inputs", nlohmann::json::array()}, {"shape", {64, 512}}, {"stride", {512, 1}}, {"dtype", "float32"},
+        {"device", "cpu"}, {"module", nullptr}, {"source", nullptr}};
     b.list.push_back(x);
     std::string h = "x";
     std::vector<std::pair<std::string, std::string>> grads;  // (param qualname, grad node)
@@ -81,7 +81,8 @@ nlohmann::json transformerGraph(int target, int stages)
     auto norm = [&](const std::string& m, const std::string& in) {
         const std::string w = b.add("placeholder", "weight", {}, m, "LayerNorm", "");
         const std::string bias = b.add("placeholder", "bias", {}, m, "LayerNorm", "");
-        const std::string ln = b.add("call_function", "aten.native_layer_norm.default", {in, w, bias}, m, "LayerNorm", "forward");
+        const std::string ln
+            = b.add("call_function", "aten.native_layer_norm.default", {in, w, bias}, m, "LayerNorm", "forward");
         const std::string g0 = b.add("call_function", "getitem", {ln}, m, "LayerNorm", "forward");
         b.add("call_function", "getitem", {ln}, m, "LayerNorm", "forward");
         b.add("call_function", "getitem", {ln}, m, "LayerNorm", "forward");
@@ -97,19 +98,21 @@ nlohmann::json transformerGraph(int target, int stages)
             const std::string v = linear(blk + ".attn.v_proj", n1);
             const std::string a = blk + ".attn";
             const std::string qv = b.add("call_function", "aten.view.default", {q}, a, "Attention", "forward");
-            const std::string kt = b.add("call_function", "aten.transpose.int", {kk}, a, "Attention", "forward",
-                                         "float32", {512, 64});
+            const std::string kt
+                = b.add("call_function", "aten.transpose.int", {kk}, a, "Attention", "forward", "float32", {512, 64});
             const std::string s1 = b.add("call_function", "aten.bmm.default", {qv, kt}, a, "Attention", "forward");
             const std::string sc = b.add("call_function", "aten.div.Tensor", {s1}, a, "Attention", "forward");
             const std::string sm = b.add("call_function", "aten._softmax.default", {sc}, a, "Attention", "forward");
-            const std::string hf = b.add("call_function", "aten._to_copy.default", {sm}, a, "Attention", "forward", "float16");
+            const std::string hf
+                = b.add("call_function", "aten._to_copy.default", {sm}, a, "Attention", "forward", "float16");
             const std::string av = b.add("call_function", "aten.bmm.default", {hf, v}, a, "Attention", "forward");
             const std::string aw = b.add("call_function", "aten.view.default", {av}, a, "Attention", "forward");
             const std::string o = linear(blk + ".attn.o_proj", aw);
             const std::string r1 = b.add("call_function", "aten.add.Tensor", {h, o}, blk, "Block", "forward");
             const std::string n2 = norm(blk + ".norm2", r1);
             const std::string f1 = linear(blk + ".mlp.fc1", n2);
-            const std::string act = b.add("call_function", "aten.gelu.default", {f1}, blk + ".mlp.act", "GELU", "forward");
+            const std::string act
+                = b.add("call_function", "aten.gelu.default", {f1}, blk + ".mlp.act", "GELU", "forward");
             const std::string f2 = linear(blk + ".mlp.fc2", act);
             h = b.add("call_function", "aten.add.Tensor", {r1, f2}, blk, "Block", "forward");
             b.modules.push_back({{"path", blk}, {"type", "Block"}});
@@ -118,13 +121,15 @@ nlohmann::json transformerGraph(int target, int stages)
         b.modules.push_back({{"path", "model.stages." + std::to_string(s)}, {"type", "Stage"}});
     }
     b.modules.push_back({{"path", "model"}, {"type", "Transformer"}});
-    const std::string loss = b.add("call_function", "aten.sum.default", {h}, "model", "Transformer", "forward", "float32", {});
+    const std::string loss
+        = b.add("call_function", "aten.sum.default", {h}, "model", "Transformer", "forward", "float32", {});
     // Backward: walk the tape in reverse, each module's gradient ops in that module.
     std::string g = b.add("call_function", "aten.ones_like.default", {loss}, "model", "Transformer", "backward");
     for (auto it = tape.rbegin(); it != tape.rend(); ++it) {
         const auto& t = *it;
         if (t.type == "Linear") {
-            const std::string gi = b.add("call_function", "aten.mm.default", {g, t.params[0]}, t.module, t.type, "backward");
+            const std::string gi
+                = b.add("call_function", "aten.mm.default", {g, t.params[0]}, t.module, t.type, "backward");
             const std::string gw = b.add("call_function", "aten.mm.default", {g, t.in}, t.module, t.type, "backward");
             const std::string gb = b.add("call_function", "aten.sum.dim_IntList", {g}, t.module, t.type, "backward");
             grads.push_back({t.module + ".weight", gw});
@@ -132,7 +137,7 @@ nlohmann::json transformerGraph(int target, int stages)
             g = gi;
         } else {
             const std::string bw = b.add("call_function", "aten.native_layer_norm_backward.default",
-                                         {g, t.in, t.params[0], t.params[1]}, t.module, t.type, "backward");
+                {g, t.in, t.params[0], t.params[1]}, t.module, t.type, "backward");
             const std::string gi = b.add("call_function", "getitem", {bw}, t.module, t.type, "backward");
             const std::string gw = b.add("call_function", "getitem", {bw}, t.module, t.type, "backward");
             const std::string gb = b.add("call_function", "getitem", {bw}, t.module, t.type, "backward");
@@ -146,7 +151,7 @@ nlohmann::json transformerGraph(int target, int stages)
     for (const auto& [param, node] : grads)
         outInputs.push_back(node);
     nlohmann::json out = {{"name", "output"}, {"op", "output"}, {"target", "output"}, {"kind", "output"},
-                          {"inputs", outInputs}, {"module", nullptr}, {"source", nullptr}};
+        {"inputs", outInputs}, {"module", nullptr}, {"source", nullptr}};
     b.list.push_back(out);
     // The nodes feeding the output carry their roles.
     b.list[b.at[loss]]["output"] = {{{"index", 0}, {"role", "result"}, {"param", nullptr}}};
@@ -156,4 +161,4 @@ nlohmann::json transformerGraph(int target, int stages)
     return {{"nodes", b.list.size()}, {"complete", true}, {"node_list", b.list}, {"modules", b.modules}};
 }
 
-} // namespace ps::graphtest
+}  // namespace ps::graphtest

@@ -12,4 +12,4 @@ namespace ps::graphtest {
 /// A "graph" object as the worker reports it, with about `nodes` nodes (never fewer).
 nlohmann::json transformerGraph(int nodes, int stages = 4);
 
-} // namespace ps::graphtest
+}  // namespace ps::graphtest

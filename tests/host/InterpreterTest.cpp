@@ -14,9 +14,9 @@ using namespace ps::host;
 namespace {
 InterpreterConfig config()
 {
-    return InterpreterConfig{PS_TEST_PYTHON_ENV, {"/nonexistent-extra-path"}};
+    return InterpreterConfig {PS_TEST_PYTHON_ENV, {"/nonexistent-extra-path"}};
 }
-} // namespace
+}  // namespace
 
 TEST(Interpreter, StartsFromTheEnvironmentAndStops)
 {
@@ -79,7 +79,10 @@ TEST(Interpreter, OtherThreadsTakeTheGilWithAGuard)
     EXPECT_EQ(py::eval("counter[0]", py::globals()).cast<int>(), 400);
     {
         GilRelease release;  // a C++ section that touches no Python object
-        std::thread([] { GilAcquire inner; py::exec("counter[0] = -1", py::globals()); }).join();
+        std::thread([] {
+            GilAcquire inner;
+            py::exec("counter[0] = -1", py::globals());
+        }).join();
     }
     EXPECT_EQ(py::eval("counter[0]", py::globals()).cast<int>(), -1);
 }

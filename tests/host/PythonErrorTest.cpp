@@ -22,7 +22,7 @@ PythonError raiseFrom(const std::string& code, const std::string& path)
     (void)code;
     throw std::runtime_error("the script did not raise");
 }
-} // namespace
+}  // namespace
 
 TEST(PythonError, CarriesTypeMessageTracebackAndTheUsersLine)
 {

@@ -15,7 +15,7 @@ TEST(TensorComparison, EqualTensorsMatchExactly)
     EXPECT_TRUE(r.ok);
     EXPECT_EQ(r.maxAbsDiff.value(), 0.0);
     EXPECT_EQ(r.mismatched.value(), 0);
-    EXPECT_EQ(r.expectedSizes, (std::vector<std::int64_t>{3, 4}));
+    EXPECT_EQ(r.expectedSizes, (std::vector<std::int64_t> {3, 4}));
     EXPECT_EQ(r.expectedDtype, "float32");
     EXPECT_EQ(r.expectedDevice, "cpu");
 }
@@ -72,7 +72,7 @@ TEST(TensorComparison, SizeAndDtypeMismatchesFailStridesAreOnlyReported)
     const auto st = TensorComparison::compare(e, t);
     EXPECT_TRUE(st.ok);
     EXPECT_FALSE(st.stridesMatch);
-    EXPECT_EQ(st.actualStrides, (std::vector<std::int64_t>{1, 2}));
+    EXPECT_EQ(st.actualStrides, (std::vector<std::int64_t> {1, 2}));
 }
 
 TEST(TensorComparison, EmptyAndComplexTensors)
@@ -87,6 +87,6 @@ TEST(TensorComparison, JsonHasTheKeysVerifyReports)
 {
     const auto j = TensorComparison::compare(at::ones({2}), at::ones({2})).toJson();
     for (const char* key : {"\"sizes\"", "\"strides\"", "\"dtypes\"", "\"max_abs_diff\"", "\"max_rel_diff\"",
-                            "\"mismatched\"", "\"atol\"", "\"rtol\"", "\"ok\":true"})
+             "\"mismatched\"", "\"atol\"", "\"rtol\"", "\"ok\":true"})
         EXPECT_NE(j.find(key), std::string::npos) << key << " in " << j;
 }

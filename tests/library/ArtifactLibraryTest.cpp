@@ -9,8 +9,8 @@
 #include "library/ArtifactLibrary.h"
 #include "library/DefaultLibraryPath.h"
 #include "library/LibraryError.h"
-#include "library/Sha256.h"
 #include "library/Schema.h"
+#include "library/Sha256.h"
 
 namespace ps::library {
 namespace {
@@ -19,11 +19,13 @@ using test::makeRun;
 using test::TempDir;
 using json = nlohmann::json;
 
-std::string codecOf(const std::string& libraryPath, const std::string& sha) {
+std::string codecOf(const std::string& libraryPath, const std::string& sha)
+{
     return test::rawQueryText(libraryPath, "SELECT codec FROM blobs WHERE sha256 = '" + sha + "'");
 }
 
-TEST(ArtifactLibrary, CreatesAFreshLibraryAtTheCurrentSchema) {
+TEST(ArtifactLibrary, CreatesAFreshLibraryAtTheCurrentSchema)
+{
     TempDir dir;
     const std::string path = dir.file("nested/folder/library.sqlite3");
     ArtifactLibrary library(path);
@@ -35,7 +37,8 @@ TEST(ArtifactLibrary, CreatesAFreshLibraryAtTheCurrentSchema) {
     EXPECT_EQ(library.list().size(), 0u);
 }
 
-TEST(ArtifactLibrary, InsertThenShowGivesTheReportBackWithRunId) {
+TEST(ArtifactLibrary, InsertThenShowGivesTheReportBackWithRunId)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     NewRun run = makeRun("linear", "def forward(x):\n    return x\n", "cache bytes");
@@ -63,9 +66,7 @@ TEST(ArtifactLibrary, InsertThenShowGivesTheReportBackWithRunId) {
     json expected = run.report;
     expected["run_id"] = id;
     expected["captures"][0]["artifact"] = {{"python_code_sha256", Sha256::hex(*run.captures[0].pythonCode)},
-                                           {"python_code_bytes", 29},
-                                           {"cache_sha256", Sha256::hex("cache bytes")},
-                                           {"cache_bytes", 11}};
+        {"python_code_bytes", 29}, {"cache_sha256", Sha256::hex("cache bytes")}, {"cache_bytes", 11}};
     EXPECT_EQ(record.report, expected);
 
     const CaptureArtifact artifact = library.artifact(id, 0);
@@ -73,7 +74,8 @@ TEST(ArtifactLibrary, InsertThenShowGivesTheReportBackWithRunId) {
     EXPECT_EQ(artifact.cache, "cache bytes");
 }
 
-TEST(ArtifactLibrary, RefusesAReportWhoseHashesDoNotMatchItsBytesAndStoresNothing) {
+TEST(ArtifactLibrary, RefusesAReportWhoseHashesDoNotMatchItsBytesAndStoresNothing)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     NewRun run = makeRun("f", "code", "cache");
@@ -89,15 +91,14 @@ TEST(ArtifactLibrary, RefusesAReportWhoseHashesDoNotMatchItsBytesAndStoresNothin
     EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM blobs"), "0");
 }
 
-TEST(ArtifactLibrary, KeepsFailedRunsAndTheirMessages) {
+TEST(ArtifactLibrary, KeepsFailedRunsAndTheirMessages)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     NewRun run;
-    run.report = {{"schema", 1},
-                  {"script", "/s/global_tensor.py"},
-                  {"status", "violation"},
-                  {"message", "a capture ended in a violation"},
-                  {"captures", json::array({test::captureReport("fn", "inductor", "violation")})}};
+    run.report = {{"schema", 1}, {"script", "/s/global_tensor.py"}, {"status", "violation"},
+        {"message", "a capture ended in a violation"},
+        {"captures", json::array({test::captureReport("fn", "inductor", "violation")})}};
     const std::int64_t id = library.insert(run);
     const RunRecord record = library.show(id);
     EXPECT_EQ(record.summary.status, "violation");
@@ -114,7 +115,8 @@ TEST(ArtifactLibrary, KeepsFailedRunsAndTheirMessages) {
     }
 }
 
-TEST(ArtifactLibrary, BlobsOfZeroAndOneByteRoundTrip) {
+TEST(ArtifactLibrary, BlobsOfZeroAndOneByteRoundTrip)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     const std::int64_t id = library.insert(makeRun("tiny", "", "x"));
@@ -127,7 +129,8 @@ TEST(ArtifactLibrary, BlobsOfZeroAndOneByteRoundTrip) {
     EXPECT_TRUE(library.verify().ok());
 }
 
-TEST(ArtifactLibrary, BlobOf200MegabytesRoundTrips) {
+TEST(ArtifactLibrary, BlobOf200MegabytesRoundTrips)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     const std::size_t size = 200u * 1000u * 1000u;
@@ -142,12 +145,13 @@ TEST(ArtifactLibrary, BlobOf200MegabytesRoundTrips) {
     EXPECT_TRUE(artifact.pythonCode == code);  // 200 MB: not printed on failure
     EXPECT_EQ(Sha256::hex(artifact.cache), cacheSha);
     EXPECT_EQ(codecOf(library.path(), codeSha), "zstd");
-    const auto stored = std::stoll(test::rawQueryText(
-        library.path(), "SELECT length(data) FROM blobs WHERE sha256 = '" + codeSha + "'"));
+    const auto stored = std::stoll(
+        test::rawQueryText(library.path(), "SELECT length(data) FROM blobs WHERE sha256 = '" + codeSha + "'"));
     EXPECT_LT(stored, static_cast<long long>(size / 4)) << "python_code text should compress";
 }
 
-TEST(ArtifactLibrary, StoresIncompressibleBytesRaw) {
+TEST(ArtifactLibrary, StoresIncompressibleBytesRaw)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     std::string noise(64 * 1024, '\0');
@@ -159,10 +163,11 @@ TEST(ArtifactLibrary, StoresIncompressibleBytesRaw) {
     library.insert(makeRun("noise", "print(1)\n", noise));
     EXPECT_EQ(codecOf(library.path(), Sha256::hex(noise)), "raw");
     EXPECT_EQ(test::rawQueryText(library.path(), "SELECT length(data) FROM blobs WHERE codec = 'raw' AND size = 65536"),
-              "65536");
+        "65536");
 }
 
-TEST(ArtifactLibrary, IdenticalContentIsStoredOnce) {
+TEST(ArtifactLibrary, IdenticalContentIsStoredOnce)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     library.insert(makeRun("a", "same code", "same cache"));
@@ -171,13 +176,14 @@ TEST(ArtifactLibrary, IdenticalContentIsStoredOnce) {
     EXPECT_EQ(library.list().size(), 2u);
 }
 
-TEST(ArtifactLibrary, ListsNewestFirstWithFilters) {
+TEST(ArtifactLibrary, ListsNewestFirstWithFilters)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     library.insert(makeRun("first", "c1", "k1", "eager"));
     NewRun failed;
     failed.report = {{"schema", 1}, {"script", "/s/second.py"}, {"status", "violation"}, {"message", "bad"},
-                     {"captures", json::array({test::captureReport("second", "inductor", "violation")})}};
+        {"captures", json::array({test::captureReport("second", "inductor", "violation")})}};
     library.insert(failed);
     library.insert(makeRun("third", "c3", "k3", "inductor"));
 
@@ -210,14 +216,15 @@ TEST(ArtifactLibrary, ListsNewestFirstWithFilters) {
     EXPECT_EQ(newest[0].captures.size(), 1u);
 }
 
-TEST(ArtifactLibrary, SearchFindsRunsByNameMessageAndScript) {
+TEST(ArtifactLibrary, SearchFindsRunsByNameMessageAndScript)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     const auto a = library.insert(makeRun("resnet_block", "c1", "k1"));
     NewRun failed;
     failed.report = {{"schema", 1}, {"script", "/s/attention.py"}, {"status", "violation"},
-                     {"message", "a capture ended in a violation"},
-                     {"captures", json::array({test::captureReport("attn", "inductor", "violation")})}};
+        {"message", "a capture ended in a violation"},
+        {"captures", json::array({test::captureReport("attn", "inductor", "violation")})}};
     failed.scriptText = "import torch\nWEIGHTS = torch.randn(4)\n";
     const auto b = library.insert(failed);
 
@@ -248,7 +255,8 @@ TEST(ArtifactLibrary, SearchFindsRunsByNameMessageAndScript) {
     EXPECT_EQ(library.list(combined).size(), 0u);
 }
 
-TEST(ArtifactLibrary, RemoveThenGcDropsOnlyUnreferencedBlobs) {
+TEST(ArtifactLibrary, RemoveThenGcDropsOnlyUnreferencedBlobs)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     const std::string big = test::semiRandomBytes(2u << 20, 9);
@@ -280,7 +288,8 @@ TEST(ArtifactLibrary, RemoveThenGcDropsOnlyUnreferencedBlobs) {
     EXPECT_EQ(library.insert(makeRun("c", "x", "y")), b + 1);
 }
 
-TEST(ArtifactLibrary, TrustMarksARun) {
+TEST(ArtifactLibrary, TrustMarksARun)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     NewRun run = makeRun("imported", "c", "k");
@@ -294,7 +303,8 @@ TEST(ArtifactLibrary, TrustMarksARun) {
     EXPECT_THROW(library.trust(id + 5), LibraryError);
 }
 
-TEST(ArtifactLibrary, ShowOfAMissingRunIsNotFound) {
+TEST(ArtifactLibrary, ShowOfAMissingRunIsNotFound)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     try {
@@ -307,16 +317,18 @@ TEST(ArtifactLibrary, ShowOfAMissingRunIsNotFound) {
     }
 }
 
-TEST(ArtifactLibrary, ExportWritesEachCaptureByteExact) {
+TEST(ArtifactLibrary, ExportWritesEachCaptureByteExact)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     NewRun run;
     run.report = {{"schema", 1}, {"script", "/s/two.py"}, {"status", "ok"}, {"message", ""},
-                  {"captures", json::array({test::captureReport("fn"), test::captureReport("helper/part"),
-                                            test::captureReport("fn"), test::captureReport("bad", "eager", "violation")})}};
+        {"captures",
+            json::array({test::captureReport("fn"), test::captureReport("helper/part"), test::captureReport("fn"),
+                test::captureReport("bad", "eager", "violation")})}};
     const std::string binary("\0\x01\xff\r\n\x1a", 6);
-    run.captures = {NewCapture{"code one\r\n", "cache" + binary}, NewCapture{"code two", binary},
-                    NewCapture{"code three", "cache three"}};
+    run.captures = {NewCapture {"code one\r\n", "cache" + binary}, NewCapture {"code two", binary},
+        NewCapture {"code three", "cache three"}};
     const auto id = library.insert(run);
 
     const auto written = library.exportRun(id, dir.file("out"));
@@ -333,11 +345,13 @@ TEST(ArtifactLibrary, ExportWritesEachCaptureByteExact) {
     EXPECT_EQ(report["run_id"], id);
 }
 
-TEST(ArtifactLibrary, ExportOfARunWithoutArtifactsWritesNothing) {
+TEST(ArtifactLibrary, ExportOfARunWithoutArtifactsWritesNothing)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     NewRun run;
-    run.report = {{"schema", 1}, {"script", "/s/x.py"}, {"status", "error"}, {"message", "boom"}, {"captures", json::array()}};
+    run.report
+        = {{"schema", 1}, {"script", "/s/x.py"}, {"status", "error"}, {"message", "boom"}, {"captures", json::array()}};
     const auto id = library.insert(run);
     try {
         library.exportRun(id, dir.file("out"));
@@ -348,7 +362,8 @@ TEST(ArtifactLibrary, ExportOfARunWithoutArtifactsWritesNothing) {
     EXPECT_FALSE(std::filesystem::exists(dir.file("out")));
 }
 
-TEST(DefaultLibraryPath, FollowsXdgDataHome) {
+TEST(DefaultLibraryPath, FollowsXdgDataHome)
+{
     const char* oldXdg = std::getenv("XDG_DATA_HOME");
     const std::string saved = oldXdg ? oldXdg : "";
     ::setenv("XDG_DATA_HOME", "/data/home", 1);
@@ -359,7 +374,8 @@ TEST(DefaultLibraryPath, FollowsXdgDataHome) {
     EXPECT_EQ(defaultLibraryPath(), home + "/.local/share/precompile-studio/library.sqlite3");
     ::unsetenv("XDG_DATA_HOME");
     EXPECT_EQ(defaultLibraryPath(), home + "/.local/share/precompile-studio/library.sqlite3");
-    if (oldXdg) ::setenv("XDG_DATA_HOME", saved.c_str(), 1);
+    if (oldXdg)
+        ::setenv("XDG_DATA_HOME", saved.c_str(), 1);
 }
 
 }  // namespace

@@ -16,7 +16,8 @@ namespace {
 
 using test::TempDir;
 
-std::string layoutBytes(int seed, std::size_t size) {
+std::string layoutBytes(int seed, std::size_t size)
+{
     std::string s;
     s.reserve(size);
     unsigned x = 2463534242u + static_cast<unsigned>(seed);
@@ -29,11 +30,13 @@ std::string layoutBytes(int seed, std::size_t size) {
     return s;
 }
 
-TEST(LayoutCache, KeepsALayoutAcrossOpens) {
+TEST(LayoutCache, KeepsALayoutAcrossOpens)
+{
     TempDir dir;
     const std::string path = dir.file("library.sqlite3");
     std::string repetitive;
-    for (int i = 0; i < 5000; ++i) repetitive += "node " + std::to_string(i % 10) + " 0 0 160 34\n";
+    for (int i = 0; i < 5000; ++i)
+        repetitive += "node " + std::to_string(i % 10) + " 0 0 160 34\n";
     {
         ArtifactLibrary library(path);
         library.storeLayout("layout1:abc:state", repetitive);
@@ -45,7 +48,8 @@ TEST(LayoutCache, KeepsALayoutAcrossOpens) {
     EXPECT_LT(library.layoutUsage().second, static_cast<std::int64_t>(repetitive.size()) / 4);
 }
 
-TEST(LayoutCache, ReplacesTheLayoutOfAKey) {
+TEST(LayoutCache, ReplacesTheLayoutOfAKey)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("library.sqlite3"));
     library.storeLayout("k", "first");
@@ -54,7 +58,8 @@ TEST(LayoutCache, ReplacesTheLayoutOfAKey) {
     EXPECT_EQ(library.layoutUsage().first, 1);
 }
 
-TEST(LayoutCache, TrimsTheLeastRecentlyUsedPastTheBudget) {
+TEST(LayoutCache, TrimsTheLeastRecentlyUsedPastTheBudget)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("library.sqlite3"));
     const std::size_t each = static_cast<std::size_t>(ArtifactLibrary::kLayoutBudget / 4);  // noise: stored raw
@@ -70,7 +75,8 @@ TEST(LayoutCache, TrimsTheLeastRecentlyUsedPastTheBudget) {
     EXPECT_LE(library.layoutUsage().second, ArtifactLibrary::kLayoutBudget);
 }
 
-TEST(LayoutCache, ADamagedRowIsDroppedNotThrown) {
+TEST(LayoutCache, ADamagedRowIsDroppedNotThrown)
+{
     TempDir dir;
     const std::string path = dir.file("library.sqlite3");
     {
@@ -91,23 +97,29 @@ TEST(LayoutCache, ADamagedRowIsDroppedNotThrown) {
     EXPECT_TRUE(library.verify().ok());
 }
 
-TEST(LayoutCache, TheAdapterSharesOneLibraryBetweenThreads) {
+TEST(LayoutCache, TheAdapterSharesOneLibraryBetweenThreads)
+{
     TempDir dir;
     const std::string path = dir.file("library.sqlite3");
-    { ArtifactLibrary create(path); }
+    {
+        ArtifactLibrary create(path);
+    }
     LibraryLayoutCache cache(path);
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t)
         threads.emplace_back([&cache, t] {
-            for (int i = 0; i < 10; ++i) cache.store("k" + std::to_string(t) + "-" + std::to_string(i), layoutBytes(t * 100 + i, 2000));
+            for (int i = 0; i < 10; ++i)
+                cache.store("k" + std::to_string(t) + "-" + std::to_string(i), layoutBytes(t * 100 + i, 2000));
         });
-    for (auto& th : threads) th.join();
+    for (auto& th : threads)
+        th.join();
     for (int t = 0; t < 4; ++t)
         for (int i = 0; i < 10; ++i)
             EXPECT_EQ(cache.load("k" + std::to_string(t) + "-" + std::to_string(i)), layoutBytes(t * 100 + i, 2000));
 }
 
-TEST(LayoutCache, TheAdapterCachesNothingWithoutALibrary) {
+TEST(LayoutCache, TheAdapterCachesNothingWithoutALibrary)
+{
     TempDir dir;
     LibraryLayoutCache cache(dir.file("missing.sqlite3"));
     cache.store("k", "bytes");

@@ -30,7 +30,8 @@ struct Outcome {
 };
 
 /// Parses and runs `precompile-studio --library PATH ARGS...` the way main() will.
-Outcome runCli(const std::string& libraryPath, std::vector<std::string> args) {
+Outcome runCli(const std::string& libraryPath, std::vector<std::string> args)
+{
     CLI::App app("precompile-studio");
     std::string library;
     int exitCode = 0;
@@ -38,7 +39,8 @@ Outcome runCli(const std::string& libraryPath, std::vector<std::string> args) {
     addLibraryCommands(app, &library, &exitCode);
     args.insert(args.begin(), {"precompile-studio", "--library", libraryPath});
     std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
+    for (auto& a : args)
+        argv.push_back(a.data());
     testing::internal::CaptureStdout();
     testing::internal::CaptureStderr();
     Outcome outcome;
@@ -53,17 +55,21 @@ Outcome runCli(const std::string& libraryPath, std::vector<std::string> args) {
     return outcome;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part)
+{
+    return text.find(part) != std::string::npos;
+}
 
 class LibraryCommands : public ::testing::Test {
 protected:
-    void SetUp() override {
+    void SetUp() override
+    {
         ArtifactLibrary library(path);
         okRun = library.insert(test::makeRun("resnet_block", "def forward():\n    pass\n", "cache", "inductor"));
         NewRun failed;
         failed.report = {{"schema", 1}, {"script", "/s/global_tensor.py"}, {"status", "violation"},
-                         {"message", "a capture ended in a violation"},
-                         {"captures", json::array({test::captureReport("fn", "eager", "violation")})}};
+            {"message", "a capture ended in a violation"},
+            {"captures", json::array({test::captureReport("fn", "eager", "violation")})}};
         failedRun = library.insert(failed);
     }
     TempDir dir;
@@ -71,7 +77,8 @@ protected:
     std::int64_t okRun = 0, failedRun = 0;
 };
 
-TEST_F(LibraryCommands, LsPrintsATableNewestFirst) {
+TEST_F(LibraryCommands, LsPrintsATableNewestFirst)
+{
     const Outcome o = runCli(path, {"library", "ls"});
     EXPECT_EQ(o.exitCode, 0) << o.err;
     EXPECT_TRUE(contains(o.out, "resnet_block")) << o.out;
@@ -80,7 +87,8 @@ TEST_F(LibraryCommands, LsPrintsATableNewestFirst) {
     EXPECT_EQ(o.err, "");
 }
 
-TEST_F(LibraryCommands, LsJsonWithFilters) {
+TEST_F(LibraryCommands, LsJsonWithFilters)
+{
     Outcome o = runCli(path, {"library", "ls", "--json"});
     ASSERT_EQ(o.exitCode, 0) << o.err;
     json all = json::parse(o.out);
@@ -103,7 +111,8 @@ TEST_F(LibraryCommands, LsJsonWithFilters) {
     EXPECT_EQ(json::parse(o.out)["runs"][0]["run_id"], failedRun);
 }
 
-TEST_F(LibraryCommands, LsOfALibraryNotYetMadeIsEmptyAndCreatesNothing) {
+TEST_F(LibraryCommands, LsOfALibraryNotYetMadeIsEmptyAndCreatesNothing)
+{
     const std::string absent = dir.file("absent/lib.sqlite3");
     const Outcome o = runCli(absent, {"library", "ls", "--json"});
     EXPECT_EQ(o.exitCode, 0);
@@ -111,7 +120,8 @@ TEST_F(LibraryCommands, LsOfALibraryNotYetMadeIsEmptyAndCreatesNothing) {
     EXPECT_FALSE(std::filesystem::exists(absent));
 }
 
-TEST_F(LibraryCommands, ShowJsonIsTheStoredReport) {
+TEST_F(LibraryCommands, ShowJsonIsTheStoredReport)
+{
     const Outcome o = runCli(path, {"library", "show", std::to_string(okRun), "--json"});
     EXPECT_EQ(o.exitCode, 0) << o.err;
     ArtifactLibrary library(path);
@@ -124,14 +134,16 @@ TEST_F(LibraryCommands, ShowJsonIsTheStoredReport) {
     EXPECT_TRUE(contains(human.out, Sha256::hex("cache"))) << human.out;
 }
 
-TEST_F(LibraryCommands, ShowOfAMissingRunExits1NamingTheLibrary) {
+TEST_F(LibraryCommands, ShowOfAMissingRunExits1NamingTheLibrary)
+{
     const Outcome o = runCli(path, {"library", "show", "99"});
     EXPECT_EQ(o.exitCode, 1);
     EXPECT_TRUE(contains(o.err, path)) << o.err;
     EXPECT_TRUE(contains(o.err, "no run 99")) << o.err;
 }
 
-TEST_F(LibraryCommands, ExportImportTrustRmGc) {
+TEST_F(LibraryCommands, ExportImportTrustRmGc)
+{
     const std::string out = dir.file("export");
     Outcome o = runCli(path, {"library", "export", std::to_string(okRun), out});
     EXPECT_EQ(o.exitCode, 0) << o.err;
@@ -140,7 +152,8 @@ TEST_F(LibraryCommands, ExportImportTrustRmGc) {
 
     // The fixture pair, a real precompile artifact.
     for (const char* ext : {".py", ".cache", ".json"})
-        std::filesystem::copy_file(std::string(PS_LIBRARY_FIXTURES) + "/sin_plus_one" + ext, dir.file(std::string("pair") + ext));
+        std::filesystem::copy_file(
+            std::string(PS_LIBRARY_FIXTURES) + "/sin_plus_one" + ext, dir.file(std::string("pair") + ext));
     o = runCli(path, {"library", "import", dir.file("pair.py"), "--json"});
     ASSERT_EQ(o.exitCode, 0) << o.err;
     const std::int64_t imported = json::parse(o.out)["run_id"];
@@ -162,9 +175,11 @@ TEST_F(LibraryCommands, ExportImportTrustRmGc) {
     EXPECT_EQ(json::parse(o.out)["blobs_removed"], 2);
 }
 
-TEST_F(LibraryCommands, ImportRefusesAMismatchedPair) {
+TEST_F(LibraryCommands, ImportRefusesAMismatchedPair)
+{
     for (const char* ext : {".py", ".cache", ".json"})
-        std::filesystem::copy_file(std::string(PS_LIBRARY_FIXTURES) + "/sin_plus_one" + ext, dir.file(std::string("pair") + ext));
+        std::filesystem::copy_file(
+            std::string(PS_LIBRARY_FIXTURES) + "/sin_plus_one" + ext, dir.file(std::string("pair") + ext));
     const std::string original = test::readBytes(dir.file("pair.py"));
     test::writeBytes(dir.file("pair.py"), original + "import os\n");
     const Outcome o = runCli(path, {"library", "import", dir.file("pair.py")});
@@ -175,7 +190,8 @@ TEST_F(LibraryCommands, ImportRefusesAMismatchedPair) {
     EXPECT_EQ(json::parse(runCli(path, {"library", "ls", "--json"}).out)["runs"].size(), 2u);
 }
 
-TEST_F(LibraryCommands, VerifyExits1WhenABlobIsDamaged) {
+TEST_F(LibraryCommands, VerifyExits1WhenABlobIsDamaged)
+{
     Outcome o = runCli(path, {"library", "verify"});
     EXPECT_EQ(o.exitCode, 0) << o.out << o.err;
     EXPECT_TRUE(contains(o.out, "ok")) << o.out;
@@ -197,10 +213,11 @@ TEST_F(LibraryCommands, VerifyExits1WhenABlobIsDamaged) {
     EXPECT_TRUE(contains(o.err, "damaged")) << o.err;
 }
 
-TEST_F(LibraryCommands, AnUnusableLibraryFileExits2NamingIt) {
+TEST_F(LibraryCommands, AnUnusableLibraryFileExits2NamingIt)
+{
     const std::string junk = dir.file("junk.sqlite3");
     test::writeBytes(junk, std::string(4096, 'j'));
-    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>> {
              {"library", "ls"}, {"library", "show", "1"}, {"library", "verify"}, {"library", "gc"}}) {
         const Outcome o = runCli(junk, args);
         EXPECT_EQ(o.exitCode, 2) << args[1];
@@ -215,7 +232,8 @@ TEST_F(LibraryCommands, AnUnusableLibraryFileExits2NamingIt) {
     EXPECT_TRUE(contains(o.err, "read-only")) << o.err;
 }
 
-TEST_F(LibraryCommands, UsageErrorsExit2) {
+TEST_F(LibraryCommands, UsageErrorsExit2)
+{
     EXPECT_EQ(runCli(path, {"library"}).exitCode, 2);
     EXPECT_EQ(runCli(path, {"library", "show"}).exitCode, 2);
     EXPECT_EQ(runCli(path, {"library", "show", "abc"}).exitCode, 2);

@@ -16,7 +16,8 @@ namespace {
 using test::TempDir;
 
 /// Flips one byte of a stored blob through plain SQLite, as a disk error or a stray program would.
-void flipByte(const std::string& libraryPath, const std::string& sha, int offset) {
+void flipByte(const std::string& libraryPath, const std::string& sha, int offset)
+{
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(libraryPath.c_str(), &db), SQLITE_OK);
     sqlite3_stmt* st = nullptr;
@@ -38,7 +39,7 @@ void flipByte(const std::string& libraryPath, const std::string& sha, int offset
 struct DamagedLibrary {
     TempDir dir;
     std::string path = dir.file("lib.sqlite3");
-    std::string code = test::pythonCodeText(50'000, 1);    // stored zstd
+    std::string code = test::pythonCodeText(50'000, 1);   // stored zstd
     std::string cache = test::semiRandomBytes(1'000, 2);  // mostly noise: stored raw
     std::int64_t damagedRun = 0;
     std::int64_t goodRun = 0;
@@ -46,17 +47,19 @@ struct DamagedLibrary {
 
 class LibraryDamage : public ::testing::Test {
 protected:
-    void SetUp() override {
+    void SetUp() override
+    {
         ArtifactLibrary library(d.path);
         d.damagedRun = library.insert(test::makeRun("victim", d.code, d.cache));
         d.goodRun = library.insert(test::makeRun("bystander", "other code", "other cache"));
-        ASSERT_EQ(test::rawQueryText(d.path, "SELECT codec FROM blobs WHERE sha256 = '" + Sha256::hex(d.cache) + "'"),
-                  "raw");
+        ASSERT_EQ(
+            test::rawQueryText(d.path, "SELECT codec FROM blobs WHERE sha256 = '" + Sha256::hex(d.cache) + "'"), "raw");
     }
     DamagedLibrary d;
 };
 
-TEST_F(LibraryDamage, RawBlobWithAFlippedByteIsReportedEverywhere) {
+TEST_F(LibraryDamage, RawBlobWithAFlippedByteIsReportedEverywhere)
+{
     const std::string sha = Sha256::hex(d.cache);
     flipByte(d.path, sha, 500);
     ArtifactLibrary library(d.path);
@@ -67,7 +70,7 @@ TEST_F(LibraryDamage, RawBlobWithAFlippedByteIsReportedEverywhere) {
     ASSERT_EQ(verify.damaged.size(), 1u);
     EXPECT_EQ(verify.damaged[0].sha256, sha);
     EXPECT_EQ(verify.damaged[0].role, "cache");
-    EXPECT_EQ(verify.damaged[0].runIds, std::vector<std::int64_t>{d.damagedRun});
+    EXPECT_EQ(verify.damaged[0].runIds, std::vector<std::int64_t> {d.damagedRun});
     EXPECT_NE(verify.damaged[0].detail.find("hashes to"), std::string::npos) << verify.damaged[0].detail;
     EXPECT_EQ(verify.blobsChecked, 4);
 
@@ -101,7 +104,8 @@ TEST_F(LibraryDamage, RawBlobWithAFlippedByteIsReportedEverywhere) {
     EXPECT_EQ(library.artifact(d.goodRun, 0).cache, "other cache");
 }
 
-TEST_F(LibraryDamage, CompressedBlobWithAFlippedByteIsDamaged) {
+TEST_F(LibraryDamage, CompressedBlobWithAFlippedByteIsDamaged)
+{
     const std::string sha = Sha256::hex(d.code);
     flipByte(d.path, sha, 300);
     ArtifactLibrary library(d.path);
@@ -113,7 +117,8 @@ TEST_F(LibraryDamage, CompressedBlobWithAFlippedByteIsDamaged) {
     EXPECT_EQ(library.show(d.damagedRun).damaged.size(), 1u);
 }
 
-TEST_F(LibraryDamage, MissingBlobIsDamaged) {
+TEST_F(LibraryDamage, MissingBlobIsDamaged)
+{
     const std::string sha = Sha256::hex(d.cache);
     test::rawExec(d.path, "PRAGMA foreign_keys = OFF; DELETE FROM blobs WHERE sha256 = '" + sha + "'");
     ArtifactLibrary library(d.path);
@@ -121,13 +126,14 @@ TEST_F(LibraryDamage, MissingBlobIsDamaged) {
     ASSERT_EQ(verify.damaged.size(), 1u);
     EXPECT_EQ(verify.damaged[0].sha256, sha);
     EXPECT_NE(verify.damaged[0].detail.find("missing"), std::string::npos);
-    EXPECT_EQ(verify.damaged[0].runIds, std::vector<std::int64_t>{d.damagedRun});
+    EXPECT_EQ(verify.damaged[0].runIds, std::vector<std::int64_t> {d.damagedRun});
     EXPECT_FALSE(verify.integrityErrors.empty()) << "foreign_key_check should name the dangling capture";
     EXPECT_EQ(library.show(d.damagedRun).damaged.size(), 1u);
     EXPECT_THROW(library.exportRun(d.damagedRun, d.dir.file("out")), LibraryError);
 }
 
-TEST_F(LibraryDamage, ABlobWhoseRecordedSizeLiesIsDamaged) {
+TEST_F(LibraryDamage, ABlobWhoseRecordedSizeLiesIsDamaged)
+{
     const std::string sha = Sha256::hex(d.cache);
     test::rawExec(d.path, "UPDATE blobs SET size = size + 1 WHERE sha256 = '" + sha + "'");
     ArtifactLibrary library(d.path);

@@ -24,24 +24,28 @@ using json = nlohmann::json;
 const std::string kFixture = std::string(PS_LIBRARY_FIXTURES) + "/sin_plus_one";
 
 /// Copies the fixture pair into `dir` under `name`.
-std::string copyPair(const TempDir& dir, const std::string& name = "sin_plus_one") {
+std::string copyPair(const TempDir& dir, const std::string& name = "sin_plus_one")
+{
     for (const char* ext : {".py", ".cache", ".json"})
         std::filesystem::copy_file(kFixture + ext, dir.file(name + ext));
     return dir.file(name + ".py");
 }
 
-void expectMismatch(ArtifactLibrary& library, const std::string& py, const std::vector<std::string>& mentions) {
+void expectMismatch(ArtifactLibrary& library, const std::string& py, const std::vector<std::string>& mentions)
+{
     try {
         library.importArtifact(py);
         ADD_FAILURE() << "imported a mismatched pair";
     } catch (const LibraryError& e) {
         EXPECT_EQ(e.kind(), LibraryError::Kind::Mismatch) << e.what();
-        for (const std::string& m : mentions) EXPECT_NE(std::string(e.what()).find(m), std::string::npos) << e.what();
+        for (const std::string& m : mentions)
+            EXPECT_NE(std::string(e.what()).find(m), std::string::npos) << e.what();
     }
     EXPECT_EQ(library.list().size(), 0u) << "a refused import left a run behind";
 }
 
-TEST(ArtifactFiles, FindsTheCodeHashInARealCache) {
+TEST(ArtifactFiles, FindsTheCodeHashInARealCache)
+{
     const std::string code = test::readBytes(kFixture + ".py");
     const std::string cache = test::readBytes(kFixture + ".cache");
     EXPECT_EQ(ArtifactFiles::codeHashOf(cache), Sha256::hex(code));
@@ -55,7 +59,8 @@ TEST(ArtifactFiles, FindsTheCodeHashInARealCache) {
     EXPECT_EQ(ArtifactFiles::codeHashOf("code_hashq\x06" + hex), std::nullopt);
 }
 
-TEST(ArtifactFiles, FileStemsAreSafe) {
+TEST(ArtifactFiles, FileStemsAreSafe)
+{
     EXPECT_EQ(ArtifactFiles::fileStem("fn"), "fn");
     EXPECT_EQ(ArtifactFiles::fileStem("model.forward#2"), "model.forward#2");
     EXPECT_EQ(ArtifactFiles::fileStem("../../etc/passwd"), "_.._etc_passwd");
@@ -63,7 +68,8 @@ TEST(ArtifactFiles, FileStemsAreSafe) {
     EXPECT_EQ(ArtifactFiles::fileStem("a b/c"), "a_b_c");
 }
 
-TEST(LibraryImport, ImportsARealPairAsUntrustedAndExportsItByteExact) {
+TEST(LibraryImport, ImportsARealPairAsUntrustedAndExportsItByteExact)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     const std::string py = copyPair(dir);
@@ -90,17 +96,20 @@ TEST(LibraryImport, ImportsARealPairAsUntrustedAndExportsItByteExact) {
     EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM blobs"), "2");
 }
 
-TEST(LibraryImport, RefusesPythonCodeThatIsNotTheCachesCode) {
+TEST(LibraryImport, RefusesPythonCodeThatIsNotTheCachesCode)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     const std::string py = copyPair(dir);
     const std::string original = test::readBytes(py);
     const std::string edited = original + "\n# an innocent edit\n";
     test::writeBytes(py, edited);
-    expectMismatch(library, py, {Sha256::hex(original), Sha256::hex(edited), "code_hash", dir.file("sin_plus_one.cache")});
+    expectMismatch(
+        library, py, {Sha256::hex(original), Sha256::hex(edited), "code_hash", dir.file("sin_plus_one.cache")});
 }
 
-TEST(LibraryImport, RefusesACacheOfAnotherArtifact) {
+TEST(LibraryImport, RefusesACacheOfAnotherArtifact)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     const std::string py = copyPair(dir);
@@ -112,7 +121,8 @@ TEST(LibraryImport, RefusesACacheOfAnotherArtifact) {
     expectMismatch(library, py, {hash, other});
 }
 
-TEST(LibraryImport, RefusesACacheThatIsNotAPrecompileCache) {
+TEST(LibraryImport, RefusesACacheThatIsNotAPrecompileCache)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     const std::string py = copyPair(dir);
@@ -120,7 +130,8 @@ TEST(LibraryImport, RefusesACacheThatIsNotAPrecompileCache) {
     expectMismatch(library, py, {"no code_hash"});
 }
 
-TEST(LibraryImport, RefusesAReportThatDescribesOtherBytes) {
+TEST(LibraryImport, RefusesAReportThatDescribesOtherBytes)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     const std::string py = copyPair(dir);
@@ -134,7 +145,8 @@ TEST(LibraryImport, RefusesAReportThatDescribesOtherBytes) {
     expectMismatch(library, py, {std::string(64, 'c'), Sha256::hex(test::readBytes(py))});
 }
 
-TEST(LibraryImport, NeedsAllThreeFiles) {
+TEST(LibraryImport, NeedsAllThreeFiles)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     const std::string py = copyPair(dir);
@@ -154,7 +166,8 @@ TEST(LibraryImport, NeedsAllThreeFiles) {
     }
 }
 
-TEST(LibraryImport, PicksTheCaptureOfAMultiCaptureReport) {
+TEST(LibraryImport, PicksTheCaptureOfAMultiCaptureReport)
+{
     TempDir dir;
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     const std::string py = copyPair(dir);

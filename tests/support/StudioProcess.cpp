@@ -84,4 +84,4 @@ std::string TempDir::write(const std::string& name, const std::string& content) 
     return path;
 }
 
-} // namespace ps::test
+}  // namespace ps::test

@@ -8,7 +8,7 @@
 namespace ps::test {
 
 struct ProcessResult {
-    int exitCode = -1;     ///< the exit status, or 128 + signal
+    int exitCode = -1;  ///< the exit status, or 128 + signal
     std::string out;
     std::string err;
 };
@@ -29,4 +29,4 @@ private:
     std::string m_path;
 };
 
-} // namespace ps::test
+}  // namespace ps::test

@@ -31,7 +31,9 @@ TEST_F(UiBadInput, ABinaryFileIsRefusedAndTheScriptShownStays)
     ps::ui::MainWindow window(windowOptions(dir, false));
     const QString good = dir.write("good.py", tinyScript());
     ASSERT_TRUE(window.openPath(good));
-    QByteArray binary("\x7f" "ELF\x02\x01\x01\0\0\0\0\0", 12);
+    QByteArray binary("\x7f"
+                      "ELF\x02\x01\x01\0\0\0\0\0",
+        12);
     binary += QByteArray(4096, '\0');
     const QString bad = dir.write("program.py", binary);
     EXPECT_FALSE(window.openPath(bad));
@@ -128,4 +130,4 @@ TEST_F(UiBadInput, AWorkerThatCannotStartSaysWhichCommandMakesTheEnvironment)
     EXPECT_TRUE(second.notice()->text().contains("packaging/bootstrap.sh"));
 }
 
-} // namespace
+}  // namespace

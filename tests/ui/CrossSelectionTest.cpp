@@ -1,8 +1,8 @@
 // Node <-> line: a stored run whose nodes name lines of a script on disk, clicked for real.
 #include "UiTestSupport.h"
 
-#include "ui/GraphCanvas.h"
 #include "graph/GraphModel.h"
+#include "ui/GraphCanvas.h"
 #include "ui/GraphView.h"
 #include "ui/ReportView.h"
 #include "ui/RunStore.h"
@@ -19,32 +19,30 @@ using namespace ps::uitest;
 
 namespace {
 
-const char* kScript =
-    "import torch\n"                       // 1
-    "\n"                                   // 2
-    "def fn(x, w):\n"                      // 3
-    "    y = x @ w\n"                      // 4
-    "    z = torch.relu(y)\n"              // 5
-    "    return z.sum()\n"                 // 6
-    "\n"                                   // 7
-    "example_inputs = (torch.ones(2, 2), torch.ones(2, 2))\n";
+const char* kScript = "import torch\n"           // 1
+                      "\n"                       // 2
+                      "def fn(x, w):\n"          // 3
+                      "    y = x @ w\n"          // 4
+                      "    z = torch.relu(y)\n"  // 5
+                      "    return z.sum()\n"     // 6
+                      "\n"                       // 7
+                      "example_inputs = (torch.ones(2, 2), torch.ones(2, 2))\n";
 
 nlohmann::json graphFor(const std::string& file)
 {
     auto node = [&](const char* name, const char* op, const char* target, const char* kind,
                     std::vector<std::string> inputs, int line) {
         nlohmann::json n = {{"name", name}, {"op", op}, {"target", target}, {"kind", kind}, {"inputs", inputs},
-                            {"shape", {2, 2}}, {"dtype", "float32"}, {"stride", {2, 1}}, {"device", "cpu"}};
-        n["source"] = line ? nlohmann::json{{"file", file}, {"line", line}} : nlohmann::json();
+            {"shape", {2, 2}}, {"dtype", "float32"}, {"stride", {2, 1}}, {"device", "cpu"}};
+        n["source"] = line ? nlohmann::json {{"file", file}, {"line", line}} : nlohmann::json();
         n["module"] = nullptr;
         return n;
     };
-    nlohmann::json list = {node("x", "placeholder", "x", "input", {}, 0),
-                           node("w", "placeholder", "w", "input", {}, 0),
-                           node("mm", "call_function", "aten.mm.default", "compute", {"x", "w"}, 4),
-                           node("relu", "call_function", "aten.relu.default", "compute", {"mm"}, 5),
-                           node("sum_1", "call_function", "aten.sum.default", "compute", {"relu"}, 6),
-                           node("output", "output", "output", "output", {"sum_1"}, 0)};
+    nlohmann::json list = {node("x", "placeholder", "x", "input", {}, 0), node("w", "placeholder", "w", "input", {}, 0),
+        node("mm", "call_function", "aten.mm.default", "compute", {"x", "w"}, 4),
+        node("relu", "call_function", "aten.relu.default", "compute", {"mm"}, 5),
+        node("sum_1", "call_function", "aten.sum.default", "compute", {"relu"}, 6),
+        node("output", "output", "output", "output", {"sum_1"}, 0)};
     return {{"nodes", 6}, {"complete", true}, {"node_list", list}};
 }
 
@@ -87,10 +85,10 @@ TEST_F(UiCrossSelection, ANodeMarksItsScriptLineAndItsSourceLines)
     ASSERT_GE(relu, 0);
 
     clickNode(graph, relu);
-    EXPECT_EQ(graph->selectedNodes(), QList<int>{relu});
-    EXPECT_EQ(window.editor()->highlightedLines(), QList<int>{5});
+    EXPECT_EQ(graph->selectedNodes(), QList<int> {relu});
+    EXPECT_EQ(window.editor()->highlightedLines(), QList<int> {5});
     // node_lines of the synthetic python_code: node i on line 10 + i.
-    EXPECT_EQ(window.report()->sourceView()->highlightedLines(), QList<int>{10 + relu});
+    EXPECT_EQ(window.report()->sourceView()->highlightedLines(), QList<int> {10 + relu});
     const QString details = graph->detailsText();
     EXPECT_TRUE(details.contains("aten.relu.default")) << details.toStdString();
     EXPECT_TRUE(details.contains("[2, 2]"));
@@ -115,8 +113,8 @@ TEST_F(UiCrossSelection, AScriptLineSelectsItsNodesAndASourceLineToo)
     auto* editor = window.editor();
 
     QTest::mouseClick(editor->viewport(), Qt::LeftButton, {}, QPoint(150, editor->lineCenterY(4)));
-    EXPECT_EQ(graph->selectedNodes(), QList<int>{model->indexOf("mm")});
-    EXPECT_EQ(editor->highlightedLines(), QList<int>{4});
+    EXPECT_EQ(graph->selectedNodes(), QList<int> {model->indexOf("mm")});
+    EXPECT_EQ(editor->highlightedLines(), QList<int> {4});
 
     QTest::mouseClick(editor->viewport(), Qt::LeftButton, {}, QPoint(150, editor->lineCenterY(1)));
     EXPECT_TRUE(graph->selectedNodes().isEmpty());
@@ -128,11 +126,11 @@ TEST_F(UiCrossSelection, AScriptLineSelectsItsNodesAndASourceLineToo)
     source->setFirstVisibleLine(0);
     const long pos = source->positionFromLineIndex(sumLine - 1, 2);
     const int y = static_cast<int>(source->SendScintilla(QsciScintilla::SCI_POINTYFROMPOSITION, 0UL, pos))
-                  + static_cast<int>(source->SendScintilla(QsciScintilla::SCI_TEXTHEIGHT, 0UL)) / 2;
+        + static_cast<int>(source->SendScintilla(QsciScintilla::SCI_TEXTHEIGHT, 0UL)) / 2;
     QTest::mouseClick(source->viewport(), Qt::LeftButton, {}, QPoint(80, y));
-    ASSERT_TRUE(waitFor([&]() { return graph->selectedNodes() == QList<int>{model->indexOf("sum_1")}; }, 2000))
+    ASSERT_TRUE(waitFor([&]() { return graph->selectedNodes() == QList<int> {model->indexOf("sum_1")}; }, 2000))
         << graph->selectedNodes().size();
-    EXPECT_EQ(editor->highlightedLines(), QList<int>{6});
+    EXPECT_EQ(editor->highlightedLines(), QList<int> {6});
 }
 
-} // namespace
+}  // namespace

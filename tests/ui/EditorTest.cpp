@@ -62,7 +62,8 @@ TEST_F(UiEditor, RecentFilesAndSettingsAreKeptAcrossWindows)
         ASSERT_TRUE(window.openPath(b));
         window.setBackendChoice("eager");
         window.setTracerChoice("dynamo");
-        EXPECT_EQ(window.recentFiles(), (QStringList{QFileInfo(b).absoluteFilePath(), QFileInfo(a).absoluteFilePath()}));
+        EXPECT_EQ(
+            window.recentFiles(), (QStringList {QFileInfo(b).absoluteFilePath(), QFileInfo(a).absoluteFilePath()}));
         window.close();
     }
     auto options = windowOptions(dir, false);
@@ -125,4 +126,4 @@ TEST_F(UiEditor, FindBarFindsAndWraps)
     EXPECT_EQ(find.status(), "not found");
 }
 
-} // namespace
+}  // namespace

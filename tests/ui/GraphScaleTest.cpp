@@ -13,11 +13,11 @@
 #include "ui/GraphCanvas.h"
 #include "ui/GraphView.h"
 #include "ui/MainWindow.h"
-#include "ui/ReportView.h"
-#include "ui/ScriptEditor.h"
 #include "ui/ModuleItem.h"
 #include "ui/NodeItem.h"
+#include "ui/ReportView.h"
 #include "ui/RunStore.h"
+#include "ui/ScriptEditor.h"
 
 #include <QFile>
 #include <QImage>
@@ -40,7 +40,7 @@ namespace {
 
 /// Counts what a layout cache is asked, passing every call on.
 struct CountingCache : ps::graph::LayoutCache {
-    explicit CountingCache(std::shared_ptr<ps::graph::LayoutCache> cache) : inner(std::move(cache)) {}
+    explicit CountingCache(std::shared_ptr<ps::graph::LayoutCache> cache) : inner(std::move(cache)) { }
     std::optional<std::string> load(const std::string& key) override
     {
         auto bytes = inner->load(key);
@@ -54,7 +54,7 @@ struct CountingCache : ps::graph::LayoutCache {
         ++stores;
     }
     std::shared_ptr<ps::graph::LayoutCache> inner;
-    std::atomic<int> hits{0}, stores{0};
+    std::atomic<int> hits {0}, stores {0};
 };
 
 class UiGraphScale : public ::testing::Test {
@@ -120,10 +120,7 @@ protected:
         ASSERT_TRUE(waitFor([&]() { return graph->moduleTree() && !graph->layoutPending(); }, 60000));
     }
 
-    QString path(int module) const
-    {
-        return QString::fromStdString(view.moduleTree()->module(module).path);
-    }
+    QString path(int module) const { return QString::fromStdString(view.moduleTree()->module(module).path); }
 
     TempDir dir;
     std::shared_ptr<ps::graph::GraphModel> model;
@@ -235,7 +232,7 @@ TEST_F(UiGraphScale, SearchFindsAHiddenNodeOpensItsModuleAndSelectsIt)
     }));
     EXPECT_EQ(view.matchCount(), 1);
     EXPECT_EQ(view.currentMatchNode(), target);
-    ASSERT_TRUE(waitFor([&]() { return view.selectedNodes() == QList<int>{target}; }, 5000));
+    ASSERT_TRUE(waitFor([&]() { return view.selectedNodes() == QList<int> {target}; }, 5000));
     auto* box = view.boxOfNode(target);
     ASSERT_NE(box, nullptr);
     EXPECT_EQ(box->type(), ps::ui::NodeItem::Type) << "the node's own box is shown, not its module's";
@@ -378,8 +375,8 @@ TEST_F(UiGraphScale, ASelectionMarksWhatItReadsAndFeedsNLevelsDeep)
             break;
         }
     ASSERT_GE(b, 0);
-    const int a = model->nodes()[b].inputs.front();           // the div before it
-    const int before = model->nodes()[a].inputs.front();      // two levels up
+    const int a = model->nodes()[b].inputs.front();       // the div before it
+    const int before = model->nodes()[a].inputs.front();  // two levels up
     int c = -1;
     for (int i = b + 1; i < static_cast<int>(model->nodes().size()) && c < 0; ++i)
         for (int in : model->nodes()[i].inputs)
@@ -465,10 +462,10 @@ TEST_F(UiGraphScale, FindKeysSearchTheGraphWhenItHasTheFocus)
     QTest::keyClick(search, Qt::Key_F3);
     ASSERT_TRUE(waitFor([&]() { return !graph->layoutPending() && graph->currentMatch() == 1; }, 60000));
     EXPECT_NE(graph->currentMatchNode(), first);
-    EXPECT_EQ(graph->selectedNodes(), QList<int>{graph->currentMatchNode()});
+    EXPECT_EQ(graph->selectedNodes(), QList<int> {graph->currentMatchNode()});
     QTest::keyClick(search, Qt::Key_F3, Qt::ShiftModifier);
     ASSERT_TRUE(waitFor([&]() { return !graph->layoutPending() && graph->currentMatch() == 0; }, 60000));
     EXPECT_EQ(graph->currentMatchNode(), first);
 }
 
-} // namespace
+}  // namespace

@@ -15,10 +15,10 @@
 #include <QFileInfo>
 #include <QListWidget>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QTest>
 #include <QTextBrowser>
-#include <QRegularExpression>
 
 #include <gtest/gtest.h>
 
@@ -71,11 +71,11 @@ bool runBothAndWait(LessonsView& view, int timeoutMs = kRunTimeoutMs)
 /// A lesson folder under `root`: lesson.md, broken.py, fixed.py and expect.json (any of them
 /// left out when its content is null).
 void writeLesson(const QString& root, const QString& name, const QByteArray& md, const QByteArray& broken,
-                 const QByteArray& fixed, const QByteArray& expect)
+    const QByteArray& fixed, const QByteArray& expect)
 {
     QDir().mkpath(root + "/" + name);
-    const std::pair<const char*, const QByteArray*> files[] = {
-        {"lesson.md", &md}, {"broken.py", &broken}, {"fixed.py", &fixed}, {"expect.json", &expect}};
+    const std::pair<const char*, const QByteArray*> files[]
+        = {{"lesson.md", &md}, {"broken.py", &broken}, {"fixed.py", &fixed}, {"expect.json", &expect}};
     for (const auto& [file, content] : files) {
         if (content->isNull())
             continue;
@@ -130,7 +130,7 @@ TEST_F(UiLessons, SelectingALessonShowsItsExplanationAndBothScriptsReadOnly)
     ASSERT_TRUE(view.currentLesson().has_value());
     EXPECT_EQ(QString::fromStdString(view.currentLesson()->name), name);
     EXPECT_EQ(view.lessonList()->currentItem()->data(Qt::DisplayRole).toString(),
-              firstHeading(lessonsDir() + "/" + name + "/lesson.md"));
+        firstHeading(lessonsDir() + "/" + name + "/lesson.md"));
 
     // lesson.md is rendered (markdown: the heading's text without its '#').
     const QString shown = view.explanation()->toPlainText();
@@ -181,8 +181,7 @@ TEST_F(UiLessons, TheWindowHasALessonsDockThatOpensScriptsInTheEditor)
     EXPECT_GE(view->lessonNames().size(), 7);
     ASSERT_TRUE(view->selectLesson("inv1-closed-over-tensor"));
     view->openButton("broken")->click();
-    EXPECT_EQ(canonical(window.editor()->filePath()),
-              canonical(lessonsDir() + "/inv1-closed-over-tensor/broken.py"));
+    EXPECT_EQ(canonical(window.editor()->filePath()), canonical(lessonsDir() + "/inv1-closed-over-tensor/broken.py"));
     EXPECT_TRUE(window.editor()->text().contains("+ offset"));
 }
 
@@ -246,7 +245,8 @@ TEST_F(UiLessons, RunBothRunsBrokenThenFixedAndBothReportWhatExpectJsonSays)
     const QString fixedText = view->outcomeText("fixed");
     EXPECT_TRUE(fixedText.contains("status: ok")) << fixedText.toStdString();
     EXPECT_TRUE(fixedText.contains("matches eager")) << fixedText.toStdString();
-    EXPECT_TRUE(view->stageText().contains("Both scripts report what expect.json says")) << view->stageText().toStdString();
+    EXPECT_TRUE(view->stageText().contains("Both scripts report what expect.json says"))
+        << view->stageText().toStdString();
     EXPECT_EQ(view->problem(), QString()) << view->problem().toStdString();
 
     // Lessons are never stored in the library.
@@ -263,11 +263,11 @@ TEST_F(UiLessons, AWrongExpectJsonShowsDiffersWithTheDifferences)
 {
     const QString root = dir.file("lessons");
     writeLesson(root, "wrong-expect", "# A lesson that expects the wrong thing\n\nbroken.py is in fact fine.\n",
-                tinyScript(), tinyScript(),
-                R"({"broken": {"status": "violation", "captures": [{"status": "violation"}]},
+        tinyScript(), tinyScript(),
+        R"({"broken": {"status": "violation", "captures": [{"status": "violation"}]},
                     "fixed":  {"status": "ok", "violation": null, "captures": [{"status": "ok", "violation": null}]}})");
     LessonsView view(QString(), root);
-    ASSERT_EQ(view.lessonNames(), QStringList{"wrong-expect"});
+    ASSERT_EQ(view.lessonNames(), QStringList {"wrong-expect"});
     EXPECT_EQ(view.lessonList()->item(0)->text(), "A lesson that expects the wrong thing");
     ASSERT_TRUE(runBothAndWait(view)) << view.problem().toStdString();
 
@@ -282,7 +282,8 @@ TEST_F(UiLessons, AWrongExpectJsonShowsDiffersWithTheDifferences)
         << broken->differences().join("\n").toStdString();
     EXPECT_TRUE(broken->differences().contains(R"(captures[0].status: expected "violation", got "ok")"))
         << broken->differences().join("\n").toStdString();
-    EXPECT_TRUE(view.verdictText("broken").startsWith("differs from expect.json")) << view.verdictText("broken").toStdString();
+    EXPECT_TRUE(view.verdictText("broken").startsWith("differs from expect.json"))
+        << view.verdictText("broken").toStdString();
     const QString text = view.outcomeText("broken");
     EXPECT_TRUE(text.contains("Differences from expect.json")) << text.toStdString();
     EXPECT_TRUE(text.contains(R"(status: expected "violation", got "ok")")) << text.toStdString();
@@ -314,7 +315,7 @@ TEST_F(UiLessons, AMissingFolderABadExpectJsonAndAWorkerThatCannotStartAreNamed)
     writeLesson(root, "no-scripts", md, QByteArray(), QByteArray(), kOkExpect);
     writeLesson(root, "tiny", md, tinyScript(), tinyScript(), kOkExpect);
     LessonsView view(dir.file("no-such-env"), root);
-    EXPECT_EQ(view.lessonNames(), (QStringList{"bad-json", "no-expect", "no-fixed-side", "no-scripts", "tiny"}));
+    EXPECT_EQ(view.lessonNames(), (QStringList {"bad-json", "no-expect", "no-fixed-side", "no-scripts", "tiny"}));
 
     ASSERT_TRUE(view.selectLesson("no-expect"));
     const QString expectPath = root + "/no-expect/expect.json";
@@ -354,7 +355,7 @@ TEST_F(UiLessons, CancelDuringARunLeavesThePanelUsable)
 {
     const QString root = dir.file("lessons");
     writeLesson(root, "endless", "# An endless loop\n", readText(fixtureScript("endless_loop.py")).toUtf8(),
-                tinyScript(), kOkExpect);
+        tinyScript(), kOkExpect);
     writeLesson(root, "tiny", "# A tiny lesson\n", tinyScript(), tinyScript(), kOkExpect);
     LessonsView view(QString(), root);
     ASSERT_TRUE(view.selectLesson("endless"));
@@ -402,4 +403,4 @@ TEST_F(UiLessons, CancelDuringARunLeavesThePanelUsable)
     EXPECT_TRUE(view.outcome("fixed")->matches()) << view.outcomeText("fixed").toStdString();
 }
 
-} // namespace
+}  // namespace

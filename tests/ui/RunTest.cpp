@@ -1,9 +1,9 @@
 // Runs through the real worker: the tabs' counts, cancel, a crash and the restart after it.
 #include "UiTestSupport.h"
 
+#include "graph/GraphModel.h"
 #include "ui/AboutDialog.h"
 #include "ui/CacheView.h"
-#include "graph/GraphModel.h"
 #include "ui/GraphView.h"
 #include "ui/LibraryView.h"
 #include "ui/LogView.h"
@@ -17,12 +17,12 @@
 #include "ui/WorkerClient.h"
 
 #include <QAction>
+#include <QElapsedTimer>
 #include <QSettings>
 #include <QTabWidget>
-#include <QTreeWidget>
 #include <QTest>
-#include <QElapsedTimer>
 #include <QThread>
+#include <QTreeWidget>
 
 #include <gtest/gtest.h>
 
@@ -53,7 +53,7 @@ TEST_F(UiRun, AScriptRunsInTheWorkerAndEveryTabShowsItsCount)
 
     QStringList stages;
     QObject::connect(window.worker(), &ps::ui::WorkerClient::stageChanged,
-                     [&](const QString& stage, const QString&) { stages << stage; });
+        [&](const QString& stage, const QString&) { stages << stage; });
     bool sawElapsed = false;
     QTimer probe;
     QObject::connect(&probe, &QTimer::timeout, [&]() { sawElapsed |= window.stageText().endsWith(" s"); });
@@ -75,11 +75,11 @@ TEST_F(UiRun, AScriptRunsInTheWorkerAndEveryTabShowsItsCount)
     const auto& c = r.captures[0].json;
     const int nodes = c["graph"]["nodes"].get<int>();
     const int sections = listSize(c["lowering"], "sections") + listSize(c["lowering"], "kernels")
-                         + listSize(c["lowering"], "extern_calls");
+        + listSize(c["lowering"], "extern_calls");
     const int entries = listSize(c["cache"], "entries");
     const auto& v = c["verify"];
     const int compared = listSize(v, "outputs") + listSize(v, "grads") + listSize(v, "buffers")
-                         + listSize(v, "parameters") + listSize(v, "inputs");
+        + listSize(v, "parameters") + listSize(v, "inputs");
     const int warnings = listSize(c, "warnings");
     ReportView* report = window.report();
     EXPECT_EQ(report->tabText(ReportView::GraphTab), QString("Graph (%1)").arg(nodes));
@@ -107,7 +107,7 @@ TEST_F(UiRun, AScriptRunsInTheWorkerAndEveryTabShowsItsCount)
     const int tanhLine = model->nodes()[tanh].sourceLine;
     ASSERT_GT(tanhLine, 0);
     report->graphView()->selectNodes({tanh}, true);
-    EXPECT_EQ(window.editor()->highlightedLines(), QList<int>{tanhLine});
+    EXPECT_EQ(window.editor()->highlightedLines(), QList<int> {tanhLine});
     EXPECT_FALSE(report->sourceView()->highlightedLines().isEmpty());
     auto* editor = window.editor();
     QTest::mouseClick(editor->viewport(), Qt::LeftButton, {}, QPoint(80, editor->lineCenterY(tanhLine)));
@@ -134,13 +134,13 @@ TEST_F(UiRun, AViolationIsListedWithItsInvariantAndAClickGoesToItsLine)
 {
     // Keyword arguments break the positional-only contract (a contract outcome, not a crash).
     const QString script = dir.write("kw.py",
-                                     "import torch\n"
-                                     "\n"
-                                     "def fn(x, *, scale):\n"
-                                     "    return x * scale\n"
-                                     "\n"
-                                     "example_inputs = (torch.ones(2),)\n"
-                                     "backend = 'eager'\n");
+        "import torch\n"
+        "\n"
+        "def fn(x, *, scale):\n"
+        "    return x * scale\n"
+        "\n"
+        "example_inputs = (torch.ones(2),)\n"
+        "backend = 'eager'\n");
     ps::ui::MainWindow window(windowOptions(dir));
     window.show();
     ASSERT_TRUE(window.openPath(script));
@@ -171,7 +171,7 @@ TEST_F(UiRun, CancelKillsAnEndlessLoopAndTheNextRunWorks)
     ASSERT_TRUE(window.openPath(fixtureScript("endless_loop.py")));
     std::shared_ptr<const ps::ui::RunDocument> result;
     QObject::connect(&window, &ps::ui::MainWindow::runFinished,
-                     [&](const std::shared_ptr<const ps::ui::RunDocument>& r) { result = r; });
+        [&](const std::shared_ptr<const ps::ui::RunDocument>& r) { result = r; });
     QString stage;
     QObject::connect(window.worker(), &ps::ui::WorkerClient::stageChanged, [&](const QString& s) { stage = s; });
     window.runAction()->trigger();
@@ -226,7 +226,8 @@ TEST_F(UiRun, AWorkerCrashIsSaidAndAFreshWorkerServesTheNextRun)
     EXPECT_TRUE(notice.contains("os._exit")) << notice.toStdString();
     EXPECT_TRUE(notice.contains("fresh worker")) << notice.toStdString();
     EXPECT_FALSE(events.isEmpty());
-    EXPECT_TRUE(window.logView()->toPlainText().contains("worker died")) << window.logView()->toPlainText().toStdString();
+    EXPECT_TRUE(window.logView()->toPlainText().contains("worker died"))
+        << window.logView()->toPlainText().toStdString();
     EXPECT_EQ(window.report()->violationsView()->count(), 1);
 
     ASSERT_TRUE(window.openPath(fixtureScript("segfaults.py")));
@@ -240,7 +241,7 @@ TEST_F(UiRun, AWorkerCrashIsSaidAndAFreshWorkerServesTheNextRun)
     ASSERT_TRUE(next);
     EXPECT_EQ(next->report.status, ps::model::RunStatus::Ok) << next->report.message;
     EXPECT_EQ(window.report()->tabText(ReportView::GraphTab),
-              QString("Graph (%1)").arg(next->report.captures[0].json["graph"]["nodes"].get<int>()));
+        QString("Graph (%1)").arg(next->report.captures[0].json["graph"]["nodes"].get<int>()));
 }
 
 TEST_F(UiRun, OutputFloodStaysBoundedInTheLog)
@@ -255,4 +256,4 @@ TEST_F(UiRun, OutputFloodStaysBoundedInTheLog)
     EXPECT_LE(window.logView()->document()->blockCount(), ps::ui::LogView::kMaxBlocks + 1);
 }
 
-} // namespace
+}  // namespace

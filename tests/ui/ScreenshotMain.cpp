@@ -15,12 +15,12 @@
 #include "ui/RunDocument.h"
 
 #include <QAction>
-#include <QDockWidget>
 #include <QApplication>
-#include <QPalette>
 #include <QDir>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QPalette>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -66,15 +66,15 @@ int main(int argc, char** argv)
     window.resize(1500, 920);
     window.show();
     const QString script = qEnvironmentVariableIsEmpty("PS_SHOT_SCRIPT")
-                               ? QStringLiteral(PS_TEST_SOURCE_DIR "/resources/examples/training_step.py")
-                               : qEnvironmentVariable("PS_SHOT_SCRIPT");
+        ? QStringLiteral(PS_TEST_SOURCE_DIR "/resources/examples/training_step.py")
+        : qEnvironmentVariable("PS_SHOT_SCRIPT");
     if (!window.openPath(script))
         return 1;
     window.setBackendChoice(backend);
 
     std::shared_ptr<const ps::ui::RunDocument> run;
     QObject::connect(&window, &ps::ui::MainWindow::runFinished,
-                     [&](const std::shared_ptr<const ps::ui::RunDocument>& r) { run = r; });
+        [&](const std::shared_ptr<const ps::ui::RunDocument>& r) { run = r; });
     window.runAction()->trigger();
     QElapsedTimer clock;
     clock.start();
@@ -91,8 +91,8 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "ui_screenshot: the run did not finish\n");
         return 1;
     }
-    std::printf("run: %s (%s) in %.1f s\n", std::string(ps::model::toString(run->report.status)).c_str(), run->report.message.c_str(),
-                static_cast<double>(clock.elapsed()) / 1000.0);
+    std::printf("run: %s (%s) in %.1f s\n", std::string(ps::model::toString(run->report.status)).c_str(),
+        run->report.message.c_str(), static_cast<double>(clock.elapsed()) / 1000.0);
     auto* graph = window.report()->graphView();
     window.report()->tabs()->setCurrentIndex(ps::ui::ReportView::GraphTab);
     spin([&]() { return !graph->layoutPending(); }, 20000);
@@ -113,13 +113,13 @@ int main(int argc, char** argv)
     for (int tab = 1; tab < names.size(); ++tab) {
         window.report()->tabs()->setCurrentIndex(tab);
         spin([]() { return false; }, 300);
-        const QString file = QFileInfo(out).path() + "/" + QFileInfo(out).completeBaseName() + "-" + names[tab] + ".png";
+        const QString file
+            = QFileInfo(out).path() + "/" + QFileInfo(out).completeBaseName() + "-" + names[tab] + ".png";
         window.grab().save(file);
         std::printf("wrote %s\n", qPrintable(file));
     }
-    auto sibling = [&](const char* suffix) {
-        return QFileInfo(out).path() + "/" + QFileInfo(out).completeBaseName() + suffix;
-    };
+    auto sibling
+        = [&](const char* suffix) { return QFileInfo(out).path() + "/" + QFileInfo(out).completeBaseName() + suffix; };
 
     // The same graph coloured by the kernel inductor generated for each node.
     window.report()->tabs()->setCurrentIndex(ps::ui::ReportView::GraphTab);

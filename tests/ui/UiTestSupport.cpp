@@ -6,7 +6,11 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QThread>
+
+#include <gtest/gtest.h>
 
 namespace ps::uitest {
 
@@ -38,7 +42,8 @@ QString example(const QString& name)
     return sourcePath(QStringLiteral("resources/examples/") + name);
 }
 
-TempDir::TempDir() : m_dir(QDir::tempPath() + QStringLiteral("/ps-ui-test-XXXXXX")) {}
+TempDir::TempDir() : m_dir(QDir::tempPath() + QStringLiteral("/ps-ui-test-XXXXXX"))
+{ }
 
 QString TempDir::write(const QString& name, const QByteArray& content) const
 {
@@ -61,10 +66,26 @@ std::shared_ptr<const ui::RunDocument> runAndWait(ui::MainWindow& window, int ti
 {
     std::shared_ptr<const ui::RunDocument> result;
     auto connection = QObject::connect(&window, &ui::MainWindow::runFinished,
-                                       [&](const std::shared_ptr<const ui::RunDocument>& run) { result = run; });
+        [&](const std::shared_ptr<const ui::RunDocument>& run) { result = run; });
     window.runAction()->trigger();
     waitFor([&]() { return result != nullptr; }, timeoutMs);
     QObject::disconnect(connection);
+    if (result) {
+        // Every report the window makes follows docs/report.schema.json, as the CLI's do.
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("report.json"));
+        QFile out(file);
+        if (out.open(QIODevice::WriteOnly))
+            out.write(QByteArray::fromStdString(result->report.toJson().dump()));
+        out.close();
+        QProcess check;
+        check.start(QStringLiteral(PS_TEST_PYTHON),
+            {QStringLiteral(PS_TEST_SOURCE_DIR "/tests/support/validate_report.py"), file});
+        check.waitForFinished(60000);
+        EXPECT_EQ(check.exitCode(), 0) << "the window's report does not follow docs/report.schema.json:\n"
+                                       << check.readAllStandardOutput().toStdString()
+                                       << check.readAllStandardError().toStdString();
+    }
     return result;
 }
 
@@ -105,7 +126,8 @@ nlohmann::json syntheticGraph(int n, const std::string& file, int lines)
             node["module"] = nullptr;
         } else {
             node["op"] = "call_function";
-            node["target"] = (i % 3 == 0) ? "aten.addmm.default" : (i % 3 == 1 ? "aten.relu.default" : "aten.mul.Tensor");
+            node["target"]
+                = (i % 3 == 0) ? "aten.addmm.default" : (i % 3 == 1 ? "aten.relu.default" : "aten.mul.Tensor");
             node["kind"] = "compute";
             const int k = 1 + static_cast<int>(next() % 3);
             for (int j = 1; j <= k && i - j >= 0; ++j)
@@ -122,15 +144,15 @@ nlohmann::json syntheticGraph(int n, const std::string& file, int lines)
     }
     if (n > 0) {
         nlohmann::json out = {{"name", "output"}, {"op", "output"}, {"target", "output"}, {"kind", "output"},
-                              {"inputs", {names.back()}}, {"source", nullptr}, {"module", nullptr}};
+            {"inputs", {names.back()}}, {"source", nullptr}, {"module", nullptr}};
         list.push_back(out);
     }
     return {{"nodes", list.size()}, {"inputs", 0}, {"outputs", 1}, {"ops", nlohmann::json::object()},
-            {"complete", true}, {"node_list", list}};
+        {"complete", true}, {"node_list", list}};
 }
 
-ps::ui::RunDocument syntheticRun(const std::string& script, const nlohmann::json& graph, const std::string& status,
-                                 const std::string& name)
+ps::ui::RunDocument syntheticRun(
+    const std::string& script, const nlohmann::json& graph, const std::string& status, const std::string& name)
 {
     std::string code = "# synthetic python_code\n";
     for (int i = 2; i <= 9; ++i)
@@ -141,24 +163,26 @@ ps::ui::RunDocument syntheticRun(const std::string& script, const nlohmann::json
         code += "    " + node["name"].get<std::string>() + " = step()\n";
         nodeLines.push_back({line++, node["name"]});
     }
-    nlohmann::json capture = {
-        {"name", name}, {"backend", "eager"}, {"tracer", "make_fx"}, {"status", status == "ok" ? "ok" : "violation"},
-        {"violation", nullptr}, {"warnings", nlohmann::json::array()}, {"artifact", nullptr}, {"graph", graph},
-        {"lowering", {{"backend", "eager"},
-                      {"sections", {{{"kind", "header"}, {"title", "Header"}, {"start", 1}, {"end", 9}, {"parent", nullptr}},
-                                    {{"kind", "graph_function"}, {"title", "Captured graph"}, {"start", 10},
-                                     {"end", line - 1}, {"parent", nullptr}}}},
-                      {"node_lines", nodeLines}}},
-        {"cache", {{"format", "torch.compiler.precompile"}, {"version", 1}, {"backend", "eager"},
-                   {"code_hash", nullptr}, {"entries", nlohmann::json::array()}}},
-        {"verify", nullptr},
-        {"timings_s", {{"script", 0.1}, {"precompile", 1.0}}}};
+    nlohmann::json capture
+        = {{"name", name}, {"backend", "eager"}, {"tracer", "make_fx"}, {"status", status == "ok" ? "ok" : "violation"},
+            {"violation", nullptr}, {"warnings", nlohmann::json::array()}, {"artifact", nullptr}, {"graph", graph},
+            {"lowering",
+                {{"backend", "eager"},
+                    {"sections",
+                        {{{"kind", "header"}, {"title", "Header"}, {"start", 1}, {"end", 9}, {"parent", nullptr}},
+                            {{"kind", "graph_function"}, {"title", "Captured graph"}, {"start", 10}, {"end", line - 1},
+                                {"parent", nullptr}}}},
+                    {"node_lines", nodeLines}}},
+            {"cache",
+                {{"format", "torch.compiler.precompile"}, {"version", 1}, {"backend", "eager"}, {"code_hash", nullptr},
+                    {"entries", nlohmann::json::array()}}},
+            {"verify", nullptr}, {"timings_s", {{"script", 0.1}, {"precompile", 1.0}}}};
     if (status != "ok")
         capture["violation"] = {{"invariant", 1}, {"rule", "synthetic-rule"}, {"kind", "PrecompileError"},
-                                {"message", "a synthetic violation"}, {"explanation", "because"}, {"fix", "do not"},
-                                {"location", {{"file", script}, {"line", 2}}}};
-    nlohmann::json report = {{"schema", 1}, {"script", script}, {"status", status}, {"message", status + " (synthetic)"},
-                             {"captures", {capture}}};
+            {"message", "a synthetic violation"}, {"explanation", "because"}, {"fix", "do not"},
+            {"location", {{"file", script}, {"line", 2}}}};
+    nlohmann::json report = {{"schema", 1}, {"script", script}, {"status", status},
+        {"message", status + " (synthetic)"}, {"captures", {capture}}};
     ps::ui::RunDocument doc;
     doc.report = ps::model::Report::fromJson(report);
     doc.artifacts.resize(1);
@@ -170,4 +194,4 @@ ps::ui::RunDocument syntheticRun(const std::string& script, const nlohmann::json
     return doc;
 }
 
-} // namespace ps::uitest
+}  // namespace ps::uitest

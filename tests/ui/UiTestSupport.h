@@ -8,8 +8,8 @@
 #include "ui/RunDocument.h"
 
 #include <QString>
-#include <nlohmann/json.hpp>
 #include <QTemporaryDir>
+#include <nlohmann/json.hpp>
 
 #include <functional>
 #include <memory>
@@ -53,6 +53,6 @@ nlohmann::json syntheticGraph(int nodes, const std::string& file, int lines);
 /// A whole run for RunStore::insert: one eager capture with `graph`, a small python_code whose
 /// line i + 10 computes node i (lowering.node_lines), an empty cache envelope.
 ps::ui::RunDocument syntheticRun(const std::string& script, const nlohmann::json& graph,
-                                 const std::string& status = "ok", const std::string& name = "synthetic");
+    const std::string& status = "ok", const std::string& name = "synthetic");
 
-} // namespace ps::uitest
+}  // namespace ps::uitest

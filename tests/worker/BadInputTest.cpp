@@ -27,7 +27,7 @@ void expectScriptError(const StudioRun& r, const std::string& needle, int line =
     }
 }
 
-} // namespace
+}  // namespace
 
 TEST(BadInput, SyntaxError)
 {
@@ -48,7 +48,10 @@ TEST(BadInput, NotUtf8)
 TEST(BadInput, BinaryFile)
 {
     TempDir dir;
-    const auto path = dir.write("blob.py", std::string("x = 1\n\x7f" "ELF\x00\x01\x02", 12));
+    const auto path = dir.write("blob.py",
+        std::string("x = 1\n\x7f"
+                    "ELF\x00\x01\x02",
+            12));
     expectScriptError(runStudio(path), "binary file, not a Python script", 2);
 }
 
@@ -148,7 +151,7 @@ TEST(BadInput, MissingPythonEnvironmentSaysWhichCommandMakesIt)
 
 // A script that writes frames that are not the protocol into the worker's channel ends its run
 // with status protocol_error and a message that says what was wrong; the front end never dies.
-class ChannelWriter : public ::testing::TestWithParam<const char*> {};
+class ChannelWriter : public ::testing::TestWithParam<const char*> { };
 
 TEST_P(ChannelWriter, EndsTheRunWithAProtocolErrorNeverACrash)
 {
@@ -160,16 +163,25 @@ TEST_P(ChannelWriter, EndsTheRunWithAProtocolErrorNeverACrash)
     EXPECT_NE(message(r).find("stage 'script'"), std::string::npos) << message(r);
 }
 
+TEST(ChannelWriterAfterResult, JunkAfterAResultNeverKillsTheFrontEnd)
+{
+    ::setenv("PS_TEST_BAD_FRAME", "result-then-junk", 1);
+    const auto r = runStudio(fixture("writes_to_channel.py"), {"--timeout", "120"});
+    ::unsetenv("PS_TEST_BAD_FRAME");
+    EXPECT_EQ(r.process.exitCode, 2) << r.process.err.substr(0, 2000);
+    EXPECT_EQ(r.report["status"], "error") << r.report.dump(2).substr(0, 2000);
+}
+
 INSTANTIATE_TEST_SUITE_P(BadFrames, ChannelWriter,
-                         ::testing::Values("not-json", "array", "stage-number", "result-without-report",
-                                           "result-number-report", "unknown-type", "huge-length"),
-                         [](const auto& info) {
-                             std::string name = info.param;
-                             for (auto& c : name)
-                                 if (c == '-')
-                                     c = '_';
-                             return name;
-                         });
+    ::testing::Values("not-json", "array", "stage-number", "result-without-report", "result-number-report",
+        "unknown-type", "huge-length"),
+    [](const auto& info) {
+        std::string name = info.param;
+        for (auto& c : name)
+            if (c == '-')
+                c = '_';
+        return name;
+    });
 
 TEST(BadInput, MissingScript)
 {

@@ -36,9 +36,9 @@ struct Case {
     bool grads;
 };
 
-class EndToEnd : public ::testing::TestWithParam<Case> {};
+class EndToEnd : public ::testing::TestWithParam<Case> { };
 
-} // namespace
+}  // namespace
 
 TEST_P(EndToEnd, ExportedPairLoadsInPlainPythonAndMatchesEager)
 {
@@ -63,10 +63,10 @@ TEST_P(EndToEnd, ExportedPairLoadsInPlainPythonAndMatchesEager)
     EXPECT_EQ(sha256File(py), cap["artifact"]["python_code_sha256"]);
     EXPECT_EQ(sha256File(cache), cap["artifact"]["cache_sha256"]);
     EXPECT_EQ(static_cast<std::int64_t>(std::ifstream(py, std::ios::ate | std::ios::binary).tellg()),
-              cap["artifact"]["python_code_bytes"].get<std::int64_t>());
+        cap["artifact"]["python_code_bytes"].get<std::int64_t>());
 
-    std::vector<std::string> argv = {PS_TEST_PYTHON, std::string(PS_TEST_SOURCE_DIR) + "/tests/worker/load_and_compare.py",
-                                     out.path(), c.name, example(c.script)};
+    std::vector<std::string> argv = {PS_TEST_PYTHON,
+        std::string(PS_TEST_SOURCE_DIR) + "/tests/worker/load_and_compare.py", out.path(), c.name, example(c.script)};
     if (c.grads)
         argv.push_back("--grads");
     const auto check = runProcess(argv);
@@ -74,12 +74,11 @@ TEST_P(EndToEnd, ExportedPairLoadsInPlainPythonAndMatchesEager)
     EXPECT_NE(check.out.find("MATCH"), std::string::npos) << check.out;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Backends, EndToEnd,
-    ::testing::Values(Case{"mlp_inference.py", "mlp_inference", "eager", false},
-                      Case{"training_step.py", "training_step", "eager", true},
-                      Case{"mlp_inference.py", "mlp_inference", "inductor", false},
-                      Case{"training_step.py", "training_step", "inductor", true}),
+INSTANTIATE_TEST_SUITE_P(Backends, EndToEnd,
+    ::testing::Values(Case {"mlp_inference.py", "mlp_inference", "eager", false},
+        Case {"training_step.py", "training_step", "eager", true},
+        Case {"mlp_inference.py", "mlp_inference", "inductor", false},
+        Case {"training_step.py", "training_step", "inductor", true}),
     [](const auto& info) { return std::string(info.param.backend) + "_" + info.param.name; });
 
 TEST(EndToEndExistingProgram, EveryPrecompileCallIsACapture)

@@ -30,7 +30,7 @@ StudioRun runStored(const std::string& script, const std::string& library, const
         ADD_FAILURE() << "the report does not follow docs/report.schema.json:\n" << problems;
     return run;
 }
-} // namespace
+}  // namespace
 
 TEST(Store, VerifiedRunIsStoredAndComesBackWhole)
 {
@@ -65,7 +65,8 @@ TEST(Store, VerifiedRunIsStoredAndComesBackWhole)
     const auto ex = runProcess({PS_TEST_STUDIO, "--library", lib, "library", "export", id, out});
     ASSERT_EQ(ex.exitCode, 0) << ex.err;
     const auto py = slurp(out + "/training_step.py");
-    EXPECT_EQ(static_cast<long long>(py.size()), r.report["captures"][0]["artifact"]["python_code_bytes"].get<long long>());
+    EXPECT_EQ(
+        static_cast<long long>(py.size()), r.report["captures"][0]["artifact"]["python_code_bytes"].get<long long>());
 }
 
 TEST(Store, FailedRunsAreKeptToo)
@@ -96,8 +97,8 @@ TEST(Store, AnOkRunThatCouldNotBeStoredExitsThreeAndSaysSoFirst)
     TempDir dir;
     const std::string lib = dir.write("lib.sqlite3", "this is not a database\n");
     // Global options after the subcommand work as well as before it.
-    const auto json = runProcess({PS_TEST_STUDIO, "run", example("mlp_inference.py"), "--backend", "eager",
-                                  "--library", lib, "--json"});
+    const auto json = runProcess(
+        {PS_TEST_STUDIO, "run", example("mlp_inference.py"), "--backend", "eager", "--library", lib, "--json"});
     EXPECT_EQ(json.exitCode, 3) << json.err;
     const auto report = nlohmann::json::parse(json.out, nullptr, false);
     EXPECT_EQ(schemaProblems(report), "");
@@ -105,8 +106,8 @@ TEST(Store, AnOkRunThatCouldNotBeStoredExitsThreeAndSaysSoFirst)
     EXPECT_EQ(report["stored"], false);
     EXPECT_NE(report.value("store_error", "").find(lib), std::string::npos) << report.dump();
 
-    const auto text = runProcess({PS_TEST_STUDIO, "run", example("mlp_inference.py"), "--backend", "eager",
-                                  "--library", lib});
+    const auto text
+        = runProcess({PS_TEST_STUDIO, "run", example("mlp_inference.py"), "--backend", "eager", "--library", lib});
     EXPECT_EQ(text.exitCode, 3);
     const std::string first = text.out.substr(0, text.out.find('\n'));
     EXPECT_NE(first.find(": not stored: "), std::string::npos) << first;

@@ -37,14 +37,15 @@ inline std::string schemaProblems(const nlohmann::json& report)
     TempDir dir;
     const std::string file = dir.file("report.json");
     std::ofstream(file) << report.dump();
-    const auto check = runProcess({PS_TEST_PYTHON, std::string(PS_TEST_SOURCE_DIR) + "/tests/support/validate_report.py", file});
+    const auto check
+        = runProcess({PS_TEST_PYTHON, std::string(PS_TEST_SOURCE_DIR) + "/tests/support/validate_report.py", file});
     return check.exitCode == 0 ? std::string() : check.out + check.err;
 }
 
 /// `precompile-studio [global...] run SCRIPT --json [args...]`, its JSON report parsed and
 /// checked against the schema.
-inline StudioRun runStudio(const std::string& script, const std::vector<std::string>& args = {},
-                           const std::vector<std::string>& global = {})
+inline StudioRun runStudio(
+    const std::string& script, const std::vector<std::string>& args = {}, const std::vector<std::string>& global = {})
 {
     std::vector<std::string> argv = {PS_TEST_STUDIO};
     argv.insert(argv.end(), global.begin(), global.end());
@@ -57,7 +58,8 @@ inline StudioRun runStudio(const std::string& script, const std::vector<std::str
     try {
         run.report = nlohmann::json::parse(run.process.out);
     } catch (const nlohmann::json::exception& e) {
-        ADD_FAILURE() << "stdout is not one JSON report: " << e.what() << "\nstdout: " << run.process.out.substr(0, 2000)
+        ADD_FAILURE() << "stdout is not one JSON report: " << e.what()
+                      << "\nstdout: " << run.process.out.substr(0, 2000)
                       << "\nstderr: " << run.process.err.substr(0, 2000);
         return run;
     }
@@ -66,4 +68,4 @@ inline StudioRun runStudio(const std::string& script, const std::vector<std::str
     return run;
 }
 
-} // namespace ps::test
+}  // namespace ps::test

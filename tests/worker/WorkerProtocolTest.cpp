@@ -18,15 +18,17 @@ ps::protocol::WorkerLaunch launch()
 {
     const auto bin = std::filesystem::path(PS_TEST_STUDIO).parent_path();
     const auto env = std::filesystem::path(PS_TEST_PYTHON).parent_path().parent_path();
-    return {(bin / "precompile-studio-worker").string(), env.string(), std::string(PS_TEST_SOURCE_DIR) + "/engine/python"};
+    return {
+        (bin / "precompile-studio-worker").string(), env.string(), std::string(PS_TEST_SOURCE_DIR) + "/engine/python"};
 }
-} // namespace
+}  // namespace
 
 TEST(WorkerProtocol, HelloNamesVersionsAndTheLinkedLibTorchIsTorchs)
 {
     ps::protocol::RunClient client(launch());
     TempDir dir;
-    const auto script = dir.write("s.py", "import torch\n\ndef fn(x):\n    return x + 1\n\nexample_inputs = (torch.ones(2),)\n");
+    const auto script
+        = dir.write("s.py", "import torch\n\ndef fn(x):\n    return x + 1\n\nexample_inputs = (torch.ones(2),)\n");
     ps::protocol::RunOptions o;
     o.script = script;
     o.backend = "eager";
@@ -69,7 +71,8 @@ TEST(WorkerProtocol, AKeptWarmClientServesRunAfterRun)
 {
     ps::protocol::RunClient client(launch(), /*keepWarm=*/true);
     TempDir dir;
-    const auto ok = dir.write("ok.py", "import torch\n\ndef fn(x):\n    return x - 1\n\nexample_inputs = (torch.ones(2),)\nbackend = 'eager'\n");
+    const auto ok = dir.write("ok.py",
+        "import torch\n\ndef fn(x):\n    return x - 1\n\nexample_inputs = (torch.ones(2),)\nbackend = 'eager'\n");
     const auto crash = dir.write("crash.py", "import os\nos._exit(9)\n");
     ps::protocol::RunOptions o;
     o.outDir = dir.path();
@@ -133,9 +136,9 @@ TEST(WorkerProtocol, AMalformedRequestGetsAFatalReplyAndTheWorkerStaysUp)
         return {{"type", "timeout"}};
     };
     ASSERT_EQ(nextMessage()["type"], "hello");
-    for (const nlohmann::json& bad : {nlohmann::json::array({1, 2}), nlohmann::json{{"type", nullptr}},
-                                      nlohmann::json{{"type", "run"}, {"script", 5}},
-                                      nlohmann::json{{"type", "run"}, {"script", "/s.py"}, {"verify", "yes"}}}) {
+    for (const nlohmann::json& bad : {nlohmann::json::array({1, 2}), nlohmann::json {{"type", nullptr}},
+             nlohmann::json {{"type", "run"}, {"script", 5}},
+             nlohmann::json {{"type", "run"}, {"script", "/s.py"}, {"verify", "yes"}}}) {
         ASSERT_TRUE(worker.send(bad));
         const auto reply = nextMessage();
         EXPECT_EQ(reply["type"], "fatal") << bad.dump() << " -> " << reply.dump();

@@ -98,7 +98,7 @@ struct Case {
 
 /// Passes every call on to the library's cache, counting what came back.
 struct CountingCache : ps::graph::LayoutCache {
-    explicit CountingCache(std::shared_ptr<ps::graph::LayoutCache> cache) : inner(std::move(cache)) {}
+    explicit CountingCache(std::shared_ptr<ps::graph::LayoutCache> cache) : inner(std::move(cache)) { }
     std::optional<std::string> load(const std::string& key) override
     {
         auto bytes = inner ? inner->load(key) : std::nullopt;
@@ -112,7 +112,7 @@ struct CountingCache : ps::graph::LayoutCache {
         ++stores;
     }
     std::shared_ptr<ps::graph::LayoutCache> inner;
-    std::atomic<int> hits{0}, stores{0};
+    std::atomic<int> hits {0}, stores {0};
 };
 
 struct Figures {
@@ -141,10 +141,7 @@ public:
             }
         });
     }
-    void arm()
-    {
-        m_shown = m_painted = false;
-    }
+    void arm() { m_shown = m_painted = false; }
     /// Seconds from `t0` to the first paint after graphShown; -1 on timeout.
     double waitPaint(Clock::time_point t0, int timeoutMs = 120000)
     {
@@ -359,10 +356,10 @@ std::optional<Case> realCase(std::string* why)
             *why = "the transformer step's capture has no graph (status " + cap.value("status", "?") + ")";
             return std::nullopt;
         }
-        return Case{"step", cap["graph"], cap.value("lowering", nlohmann::json())};
+        return Case {"step", cap["graph"], cap.value("lowering", nlohmann::json())};
     } catch (const std::exception& e) {
         *why = std::string("precompile-studio run printed no report (exit ") + std::to_string(p.exitCode())
-               + "): " + QString::fromUtf8(p.readAllStandardError()).right(300).toStdString();
+            + "): " + QString::fromUtf8(p.readAllStandardError()).right(300).toStdString();
         return std::nullopt;
     }
 }
@@ -379,7 +376,7 @@ std::string sizeLabel(int n)
     return n % 1000 == 0 ? std::to_string(n / 1000) + "k" : std::to_string(n);
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv)
 {
@@ -426,26 +423,26 @@ int main(int argc, char** argv)
     }
 
     std::printf("\n%-6s %7s %7s %6s %6s %12s %12s %10s %12s %10s %12s  %s\n", "graph", "nodes", "modules", "shown",
-                "after", "first paint", "cached all", "expand", "expand all", "pan p95", "overview p95", "expanded");
+        "after", "first paint", "cached all", "expand", "expand all", "pan p95", "overview p95", "expanded");
     for (const auto& f : all) {
         if (!f.ok) {
             std::printf("%-6s failed\n", f.label.c_str());
             continue;
         }
         std::printf("%-6s %7d %7d %6d %6d %10.3f s %10.3f s %8.3f s %10.3f s %7.2f ms %9.2f ms  %s\n", f.label.c_str(),
-                    f.nodes, f.modules, f.shownItems, f.expandedItems, f.firstPaint, f.cachedPaint, f.expand,
-                    f.expandAll, f.pan, f.panOverview, f.expanded.c_str());
+            f.nodes, f.modules, f.shownItems, f.expandedItems, f.firstPaint, f.cachedPaint, f.expand, f.expandAll,
+            f.pan, f.panOverview, f.expanded.c_str());
     }
     // Growth with size: measured ratio against n and n log n between consecutive sizes.
     for (const auto& f : all)
         if (f.ok)
             std::printf("%s: layout of every node alone %.3f s; cached Expand All hit the library %d time(s)\n",
-                        f.label.c_str(), f.layoutAll, f.cacheHits);
+                f.label.c_str(), f.layoutAll, f.cacheHits);
     for (const auto& f : all)
         if (f.ok)
             std::printf("%s: Expand All showed %d boxes; panning them: p95 %.2f ms at 100 %%, %.2f ms in overview;"
                         " zooming: p95 %.2f ms a step\n",
-                        f.label.c_str(), f.allItems, f.panAll, f.panAllOverview, f.zoomAll);
+                f.label.c_str(), f.allItems, f.panAll, f.panAllOverview, f.zoomAll);
     std::printf("\ngrowth of first paint with size (n log n would give the last column)\n");
     for (std::size_t i = 1; i < all.size() && i < sizes.size(); ++i) {
         const auto& a = all[i - 1];
@@ -455,9 +452,9 @@ int main(int argc, char** argv)
         const double n = static_cast<double>(b.nodes) / a.nodes;
         const double nlogn = n * std::log(static_cast<double>(b.nodes)) / std::log(static_cast<double>(a.nodes));
         std::printf("  %s -> %s: nodes x%.1f, first paint x%.2f, n log n x%.2f\n", a.label.c_str(), b.label.c_str(), n,
-                    b.firstPaint / a.firstPaint, nlogn);
+            b.firstPaint / a.firstPaint, nlogn);
     }
-    rusage usage{};
+    rusage usage {};
     getrusage(RUSAGE_SELF, &usage);
     std::printf("peak resident memory of the benchmark process: %.0f MiB\n\n", usage.ru_maxrss / 1024.0);
 
@@ -479,7 +476,7 @@ int main(int argc, char** argv)
     bool met = true;
     for (const auto& f : all) {
         met = met && f.ok && f.pan <= 16 && f.panOverview <= 16 && f.panAll <= 16 && f.panAllOverview <= 16
-                   && f.zoomAll <= 16;
+            && f.zoomAll <= 16;
         if (f.label == "50k")
             met = met && f.firstPaint <= 2 && f.expand <= 0.5;
     }

@@ -126,7 +126,7 @@ double launchOnce(const char* self, const std::string& dir)
     return seconds;
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv)
 {
@@ -166,8 +166,10 @@ int main(int argc, char** argv)
     {
         ps::ui::RunStore store(library);
         QString error;
-        bigId = store.insert(ps::uitest::syntheticRun(script, ps::uitest::syntheticGraph(5000, script, 200), "ok", "big"), &error);
-        smallId = store.insert(ps::uitest::syntheticRun(script, ps::uitest::syntheticGraph(10, script, 5), "ok", "small"), &error);
+        bigId = store.insert(
+            ps::uitest::syntheticRun(script, ps::uitest::syntheticGraph(5000, script, 200), "ok", "big"), &error);
+        smallId = store.insert(
+            ps::uitest::syntheticRun(script, ps::uitest::syntheticGraph(10, script, 5), "ok", "small"), &error);
         if (bigId <= 0 || smallId <= 0) {
             std::fprintf(stderr, "bench_window: cannot store the synthetic runs: %s\n", qPrintable(error));
             return 2;
@@ -217,7 +219,7 @@ int main(int argc, char** argv)
     std::printf("  %-44s %8s %8s %8s\n", "figure", "median", "min", "max");
     auto row = [](const char* name, const std::vector<double>& v) {
         std::printf("  %-44s %7.3fs %7.3fs %7.3fs\n", name, median(v), *std::min_element(v.begin(), v.end()),
-                    *std::max_element(v.begin(), v.end()));
+            *std::max_element(v.begin(), v.end()));
     };
     row("process start -> window shown", shown);
     row("open 5k-node stored run -> scene built", toScene);
