@@ -15,11 +15,28 @@
 #include <csignal>
 #include <iostream>
 
+namespace {
+int studioMain(int argc, char** argv);
+}
+
 int main(int argc, char** argv)
+{
+    try {
+        return studioMain(argc, argv);
+    } catch (const std::exception& e) {
+        // No exception leaves main: a bug of ours is said in one line, with the exit code of a
+        // run that could not be done.
+        std::cerr << "precompile-studio: internal error: " << e.what() << "\n";
+        return 2;
+    }
+}
+
+namespace {
+int studioMain(int argc, char** argv)
 {
     std::signal(SIGPIPE, SIG_IGN);  // a dead worker's channel must not kill the front end
 
-    CLI::App app {"Precompile Studio: a workbench for torch.compiler.precompile"};
+    CLI::App app{"Precompile Studio: a workbench for torch.compiler.precompile"};
     app.set_version_flag("--version", "precompile-studio 0.1.0");
     // Global options (--library, --python-env) may come before or after the subcommand: every
     // subcommand, made below, inherits this and hands options it does not know to its parent.
@@ -93,3 +110,4 @@ int main(int argc, char** argv)
     }
     return exitCode;
 }
+}  // namespace

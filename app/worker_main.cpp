@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <unistd.h>
 
@@ -23,8 +24,14 @@ int main(int argc, char** argv)
             "(started by precompile-studio; not meant to be run by hand)\n");
         return 2;
     }
-    ps::host::WorkerServer server(ps::protocol::kWorkerChannelFd, config);
-    const int code = server.run();
+    int code = 3;
+    try {
+        ps::host::WorkerServer server(ps::protocol::kWorkerChannelFd, config);
+        code = server.run();
+    } catch (const std::exception& e) {
+        // A bug of ours: said on stderr (the front end shows it), never an abort.
+        std::fprintf(stderr, "precompile-studio-worker: %s\n", e.what());
+    }
     std::fflush(nullptr);
     ::_exit(code);  // see Interpreter.h: no finalisation after running a user script
 }

@@ -170,7 +170,7 @@ void CacheView::setCapture(const std::shared_ptr<const RunDocument>& run, int ca
             auto* item = new SizeItem(m_entries);
             item->setText(0, value(e, "kind"));
             item->setText(1, value(e, "key"));
-            const std::int64_t n = e.value("bytes", std::int64_t {0});
+            const std::int64_t n = e.value("bytes", std::int64_t{0});
             total += n;
             item->setText(2, QLocale().formattedDataSize(n));
             item->setData(2, Qt::UserRole, static_cast<qlonglong>(n));

@@ -92,7 +92,7 @@ GraphLayoutJob computeJobOrThrow(std::shared_ptr<const graph::GraphModel> g,
         state = std::make_shared<graph::CollapseState>(graph::CollapseState::initial(*tree, kOpeningBudget));
     auto visible = std::make_shared<const graph::VisibleGraph>(graph::VisibleGraph::build(*g, *tree, *state));
     const auto options = layoutOptions();
-    graph::LayoutInput input {visible->inputLists(), {}};
+    graph::LayoutInput input{visible->inputLists(), {}};
     input.widths.reserve(visible->items().size());
     for (const auto& item : visible->items())
         input.widths.push_back(item.kind == graph::VisibleItem::Module ? kModuleWidth : options.nodeWidth);

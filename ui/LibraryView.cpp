@@ -136,8 +136,9 @@ void LibraryView::reload()
         m_path->clear();
         return;
     }
-    m_path->setText(m_store->path());
-    m_path->setToolTip(m_store->path());
+    const QString readOnly = m_store->readOnlyReason();
+    m_path->setText(readOnly.isEmpty() ? m_store->path() : tr("%1 (read-only)").arg(m_store->path()));
+    m_path->setToolTip(readOnly.isEmpty() ? m_store->path() : readOnly);
     if (!m_store->isOpen()) {
         m_problem->setText(tr("This library cannot be used:\n%1").arg(m_store->error()));
         m_problemBox->show();

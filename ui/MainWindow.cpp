@@ -247,8 +247,8 @@ void MainWindow::buildActions()
 
     m_backendGroup = new QActionGroup(this);
     m_tracerGroup = new QActionGroup(this);
-    for (const auto& [group, values] : {std::pair {m_backendGroup, QStringList {"", "inductor", "eager"}},
-             std::pair {m_tracerGroup, QStringList {"", "make_fx", "dynamo"}}})
+    for (const auto& [group, values] : {std::pair{m_backendGroup, QStringList{"", "inductor", "eager"}},
+             std::pair{m_tracerGroup, QStringList{"", "make_fx", "dynamo"}}})
         for (const QString& v : values) {
             auto* a = new QAction(v.isEmpty() ? tr("As the Script Says") : v, group);
             a->setData(v);

@@ -46,6 +46,16 @@ RunStore::RunStore(const QString& path) : m_impl(std::make_unique<Impl>()), m_pa
         m_impl->lib = std::make_unique<library::ArtifactLibrary>(path.toStdString());
     } catch (const library::LibraryError& e) {
         m_error = q(e.what());
+        if (e.kind() == library::LibraryError::Kind::ReadOnly || e.kind() == library::LibraryError::Kind::DiskFull) {
+            // Browse what cannot be written: runs then say why they were not stored.
+            try {
+                m_impl->lib = std::make_unique<library::ArtifactLibrary>(
+                    path.toStdString(), library::ArtifactLibrary::OpenOptions{false, true});
+                m_readOnlyReason = m_error;
+                m_error.clear();
+            } catch (const std::exception&) {
+            }
+        }
     } catch (const std::exception& e) {
         m_error = tr("%1: %2").arg(path, q(e.what()));
     }
@@ -172,7 +182,7 @@ std::shared_ptr<RunDocument> RunStore::readExport(const QString& path, QString* 
 
 std::shared_ptr<graph::LayoutCache> RunStore::layoutCache() const
 {
-    if (!isOpen())
+    if (!isOpen() || !m_readOnlyReason.isEmpty())
         return nullptr;
     return std::make_shared<library::LibraryLayoutCache>(m_path.toStdString());
 }

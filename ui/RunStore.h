@@ -48,6 +48,8 @@ public:
     /// Why the file cannot be used (it names the file), or "".
     QString error() const { return m_error; }
     QString path() const { return m_path; }
+    /// Why an open library can only be read (a read-only file or folder, a full disk), or "".
+    QString readOnlyReason() const { return m_readOnlyReason; }
 
     /// Newest first. `search`: full text over names, script path and text, messages; `status`:
     /// exactly, or "" for all. Empty with `error` set when the query failed.
@@ -71,6 +73,7 @@ private:
     std::unique_ptr<Impl> m_impl;
     QString m_path;
     QString m_error;
+    QString m_readOnlyReason;
 };
 
 }  // namespace ps::ui

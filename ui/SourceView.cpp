@@ -164,7 +164,7 @@ void SourceView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
         for (const auto& j : *s) {
             if (!j.is_object())
                 continue;
-            Section sec {str(j, "kind"), str(j, "title"), str(j, "parent"), integer(j, "start"), integer(j, "end")};
+            Section sec{str(j, "kind"), str(j, "title"), str(j, "parent"), integer(j, "start"), integer(j, "end")};
             m_sections.push_back(sec);
             auto parent = byKind.find(sec.parent);
             auto* item = parent != byKind.end() ? new QTreeWidgetItem(parent->second) : new QTreeWidgetItem(m_outline);
@@ -181,7 +181,7 @@ void SourceView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
         for (const auto& j : *k) {
             if (!j.is_object())
                 continue;
-            Kernel kernel {
+            Kernel kernel{
                 str(j, "name"), str(j, "kind"), integer(j, "start"), integer(j, "end"), {}, strings(j, "nodes")};
             if (auto calls = j.find("calls"); calls != j.end() && calls->is_array())
                 for (const auto& line : *calls)

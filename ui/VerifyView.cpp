@@ -233,7 +233,7 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
                         .arg(str(*rt, "status").toHtmlEscaped(), yesNo(*rt, "matches_eager"));
     }
     QStringList times;
-    for (const auto& [key, label] : std::vector<std::pair<std::string, QString>> {{"script", tr("script")},
+    for (const auto& [key, label] : std::vector<std::pair<std::string, QString>>{{"script", tr("script")},
              {"precompile", tr("precompile")}, {"load", tr("load")}, {"load_no_cache", tr("load without cache")},
              {"call", tr("call")}, {"call_eager", tr("eager call")}, {"verify", tr("verify")}})
         if (auto t = c.timings.find(key); t != c.timings.end())

@@ -85,8 +85,8 @@ private:
     std::unique_ptr<run::RunPipeline> m_pipeline;  ///< used on m_thread only (but cancel, clearCancel)
     QThread m_thread;
     QObject* m_threadContext = nullptr;
-    std::atomic<bool> m_busy {false};
-    std::atomic<bool> m_cancelRequested {false};
+    std::atomic<bool> m_busy{false};
+    std::atomic<bool> m_cancelRequested{false};
     QTimer m_flushTimer;
 
     mutable QMutex m_mutex;  ///< guards the members below

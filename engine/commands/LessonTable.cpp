@@ -42,7 +42,7 @@ std::vector<LessonTable::Row> LessonTable::rows(const json (&actual)[2])
         for (int k = 0; k < 2; ++k)
             c[k] = i < actual[k]["captures"].size() ? actual[k]["captures"][i] : json(nullptr);
         auto cell = [&](int k, auto&& f) -> std::vector<std::string> {
-            return c[k].is_object() ? std::vector<std::string> {f(c[k])} : std::vector<std::string> {""};
+            return c[k].is_object() ? std::vector<std::string>{f(c[k])} : std::vector<std::string>{""};
         };
         add(n > 1 ? "capture " + std::to_string(i + 1) : "capture",
             cell(0, [](const json& j) { return LessonExpectation::text(LessonExpectation::field(j, "status"), "?"); }),
@@ -79,7 +79,7 @@ std::vector<LessonTable::Row> LessonTable::rows(const json (&actual)[2])
 
 LessonTable::Row LessonTable::verdict(const json (&mismatches)[2])
 {
-    Row verdict {"expect.json", {}};
+    Row verdict{"expect.json", {}};
     for (int k = 0; k < 2; ++k)
         verdict.cells[k] = {mismatches[k].empty()
                 ? "matches"

@@ -85,7 +85,7 @@ bool CollapseState::reveal(const ModuleTree& tree, int node)
 int CollapseState::visibleCount(const ModuleTree& tree) const
 {
     int count = 0;
-    std::vector<int> stack {0};
+    std::vector<int> stack{0};
     while (!stack.empty()) {
         const auto& m = tree.module(stack.back());
         stack.pop_back();

@@ -52,7 +52,7 @@ int ModuleTree::intern(const std::string& path, const std::unordered_map<std::st
 ModuleTree ModuleTree::build(const GraphModel& graph)
 {
     ModuleTree t;
-    t.m_modules.push_back(Module {});
+    t.m_modules.push_back(Module{});
     t.m_byPath.emplace(std::string(), 0);
     const auto& nodes = graph.nodes();
     const auto& types = graph.moduleTypes();
@@ -107,7 +107,7 @@ std::vector<int> ModuleTree::chain(int module) const
 std::vector<int> ModuleTree::nodesIn(int module) const
 {
     std::vector<int> out;
-    std::vector<int> stack {module};
+    std::vector<int> stack{module};
     while (!stack.empty()) {
         const auto& m = m_modules[static_cast<std::size_t>(stack.back())];
         stack.pop_back();

@@ -30,7 +30,7 @@ Interpreter::Interpreter(const InterpreterConfig& config)
     struct Clear {
         PyConfig* c;
         ~Clear() { PyConfig_Clear(c); }
-    } clear {&pc};
+    } clear{&pc};
     const std::string program = config.pythonEnv + "/bin/python";
     check(PyConfig_SetBytesString(&pc, &pc.program_name, program.c_str()), "program name");
     pc.install_signal_handlers = 0;  // SIGINT/SIGTERM keep their default: the front end kills us

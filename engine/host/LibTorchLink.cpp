@@ -12,7 +12,7 @@ namespace ps::host {
 namespace {
 std::string libraryOf(const void* symbol)
 {
-    Dl_info info {};
+    Dl_info info{};
     if (dladdr(symbol, &info) == 0 || !info.dli_fname)
         return {};
     std::error_code ec;

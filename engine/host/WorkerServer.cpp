@@ -7,15 +7,20 @@
 #include "host/LibTorchComparator.h"
 #include "host/LibTorchLink.h"
 #include "host/PythonError.h"
+#include "host/RunWatchdog.h"
+#include "model/JsonLimits.h"
 #include "protocol/FrameDecoder.h"
 #include "protocol/FrameEncoder.h"
+#include "protocol/Protocol.h"
 #include "protocol/ProtocolError.h"
 #include "protocol/RunRequest.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <fcntl.h>
 #include <memory>
 #include <unistd.h>
@@ -28,6 +33,15 @@ namespace {
 
 // Far above anything a script opens, and close-on-exec: no child of the worker inherits it.
 constexpr int kChannelFloor = 200;
+
+// The front end kills the worker at its timeout; the worker's own copy fires this much later
+// (PS_WORKER_WATCHDOG_GRACE_S overrides it, for tests).
+double watchdogGraceSeconds()
+{
+    if (const char* text = std::getenv("PS_WORKER_WATCHDOG_GRACE_S"); text && *text)
+        return std::max(0.0, std::atof(text));
+    return 30;
+}
 
 void flushPythonStreams()
 {
@@ -71,9 +85,17 @@ bool WorkerServer::receive(std::string& payload)
 {
     char buf[64 * 1024];
     for (;;) {
-        if (auto p = m_decoder.next()) {
-            payload = std::move(*p);
-            return true;
+        try {
+            if (auto p = m_decoder.next()) {
+                payload = std::move(*p);
+                return true;
+            }
+        } catch (const protocol::ProtocolError& e) {
+            // A corrupt stream cannot be resynchronised: say so and end, never abort.
+            send(nlohmann::json{
+                {"type", "fatal"}, {"message", std::string("the worker's channel is corrupt: ") + e.what()}}
+                     .dump());
+            return false;
         }
         const ssize_t n = ::read(m_channel, buf, sizeof buf);
         if (n == 0)
@@ -93,7 +115,7 @@ int WorkerServer::run()
     try {
         interpreter = std::make_unique<Interpreter>(m_config);
     } catch (const std::exception& e) {
-        send(nlohmann::json {{"type", "fatal"}, {"message", e.what()}}.dump());
+        send(nlohmann::json{{"type", "fatal"}, {"message", e.what()}}.dump());
         return 3;
     }
     interpreter->abandon();  // see Interpreter.h: the worker ends with _exit
@@ -110,7 +132,7 @@ int WorkerServer::run()
         const std::string torchDir
             = py::str(py::module_::import("os.path").attr("dirname")(py::module_::import("torch").attr("__file__")));
         if (auto problem = LibTorchLink::mismatch(torchDir); !problem.empty()) {
-            send(nlohmann::json {{"type", "fatal"}, {"message", problem}}.dump());
+            send(nlohmann::json{{"type", "fatal"}, {"message", problem}}.dump());
             return 3;
         }
         LibTorchComparator::install();
@@ -120,7 +142,7 @@ int WorkerServer::run()
     } catch (py::error_already_set& e) {
         e.restore();
         const PythonError err = PythonError::fetch();
-        send(nlohmann::json {{"type", "fatal"}, {"message", err.what()}, {"traceback", err.traceback()}}.dump());
+        send(nlohmann::json{{"type", "fatal"}, {"message", err.what()}, {"traceback", err.traceback()}}.dump());
         return 3;
     }
 
@@ -129,21 +151,28 @@ int WorkerServer::run()
     while (receive(payload)) {
         // Every request is checked at the edge: what is not the protocol gets a fatal reply,
         // so the front end ends the run at once instead of waiting for its timeout.
-        const nlohmann::json message = nlohmann::json::parse(payload, nullptr, false);
+        std::string unreadable;
+        const nlohmann::json message
+            = model::JsonLimits::parse(payload, protocol::kMaxFrameBytes, &unreadable).value_or(nlohmann::json());
         const auto type = message.is_object() ? message.find("type") : message.end();
         if (message.is_object() && type != message.end() && type->is_string() && *type == "quit")
             break;
         std::string request;
+        double timeout = 0;
         try {
-            if (message.is_discarded())
-                throw protocol::ProtocolError("a request that is not JSON");
-            request = protocol::RunRequest::parse(message).toJson().dump();
+            if (!unreadable.empty())
+                throw protocol::ProtocolError("a request that " + unreadable);
+            const auto parsed = protocol::RunRequest::parse(message);
+            timeout = parsed.timeoutSeconds;
+            request = parsed.toJson().dump();
         } catch (const protocol::ProtocolError& e) {
-            send(nlohmann::json {
-                {"type", "fatal"}, {"message", std::string("the worker refused a request: ") + e.what()}}
-                     .dump());
+            send(
+                nlohmann::json{{"type", "fatal"}, {"message", std::string("the worker refused a request: ") + e.what()}}
+                    .dump());
             continue;
         }
+        // The worker's own copy of the timeout: should the front end be gone, the run still ends.
+        RunWatchdog watchdog(timeout > 0 ? timeout + watchdogGraceSeconds() : 0);
         try {
             auto reportText = runFn(request, emit).cast<std::string>();
             flushPythonStreams();
@@ -153,7 +182,7 @@ int WorkerServer::run()
             e.restore();
             const PythonError err = PythonError::fetch();
             flushPythonStreams();
-            send(nlohmann::json {{"type", "fatal"}, {"message", err.what()}, {"traceback", err.traceback()}}.dump());
+            send(nlohmann::json{{"type", "fatal"}, {"message", err.what()}, {"traceback", err.traceback()}}.dump());
         }
     }
     flushPythonStreams();

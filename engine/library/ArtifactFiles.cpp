@@ -9,6 +9,7 @@
 
 #include "library/LibraryError.h"
 #include "library/Sha256.h"
+#include "model/JsonLimits.h"
 
 namespace ps::library {
 
@@ -24,6 +25,34 @@ std::string readFile(const fs::path& path)
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (in.bad())
         throw LibraryError(LibraryError::Kind::Io, path.string(), "read failed");
+    return bytes;
+}
+
+/// At most `limit` + 1 bytes of a file that must be regular: its size is checked before it is
+/// read, and a file that grows meanwhile still costs no more than the limit.
+std::string readBoundedFile(const fs::path& path, std::size_t limit)
+{
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (!fs::exists(status))
+        throw LibraryError(LibraryError::Kind::Io, path.string(), "cannot be read: no such file");
+    if (!fs::is_regular_file(status))
+        throw LibraryError(LibraryError::Kind::Io, path.string(), "is not a regular file");
+    const std::uintmax_t size = fs::file_size(path, ec);
+    if (ec)
+        throw LibraryError(LibraryError::Kind::Io, path.string(), "cannot be read: " + ec.message());
+    if (size > limit)
+        throw LibraryError(LibraryError::Kind::Invalid, path.string(),
+            "is " + std::to_string(size) + " bytes (" + std::to_string(size >> 20) + " MiB), over the limit of "
+                + std::to_string(limit >> 20) + " MiB for a report; refused");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw LibraryError(LibraryError::Kind::Io, path.string(), "cannot be read");
+    std::string bytes(static_cast<std::size_t>(size) + 1, '\0');
+    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (in.bad())
+        throw LibraryError(LibraryError::Kind::Io, path.string(), "read failed");
+    bytes.resize(static_cast<std::size_t>(in.gcount()));
     return bytes;
 }
 
@@ -84,7 +113,8 @@ std::vector<std::string> ArtifactFiles::write(
     fs::create_directories(dir, ec);
     if (ec)
         throw LibraryError(LibraryError::Kind::Io, dir, "cannot create the folder: " + ec.message());
-    const std::string reportText = report.dump(2) + "\n";
+    // A path or name that is not UTF-8 (file names need not be) becomes U+FFFD, not an exception.
+    const std::string reportText = report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     std::vector<std::string> written;
     std::set<std::string> used;
     for (std::size_t i = 0; i < artifacts.size(); ++i) {
@@ -94,9 +124,8 @@ std::vector<std::string> ArtifactFiles::write(
             used.insert(stem);
         }
         const fs::path base = fs::path(dir) / stem;
-        for (const auto& [extension, bytes] :
-            {std::pair<const char*, std::string_view> {".py", artifacts[i].pythonCode}, {".cache", artifacts[i].cache},
-                {".json", reportText}}) {
+        for (const auto& [extension, bytes] : {std::pair<const char*, std::string_view>{".py", artifacts[i].pythonCode},
+                 {".cache", artifacts[i].cache}, {".json", reportText}}) {
             const fs::path file = base.string() + extension;
             writeFile(file, bytes);
             written.push_back(file.string());
@@ -143,10 +172,13 @@ ArtifactFiles::Pair ArtifactFiles::read(const std::string& pythonCodePath)
     pair.name = py.stem().string();
     pair.pythonCode = readFile(py);
     pair.cache = readFile(cachePath);
-    const std::string reportText = readFile(jsonPath);
-    pair.report = nlohmann::json::parse(reportText, nullptr, false);
-    if (pair.report.is_discarded() || !pair.report.is_object())
+    std::string why;
+    auto report = model::JsonLimits::parse(readBoundedFile(jsonPath, kMaxReportBytes), kMaxReportBytes, &why);
+    if (!report)
+        throw LibraryError(LibraryError::Kind::Invalid, jsonPath.string(), why + "; refused");
+    if (!report->is_object())
         throw LibraryError(LibraryError::Kind::Invalid, jsonPath.string(), "is not a JSON report object");
+    pair.report = std::move(*report);
 
     const std::string codeSha = Sha256::hex(pair.pythonCode);
     const std::string cacheSha = Sha256::hex(pair.cache);

@@ -26,6 +26,12 @@ public:
         std::size_t captureIndex = 0;  ///< the capture of report["captures"] this pair is
     };
 
+    /// The largest report (NAME.json on import, a stored report on reading) that is parsed. A
+    /// report grows with the captured graph at about 1.1 KB per node, so a 50,000-node graph
+    /// makes about 55 MB; 128 MiB leaves twice that while keeping a hostile file from costing
+    /// gigabytes (nlohmann's DOM takes several times the text's size). Checked before reading.
+    static constexpr std::size_t kMaxReportBytes = std::size_t{128} << 20;
+
     /// Writes NAME.py, NAME.cache and NAME.json per artifact into `dir` (created if needed),
     /// each file complete or absent. Two captures of one name get NAME and NAME-INDEX.
     /// Returns the paths written. Throws LibraryError(Io) naming the file.
@@ -33,7 +39,9 @@ public:
         const std::string& dir, const nlohmann::json& report, const std::vector<CaptureArtifact>& artifacts);
 
     /// Reads NAME.py and the NAME.cache and NAME.json beside it. Refuses (Mismatch) a cache
-    /// whose code_hash is not sha256(NAME.py), and a report that describes other bytes.
+    /// whose code_hash is not sha256(NAME.py), and a report that describes other bytes; refuses
+    /// (Invalid) a NAME.json over kMaxReportBytes (before reading it) or nesting deeper than
+    /// model::JsonLimits::kMaxDepth.
     static Pair read(const std::string& pythonCodePath);
 
     /// The code_hash a torch.save'd precompile cache records. torch.save stores its pickle

@@ -21,6 +21,7 @@
 #include "library/Statement.h"
 #include "library/Transaction.h"
 #include "library/ZstdCodec.h"
+#include "model/JsonLimits.h"
 
 namespace ps::library {
 
@@ -30,7 +31,7 @@ using Kind = LibraryError::Kind;
 
 namespace {
 
-constexpr std::string_view kSqliteMagic {"SQLite format 3\0", 16};
+constexpr std::string_view kSqliteMagic{"SQLite format 3\0", 16};
 
 std::uint32_t bigEndian(const unsigned char* p, int bytes)
 {
@@ -42,7 +43,25 @@ std::uint32_t bigEndian(const unsigned char* p, int bytes)
 
 /// Checks an existing file before SQLite touches it, so that nothing (not even a -wal beside
 /// it) is made for a file we will refuse, and the refusal says what is wrong in plain words.
-void preflight(const std::string& path, bool create)
+/// Whether SQLite may write the library's folder (its -wal and -shm live there), with why not.
+std::optional<std::string> folderNotWritable(const std::string& path)
+{
+    const fs::path parent = fs::path(path).parent_path();
+    const std::string folder = parent.empty() ? std::string(".") : parent.string();
+    if (::access(folder.c_str(), W_OK | X_OK) == 0)
+        return std::nullopt;
+    return errno == EROFS ? "the library is on a read-only file system; left untouched"
+                          : "the library is read-only: its folder " + folder
+            + " cannot be written (SQLite keeps the library's -wal and -shm there); left untouched";
+}
+
+bool walPending(const std::string& path)
+{
+    struct stat wal { };
+    return ::stat((path + "-wal").c_str(), &wal) == 0 && wal.st_size > 0;
+}
+
+void preflight(const std::string& path, bool create, bool readOnly)
 {
     struct stat st { };
     if (::stat(path.c_str(), &st) != 0) {
@@ -62,12 +81,18 @@ void preflight(const std::string& path, bool create)
         throw LibraryError(Kind::CannotOpen, path, "not a regular file");
     // The permission bits, not only access(): root may write anything, but a file made
     // read-only says the user wants it left alone.
-    if ((st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || ::access(path.c_str(), W_OK) != 0)
-        throw LibraryError(Kind::ReadOnly, path, "the library file is read-only; left untouched");
+    if (!readOnly) {
+        if (::access(path.c_str(), W_OK) != 0 && errno == EROFS)
+            throw LibraryError(Kind::ReadOnly, path, "the library is on a read-only file system; left untouched");
+        if ((st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || ::access(path.c_str(), W_OK) != 0)
+            throw LibraryError(Kind::ReadOnly, path, "the library file is read-only; left untouched");
+        if (auto why = folderNotWritable(path))
+            throw LibraryError(Kind::ReadOnly, path, *why);
+    }
     if (st.st_size == 0)
         return;  // an empty file is an empty database
 
-    std::array<unsigned char, 100> header {};
+    std::array<unsigned char, 100> header{};
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         throw LibraryError(Kind::CannotOpen, path, std::string("cannot be read: ") + std::strerror(errno));
@@ -89,9 +114,7 @@ void preflight(const std::string& path, bool create)
         pageSize = 65536;
     const std::uint32_t pages = bigEndian(&header[28], 4);
     const bool countValid = bigEndian(&header[24], 4) == bigEndian(&header[92], 4);
-    struct stat wal { };
-    const bool walPending = ::stat((path + "-wal").c_str(), &wal) == 0 && wal.st_size > 0;
-    if (countValid && !walPending && pages > 0
+    if (countValid && !walPending(path) && pages > 0
         && static_cast<std::uint64_t>(st.st_size) < static_cast<std::uint64_t>(pages) * pageSize)
         throw LibraryError(Kind::Corrupt, path,
             "truncated: " + std::to_string(st.st_size) + " bytes, its header says "
@@ -162,12 +185,35 @@ std::string ftsQuery(const std::string& text)
     return query;
 }
 
-json parseStored(const std::string& text, const Connection& db, const std::string& what)
+/// A report read back from the file: a tampered library must not crash a reader, so the same
+/// caps as on import apply (ArtifactFiles::kMaxReportBytes, JsonLimits::kMaxDepth).
+json parseStored(std::string_view text, const Connection& db, const std::string& what)
 {
-    json value = json::parse(text, nullptr, false);
-    if (value.is_discarded())
-        throw LibraryError(Kind::Corrupt, db.path(), what + " is not valid JSON");
-    return value;
+    std::string why;
+    auto value = model::JsonLimits::parse(text, ArtifactFiles::kMaxReportBytes, &why);
+    if (!value)
+        throw LibraryError(Kind::Corrupt, db.path(), what + " " + why);
+    return std::move(*value);
+}
+
+/// The nesting depth of a JSON value, walked without recursion; stops counting past `stopAt`.
+std::size_t nestingDepth(const json& root, std::size_t stopAt)
+{
+    std::size_t deepest = 0;
+    std::vector<std::pair<const json*, std::size_t>> pending{{&root, 1}};
+    while (!pending.empty()) {
+        const auto [value, level] = pending.back();
+        pending.pop_back();
+        if (!value->is_structured())
+            continue;
+        deepest = std::max(deepest, level);
+        if (deepest > stopAt)
+            return deepest;
+        for (const json& child : *value)
+            if (child.is_structured())
+                pending.emplace_back(&child, level + 1);
+    }
+    return deepest;
 }
 
 std::string captureOwner(const std::string& role, const std::string& name, std::int64_t runId)
@@ -218,12 +264,16 @@ std::int64_t databaseBytes(Connection& db)
 
 }  // namespace
 
-ArtifactLibrary::ArtifactLibrary(const std::string& path) : ArtifactLibrary(path, OpenOptions {})
+ArtifactLibrary::ArtifactLibrary(const std::string& path) : ArtifactLibrary(path, OpenOptions{})
 { }
 
 ArtifactLibrary::ArtifactLibrary(const std::string& path, OpenOptions options) : path_(path)
 {
-    preflight(path, options.create);
+    if (options.readOnly) {
+        openReadOnly();
+        return;
+    }
+    preflight(path, options.create, false);
     db_ = std::make_unique<Connection>(path, options.create);
     if (db_->readOnly())
         throw LibraryError(Kind::ReadOnly, path, "the library file cannot be written; left untouched");
@@ -248,6 +298,47 @@ ArtifactLibrary::ArtifactLibrary(const std::string& path, OpenOptions options) :
     Schema::migrate(*db_);
 }
 
+void ArtifactLibrary::openReadOnly()
+{
+    preflight(path_, false, true);
+    db_ = std::make_unique<Connection>(path_, false, Connection::Access::ReadOnly);
+    int version = 0;
+    try {
+        version = Schema::inspect(*db_);
+    } catch (const LibraryError& e) {
+        // A WAL reader needs the -shm, which SQLite must create when the last connection removed
+        // it: impossible in a read-only folder or on a full disk. With no -wal beside the file
+        // nothing is pending, and no writer can start either (it would have to create the -wal
+        // in that same folder), so the file alone is the whole library: read it as immutable.
+        if (e.kind() != Kind::ReadOnly && e.kind() != Kind::DiskFull && e.kind() != Kind::CannotOpen)
+            throw;
+        if (walPending(path_))
+            throw LibraryError(e.kind(), path_,
+                std::string("cannot be read: SQLite cannot create its -shm ")
+                    + (e.kind() == Kind::DiskFull ? "(the disk is full)" : "(its folder cannot be written)")
+                    + " and its -wal holds writes not yet in the file; open it once with write access");
+        db_ = std::make_unique<Connection>(path_, false, Connection::Access::Immutable);
+        version = Schema::inspect(*db_);
+    }
+    if (version < Schema::kVersion) {
+        // An older library is upgraded once, which needs write access; then it is read as usual.
+        db_.reset();
+        try {
+            ArtifactLibrary upgrade(path_, OpenOptions{false, false});
+        } catch (const LibraryError& e) {
+            if (e.kind() != Kind::ReadOnly && e.kind() != Kind::DiskFull)
+                throw;
+            throw LibraryError(e.kind(), path_,
+                "its schema " + std::to_string(version) + " is older than this studio's "
+                    + std::to_string(Schema::kVersion) + " and upgrading it needs write access, but "
+                    + std::string(e.what()).substr(e.file().empty() ? 0 : e.file().size() + 2));
+        }
+        openReadOnly();
+        return;
+    }
+    db_->exec("PRAGMA cache_size = -32768");
+}
+
 ArtifactLibrary::~ArtifactLibrary() = default;
 ArtifactLibrary::ArtifactLibrary(ArtifactLibrary&&) noexcept = default;
 ArtifactLibrary& ArtifactLibrary::operator=(ArtifactLibrary&&) noexcept = default;
@@ -263,6 +354,12 @@ std::int64_t ArtifactLibrary::insert(const NewRun& run)
         throw LibraryError(Kind::Invalid, path_, "cannot store a run: the report is not a JSON object");
     if (run.origin != "run" && run.origin != "import")
         throw LibraryError(Kind::Invalid, path_, "cannot store a run of origin '" + run.origin + "'");
+    // Copies and dump() below recurse: a report deeper than any reader would parse is refused
+    // before it is copied (and it could never be shown again).
+    if (nestingDepth(run.report, model::JsonLimits::kMaxDepth) > model::JsonLimits::kMaxDepth)
+        throw LibraryError(Kind::Invalid, path_,
+            "cannot store a run: its report nests deeper than " + std::to_string(model::JsonLimits::kMaxDepth)
+                + " levels");
     json head = run.report;
     head.erase("run_id");
     json captures = json::array();
@@ -301,8 +398,8 @@ std::int64_t ArtifactLibrary::insert(const NewRun& run)
         if (!artifact.is_object())
             artifact = json::object();
         for (const auto& [blob, shaKey, sizeKey] :
-            {std::tuple {&prepared[i].code, "python_code_sha256", "python_code_bytes"},
-                std::tuple {&prepared[i].cache, "cache_sha256", "cache_bytes"}}) {
+            {std::tuple{&prepared[i].code, "python_code_sha256", "python_code_bytes"},
+                std::tuple{&prepared[i].cache, "cache_sha256", "cache_bytes"}}) {
             if (!*blob)
                 continue;
             const std::string recorded = stringField(artifact, shaKey);
@@ -328,8 +425,14 @@ std::int64_t ArtifactLibrary::insert(const NewRun& run)
         status = "unknown";
     const std::string message = stringField(head, "message");
     const std::string messages = searchMessages(head, captures);
-    head["captures"] = captures;  // with the artifact hashes reconciled
-    const std::string reportText = head.dump();
+    head["captures"] = std::move(captures);  // with the artifact hashes reconciled
+    // A path that is not UTF-8 (imported_from, script) is stored with U+FFFD, not refused.
+    const std::string reportText = head.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (reportText.size() > ArtifactFiles::kMaxReportBytes)
+        throw LibraryError(Kind::Invalid, path_,
+            "cannot store a run: its report is " + std::to_string(reportText.size() >> 20) + " MiB, over the limit of "
+                + std::to_string(ArtifactFiles::kMaxReportBytes >> 20) + " MiB");
+    const json& storedCaptures = head["captures"];
 
     Transaction tx(*db_);
     for (auto& b : prepared) {
@@ -344,7 +447,7 @@ std::int64_t ArtifactLibrary::insert(const NewRun& run)
     insertRun.bind(1, std::string_view(name))
         .bind(2, std::string_view(status))
         .bind(3, std::string_view(run.origin))
-        .bind(4, std::int64_t {run.trusted ? 1 : 0})
+        .bind(4, std::int64_t{run.trusted ? 1 : 0})
         .bind(5, std::string_view(scriptPath))
         .bind(6, std::string_view(message));
     insertRun.run();
@@ -358,8 +461,8 @@ std::int64_t ArtifactLibrary::insert(const NewRun& run)
     Statement insertCapture
         = db_->prepare("INSERT INTO captures (run_id, idx, name, backend, tracer, status, invariant, message, "
                        "python_code_sha256, cache_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    for (std::size_t i = 0; i < captures.size(); ++i) {
-        const json& c = captures[i];
+    for (std::size_t i = 0; i < storedCaptures.size(); ++i) {
+        const json& c = storedCaptures[i];
         const std::string cName = stringField(c, "name"), backend = stringField(c, "backend"),
                           tracer = stringField(c, "tracer"), cStatus = stringField(c, "status"),
                           cMessage = stringField(c.value("violation", json()), "message");
@@ -477,7 +580,7 @@ RunRecord ArtifactLibrary::show(std::int64_t runId, bool checkBlobs) const
             throw LibraryError(Kind::NotFound, path_, "no run " + std::to_string(runId));
         readSummary(st, record.summary);
         record.scriptText = st.text(8);
-        record.report = parseStored(st.text(9), *db_, "the report of run " + std::to_string(runId));
+        record.report = parseStored(st.textView(9), *db_, "the report of run " + std::to_string(runId));
     }
     {
         Statement st = db_->prepare(std::string("SELECT ") + kCaptureColumns
@@ -500,7 +603,7 @@ RunRecord ArtifactLibrary::show(std::int64_t runId, bool checkBlobs) const
         std::map<std::string, std::size_t> seen;
         for (const CaptureRecord& c : record.summary.captures) {
             for (const auto& [sha, role] :
-                {std::pair {&c.pythonCodeSha256, "python_code"}, std::pair {&c.cacheSha256, "cache"}}) {
+                {std::pair{&c.pythonCodeSha256, "python_code"}, std::pair{&c.cacheSha256, "cache"}}) {
                 if (!*sha)
                     continue;
                 if (seen.count(**sha))
@@ -508,7 +611,7 @@ RunRecord ArtifactLibrary::show(std::int64_t runId, bool checkBlobs) const
                 if (auto problem = blobs.check(**sha)) {
                     seen.emplace(**sha, record.damaged.size());
                     record.damaged.push_back(
-                        BlobDamage {**sha, role, captureOwner(role, c.name, runId) + ": " + *problem, {runId}});
+                        BlobDamage{**sha, role, captureOwner(role, c.name, runId) + ": " + *problem, {runId}});
                 } else {
                     seen.emplace(**sha, SIZE_MAX);
                 }
@@ -524,7 +627,7 @@ CaptureArtifact ArtifactLibrary::artifact(std::int64_t runId, int captureIndex) 
     Transaction snapshot(*db_, Transaction::Mode::Read);
     Statement st = db_->prepare(
         "SELECT name, status, python_code_sha256, cache_sha256 FROM captures WHERE run_id = ? AND idx = ?");
-    st.bind(1, runId).bind(2, std::int64_t {captureIndex});
+    st.bind(1, runId).bind(2, std::int64_t{captureIndex});
     if (!st.step()) {
         Statement run = db_->prepare("SELECT 1 FROM runs WHERE id = ?");
         run.bind(1, runId);
@@ -564,17 +667,19 @@ std::int64_t ArtifactLibrary::importArtifact(const std::string& pythonCodePath)
 {
     ArtifactFiles::Pair pair = ArtifactFiles::read(pythonCodePath);
     NewRun run;
-    run.report = pair.report;
-    json capture = pair.report["captures"][pair.captureIndex];
-    run.report["captures"] = json::array({capture});
+    // Moved, not copied: the report is the imported file's, kept as found but for its captures.
+    json capture = std::move(pair.report["captures"][pair.captureIndex]);
+    run.report = std::move(pair.report);
     run.report["status"] = capture.value("status", std::string("ok"));
+    run.report["captures"] = json::array();
+    run.report["captures"].push_back(std::move(capture));
     std::error_code ec;
     const fs::path absolute = fs::absolute(pythonCodePath, ec);
     run.report["imported_from"] = ec ? pythonCodePath : absolute.string();
     run.name = pair.name;
     run.origin = "import";
     run.trusted = false;
-    run.captures.push_back(NewCapture {std::move(pair.pythonCode), std::move(pair.cache)});
+    run.captures.push_back(NewCapture{std::move(pair.pythonCode), std::move(pair.cache)});
     return insert(run);
 }
 
@@ -610,6 +715,9 @@ VerifyReport ArtifactLibrary::verify() const
             report.integrityErrors.push_back(e.what());
         }
     };
+    // One snapshot for every check: a run a writer commits meanwhile is either wholly seen or
+    // not at all (never a capture whose blob seems missing), and no check needs the write lock.
+    Transaction snapshot(*db_, Transaction::Mode::Read);
     guarded([&] {
         Statement st = db_->prepare("PRAGMA integrity_check");
         while (st.step())
@@ -623,12 +731,24 @@ VerifyReport ArtifactLibrary::verify() const
                 "table " + st.text(0) + " row " + st.text(1) + " refers to a missing row of " + st.text(2));
     });
     guarded([&] {
+        // FTS5's own 'integrity-check' is an INSERT, which needs the write lock; read instead: one
+        // index row per run, and a walk of every term of the index (fts5vocab, a temp table that
+        // a read-only connection may create), which fails as corrupt on a damaged segment.
+        const std::int64_t unindexed
+            = db_->queryInt("SELECT count(*) FROM runs WHERE id NOT IN (SELECT rowid FROM run_search)");
+        const std::int64_t stray
+            = db_->queryInt("SELECT count(*) FROM run_search WHERE rowid NOT IN (SELECT id FROM runs)");
+        if (unindexed > 0 || stray > 0)
+            report.integrityErrors.push_back("the search index: " + std::to_string(unindexed)
+                + " run(s) missing from it, " + std::to_string(stray) + " row(s) of removed runs in it");
+        db_->exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.run_search_terms USING fts5vocab(main, run_search, "
+                  "'instance')");
         try {
-            db_->exec("INSERT INTO run_search (run_search) VALUES ('integrity-check')");
+            db_->queryInt("SELECT count(*) FROM temp.run_search_terms");
         } catch (const LibraryError& e) {
             if (e.kind() != Kind::Corrupt)
                 throw;
-            report.integrityErrors.push_back(std::string("the search index: ") + e.what());
+            report.integrityErrors.push_back(std::string("the search index is damaged: ") + e.what());
         }
     });
 
@@ -655,7 +775,7 @@ VerifyReport ArtifactLibrary::verify() const
     });
 
     for (const auto& [sha, detail] : damaged) {
-        BlobDamage d {sha, "", detail, {}};
+        BlobDamage d{sha, "", detail, {}};
         std::set<std::string> roles;
         guarded([&] {
             Statement st = db_->prepare("SELECT run_id, python_code_sha256 = ?1, cache_sha256 = ?1 FROM captures "
@@ -673,6 +793,10 @@ VerifyReport ArtifactLibrary::verify() const
         if (roles.size() == 1)
             d.role = *roles.begin();
         report.damaged.push_back(std::move(d));
+    }
+    try {
+        snapshot.commit();  // it only read; an error ending it early was reported above
+    } catch (const LibraryError&) {
     }
     return report;
 }

@@ -25,12 +25,19 @@ class Connection;
 class ArtifactLibrary {
 public:
     struct OpenOptions {
-        bool create = true;  ///< create the file (and its folder) when missing
+        bool create = true;     ///< create the file (and its folder) when missing
+        bool readOnly = false;  ///< only read: works on a read-only file, folder or full disk
     };
 
     /// Opens (creating, migrating) the library at `path`. A file that is not SQLite, is
-    /// truncated, belongs to another program, has a newer schema or is read-only throws, and
-    /// the file is left exactly as it was.
+    /// truncated, belongs to another program, has a newer schema or (unless opened readOnly)
+    /// is read-only throws, and the file is left exactly as it was.
+    ///
+    /// readOnly opens SQLite read-only: no WAL setup, no migration of this connection, never a
+    /// write lock; every write then throws ReadOnly. Where SQLite cannot make the -shm that a
+    /// WAL reader needs (a read-only folder, a full disk) and no -wal holds pending writes, the
+    /// file is read as immutable. A library of an older schema is upgraded first, which needs
+    /// write access once.
     explicit ArtifactLibrary(const std::string& path);
     ArtifactLibrary(const std::string& path, OpenOptions options);
     ~ArtifactLibrary();
@@ -66,7 +73,9 @@ public:
     /// Removes a run and its captures; their blobs stay until gc().
     void remove(std::int64_t runId);
 
-    /// PRAGMA integrity_check, foreign keys, the search index, and every blob against its hash.
+    /// PRAGMA integrity_check, foreign keys, the search index, and every blob against its hash,
+    /// in one read snapshot: never takes the write lock, so it runs beside a writer and on a
+    /// library opened readOnly.
     VerifyReport verify() const;
     /// Deletes blobs no capture refers to and gives the space back to the file system.
     GcResult gc();
@@ -81,6 +90,7 @@ public:
     std::pair<std::int64_t, std::int64_t> layoutUsage() const;
 
 private:
+    void openReadOnly();
     std::vector<RunSummary> query(const ListQuery& query) const;
 
     std::string path_;

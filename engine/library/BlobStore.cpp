@@ -14,10 +14,28 @@ BlobStore::Prepared BlobStore::prepare(std::string_view bytes)
     blob.sha256 = Sha256::hex(bytes);
     blob.size = static_cast<std::int64_t>(bytes.size());
     blob.raw = bytes;
-    blob.alreadyStored = contains(blob.sha256);
+    const std::optional<bool> whole = storedCopyMatches(blob.sha256, bytes);
+    blob.alreadyStored = whole.value_or(false);
+    blob.replace = whole.has_value() && !*whole;
     if (!blob.alreadyStored)
         compress(blob);
     return blob;
+}
+
+std::optional<bool> BlobStore::storedCopyMatches(const std::string& sha256, std::string_view bytes)
+{
+    Statement st = db_.prepare("SELECT size, codec, data FROM blobs WHERE sha256 = ?");
+    st.bind(1, std::string_view(sha256));
+    if (!st.step())
+        return std::nullopt;
+    if (st.integer(0) != static_cast<std::int64_t>(bytes.size()))
+        return false;
+    const std::string_view codec = st.textView(1);
+    if (codec == "raw")
+        return st.blob(2) == bytes;
+    if (codec == "zstd")
+        return ZstdCodec::decompressesTo(st.blob(2), bytes);
+    return false;
 }
 
 void BlobStore::compress(Prepared& blob)
@@ -47,8 +65,11 @@ void BlobStore::put(Prepared& blob)
         compress(blob);  // collected by gc between prepare() and now: store it after all
         blob.alreadyStored = false;
     }
-    Statement st = db_.prepare("INSERT INTO blobs (sha256, size, codec, data) VALUES (?, ?, ?, ?) "
-                               "ON CONFLICT (sha256) DO NOTHING");
+    // A damaged copy is overwritten; otherwise a copy stored meanwhile by another process wins.
+    Statement st = db_.prepare(blob.replace
+            ? "INSERT INTO blobs (sha256, size, codec, data) VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO UPDATE "
+              "SET size = excluded.size, codec = excluded.codec, data = excluded.data"
+            : "INSERT INTO blobs (sha256, size, codec, data) VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING");
     st.bind(1, std::string_view(blob.sha256))
         .bind(2, blob.size)
         .bind(3, std::string_view(blob.codec))

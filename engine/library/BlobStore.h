@@ -21,15 +21,18 @@ public:
         std::string sha256;
         std::int64_t size = 0;
         std::string codec;
-        std::string data;      ///< what goes into blobs.data (empty when already stored)
-        std::string_view raw;  ///< the caller's bytes, in case the stored copy vanished meanwhile
-        bool alreadyStored = false;
+        std::string data;            ///< what goes into blobs.data (empty when already stored)
+        std::string_view raw;        ///< the caller's bytes, in case the stored copy vanished meanwhile
+        bool alreadyStored = false;  ///< a whole copy is stored: nothing to write
+        bool replace = false;        ///< the stored copy is damaged: overwrite it with these bytes
     };
 
     explicit BlobStore(Connection& db) : db_(db) { }
 
+    /// Hashes and compresses `bytes`. A blob of that sha256 already stored is checked against
+    /// `bytes` (never trusted by its key alone): a whole one is reused, a damaged one replaced.
     Prepared prepare(std::string_view bytes);
-    /// Stores a prepared blob; call inside a transaction. A blob already there is kept.
+    /// Stores a prepared blob; call inside a transaction. A whole blob already there is kept.
     void put(Prepared& blob);
     bool contains(const std::string& sha256);
 
@@ -47,6 +50,10 @@ public:
 
 private:
     void compress(Prepared& blob);
+    /// Whether the stored row for `sha256` holds exactly `bytes`: its recorded size, then its
+    /// data (raw: compared; zstd: streamed through the decompressor and compared, no copy of
+    /// the content is made). nullopt when there is no such row.
+    std::optional<bool> storedCopyMatches(const std::string& sha256, std::string_view bytes);
 
     Connection& db_;
 };

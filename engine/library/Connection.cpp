@@ -2,6 +2,9 @@
 
 #include <sqlite3.h>
 
+#include <cerrno>
+#include <filesystem>
+
 #include "library/LibraryError.h"
 #include "library/Statement.h"
 
@@ -29,18 +32,92 @@ LibraryError::Kind kindOf(int rc)
     }
 }
 
+/// What the operating system said, where it says more than SQLite's code: a full disk and a
+/// read-only file system reach SQLite as a plain I/O error (e.g. when the -shm cannot grow).
+LibraryError::Kind kindOf(int rc, int systemErrno)
+{
+    const int primary = rc & 0xff;
+    if (primary == SQLITE_FULL)
+        return LibraryError::Kind::DiskFull;
+    if (primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN) {
+        if (systemErrno == ENOSPC || systemErrno == EDQUOT)
+            return LibraryError::Kind::DiskFull;
+        if (systemErrno == EROFS || systemErrno == EACCES || systemErrno == EPERM)
+            return LibraryError::Kind::ReadOnly;
+    }
+    return kindOf(rc);
+}
+
+/// A plain-words message for the kinds a user can act on; the rest keep SQLite's detail.
+std::string messageFor(LibraryError::Kind kind, int rc, std::string_view doing, const char* sqliteMessage)
+{
+    switch (kind) {
+    case LibraryError::Kind::DiskFull:
+        return "the disk holding the library is full; free some space and try again";
+    case LibraryError::Kind::ReadOnly:
+        return rc == SQLITE_READONLY_DIRECTORY
+            ? "the library is read-only: its folder cannot be written (SQLite keeps its -wal and -shm there)"
+            : "the library is read-only: its file or folder cannot be written";
+    case LibraryError::Kind::Busy:
+        return "the library is busy: another program held it for more than "
+            + std::to_string(Connection::kBusyTimeoutMs / 1000) + " s";
+    case LibraryError::Kind::NotSqlite:
+        return "not an SQLite database";
+    case LibraryError::Kind::Corrupt:
+        return "the library file is damaged or truncated (" + std::string(doing) + ": " + sqliteMessage + ")";
+    default:
+        return "SQLite error (" + std::string(doing) + ": " + sqliteMessage + ")";
+    }
+}
+
+/// `path` as an SQLite URI with ?immutable=1: absolute, with the characters URIs reserve escaped.
+std::string immutableUri(const std::string& path)
+{
+    std::error_code ec;
+    const std::string absolute = std::filesystem::absolute(path, ec).string();
+    std::string uri = "file://";
+    for (const unsigned char c : ec ? path : absolute) {
+        if (c == '%' || c == '?' || c == '#' || c < 0x20 || c >= 0x7f) {
+            static constexpr char kHex[] = "0123456789ABCDEF";
+            uri += '%';
+            uri += kHex[c >> 4];
+            uri += kHex[c & 0xf];
+        } else {
+            uri += static_cast<char>(c);
+        }
+    }
+    return uri + "?immutable=1";
+}
+
 }  // namespace
 
-Connection::Connection(const std::string& path, bool create) : path_(path)
+Connection::Connection(const std::string& path, bool create, Access access) : path_(path)
 {
-    const int flags
-        = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE;
-    const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+    int flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE;
+    std::string name = path;
+    switch (access) {
+    case Access::ReadWrite:
+        flags |= SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+        break;
+    case Access::ReadOnly:
+        flags |= SQLITE_OPEN_READONLY;
+        break;
+    case Access::Immutable:
+        flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+        name = immutableUri(path);
+        break;
+    }
+    const int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
     if (rc != SQLITE_OK) {
+        const int systemErrno = db_ ? sqlite3_system_errno(db_) : 0;
         const std::string why = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
         sqlite3_close(db_);
         db_ = nullptr;
-        throw LibraryError(kindOf(rc), path_, "cannot open the library: " + why);
+        const auto kind = kindOf(rc, systemErrno);
+        throw LibraryError(kind, path_,
+            kind == LibraryError::Kind::DiskFull || kind == LibraryError::Kind::ReadOnly
+                ? messageFor(kind, rc, "", "")
+                : "cannot open the library: " + why);
     }
     sqlite3_extended_result_codes(db_, 1);
     sqlite3_busy_timeout(db_, kBusyTimeoutMs);
@@ -96,28 +173,8 @@ bool Connection::readOnly() const
 
 void Connection::fail(int rc, std::string_view doing) const
 {
-    const auto kind = kindOf(rc);
-    std::string message;
-    switch (kind) {
-    case LibraryError::Kind::Busy:
-        message = "the library is busy: another program held it for more than " + std::to_string(kBusyTimeoutMs / 1000)
-            + " s";
-        break;
-    case LibraryError::Kind::NotSqlite:
-        message = "not an SQLite database";
-        break;
-    case LibraryError::Kind::Corrupt:
-        message = "the library file is damaged or truncated";
-        break;
-    case LibraryError::Kind::ReadOnly:
-        message = "the library cannot be written";
-        break;
-    default:
-        message = "SQLite error";
-        break;
-    }
-    message += " (" + std::string(doing) + ": " + sqlite3_errmsg(db_) + ")";
-    throw LibraryError(kind, path_, message);
+    const auto kind = kindOf(rc, sqlite3_system_errno(db_));
+    throw LibraryError(kind, path_, messageFor(kind, rc, doing, sqlite3_errmsg(db_)));
 }
 
 }  // namespace ps::library

@@ -15,9 +15,15 @@ class Statement;
 /// time; other threads and processes open their own.
 class Connection {
 public:
-    /// Opens `path` read-write; creates it when `create` (otherwise a missing file is
-    /// CannotOpen). Sets the busy timeout and nothing else: the caller decides what to write.
-    Connection(const std::string& path, bool create);
+    enum class Access {
+        ReadWrite,
+        ReadOnly,   ///< SQLite's read-only open: takes the usual locks, never writes the file
+        Immutable,  ///< ?immutable=1: no locks, no -shm; only for a file nothing can write now
+    };
+
+    /// Opens `path` (read-write by default); creates it when `create` (otherwise a missing file
+    /// is CannotOpen). Sets the busy timeout and nothing else: the caller decides what to write.
+    Connection(const std::string& path, bool create, Access access = Access::ReadWrite);
     ~Connection();
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;

@@ -19,6 +19,8 @@ const char* LibraryError::kindName(Kind kind) noexcept
         return "newer_schema";
     case Kind::ReadOnly:
         return "read_only";
+    case Kind::DiskFull:
+        return "disk_full";
     case Kind::Busy:
         return "busy";
     case Kind::CannotOpen:

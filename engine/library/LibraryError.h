@@ -15,6 +15,7 @@ public:
         Corrupt,      ///< SQLite reports the file damaged or truncated
         NewerSchema,  ///< written by a newer studio: user_version above ours
         ReadOnly,     ///< the file (or its folder) cannot be written
+        DiskFull,     ///< the file system holding the library has no space left
         Busy,         ///< another program held the library past the busy timeout
         CannotOpen,   ///< missing file (when not creating) or an unopenable path
         Damaged,      ///< a blob no longer matches its sha256 (or is missing)

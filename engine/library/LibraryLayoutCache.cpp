@@ -12,7 +12,7 @@ LibraryLayoutCache::LibraryLayoutCache(std::string libraryPath) : m_path(std::mo
 std::optional<std::string> LibraryLayoutCache::load(const std::string& key)
 {
     try {
-        ArtifactLibrary library(m_path, ArtifactLibrary::OpenOptions {.create = false});
+        ArtifactLibrary library(m_path, ArtifactLibrary::OpenOptions{.create = false});
         return library.layout(key);
     } catch (const std::exception&) {  // missing, damaged, newer, out of memory: no layout
         return std::nullopt;
@@ -22,7 +22,7 @@ std::optional<std::string> LibraryLayoutCache::load(const std::string& key)
 void LibraryLayoutCache::store(const std::string& key, const std::string& bytes)
 {
     try {
-        ArtifactLibrary library(m_path, ArtifactLibrary::OpenOptions {.create = false});
+        ArtifactLibrary library(m_path, ArtifactLibrary::OpenOptions{.create = false});
         library.storeLayout(key, bytes);
     } catch (const std::exception&) {
         // a layout that cannot be kept is laid out again next time

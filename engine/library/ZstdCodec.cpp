@@ -2,6 +2,8 @@
 
 #include <zstd.h>
 
+#include <cstring>
+#include <memory>
 #include <stdexcept>
 
 namespace ps::library {
@@ -31,6 +33,29 @@ std::string ZstdCodec::decompress(std::string_view frame, std::size_t size)
     if (n != size)
         throw std::runtime_error("zstd: frame held " + std::to_string(n) + " bytes, expected " + std::to_string(size));
     return out;
+}
+
+bool ZstdCodec::decompressesTo(std::string_view frame, std::string_view expected)
+{
+    const std::unique_ptr<ZSTD_DStream, decltype(&ZSTD_freeDStream)> stream(ZSTD_createDStream(), ZSTD_freeDStream);
+    if (!stream || ZSTD_isError(ZSTD_initDStream(stream.get())))
+        return false;
+    std::string buffer(ZSTD_DStreamOutSize(), '\0');
+    ZSTD_inBuffer in{frame.data(), frame.size(), 0};
+    std::size_t matched = 0;
+    for (;;) {
+        ZSTD_outBuffer out{buffer.data(), buffer.size(), 0};
+        const std::size_t hint = ZSTD_decompressStream(stream.get(), &out, &in);
+        if (ZSTD_isError(hint) || out.pos > expected.size() - matched
+            || std::memcmp(buffer.data(), expected.data() + matched, out.pos) != 0)
+            return false;
+        matched += out.pos;
+        if (hint == 0)
+            break;  // the frame is complete
+        if (in.pos == in.size && out.pos < out.size)
+            return false;  // truncated: no input left and nothing more to flush
+    }
+    return matched == expected.size() && in.pos == in.size;
 }
 
 }  // namespace ps::library

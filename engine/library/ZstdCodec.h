@@ -15,6 +15,9 @@ public:
     static std::string compress(std::string_view data, int level = kDefaultLevel);
     /// Decompresses a frame that must hold exactly `size` bytes.
     static std::string decompress(std::string_view frame, std::size_t size);
+    /// Whether `frame` decompresses to exactly `expected`, streamed through a small buffer:
+    /// nothing the size of the content is allocated. False for a damaged frame, never throws.
+    static bool decompressesTo(std::string_view frame, std::string_view expected);
 };
 
 }  // namespace ps::library

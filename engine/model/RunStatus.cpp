@@ -8,7 +8,7 @@
 namespace ps::model {
 
 namespace {
-constexpr std::array<std::pair<RunStatus, std::string_view>, 8> kWords {{
+constexpr std::array<std::pair<RunStatus, std::string_view>, 8> kWords{{
     {RunStatus::Ok, "ok"},
     {RunStatus::Mismatch, "mismatch"},
     {RunStatus::Violation, "violation"},

@@ -193,11 +193,18 @@ void RunClient::retireWorker(const RunObserver& observer)
     }
 }
 
-model::Report RunClient::diedReport(const RunOptions& options, const std::string& stage, const std::string& how)
+model::Report RunClient::diedReport(const RunOptions& options, const std::string& stage, const ExitStatus& status)
 {
-    std::string message = "the worker " + how + " during stage '" + stage + "'";
-    if (how.rfind("exited with status", 0) == 0 && stage == "script")
+    std::string message = "the worker " + status.describe() + " during stage '" + stage + "'";
+    if (status.exited && stage == "script")
         message += " (did the script call os._exit?)";
+    if (status.signaled && status.signal == SIGKILL) {
+        // The studio did not send it (a cancel or a timeout is reported as such): the kernel's
+        // out-of-memory killer is the usual sender.
+        message += "; the studio did not send that signal: the system may have run out of memory (the worker's peak "
+                   "memory was "
+            + std::to_string(status.peakMemoryKiB / 1024) + " MiB)";
+    }
     auto report = model::Report::failed(options.script, model::RunStatus::WorkerDied, message);
     // faulthandler prints the Python stack of a fatal signal, most recent call first.
     // faulthandler's stack is near the end; the script controls the output, so only the last
@@ -244,7 +251,7 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
     struct ClearCancelOnExit {
         std::atomic<bool>& flag;
         ~ClearCancelOnExit() { flag = false; }
-    } clearCancel {m_cancelled};
+    } clearCancel{m_cancelled};
     const auto started = Clock::now();
     const auto deadline = started + std::chrono::milliseconds(static_cast<long long>(options.timeoutSeconds * 1000));
     std::string stage = "start";
@@ -302,6 +309,7 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
     request.tracer = options.tracer;
     request.verify = options.verify;
     request.outDir = options.outDir;
+    request.timeoutSeconds = options.timeoutSeconds;
     stage = "script";
     m_worker->send(request.toJson());
 
@@ -324,7 +332,7 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
         case WorkerProcess::Event::Kind::Exited: {
             if (m_cancelled)
                 return cancelledReport();
-            auto r = diedReport(options, stage, ev->status.describe());
+            auto r = diedReport(options, stage, ev->status);
             dropWorker();
             if (observer.onWorkerEvent)
                 observer.onWorkerEvent(r.message);

@@ -17,6 +17,7 @@
 namespace ps::protocol {
 
 class WorkerProcess;
+struct ExitStatus;
 
 /// Runs scripts in worker processes and turns every outcome into a Report: what the worker
 /// reported, or a timeout, or a worker that died (with its exit status or signal and, where
@@ -62,7 +63,7 @@ private:
     void retireWorker(const RunObserver& observer);
     void dropWorker();
     void addOutput(const RunObserver& observer, int stream, std::string_view data);
-    model::Report diedReport(const RunOptions& options, const std::string& stage, const std::string& how);
+    model::Report diedReport(const RunOptions& options, const std::string& stage, const ExitStatus& status);
 
     WorkerLaunch m_launch;
     bool m_keepWarm;
@@ -70,8 +71,8 @@ private:
     bool m_workerReady = false;
     std::optional<nlohmann::json> m_hello;
     LogBuffer m_log;
-    std::atomic<int> m_activePid {0};
-    std::atomic<bool> m_cancelled {false};
+    std::atomic<int> m_activePid{0};
+    std::atomic<bool> m_cancelled{false};
 };
 
 }  // namespace ps::protocol

@@ -8,8 +8,8 @@ nlohmann::json RunRequest::toJson() const
 {
     return {{"type", "run"}, {"script", script},
         {"backend", backend ? nlohmann::json(*backend) : nlohmann::json(nullptr)},
-        {"tracer", tracer ? nlohmann::json(*tracer) : nlohmann::json(nullptr)}, {"verify", verify},
-        {"out_dir", outDir}};
+        {"tracer", tracer ? nlohmann::json(*tracer) : nlohmann::json(nullptr)}, {"verify", verify}, {"out_dir", outDir},
+        {"timeout_s", timeoutSeconds}};
 }
 
 RunRequest RunRequest::parse(const nlohmann::json& j)
@@ -24,7 +24,7 @@ RunRequest RunRequest::parse(const nlohmann::json& j)
     if (script == j.end() || !script->is_string() || script->get<std::string>().empty())
         throw ProtocolError("a run request needs a non-empty string 'script'");
     r.script = script->get<std::string>();
-    for (auto [key, field] : {std::pair {"backend", &r.backend}, std::pair {"tracer", &r.tracer}}) {
+    for (auto [key, field] : {std::pair{"backend", &r.backend}, std::pair{"tracer", &r.tracer}}) {
         auto it = j.find(key);
         if (it == j.end() || it->is_null())
             continue;
@@ -41,6 +41,11 @@ RunRequest RunRequest::parse(const nlohmann::json& j)
         if (!it->is_string())
             throw ProtocolError("a run request's 'out_dir' must be a string");
         r.outDir = it->get<std::string>();
+    }
+    if (auto it = j.find("timeout_s"); it != j.end() && !it->is_null()) {
+        if (!it->is_number() || it->get<double>() < 0)
+            throw ProtocolError("a run request's 'timeout_s' must be a number of seconds, 0 or more");
+        r.timeoutSeconds = it->get<double>();
     }
     return r;
 }

@@ -15,6 +15,9 @@ struct RunRequest {
     std::optional<std::string> tracer;
     bool verify = true;
     std::string outDir;
+    /// The front end's timeout; the worker keeps its own copy (plus a grace) and kills its
+    /// process group when it passes, in case the front end is gone. 0: none.
+    double timeoutSeconds = 0;
 
     nlohmann::json toJson() const;
     static RunRequest parse(const nlohmann::json& j);

@@ -87,7 +87,7 @@ WorkerMessage WorkerMessage::parse(const nlohmann::json& j)
             if (!c.is_object() || !c.contains("status") || !c["status"].is_string()
                 || !model::captureStatusFromString(c["status"].get<std::string>()))
                 throw ProtocolError("the worker's report holds a capture without a known 'status'");
-        return WorkerMessage(ResultMessage {model::Report::fromJson(*report)});
+        return WorkerMessage(ResultMessage{model::Report::fromJson(*report)});
     }
     if (t == "fatal") {
         FatalMessage m;

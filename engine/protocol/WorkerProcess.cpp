@@ -1,6 +1,8 @@
 #include "protocol/WorkerProcess.h"
 
+#include "model/JsonLimits.h"
 #include "protocol/FrameEncoder.h"
+#include "protocol/ProcessTree.h"
 #include "protocol/Protocol.h"
 #include "protocol/ProtocolError.h"
 #include "protocol/SignalNames.h"
@@ -10,6 +12,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -84,19 +88,37 @@ void WorkerProcess::start()
     for (auto& a : args)
         argv.push_back(a.data());
     argv.push_back(nullptr);
+    // Every descendant inherits the token (ProcessTree), however it leaves the process group.
+    m_token = ProcessTree::newToken();
+    std::vector<std::string> environment;
+    for (char** e = environ; *e; ++e)
+        if (std::strncmp(*e, ProcessTree::kVariable, std::strlen(ProcessTree::kVariable)) != 0
+            || (*e)[std::strlen(ProcessTree::kVariable)] != '=')
+            environment.emplace_back(*e);
+    environment.push_back(std::string(ProcessTree::kVariable) + "=" + m_token);
+    std::vector<char*> envp;
+    for (auto& e : environment)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
+    const pid_t parent = ::getpid();
 
     const pid_t pid = ::fork();
     if (pid < 0)
         throw ProtocolError(errnoText("fork"));
     if (pid == 0) {
         ::setpgid(0, 0);
+        // The worker dies with the thread that started it (a front end killed with kill -9
+        // included); the race with a parent that died before this line is closed by getppid.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent)
+            ::_exit(1);
         const int devnull = ::open("/dev/null", O_RDONLY);
         moveTo(devnull, 0);
         moveTo(out[1], 1);
         moveTo(err[1], 2);
         moveTo(sv[1], kWorkerChannelFd);
         ::signal(SIGPIPE, SIG_DFL);
-        ::execv(argv[0], argv.data());
+        ::execve(argv[0], argv.data(), envp.data());
         const std::string msg = "precompile-studio: cannot execute " + args[0] + ": " + std::strerror(errno) + "\n";
         (void)!::write(2, msg.data(), msg.size());
         ::_exit(127);
@@ -127,7 +149,7 @@ bool WorkerProcess::send(const nlohmann::json& message)
         if (n > 0) {
             done += static_cast<std::size_t>(n);
         } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-            pollfd p {m_channel, POLLOUT, 0};
+            pollfd p{m_channel, POLLOUT, 0};
             ::poll(&p, 1, 1000);
         } else {
             return false;
@@ -142,13 +164,14 @@ std::optional<WorkerProcess::Event> WorkerProcess::reap(bool block)
         return std::nullopt;
     int st = 0;
     pid_t r;
+    rusage usage{};
     do {
-        r = ::waitpid(m_pid, &st, block ? 0 : WNOHANG);
+        r = ::wait4(m_pid, &st, block ? 0 : WNOHANG, &usage);
     } while (r < 0 && errno == EINTR);
     if (r != m_pid)
         return std::nullopt;
     m_reaped = true;
-    Event ev {Event::Kind::Exited, {}, 0, {}, {}};
+    Event ev{Event::Kind::Exited, {}, 0, {}, {}};
     if (WIFEXITED(st)) {
         ev.status.exited = true;
         ev.status.code = WEXITSTATUS(st);
@@ -156,8 +179,9 @@ std::optional<WorkerProcess::Event> WorkerProcess::reap(bool block)
         ev.status.signaled = true;
         ev.status.signal = WTERMSIG(st);
     }
-    // Whatever the worker started dies with it.
+    // Whatever the worker started dies with it: its process group, and what left the group.
     ::kill(-m_pid, SIGKILL);
+    ProcessTree::killTagged(m_token);
     return ev;
 }
 
@@ -166,11 +190,11 @@ std::optional<WorkerProcess::Event> WorkerProcess::next(Clock::time_point deadli
     char buf[64 * 1024];
     for (;;) {
         if (auto payload = m_decoder.next()) {
-            try {
-                return Event {Event::Kind::Message, nlohmann::json::parse(*payload), 0, {}, {}};
-            } catch (const nlohmann::json::exception& e) {
-                throw ProtocolError(std::string("the worker sent a message that is not JSON: ") + e.what());
-            }
+            std::string why;
+            auto message = model::JsonLimits::parse(*payload, kMaxFrameBytes, &why);
+            if (!message)
+                throw ProtocolError("the worker sent a message that " + why);
+            return Event{Event::Kind::Message, std::move(*message), 0, {}, {}};
         }
         if (m_pid <= 0 || m_reaped)
             return std::nullopt;
@@ -189,7 +213,7 @@ std::optional<WorkerProcess::Event> WorkerProcess::next(Clock::time_point deadli
         int n = 0;
         for (int fd : {m_channel, m_out, m_err})
             if (fd >= 0)
-                fds[n++] = pollfd {fd, POLLIN, 0};
+                fds[n++] = pollfd{fd, POLLIN, 0};
         auto now = Clock::now();
         if (now >= deadline)
             return std::nullopt;
@@ -222,7 +246,7 @@ std::optional<WorkerProcess::Event> WorkerProcess::next(Clock::time_point deadli
                 closeFd(stream == 1 ? m_out : m_err);
                 continue;
             }
-            return Event {Event::Kind::Output, {}, stream, std::string(buf, static_cast<std::size_t>(got)), {}};
+            return Event{Event::Kind::Output, {}, stream, std::string(buf, static_cast<std::size_t>(got)), {}};
         }
     }
 }

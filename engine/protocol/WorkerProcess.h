@@ -18,6 +18,7 @@ struct ExitStatus {
     int code = 0;
     bool signaled = false;  ///< killed by a signal
     int signal = 0;
+    long peakMemoryKiB = 0;  ///< the worker's peak resident memory (getrusage ru_maxrss)
     std::string describe() const;
 };
 
@@ -25,8 +26,10 @@ struct ExitStatus {
 /// whatever happens into events. POSIX only (fork/exec, poll); no threads.
 ///
 /// Thread contract: one thread owns an instance; nothing here is thread-safe.
-/// The worker runs in a process group of its own, so kill() also ends what it started
-/// (g++ compiling Inductor kernels, a user's subprocesses).
+/// The worker runs in a process group of its own and carries a ProcessTree token, so kill()
+/// (and the reaping of a worker that died) also ends what it started (g++ compiling Inductor
+/// kernels, a user's subprocesses, a child that called setsid()). It dies with the thread that
+/// started it (PR_SET_PDEATHSIG), so a front end killed with kill -9 leaves no worker behind.
 class WorkerProcess {
 public:
     struct Event {
@@ -61,6 +64,7 @@ private:
     WorkerLaunch m_launch;
     pid_t m_pid = -1;
     bool m_reaped = false;
+    std::string m_token;  ///< ProcessTree token of this worker and its descendants
     int m_channel = -1;
     int m_out = -1;
     int m_err = -1;

@@ -3,6 +3,7 @@
 #include "library/ArtifactFiles.h"
 #include "library/ArtifactLibrary.h"
 #include "library/Sha256.h"
+#include "protocol/ProcessTree.h"
 #include "protocol/ProtocolError.h"
 #include "protocol/RunClient.h"
 #include "protocol/StartError.h"
@@ -47,6 +48,9 @@ RunPipeline::RunPipeline(std::optional<protocol::WorkerLaunch> launch, bool keep
     std::optional<model::StartFailure> launchCause)
     : m_launchProblem(std::move(launchProblem)), m_launchCause(launchCause)
 {
+    // What a front end killed with kill -9 left behind: its workers' processes and folders.
+    protocol::ProcessTree::sweepOrphans();
+    TempFolder::sweepStale();
     if (launch)
         m_client = std::make_unique<protocol::RunClient>(std::move(*launch), keepWarm);
     else if (m_launchProblem.empty())
@@ -157,7 +161,7 @@ RunResult RunPipeline::run(const PipelineOptions& options, const protocol::RunOb
 void RunPipeline::readArtifacts(const std::string& folder, RunResult& result) const
 {
     auto& captures = result.report.captures;
-    result.artifacts.assign(captures.size(), CaptureBytes {});
+    result.artifacts.assign(captures.size(), CaptureBytes{});
     for (std::size_t i = 0; i < captures.size(); ++i) {
         auto& c = captures[i];
         // The worker's files live in `folder`, which is removed when the run returns: nothing
@@ -184,7 +188,7 @@ void RunPipeline::readArtifacts(const std::string& folder, RunResult& result) co
         // The artifact the report describes is not there: the capture did not produce what it
         // says, and the run is not ok.
         c.status = model::CaptureStatus::Error;
-        c.outcome = model::Violation {};
+        c.outcome = model::Violation{};
         c.outcome->rule = "artifact-missing";
         c.outcome->message = bytes.error;
         c.outcomeWhere = "artifact";

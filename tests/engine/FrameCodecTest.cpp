@@ -13,7 +13,7 @@ TEST(FrameCodec, RoundTripsMessagesSplitAtEveryByte)
     const std::string b = FrameEncoder::encodePayload("");
     const std::string c = FrameEncoder::encodeMessage({{"type", "log"}, {"data", std::string(100000, 'x')}});
     const std::string stream = a + b + c;
-    for (std::size_t split : {std::size_t {1}, std::size_t {3}, std::size_t {4}, std::size_t {7}, stream.size()}) {
+    for (std::size_t split : {std::size_t{1}, std::size_t{3}, std::size_t{4}, std::size_t{7}, stream.size()}) {
         FrameDecoder d;
         std::vector<std::string> got;
         for (std::size_t i = 0; i < stream.size(); i += split) {

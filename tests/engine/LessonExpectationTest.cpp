@@ -54,9 +54,9 @@ TEST(LessonExpectation, StableFieldsKeepOnlyWhatExpectJsonCanName)
     EXPECT_TRUE(s["violation"].is_null());
     ASSERT_EQ(s["captures"].size(), 1u);
     const json& c = s["captures"][0];
-    EXPECT_EQ(c["violation"], (json {{"invariant", 1}, {"rule", "constant-tensor"}, {"line", 17}}));
+    EXPECT_EQ(c["violation"], (json{{"invariant", 1}, {"rule", "constant-tensor"}, {"line", 17}}));
     EXPECT_EQ(c["verify"],
-        (json {{"status", "mismatch"}, {"matches_eager", false}, {"grads_match", false}, {"buffers_match", true},
+        (json{{"status", "mismatch"}, {"matches_eager", false}, {"grads_match", false}, {"buffers_match", true},
             {"inputs_match", nullptr}, {"runtime", {{"status", "ok"}, {"matches_eager", true}}}}));
     EXPECT_FALSE(c.contains("name"));
     EXPECT_FALSE(c.contains("timings_s"));
@@ -67,7 +67,7 @@ TEST(LessonExpectation, ALineOfTheScriptIsANumberAndOneOfAnotherFileReadsFileCol
 {
     const json c = stable()["captures"][0];
     EXPECT_EQ(c["violation"]["line"], 17);
-    EXPECT_EQ(c["warnings"], (json {{{"invariant", 4}, {"rule", "data-dependent-branch"}, {"line", "helper.py:12"}}}));
+    EXPECT_EQ(c["warnings"], (json{{{"invariant", 4}, {"rule", "data-dependent-branch"}, {"line", "helper.py:12"}}}));
 
     // the same file, spelt another way; no file at all; no line at all
     json r = report();
@@ -87,7 +87,7 @@ TEST(LessonExpectation, ARuntimeViolationIsFoldedIntoTheRuntimeCall)
     r["captures"][0]["verify"]["runtime"] = {{"status", "violation"}, {"matches_eager", nullptr},
         {"violation", violation(7, "effect-order", location(kScript, 3))}};
     EXPECT_EQ(LessonExpectation::stableFields(r, kScript)["captures"][0]["verify"]["runtime"],
-        (json {{"status", "violation"}, {"matches_eager", nullptr}, {"invariant", 7}, {"rule", "effect-order"},
+        (json{{"status", "violation"}, {"matches_eager", nullptr}, {"invariant", 7}, {"rule", "effect-order"},
             {"line", 3}}));
 }
 
@@ -106,18 +106,18 @@ TEST(LessonExpectation, ADifferenceNamesItsPathWhatWasExpectedAndWhatCame)
     json actual = stable();
     actual["captures"][0]["verify"]["status"] = "ok";
     EXPECT_EQ(LessonExpectation::compare(expected, actual),
-        std::vector<std::string> {"captures[0].verify.status: expected \"mismatch\", got \"ok\""});
+        std::vector<std::string>{"captures[0].verify.status: expected \"mismatch\", got \"ok\""});
 
     actual["captures"][0]["verify"] = nullptr;
     EXPECT_EQ(LessonExpectation::compare(expected, actual),
-        std::vector<std::string> {"captures[0].verify: expected {\"status\":\"mismatch\"}, got null"});
+        std::vector<std::string>{"captures[0].verify: expected {\"status\":\"mismatch\"}, got null"});
 }
 
 TEST(LessonExpectation, StatusComesFirstThenTheRestInKeyOrder)
 {
     const json expected = {{"violation", {{"rule", "x"}}}, {"captures", json::array()}, {"status", "ok"}};
     EXPECT_EQ(LessonExpectation::compare(expected, stable()),
-        (std::vector<std::string> {"status: expected \"ok\", got \"violation\"", "captures: expected 0 entries, got 1",
+        (std::vector<std::string>{"status: expected \"ok\", got \"violation\"", "captures: expected 0 entries, got 1",
             "violation: expected {\"rule\":\"x\"}, got null"}));
 }
 
@@ -125,25 +125,25 @@ TEST(LessonExpectation, CapturesOfAnotherCountAreADifference)
 {
     const json expected = {{"captures", {{{"status", "violation"}}, {{"status", "ok"}}}}};
     EXPECT_EQ(LessonExpectation::compare(expected, stable()),
-        std::vector<std::string> {"captures: expected 2 entries, got 1"});
+        std::vector<std::string>{"captures: expected 2 entries, got 1"});
 }
 
 TEST(LessonExpectation, WarningsMustBeExactlyTheExpectedSet)
 {
     const json helper = {{"invariant", 4}, {"line", "helper.py:12"}, {"rule", "data-dependent-branch"}};
     const json other = {{"invariant", 3}, {"line", 9}, {"rule", "shape-specialised"}};
-    auto withWarnings = [](const json& w) { return json {{"captures", {{{"warnings", w}}}}}; };
+    auto withWarnings = [](const json& w) { return json{{"captures", {{{"warnings", w}}}}}; };
 
     EXPECT_TRUE(LessonExpectation::compare(withWarnings(json::array({helper})), stable()).empty());
     // one less than the report has
     EXPECT_EQ(LessonExpectation::compare(withWarnings(json::array()), stable()),
-        std::vector<std::string> {"captures[0].warnings: unexpected " + helper.dump()});
+        std::vector<std::string>{"captures[0].warnings: unexpected " + helper.dump()});
     // one more than the report has
     EXPECT_EQ(LessonExpectation::compare(withWarnings(json::array({helper, other})), stable()),
-        std::vector<std::string> {"captures[0].warnings: missing " + other.dump()});
+        std::vector<std::string>{"captures[0].warnings: missing " + other.dump()});
     // the same warning twice is not the same as once
     EXPECT_EQ(LessonExpectation::compare(withWarnings(json::array({helper, helper})), stable()),
-        std::vector<std::string> {"captures[0].warnings: missing " + helper.dump()});
+        std::vector<std::string>{"captures[0].warnings: missing " + helper.dump()});
     // a partial warning is no match: each is compared whole
     EXPECT_EQ(LessonExpectation::compare(withWarnings({{{"rule", "data-dependent-branch"}}}), stable()).size(), 2u);
 }
@@ -153,24 +153,24 @@ TEST(LessonExpectation, WarningsInAnotherOrderMatch)
     const json a = {{"invariant", 4}, {"line", 1}, {"rule", "a"}};
     const json b = {{"invariant", 4}, {"line", 2}, {"rule", "b"}};
     const json expected = {{"warnings", {a, b}}};
-    EXPECT_TRUE(LessonExpectation::compare(expected, json {{"warnings", {b, a}}}).empty());
-    EXPECT_EQ(LessonExpectation::compare(expected, json {{"warnings", nullptr}}),
-        std::vector<std::string> {"warnings: expected " + json::array({a, b}).dump() + ", got null"});
+    EXPECT_TRUE(LessonExpectation::compare(expected, json{{"warnings", {b, a}}}).empty());
+    EXPECT_EQ(LessonExpectation::compare(expected, json{{"warnings", nullptr}}),
+        std::vector<std::string>{"warnings: expected " + json::array({a, b}).dump() + ", got null"});
 }
 
 TEST(LessonExpectation, ALongValueIsCutInTheMessage)
 {
     const std::string longRule(400, 'x');
-    const auto d = LessonExpectation::compare(json {{"rule", "short"}}, json {{"rule", longRule}});
+    const auto d = LessonExpectation::compare(json{{"rule", "short"}}, json{{"rule", longRule}});
     ASSERT_EQ(d.size(), 1u);
     EXPECT_EQ(d[0], "rule: expected \"short\", got \"" + std::string(156, 'x') + "...");
 }
 
 TEST(LessonExpectation, MissingSideNamesTheFirstSideWithoutAnObject)
 {
-    EXPECT_EQ(LessonExpectation::missingSide(json {{"broken", json::object()}, {"fixed", json::object()}}), nullptr);
-    EXPECT_STREQ(LessonExpectation::missingSide(json {{"broken", json::object()}}), "fixed");
-    EXPECT_STREQ(LessonExpectation::missingSide(json {{"broken", 1}, {"fixed", json::object()}}), "broken");
+    EXPECT_EQ(LessonExpectation::missingSide(json{{"broken", json::object()}, {"fixed", json::object()}}), nullptr);
+    EXPECT_STREQ(LessonExpectation::missingSide(json{{"broken", json::object()}}), "fixed");
+    EXPECT_STREQ(LessonExpectation::missingSide(json{{"broken", 1}, {"fixed", json::object()}}), "broken");
     EXPECT_STREQ(LessonExpectation::missingSide(json::array()), "broken");
     EXPECT_STREQ(LessonExpectation::missingSide(json()), "broken");
 }
@@ -180,20 +180,20 @@ TEST(LessonExpectation, TheWordsALearnerReads)
     const json c = stable()["captures"][0];
     EXPECT_EQ(LessonExpectation::violationText(c["violation"]), "inv 1 constant-tensor, line 17");
     EXPECT_EQ(LessonExpectation::violationText(c["warnings"][0]), "inv 4 data-dependent-branch, helper.py:12");
-    EXPECT_EQ(LessonExpectation::violationText(json {{"invariant", nullptr}, {"rule", nullptr}, {"line", nullptr}}),
+    EXPECT_EQ(LessonExpectation::violationText(json{{"invariant", nullptr}, {"rule", nullptr}, {"line", nullptr}}),
         "(no rule)");
     EXPECT_EQ(LessonExpectation::violationText(nullptr), "-");
 
     EXPECT_EQ(LessonExpectation::verifyText(c["verify"]), "mismatch, differs from eager, grads differ");
     EXPECT_EQ(LessonExpectation::verifyText(
-                  json {{"status", "ok"}, {"matches_eager", true}, {"buffers_match", false}, {"inputs_match", false}}),
+                  json{{"status", "ok"}, {"matches_eager", true}, {"buffers_match", false}, {"inputs_match", false}}),
         "ok, matches eager, buffers differ, mutated inputs differ");
     EXPECT_EQ(LessonExpectation::verifyText(json::object()), "?");
     EXPECT_EQ(LessonExpectation::verifyText(nullptr), "-");
 
     EXPECT_EQ(LessonExpectation::runtimeText(c["verify"]["runtime"]), "ok, matches eager");
     EXPECT_EQ(LessonExpectation::runtimeText(
-                  json {{"status", "violation"}, {"invariant", 7}, {"rule", "effect-order"}, {"line", 3}}),
+                  json{{"status", "violation"}, {"invariant", 7}, {"rule", "effect-order"}, {"line", 3}}),
         "violation: inv 7 effect-order, line 3");
     EXPECT_EQ(LessonExpectation::runtimeText(nullptr), "-");
 }
@@ -224,8 +224,8 @@ TEST(LessonExpectation, FindingsComeInTheOrderALearnerReadsThem)
 
 TEST(LessonExpectation, FieldAndTextReadAnyShape)
 {
-    EXPECT_EQ(LessonExpectation::field(json {{"a", 1}}, "a"), 1);
-    EXPECT_TRUE(LessonExpectation::field(json {{"a", 1}}, "b").is_null());
+    EXPECT_EQ(LessonExpectation::field(json{{"a", 1}}, "a"), 1);
+    EXPECT_TRUE(LessonExpectation::field(json{{"a", 1}}, "b").is_null());
     EXPECT_TRUE(LessonExpectation::field(json::array({1, 2}), "a").is_null());
     EXPECT_TRUE(LessonExpectation::field(json("a"), "a").is_null());
     EXPECT_EQ(LessonExpectation::text(json("s"), "?"), "s");
@@ -241,12 +241,12 @@ TEST(LessonExpectation, ReportsOfAnyShapeNeverThrow)
         json(42),
         json("a report"),
         json::object(),
-        json {{"status", 3}, {"violation", "none"}, {"captures", "all of them"}},
-        json {{"status", nullptr}, {"violation", json::array()}, {"captures", {{"fn", 1}}}},
-        json {{"captures", 7}},
-        json {{"status", nullptr}, {"violation", {{"location", {{"file", 3}, {"line", 5}}}}}},
-        json {{"captures", {nullptr, 1, "c", json::array()}}},
-        json {{"captures",
+        json{{"status", 3}, {"violation", "none"}, {"captures", "all of them"}},
+        json{{"status", nullptr}, {"violation", json::array()}, {"captures", {{"fn", 1}}}},
+        json{{"captures", 7}},
+        json{{"status", nullptr}, {"violation", {{"location", {{"file", 3}, {"line", 5}}}}}},
+        json{{"captures", {nullptr, 1, "c", json::array()}}},
+        json{{"captures",
             {{{"status", 1},
                  {"violation", {{"invariant", "one"}, {"rule", 2}, {"location", "broken.py:3"}, {"message", 5}}},
                  {"verify", json::array({1})}, {"warnings", {{"rule", "x"}}}},
@@ -281,5 +281,5 @@ TEST(LessonExpectation, ReportsOfAnyShapeNeverThrow)
     }
     // an odd report reads as nothing found rather than as an error
     EXPECT_EQ(LessonExpectation::stableFields(json::array({1}), kScript),
-        (json {{"status", nullptr}, {"violation", nullptr}, {"captures", json::array()}}));
+        (json{{"status", nullptr}, {"violation", nullptr}, {"captures", json::array()}}));
 }

@@ -14,7 +14,7 @@ nlohmann::json workerReport(const std::string& status)
                 {"status", status == "ok" || status == "mismatch" ? status : "violation"},
                 {"violation",
                     status == "ok" ? nlohmann::json(nullptr)
-                                   : nlohmann::json {{"invariant", 1}, {"kind", "PrecompileError"},
+                                   : nlohmann::json{{"invariant", 1}, {"kind", "PrecompileError"},
                                        {"message", "first\nsecond"}, {"location", {{"file", "/s.py"}, {"line", 7}}}}},
                 {"artifact", nullptr}, {"graph", {{"nodes", 12}}},
                 {"timings_s", {{"script", 0.5}, {"precompile", 2.0}}}}}}};
@@ -81,7 +81,7 @@ TEST(Report, AnUnknownStatusReadsAsAnErrorThatSaysSo)
 
 TEST(Report, FieldsOfTheWrongTypeReadAsAbsent)
 {
-    const Report r = Report::fromJson(nlohmann::json {
+    const Report r = Report::fromJson(nlohmann::json{
         {"status", "ok"}, {"script", 3}, {"captures", {1, "x", nullptr}}, {"stored", "yes"}, {"run_id", "7"}});
     EXPECT_EQ(r.script, "");
     EXPECT_TRUE(r.captures.empty());

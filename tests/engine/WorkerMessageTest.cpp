@@ -73,12 +73,14 @@ TEST(RunRequest, RoundTripsAndRefusesMalformedRequests)
     r.backend = "eager";
     r.verify = false;
     r.outDir = "/tmp/x";
+    r.timeoutSeconds = 42.5;
     const auto back = ps::protocol::RunRequest::parse(r.toJson());
     EXPECT_EQ(back.script, "/s.py");
     EXPECT_EQ(back.backend, std::optional<std::string>("eager"));
     EXPECT_FALSE(back.tracer.has_value());
     EXPECT_FALSE(back.verify);
     EXPECT_EQ(back.outDir, "/tmp/x");
+    EXPECT_DOUBLE_EQ(back.timeoutSeconds, 42.5);
 
     EXPECT_THROW(ps::protocol::RunRequest::parse(json::array()), ProtocolError);
     EXPECT_THROW(ps::protocol::RunRequest::parse({{"type", "run"}}), ProtocolError);

@@ -55,20 +55,20 @@ TEST(Collapse, ACollapsedModuleIsOneBoxWithItsEdgesMerged)
     EXPECT_EQ(v.itemOfModule(t.find("m")), v.itemOfNode(2));
     // x feeds a1 and b1 (two edges, one box); b1 and b2 both feed out; a1->a2 etc. vanish inside.
     EXPECT_EQ(edgesByName(g, t, v),
-        (std::set<std::tuple<std::string, std::string, int>> {{"x", "[m]", 2}, {"[m]", "out", 2}}));
+        (std::set<std::tuple<std::string, std::string, int>>{{"x", "[m]", 2}, {"[m]", "out", 2}}));
 
     s.expand(t, t.find("m"));  // m open, m.a and m.b still collapsed
     v = VisibleGraph::build(g, t, s);
     EXPECT_EQ(v.items().size(), 4u);
     EXPECT_EQ(v.itemOfModule(t.find("m")), -1);
     EXPECT_EQ(edgesByName(g, t, v),
-        (std::set<std::tuple<std::string, std::string, int>> {
+        (std::set<std::tuple<std::string, std::string, int>>{
             {"x", "[m.a]", 1}, {"x", "[m.b]", 1}, {"[m.a]", "[m.b]", 2}, {"[m.b]", "out", 2}}));
 
     s.expand(t, t.find("m.b"));
     v = VisibleGraph::build(g, t, s);
     EXPECT_EQ(edgesByName(g, t, v),
-        (std::set<std::tuple<std::string, std::string, int>> {{"x", "[m.a]", 1}, {"x", "b1", 1}, {"[m.a]", "b1", 1},
+        (std::set<std::tuple<std::string, std::string, int>>{{"x", "[m.a]", 1}, {"x", "b1", 1}, {"[m.a]", "b1", 1},
             {"[m.a]", "b2", 1}, {"b1", "out", 1}, {"b2", "out", 1}}));
     EXPECT_EQ(s.visibleCount(t), static_cast<int>(v.items().size()));
 

@@ -22,7 +22,7 @@ TEST(GraphModel, ToleratesMissingFieldsAndUnknownInputs)
     EXPECT_EQ(g.nodes()[1].moduleType, "Linear");
     EXPECT_EQ(g.nodes()[1].outputRole, "gradient of m.0.weight");
     EXPECT_EQ(g.nodes()[2].shape, "(2 values)");
-    EXPECT_EQ(g.nodesAtLine("f.py", 7), std::vector<int> {1});
+    EXPECT_EQ(g.nodesAtLine("f.py", 7), std::vector<int>{1});
     EXPECT_TRUE(g.nodesAtLine("other.py", 7).empty());
     EXPECT_EQ(g.moduleTypes().at("m.0"), "Linear");
 

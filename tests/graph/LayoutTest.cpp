@@ -58,7 +58,7 @@ TEST(Layout, BoxesOfManyWidthsDoNotOverlap)
     const auto t = ModuleTree::build(g);
     auto s = CollapseState::initial(t, 200);
     const auto v = VisibleGraph::build(g, t, s);
-    LayoutInput in {v.inputLists(), {}};
+    LayoutInput in{v.inputLists(), {}};
     for (const auto& item : v.items())
         in.widths.push_back(item.kind == VisibleItem::Module ? 260.0 : 150.0 + (item.id % 7) * 10);
     LayoutOptions options;
@@ -87,32 +87,32 @@ TEST(Layout, ParametersSitJustAboveTheirFirstUser)
 TEST(Layout, ACycleIsBrokenAtItsEarliestItem)
 {
     // 0 -> 1 -> 2 -> 1 (a module box read and feeding a node outside it), 2 -> 3.
-    LayoutInput in {{{}, {0, 2}, {1}, {2}}, {}};
+    LayoutInput in{{{}, {0, 2}, {1}, {2}}, {}};
     const auto layout = LayeredLayout::compute(in);
     ASSERT_EQ(layout.boxes.size(), 4u);
     EXPECT_LT(layout.boxes[0].layer, layout.boxes[1].layer);
     EXPECT_LT(layout.boxes[1].layer, layout.boxes[2].layer);  // 2 -> 1 is the back edge
     EXPECT_LT(layout.boxes[2].layer, layout.boxes[3].layer);
-    expectNoOverlap(layout, LayoutOptions {}.nodeGap);
+    expectNoOverlap(layout, LayoutOptions{}.nodeGap);
 }
 
 TEST(Layout, ABackEdgeNeverJoinsTwoBoxesOfOneLayer)
 {
     // 0 reads 1, 1 reads 2, 2 reads 1: the order is 0, 1, 2 (0 is earliest), so 1 -> 0 is a
     // back edge whose ends must still be a layer apart, the feeding end below.
-    LayoutInput in {{{1}, {2}, {1}}, {}};
+    LayoutInput in{{{1}, {2}, {1}}, {}};
     const auto layout = LayeredLayout::compute(in);
     ASSERT_EQ(layout.boxes.size(), 3u);
     for (int v = 0; v < 3; ++v)
         for (int u : in.inputs[v])
             EXPECT_NE(layout.boxes[u].layer, layout.boxes[v].layer) << u << " -> " << v;
     EXPECT_GT(layout.boxes[1].layer, layout.boxes[0].layer);
-    expectNoOverlap(layout, LayoutOptions {}.nodeGap);
+    expectNoOverlap(layout, LayoutOptions{}.nodeGap);
 }
 
 TEST(Layout, TheCacheKeyNamesEverythingTheLayoutReads)
 {
-    const LayoutInput a {{{}, {0}, {0, 1}}, {176, 214, 176}};
+    const LayoutInput a{{{}, {0}, {0, 1}}, {176, 214, 176}};
     const std::string key = LayeredLayout::inputKey(a, {});
     EXPECT_EQ(key.size(), 16u);
     EXPECT_EQ(LayeredLayout::inputKey(a, {}), key);  // stable
@@ -125,8 +125,8 @@ TEST(Layout, TheCacheKeyNamesEverythingTheLayoutReads)
     LayoutOptions wider;
     wider.nodeGap += 1;
     EXPECT_NE(LayeredLayout::inputKey(a, wider), key);
-    const LayoutInput d {{{}, {0}, {0}, {1}}, {}};  // one item more
-    EXPECT_NE(LayeredLayout::inputKey(d, {}), LayeredLayout::inputKey(LayoutInput {{{}, {0}, {0}}, {}}, {}));
+    const LayoutInput d{{{}, {0}, {0}, {1}}, {}};  // one item more
+    EXPECT_NE(LayeredLayout::inputKey(d, {}), LayeredLayout::inputKey(LayoutInput{{{}, {0}, {0}}, {}}, {}));
 }
 
 TEST(Layout, EncodesAndDecodesExactly)

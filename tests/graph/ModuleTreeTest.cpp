@@ -31,15 +31,15 @@ TEST(ModuleTree, EveryPrefixIsAModuleAndTotalsAddUp)
     EXPECT_EQ(t.module(l1).depth, 3);
     // The parameter lives in the module its qualified name names.
     EXPECT_EQ(t.moduleOf(1), l0);
-    EXPECT_EQ(t.module(l0).nodes, (std::vector<int> {1, 2, 3}));
+    EXPECT_EQ(t.module(l0).nodes, (std::vector<int>{1, 2, 3}));
     EXPECT_EQ(t.module(l0).total, 3);
     EXPECT_EQ(t.module(l).total, 4);
     EXPECT_EQ(t.module(model).total, 5);
     EXPECT_EQ(t.module(ModuleTree::root()).total, 7);
-    EXPECT_EQ(t.module(ModuleTree::root()).nodes, (std::vector<int> {0, 6}));
-    EXPECT_EQ(t.module(l).children, (std::vector<int> {l0, l1}));  // order of first appearance
-    EXPECT_EQ(t.chain(t.find("model.l.1.inner")), (std::vector<int> {model, l, l1, t.find("model.l.1.inner")}));
-    EXPECT_EQ(t.nodesIn(l), (std::vector<int> {1, 2, 3, 4}));
+    EXPECT_EQ(t.module(ModuleTree::root()).nodes, (std::vector<int>{0, 6}));
+    EXPECT_EQ(t.module(l).children, (std::vector<int>{l0, l1}));  // order of first appearance
+    EXPECT_EQ(t.chain(t.find("model.l.1.inner")), (std::vector<int>{model, l, l1, t.find("model.l.1.inner")}));
+    EXPECT_EQ(t.nodesIn(l), (std::vector<int>{1, 2, 3, 4}));
     EXPECT_TRUE(t.contains(model, l1));
     EXPECT_FALSE(t.contains(l0, l1));
     EXPECT_EQ(t.largest(), model);

@@ -18,13 +18,13 @@ TEST(Search, FindsByNameOpModuleAndShape)
         {"name": "relu", "op": "call_function", "target": "aten.relu.default", "inputs": ["addmm"],
          "shape": [8, 64], "module": {"path": "model.act", "type": "ReLU"}}])");
     const auto g = GraphModel::fromJson({{"node_list", list}});
-    EXPECT_EQ(GraphSearch::find(g, "ADDMM", SearchField::Op), std::vector<int> {1});
-    EXPECT_EQ(GraphSearch::find(g, "tokens", SearchField::Name), std::vector<int> {0});
-    EXPECT_EQ(GraphSearch::find(g, "linear", SearchField::Module), std::vector<int> {1});
-    EXPECT_EQ(GraphSearch::find(g, "model.", SearchField::Module), (std::vector<int> {1, 2}));
-    EXPECT_EQ(GraphSearch::find(g, "8,64", SearchField::Shape), (std::vector<int> {1, 2}));
-    EXPECT_EQ(GraphSearch::find(g, "[8, 32]", SearchField::Shape), std::vector<int> {0});
-    EXPECT_EQ(GraphSearch::find(g, "relu"), std::vector<int> {2});  // any field
+    EXPECT_EQ(GraphSearch::find(g, "ADDMM", SearchField::Op), std::vector<int>{1});
+    EXPECT_EQ(GraphSearch::find(g, "tokens", SearchField::Name), std::vector<int>{0});
+    EXPECT_EQ(GraphSearch::find(g, "linear", SearchField::Module), std::vector<int>{1});
+    EXPECT_EQ(GraphSearch::find(g, "model.", SearchField::Module), (std::vector<int>{1, 2}));
+    EXPECT_EQ(GraphSearch::find(g, "8,64", SearchField::Shape), (std::vector<int>{1, 2}));
+    EXPECT_EQ(GraphSearch::find(g, "[8, 32]", SearchField::Shape), std::vector<int>{0});
+    EXPECT_EQ(GraphSearch::find(g, "relu"), std::vector<int>{2});  // any field
     EXPECT_TRUE(GraphSearch::find(g, "relu", SearchField::Shape).empty());
     EXPECT_TRUE(GraphSearch::find(g, "  ").empty());
     EXPECT_EQ(GraphSearch::fieldFromName("module"), SearchField::Module);
@@ -35,13 +35,13 @@ TEST(Neighbourhood, WalksInputsAndUsersToTheGivenDepth)
     // a -> b -> c -> d -> e, and a -> d
     const auto g = makeGraph({{"a", {}}, {"b", {"a"}}, {"c", {"b"}}, {"d", {"c", "a"}}, {"e", {"d"}}});
     auto n = Neighbourhood::around(g, {2}, 1);
-    EXPECT_EQ(n.upstream, std::vector<int> {1});
-    EXPECT_EQ(n.downstream, std::vector<int> {3});
+    EXPECT_EQ(n.upstream, std::vector<int>{1});
+    EXPECT_EQ(n.downstream, std::vector<int>{3});
     n = Neighbourhood::around(g, {2}, 2);
-    EXPECT_EQ(n.upstream, (std::vector<int> {0, 1}));
-    EXPECT_EQ(n.downstream, (std::vector<int> {3, 4}));
+    EXPECT_EQ(n.upstream, (std::vector<int>{0, 1}));
+    EXPECT_EQ(n.downstream, (std::vector<int>{3, 4}));
     n = Neighbourhood::around(g, {3}, 1);
-    EXPECT_EQ(n.upstream, (std::vector<int> {0, 2}));
+    EXPECT_EQ(n.upstream, (std::vector<int>{0, 2}));
     n = Neighbourhood::around(g, {0}, 0);
     EXPECT_TRUE(n.upstream.empty() && n.downstream.empty());
 }

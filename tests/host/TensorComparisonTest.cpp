@@ -15,7 +15,7 @@ TEST(TensorComparison, EqualTensorsMatchExactly)
     EXPECT_TRUE(r.ok);
     EXPECT_EQ(r.maxAbsDiff.value(), 0.0);
     EXPECT_EQ(r.mismatched.value(), 0);
-    EXPECT_EQ(r.expectedSizes, (std::vector<std::int64_t> {3, 4}));
+    EXPECT_EQ(r.expectedSizes, (std::vector<std::int64_t>{3, 4}));
     EXPECT_EQ(r.expectedDtype, "float32");
     EXPECT_EQ(r.expectedDevice, "cpu");
 }
@@ -72,7 +72,7 @@ TEST(TensorComparison, SizeAndDtypeMismatchesFailStridesAreOnlyReported)
     const auto st = TensorComparison::compare(e, t);
     EXPECT_TRUE(st.ok);
     EXPECT_FALSE(st.stridesMatch);
-    EXPECT_EQ(st.actualStrides, (std::vector<std::int64_t> {1, 2}));
+    EXPECT_EQ(st.actualStrides, (std::vector<std::int64_t>{1, 2}));
 }
 
 TEST(TensorComparison, EmptyAndComplexTensors)

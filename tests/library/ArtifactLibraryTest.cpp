@@ -327,8 +327,8 @@ TEST(ArtifactLibrary, ExportWritesEachCaptureByteExact)
             json::array({test::captureReport("fn"), test::captureReport("helper/part"), test::captureReport("fn"),
                 test::captureReport("bad", "eager", "violation")})}};
     const std::string binary("\0\x01\xff\r\n\x1a", 6);
-    run.captures = {NewCapture {"code one\r\n", "cache" + binary}, NewCapture {"code two", binary},
-        NewCapture {"code three", "cache three"}};
+    run.captures = {NewCapture{"code one\r\n", "cache" + binary}, NewCapture{"code two", binary},
+        NewCapture{"code three", "cache three"}};
     const auto id = library.insert(run);
 
     const auto written = library.exportRun(id, dir.file("out"));

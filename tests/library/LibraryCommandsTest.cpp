@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <filesystem>
 
 #include "LibraryCommands.h"
@@ -217,7 +218,7 @@ TEST_F(LibraryCommands, AnUnusableLibraryFileExits2NamingIt)
 {
     const std::string junk = dir.file("junk.sqlite3");
     test::writeBytes(junk, std::string(4096, 'j'));
-    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>> {
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
              {"library", "ls"}, {"library", "show", "1"}, {"library", "verify"}, {"library", "gc"}}) {
         const Outcome o = runCli(junk, args);
         EXPECT_EQ(o.exitCode, 2) << args[1];
@@ -238,6 +239,163 @@ TEST_F(LibraryCommands, UsageErrorsExit2)
     EXPECT_EQ(runCli(path, {"library", "show"}).exitCode, 2);
     EXPECT_EQ(runCli(path, {"library", "show", "abc"}).exitCode, 2);
     EXPECT_EQ(runCli(path, {"library", "frobnicate"}).exitCode, 2);
+}
+
+// --- hostile text and files ----------------------------------------------------------------
+
+/// No byte a terminal would act on: ESC, BEL, CR, DEL, C1 controls (as UTF-8 or lone bytes).
+void expectTerminalSafe(const std::string& text, const std::string& what)
+{
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const bool c1 = c == 0xc2 && i + 1 < text.size() && (static_cast<unsigned char>(text[i + 1]) & 0xe0) == 0x80;
+        if ((c < 0x20 && c != '\n') || c == 0x7f || c1 || c == 0x9b) {
+            ADD_FAILURE() << what << " prints byte " << int(c) << " at " << i << ": "
+                          << json(text.substr(i > 40 ? i - 40 : 0, 80)).dump();
+            return;
+        }
+    }
+}
+
+TEST_F(LibraryCommands, ListingsPrintImportedTextTerminalSafeAndJsonExact)
+{
+    const std::string title = "\x1b]0;pwned\x07", clear = "\x1b[2J";
+    const std::string stem = "evil" + title;
+    for (const char* ext : {".py", ".cache", ".json"})
+        std::filesystem::copy_file(std::string(PS_LIBRARY_FIXTURES) + "/sin_plus_one" + ext, dir.file(stem + ext));
+    json report = json::parse(test::readBytes(dir.file(stem + ".json")));
+    report["message"] = clear + "all clear\r\x7f";
+    report["script"] = "/s/" + clear + "script.py";
+    report["captures"][0]["name"] = "fn" + clear;
+    report["captures"][0]["violation"] = {{"message", title + "pwned \xc2\x9b" + "2J"}};
+    test::writeBytes(dir.file(stem + ".json"), report.dump());
+
+    Outcome o = runCli(path, {"library", "import", dir.file(stem + ".py")});
+    ASSERT_EQ(o.exitCode, 0) << o.err;
+    expectTerminalSafe(o.out + o.err, "import");
+    const std::int64_t id = json::parse(runCli(path, {"library", "ls", "--json"}).out)["runs"][0]["run_id"];
+    test::rawExec(path, "UPDATE runs SET status = 'ok' || char(155) || '2J' WHERE id = " + std::to_string(okRun));
+
+    o = runCli(path, {"library", "ls"});
+    EXPECT_EQ(o.exitCode, 0) << o.err;
+    expectTerminalSafe(o.out + o.err, "ls");
+    EXPECT_TRUE(contains(o.out, "evil\\x1b]0;pwned\\x07")) << o.out;
+    EXPECT_TRUE(contains(o.out, "\\x1b[2Jall clear\\x0d\\x7f")) << o.out;
+    EXPECT_TRUE(contains(o.out, "ok\\u009b2J")) << o.out;
+
+    o = runCli(path, {"library", "show", std::to_string(id)});
+    EXPECT_EQ(o.exitCode, 0) << o.err;
+    expectTerminalSafe(o.out + o.err, "show");
+    EXPECT_TRUE(contains(o.out, "fn\\x1b[2J")) << o.out;
+    EXPECT_TRUE(contains(o.out, "/s/\\x1b[2Jscript.py")) << o.out;
+    EXPECT_TRUE(contains(o.out, "\\x1b]0;pwned\\x07pwned \\u009b2J")) << o.out;
+
+    o = runCli(path, {"library", "show", "999"});  // an error message names the library only
+    expectTerminalSafe(o.err, "an error");
+    o = runCli(path, {"library", "import", dir.file("missing" + clear + ".py")});
+    EXPECT_NE(o.exitCode, 0);
+    expectTerminalSafe(o.out + o.err, "an import error");
+    EXPECT_TRUE(contains(o.err, "missing\\x1b[2J.py")) << o.err;
+
+    // JSON stays exact.
+    const json runs = json::parse(runCli(path, {"library", "ls", "--json"}).out)["runs"];
+    EXPECT_EQ(runs[0]["name"], stem);
+    EXPECT_EQ(runs[0]["message"], clear + "all clear\r\x7f");
+    EXPECT_EQ(runs[0]["captures"][0]["message"], title + "pwned \xc2\x9b" + "2J");
+    const json shown = json::parse(runCli(path, {"library", "show", std::to_string(id), "--json"}).out);
+    EXPECT_EQ(shown["captures"][0]["name"], "fn" + clear);
+}
+
+TEST_F(LibraryCommands, ANameThatIsNotUtf8IsImportedAndListed)
+{
+    const std::string folder = dir.file("bad\xff");
+    std::filesystem::create_directory(folder);
+    for (const char* ext : {".py", ".cache", ".json"})
+        std::filesystem::copy_file(
+            std::string(PS_LIBRARY_FIXTURES) + "/sin_plus_one" + ext, folder + "/x\xfe" + std::string(ext));
+    Outcome o = runCli(path, {"library", "import", folder + "/x\xfe.py"});
+    ASSERT_EQ(o.exitCode, 0) << o.err;
+    EXPECT_TRUE(contains(o.out, "bad\\xff/x\\xfe.py")) << o.out;
+    o = runCli(path, {"library", "ls"});
+    EXPECT_TRUE(contains(o.out, "x\\xfe ")) << o.out;
+    o = runCli(path, {"library", "ls", "--json"});
+    ASSERT_EQ(o.exitCode, 0) << o.err;
+    EXPECT_EQ(json::parse(o.out)["runs"][0]["name"], "x\xef\xbf\xbd");  // U+FFFD
+    const std::int64_t id = json::parse(o.out)["runs"][0]["run_id"];
+    o = runCli(path, {"library", "show", std::to_string(id), "--json"});
+    ASSERT_EQ(o.exitCode, 0) << o.err;
+    EXPECT_TRUE(contains(json::parse(o.out)["imported_from"].get<std::string>(), "bad\xef\xbf\xbd/x\xef\xbf\xbd.py"));
+}
+
+TEST_F(LibraryCommands, ImportOfADeeplyNestedNameJsonIsAOneLineRefusal)
+{
+    for (const char* ext : {".py", ".cache"})
+        std::filesystem::copy_file(
+            std::string(PS_LIBRARY_FIXTURES) + "/sin_plus_one" + ext, dir.file(std::string("pair") + ext));
+    test::writeBytes(dir.file("pair.json"), std::string(100'000, '[') + std::string(100'000, ']'));
+    Outcome o = runCli(path, {"library", "import", dir.file("pair.py")});
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_EQ(o.out, "");
+    EXPECT_EQ(o.err,
+        "precompile-studio: library " + path + ": " + dir.file("pair.json")
+            + ": nests deeper than 128 levels; refused\n");
+
+    std::filesystem::resize_file(dir.file("pair.json"), std::uintmax_t{200} << 20);  // sparse
+    o = runCli(path, {"library", "import", dir.file("pair.py")});
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_TRUE(contains(o.err, dir.file("pair.json") + ": is 209715200 bytes (200 MiB), over the limit of 128 MiB"))
+        << o.err;
+    EXPECT_EQ(json::parse(runCli(path, {"library", "ls", "--json"}).out)["runs"].size(), 2u);
+}
+
+TEST_F(LibraryCommands, ATamperedStoredReportIsRefusedByShowNotCrashed)
+{
+    test::rawExec(path,
+        "UPDATE run_documents SET report_json = '" + std::string(100'000, '{')
+            + "' WHERE run_id = " + std::to_string(okRun));
+    Outcome o = runCli(path, {"library", "show", std::to_string(okRun)});
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_TRUE(contains(o.err, "the report of run " + std::to_string(okRun) + " nests deeper")) << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_EQ(runCli(path, {"library", "ls"}).exitCode, 0);
+}
+
+TEST_F(LibraryCommands, ReadOnlyCommandsWorkOnAReadOnlyLibrary)
+{
+    ASSERT_EQ(::chmod(path.c_str(), 0444), 0);
+    const std::string before = test::readBytes(path);
+    for (const std::vector<std::string>& args :
+        std::vector<std::vector<std::string>>{{"library", "ls"}, {"library", "show", std::to_string(okRun)},
+            {"library", "export", std::to_string(okRun), dir.file("out")}, {"library", "verify"}}) {
+        const Outcome o = runCli(path, args);
+        EXPECT_EQ(o.exitCode, 0) << args[1] << ": " << o.err;
+        EXPECT_EQ(o.err, "") << args[1];
+    }
+    EXPECT_EQ(test::readBytes(dir.file("out/resnet_block.cache")), "cache");
+    for (const char* ext : {".py", ".cache", ".json"})
+        std::filesystem::copy_file(
+            std::string(PS_LIBRARY_FIXTURES) + "/sin_plus_one" + ext, dir.file(std::string("pair") + ext));
+    const Outcome o = runCli(path, {"library", "import", dir.file("pair.py")});
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_EQ(o.err, "precompile-studio: " + path + ": the library file is read-only; left untouched\n");
+    EXPECT_TRUE(test::readBytes(path) == before);
+}
+
+TEST_F(LibraryCommands, VerifyAndLsDoNotWaitForAWriter)
+{
+    sqlite3* writer = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &writer), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(writer, "BEGIN IMMEDIATE; DELETE FROM captures", nullptr, nullptr, nullptr), SQLITE_OK);
+    const auto start = std::chrono::steady_clock::now();
+    Outcome o = runCli(path, {"library", "verify"});
+    EXPECT_EQ(o.exitCode, 0) << o.err;
+    EXPECT_TRUE(contains(o.out, "ok")) << o.out;
+    o = runCli(path, {"library", "ls", "--json"});
+    EXPECT_EQ(o.exitCode, 0) << o.err;
+    EXPECT_EQ(json::parse(o.out)["runs"][0]["captures"].size(), 1u) << "saw the writer's uncommitted delete";
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5)) << "waited for the writer";
+    sqlite3_exec(writer, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(writer);
 }
 
 }  // namespace

@@ -28,8 +28,8 @@ NewRun seededRun(std::uint64_t seed, std::size_t codeBytes, std::size_t cacheByt
     NewRun run;
     run.report = {{"schema", 1}, {"script", "/s/writer.py"}, {"status", "ok"}, {"message", ""}, {"seed", seed},
         {"captures", nlohmann::json::array({test::captureReport("first"), test::captureReport("second")})}};
-    run.captures = {NewCapture {test::pythonCodeText(codeBytes, seed), test::semiRandomBytes(cacheBytes, seed)},
-        NewCapture {test::pythonCodeText(codeBytes / 2, seed + 1), std::string("shared cache")}};
+    run.captures = {NewCapture{test::pythonCodeText(codeBytes, seed), test::semiRandomBytes(cacheBytes, seed)},
+        NewCapture{test::pythonCodeText(codeBytes / 2, seed + 1), std::string("shared cache")}};
     run.scriptText = "def fn(x):\n    return x  # seed " + std::to_string(seed) + "\n";
     return run;
 }

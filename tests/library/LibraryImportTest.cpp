@@ -182,5 +182,80 @@ TEST(LibraryImport, PicksTheCaptureOfAMultiCaptureReport)
     EXPECT_EQ(record.summary.captures[0].name, "sin_plus_one");
 }
 
+// --- crafted NAME.json ----------------------------------------------------------------------
+
+/// Imports `py` expecting an Invalid refusal whose one-line message names `file` and `words`,
+/// and nothing stored.
+void expectRefusedReport(
+    ArtifactLibrary& library, const std::string& py, const std::string& file, const std::string& words)
+{
+    try {
+        library.importArtifact(py);
+        ADD_FAILURE() << "imported a hostile NAME.json";
+    } catch (const LibraryError& e) {
+        const std::string what = e.what();
+        EXPECT_EQ(e.file(), file) << what;
+        EXPECT_NE(what.find(words), std::string::npos) << what.substr(0, 300);
+        EXPECT_EQ(what.find('\n'), std::string::npos) << "not one line";
+    }
+    EXPECT_EQ(library.list().size(), 0u);
+}
+
+TEST(LibraryImport, RefusesANameJsonNestedDeeperThanAnyReport)
+{
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    const std::string py = copyPair(dir);
+    test::writeBytes(dir.file("sin_plus_one.json"), std::string(100'000, '[') + std::string(100'000, ']'));
+    expectRefusedReport(library, py, dir.file("sin_plus_one.json"), "nests deeper than 128 levels");
+
+    // Deep inside a real report, where the old parser and the recursive copies would go.
+    json report = json::parse(test::readBytes(kFixture + ".json"));
+    report["captures"][0]["graph"] = "DEEP";
+    std::string deep;
+    for (int i = 0; i < 100'000; ++i)
+        deep += "{\"a\":";
+    deep += "1" + std::string(100'000, '}');
+    std::string text = report.dump();
+    text.replace(text.find("\"DEEP\""), 6, deep);
+    test::writeBytes(dir.file("sin_plus_one.json"), text);
+    expectRefusedReport(library, py, dir.file("sin_plus_one.json"), "nests deeper than 128 levels");
+}
+
+TEST(LibraryImport, RefusesAHugeNameJsonBeforeReadingIt)
+{
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    const std::string py = copyPair(dir);
+    // Sparse: 129 MiB on paper, nothing on disk; read whole it would not be JSON at all.
+    std::filesystem::resize_file(dir.file("sin_plus_one.json"), (std::uintmax_t{129} << 20));
+    expectRefusedReport(library, py, dir.file("sin_plus_one.json"), "129 MiB), over the limit of 128 MiB");
+
+    // Nor is a device that never ends read.
+    std::filesystem::remove(dir.file("sin_plus_one.json"));
+    std::filesystem::create_symlink("/dev/zero", dir.file("sin_plus_one.json"));
+    try {
+        library.importArtifact(py);
+        ADD_FAILURE() << "read /dev/zero as a report";
+    } catch (const LibraryError& e) {
+        EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+    }
+}
+
+TEST(LibraryImport, AReportJustUnderTheLimitsIsImported)
+{
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    const std::string py = copyPair(dir);
+    json report = json::parse(test::readBytes(kFixture + ".json"));
+    json deep = 1;
+    for (int i = 0; i < 120; ++i)  // with the report, its captures and the capture: 123 levels
+        deep = json::array({deep});
+    report["captures"][0]["extra"] = deep;
+    test::writeBytes(dir.file("sin_plus_one.json"), report.dump());
+    const std::int64_t id = library.importArtifact(py);
+    EXPECT_EQ(library.show(id).report["captures"][0]["extra"], deep);
+}
+
 }  // namespace
 }  // namespace ps::library

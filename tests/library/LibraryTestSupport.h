@@ -117,7 +117,7 @@ inline NewRun makeRun(const std::string& name, const std::string& pythonCode, co
     NewRun run;
     run.report = {{"schema", 1}, {"script", "/home/user/scripts/" + name + ".py"}, {"status", "ok"}, {"message", ""},
         {"captures", nlohmann::json::array({captureReport(name, backend)})}};
-    run.captures.push_back(NewCapture {pythonCode, cache});
+    run.captures.push_back(NewCapture{pythonCode, cache});
     run.scriptText = "import torch\n\ndef fn(x):\n    return x.sin()\n";
     return run;
 }

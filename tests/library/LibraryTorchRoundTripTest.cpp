@@ -68,7 +68,7 @@ TEST_P(LibraryTorchRoundTrip, ExportedPairLoadsInPlainPythonAndMatchesEager)
     ArtifactLibrary library(dir.file("lib.sqlite3"));
     NewRun run;
     run.report = nlohmann::json::parse(test::readBytes(made + "/report.json"));
-    run.captures.push_back(NewCapture {test::readBytes(made + "/mlp.py"), test::readBytes(made + "/mlp.cache")});
+    run.captures.push_back(NewCapture{test::readBytes(made + "/mlp.py"), test::readBytes(made + "/mlp.cache")});
     const std::int64_t id = library.insert(run);
     std::filesystem::remove_all(made);  // from here on only the library has the bytes
 

@@ -34,7 +34,7 @@ nlohmann::json graphFor(const std::string& file)
                     std::vector<std::string> inputs, int line) {
         nlohmann::json n = {{"name", name}, {"op", op}, {"target", target}, {"kind", kind}, {"inputs", inputs},
             {"shape", {2, 2}}, {"dtype", "float32"}, {"stride", {2, 1}}, {"device", "cpu"}};
-        n["source"] = line ? nlohmann::json {{"file", file}, {"line", line}} : nlohmann::json();
+        n["source"] = line ? nlohmann::json{{"file", file}, {"line", line}} : nlohmann::json();
         n["module"] = nullptr;
         return n;
     };
@@ -85,10 +85,10 @@ TEST_F(UiCrossSelection, ANodeMarksItsScriptLineAndItsSourceLines)
     ASSERT_GE(relu, 0);
 
     clickNode(graph, relu);
-    EXPECT_EQ(graph->selectedNodes(), QList<int> {relu});
-    EXPECT_EQ(window.editor()->highlightedLines(), QList<int> {5});
+    EXPECT_EQ(graph->selectedNodes(), QList<int>{relu});
+    EXPECT_EQ(window.editor()->highlightedLines(), QList<int>{5});
     // node_lines of the synthetic python_code: node i on line 10 + i.
-    EXPECT_EQ(window.report()->sourceView()->highlightedLines(), QList<int> {10 + relu});
+    EXPECT_EQ(window.report()->sourceView()->highlightedLines(), QList<int>{10 + relu});
     const QString details = graph->detailsText();
     EXPECT_TRUE(details.contains("aten.relu.default")) << details.toStdString();
     EXPECT_TRUE(details.contains("[2, 2]"));
@@ -113,8 +113,8 @@ TEST_F(UiCrossSelection, AScriptLineSelectsItsNodesAndASourceLineToo)
     auto* editor = window.editor();
 
     QTest::mouseClick(editor->viewport(), Qt::LeftButton, {}, QPoint(150, editor->lineCenterY(4)));
-    EXPECT_EQ(graph->selectedNodes(), QList<int> {model->indexOf("mm")});
-    EXPECT_EQ(editor->highlightedLines(), QList<int> {4});
+    EXPECT_EQ(graph->selectedNodes(), QList<int>{model->indexOf("mm")});
+    EXPECT_EQ(editor->highlightedLines(), QList<int>{4});
 
     QTest::mouseClick(editor->viewport(), Qt::LeftButton, {}, QPoint(150, editor->lineCenterY(1)));
     EXPECT_TRUE(graph->selectedNodes().isEmpty());
@@ -128,9 +128,9 @@ TEST_F(UiCrossSelection, AScriptLineSelectsItsNodesAndASourceLineToo)
     const int y = static_cast<int>(source->SendScintilla(QsciScintilla::SCI_POINTYFROMPOSITION, 0UL, pos))
         + static_cast<int>(source->SendScintilla(QsciScintilla::SCI_TEXTHEIGHT, 0UL)) / 2;
     QTest::mouseClick(source->viewport(), Qt::LeftButton, {}, QPoint(80, y));
-    ASSERT_TRUE(waitFor([&]() { return graph->selectedNodes() == QList<int> {model->indexOf("sum_1")}; }, 2000))
+    ASSERT_TRUE(waitFor([&]() { return graph->selectedNodes() == QList<int>{model->indexOf("sum_1")}; }, 2000))
         << graph->selectedNodes().size();
-    EXPECT_EQ(editor->highlightedLines(), QList<int> {6});
+    EXPECT_EQ(editor->highlightedLines(), QList<int>{6});
 }
 
 }  // namespace

@@ -63,7 +63,7 @@ TEST_F(UiEditor, RecentFilesAndSettingsAreKeptAcrossWindows)
         window.setBackendChoice("eager");
         window.setTracerChoice("dynamo");
         EXPECT_EQ(
-            window.recentFiles(), (QStringList {QFileInfo(b).absoluteFilePath(), QFileInfo(a).absoluteFilePath()}));
+            window.recentFiles(), (QStringList{QFileInfo(b).absoluteFilePath(), QFileInfo(a).absoluteFilePath()}));
         window.close();
     }
     auto options = windowOptions(dir, false);

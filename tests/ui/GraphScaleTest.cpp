@@ -54,7 +54,7 @@ struct CountingCache : ps::graph::LayoutCache {
         ++stores;
     }
     std::shared_ptr<ps::graph::LayoutCache> inner;
-    std::atomic<int> hits {0}, stores {0};
+    std::atomic<int> hits{0}, stores{0};
 };
 
 class UiGraphScale : public ::testing::Test {
@@ -232,7 +232,7 @@ TEST_F(UiGraphScale, SearchFindsAHiddenNodeOpensItsModuleAndSelectsIt)
     }));
     EXPECT_EQ(view.matchCount(), 1);
     EXPECT_EQ(view.currentMatchNode(), target);
-    ASSERT_TRUE(waitFor([&]() { return view.selectedNodes() == QList<int> {target}; }, 5000));
+    ASSERT_TRUE(waitFor([&]() { return view.selectedNodes() == QList<int>{target}; }, 5000));
     auto* box = view.boxOfNode(target);
     ASSERT_NE(box, nullptr);
     EXPECT_EQ(box->type(), ps::ui::NodeItem::Type) << "the node's own box is shown, not its module's";
@@ -462,7 +462,7 @@ TEST_F(UiGraphScale, FindKeysSearchTheGraphWhenItHasTheFocus)
     QTest::keyClick(search, Qt::Key_F3);
     ASSERT_TRUE(waitFor([&]() { return !graph->layoutPending() && graph->currentMatch() == 1; }, 60000));
     EXPECT_NE(graph->currentMatchNode(), first);
-    EXPECT_EQ(graph->selectedNodes(), QList<int> {graph->currentMatchNode()});
+    EXPECT_EQ(graph->selectedNodes(), QList<int>{graph->currentMatchNode()});
     QTest::keyClick(search, Qt::Key_F3, Qt::ShiftModifier);
     ASSERT_TRUE(waitFor([&]() { return !graph->layoutPending() && graph->currentMatch() == 0; }, 60000));
     EXPECT_EQ(graph->currentMatchNode(), first);

@@ -267,7 +267,7 @@ TEST_F(UiLessons, AWrongExpectJsonShowsDiffersWithTheDifferences)
         R"({"broken": {"status": "violation", "captures": [{"status": "violation"}]},
                     "fixed":  {"status": "ok", "violation": null, "captures": [{"status": "ok", "violation": null}]}})");
     LessonsView view(QString(), root);
-    ASSERT_EQ(view.lessonNames(), QStringList {"wrong-expect"});
+    ASSERT_EQ(view.lessonNames(), QStringList{"wrong-expect"});
     EXPECT_EQ(view.lessonList()->item(0)->text(), "A lesson that expects the wrong thing");
     ASSERT_TRUE(runBothAndWait(view)) << view.problem().toStdString();
 
@@ -315,7 +315,7 @@ TEST_F(UiLessons, AMissingFolderABadExpectJsonAndAWorkerThatCannotStartAreNamed)
     writeLesson(root, "no-scripts", md, QByteArray(), QByteArray(), kOkExpect);
     writeLesson(root, "tiny", md, tinyScript(), tinyScript(), kOkExpect);
     LessonsView view(dir.file("no-such-env"), root);
-    EXPECT_EQ(view.lessonNames(), (QStringList {"bad-json", "no-expect", "no-fixed-side", "no-scripts", "tiny"}));
+    EXPECT_EQ(view.lessonNames(), (QStringList{"bad-json", "no-expect", "no-fixed-side", "no-scripts", "tiny"}));
 
     ASSERT_TRUE(view.selectLesson("no-expect"));
     const QString expectPath = root + "/no-expect/expect.json";

@@ -29,7 +29,7 @@ protected:
         ASSERT_TRUE(store.isOpen()) << store.error().toStdString();
         QString error;
         const std::string s = dir.write("alpha.py", "x = 1\n").toStdString();
-        for (const auto& [name, status] : std::vector<std::pair<std::string, std::string>> {
+        for (const auto& [name, status] : std::vector<std::pair<std::string, std::string>>{
                  {"alpha", "ok"}, {"bravo", "violation"}, {"charlie", "ok"}}) {
             const qint64 id = store.insert(syntheticRun(s, syntheticGraph(40, s, 1), status, name), &error);
             ASSERT_GT(id, 0) << error.toStdString();

@@ -107,7 +107,7 @@ TEST_F(UiRun, AScriptRunsInTheWorkerAndEveryTabShowsItsCount)
     const int tanhLine = model->nodes()[tanh].sourceLine;
     ASSERT_GT(tanhLine, 0);
     report->graphView()->selectNodes({tanh}, true);
-    EXPECT_EQ(window.editor()->highlightedLines(), QList<int> {tanhLine});
+    EXPECT_EQ(window.editor()->highlightedLines(), QList<int>{tanhLine});
     EXPECT_FALSE(report->sourceView()->highlightedLines().isEmpty());
     auto* editor = window.editor();
     QTest::mouseClick(editor->viewport(), Qt::LeftButton, {}, QPoint(80, editor->lineCenterY(tanhLine)));

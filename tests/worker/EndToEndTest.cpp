@@ -75,10 +75,10 @@ TEST_P(EndToEnd, ExportedPairLoadsInPlainPythonAndMatchesEager)
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, EndToEnd,
-    ::testing::Values(Case {"mlp_inference.py", "mlp_inference", "eager", false},
-        Case {"training_step.py", "training_step", "eager", true},
-        Case {"mlp_inference.py", "mlp_inference", "inductor", false},
-        Case {"training_step.py", "training_step", "inductor", true}),
+    ::testing::Values(Case{"mlp_inference.py", "mlp_inference", "eager", false},
+        Case{"training_step.py", "training_step", "eager", true},
+        Case{"mlp_inference.py", "mlp_inference", "inductor", false},
+        Case{"training_step.py", "training_step", "inductor", true}),
     [](const auto& info) { return std::string(info.param.backend) + "_" + info.param.name; });
 
 TEST(EndToEndExistingProgram, EveryPrecompileCallIsACapture)

@@ -136,9 +136,9 @@ TEST(WorkerProtocol, AMalformedRequestGetsAFatalReplyAndTheWorkerStaysUp)
         return {{"type", "timeout"}};
     };
     ASSERT_EQ(nextMessage()["type"], "hello");
-    for (const nlohmann::json& bad : {nlohmann::json::array({1, 2}), nlohmann::json {{"type", nullptr}},
-             nlohmann::json {{"type", "run"}, {"script", 5}},
-             nlohmann::json {{"type", "run"}, {"script", "/s.py"}, {"verify", "yes"}}}) {
+    for (const nlohmann::json& bad : {nlohmann::json::array({1, 2}), nlohmann::json{{"type", nullptr}},
+             nlohmann::json{{"type", "run"}, {"script", 5}},
+             nlohmann::json{{"type", "run"}, {"script", "/s.py"}, {"verify", "yes"}}}) {
         ASSERT_TRUE(worker.send(bad));
         const auto reply = nextMessage();
         EXPECT_EQ(reply["type"], "fatal") << bad.dump() << " -> " << reply.dump();

@@ -112,7 +112,7 @@ struct CountingCache : ps::graph::LayoutCache {
         ++stores;
     }
     std::shared_ptr<ps::graph::LayoutCache> inner;
-    std::atomic<int> hits {0}, stores {0};
+    std::atomic<int> hits{0}, stores{0};
 };
 
 struct Figures {
@@ -356,7 +356,7 @@ std::optional<Case> realCase(std::string* why)
             *why = "the transformer step's capture has no graph (status " + cap.value("status", "?") + ")";
             return std::nullopt;
         }
-        return Case {"step", cap["graph"], cap.value("lowering", nlohmann::json())};
+        return Case{"step", cap["graph"], cap.value("lowering", nlohmann::json())};
     } catch (const std::exception& e) {
         *why = std::string("precompile-studio run printed no report (exit ") + std::to_string(p.exitCode())
             + "): " + QString::fromUtf8(p.readAllStandardError()).right(300).toStdString();
@@ -454,7 +454,7 @@ int main(int argc, char** argv)
         std::printf("  %s -> %s: nodes x%.1f, first paint x%.2f, n log n x%.2f\n", a.label.c_str(), b.label.c_str(), n,
             b.firstPaint / a.firstPaint, nlogn);
     }
-    rusage usage {};
+    rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     std::printf("peak resident memory of the benchmark process: %.0f MiB\n\n", usage.ru_maxrss / 1024.0);
 

@@ -159,7 +159,7 @@ NewRun makeRun(std::uint64_t i, bool big)
     run.report = {{"schema", 1}, {"script", "/home/user/models/" + model + ".py"}, {"status", status},
         {"message", message}, {"captures", json::array({capture})}};
     if (status == "ok")
-        run.captures.push_back(NewCapture {pythonCode(codeBytes, i), cacheBytes(cacheSize, i)});
+        run.captures.push_back(NewCapture{pythonCode(codeBytes, i), cacheBytes(cacheSize, i)});
     run.scriptText = "import torch\n\nclass Model(torch.nn.Module):\n    ...  # " + model
         + "\n\ndef fn(model, x):\n    return model(x)\n";
     return run;
