@@ -43,8 +43,9 @@ RunRequest RunRequest::parse(const nlohmann::json& j)
         r.outDir = it->get<std::string>();
     }
     if (auto it = j.find("timeout_s"); it != j.end() && !it->is_null()) {
-        if (!it->is_number() || it->get<double>() < 0)
-            throw ProtocolError("a run request's 'timeout_s' must be a number of seconds, 0 or more");
+        // At most about 11 days: any larger number (1e400 reads as infinity) would overflow a clock.
+        if (!it->is_number() || !(it->get<double>() >= 0 && it->get<double>() <= 1e6))
+            throw ProtocolError("a run request's 'timeout_s' must be a number of seconds from 0 to 1e6");
         r.timeoutSeconds = it->get<double>();
     }
     return r;

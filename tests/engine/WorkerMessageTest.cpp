@@ -86,6 +86,10 @@ TEST(RunRequest, RoundTripsAndRefusesMalformedRequests)
     EXPECT_THROW(ps::protocol::RunRequest::parse({{"type", "run"}}), ProtocolError);
     EXPECT_THROW(ps::protocol::RunRequest::parse({{"type", "run"}, {"script", 1}}), ProtocolError);
     EXPECT_THROW(
+        ps::protocol::RunRequest::parse({{"type", "run"}, {"script", "/s.py"}, {"timeout_s", 1e300}}), ProtocolError);
+    EXPECT_THROW(
+        ps::protocol::RunRequest::parse({{"type", "run"}, {"script", "/s.py"}, {"timeout_s", -1}}), ProtocolError);
+    EXPECT_THROW(
         ps::protocol::RunRequest::parse({{"type", "run"}, {"script", "/s.py"}, {"verify", "yes"}}), ProtocolError);
     EXPECT_THROW(
         ps::protocol::RunRequest::parse({{"type", "run"}, {"script", "/s.py"}, {"backend", 2}}), ProtocolError);
