@@ -1,4 +1,5 @@
 #include "ui/LessonOutcome.h"
+#include "ui/StatusStyle.h"
 
 #include "commands/LessonExpectation.h"
 #include "model/RunStatus.h"
@@ -89,8 +90,7 @@ LessonOutcome LessonOutcome::failed(const commands::Lesson& lesson, const QStrin
     LessonOutcome o;
     o.m_side = side;
     o.m_script = scriptPath(lesson, side);
-    o.m_status
-        = QString::fromLatin1(model::toString(status).data(), static_cast<qsizetype>(model::toString(status).size()));
+    o.m_status = StatusStyle::word(status);
     o.m_typedStatus = status;
     o.m_ran = false;
     o.m_error = error;

@@ -3,6 +3,11 @@
 namespace ps::ui {
 
 namespace {
+QString latin1(std::string_view word)
+{
+    return QString::fromLatin1(word.data(), static_cast<qsizetype>(word.size()));
+}
+
 const QColor kGreen(0x2e, 0x9a, 0x48);
 const QColor kAmber(0xc0, 0x80, 0x00);
 const QColor kAmberRed(0xd0, 0x5a, 0x1a);
@@ -12,12 +17,12 @@ const QColor kGrey(0x80, 0x80, 0x80);
 
 QString StatusStyle::word(model::RunStatus status)
 {
-    return QString::fromLatin1(model::toString(status).data(), static_cast<qsizetype>(model::toString(status).size()));
+    return latin1(model::toString(status));
 }
 
 QString StatusStyle::word(model::CaptureStatus status)
 {
-    return QString::fromLatin1(model::toString(status).data(), static_cast<qsizetype>(model::toString(status).size()));
+    return latin1(model::toString(status));
 }
 
 QString StatusStyle::verdict(const model::Report& report)

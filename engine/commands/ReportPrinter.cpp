@@ -64,21 +64,19 @@ std::string ReportPrinter::summary(const model::Report& report)
             for (const auto& item : *w) {
                 if (!item.is_object())
                     continue;
-                out << "    warning";
-                if (auto inv = item.find("invariant"); inv != item.end() && inv->is_number_integer())
-                    out << " (invariant " << inv->get<int>() << ")";
-                if (auto rule = item.find("rule"); rule != item.end() && rule->is_string())
-                    out << " " << rule->get<std::string>();
-                out << ": ";
                 // A warning reads like a violation (Violation::fromJson never throws on odd fields).
                 const model::Violation warning = model::Violation::fromJson(item);
+                out << "    warning";
+                if (warning.invariant)
+                    out << " (invariant " << *warning.invariant << ")";
+                if (!warning.rule.empty())
+                    out << " " << warning.rule;
+                out << ": ";
                 if (warning.location && warning.location->line > 0)
                     out << warning.location->file << ":" << warning.location->line << ": ";
-                const std::string& message = warning.message;
-                out << message.substr(0, message.find('\n')) << "\n";
-                if (auto fix = item.find("fix");
-                    fix != item.end() && fix->is_string() && !fix->get<std::string>().empty())
-                    out << "      fix: " << fix->get<std::string>() << "\n";
+                out << warning.message.substr(0, warning.message.find('\n')) << "\n";
+                if (!warning.fix.empty())
+                    out << "      fix: " << warning.fix << "\n";
             }
         if (!c.timings.empty()) {
             out << "    timings:";

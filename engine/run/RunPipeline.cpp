@@ -13,6 +13,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 
 namespace ps::run {
@@ -49,8 +50,12 @@ RunPipeline::RunPipeline(std::optional<protocol::WorkerLaunch> launch, bool keep
     : m_launchProblem(std::move(launchProblem)), m_launchCause(launchCause)
 {
     // What a front end killed with kill -9 left behind: its workers' processes and folders.
-    protocol::ProcessTree::sweepOrphans();
-    TempFolder::sweepStale();
+    // Once per process: the lessons and the window make several pipelines.
+    static std::once_flag swept;
+    std::call_once(swept, []() {
+        protocol::ProcessTree::sweepOrphans();
+        TempFolder::sweepStale();
+    });
     if (launch)
         m_client = std::make_unique<protocol::RunClient>(std::move(*launch), keepWarm);
     else if (m_launchProblem.empty())
