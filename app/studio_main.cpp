@@ -42,7 +42,8 @@ int studioMain(int argc, char** argv)
     // subcommand, made below, inherits this and hands options it does not know to its parent.
     app.fallthrough();
     app.footer("Exit codes of run (docs/ARCHITECTURE.md, \"Exit codes\"):\n"
-               "  0  every capture ok, verification matched, runtime checks passed, the run stored\n"
+               "  0  every capture ok, verification matched (numerics drift included: said, not\n"
+               "     failed), runtime checks passed, the run stored\n"
                "  1  a violation (capture, load, call, runtime or the script itself), a mismatch\n"
                "     against eager, or a capture error\n"
                "  2  the script could not run: usage, no such file, an error before any capture,\n"
@@ -60,12 +61,14 @@ int studioMain(int argc, char** argv)
     std::string libraryPath;
     std::string pythonEnv;
     app.add_option("--library", libraryPath, "the artifact library file");
-    app.add_option("--python-env", pythonEnv, "the studio's Python environment (default: the one bootstrap made)");
+    app.add_option("--python-env", pythonEnv,
+        "your own Python environment (a venv folder) whose packages the script needs; the worker keeps the "
+        "studio's Python and torch (a torch in it must be the same build)");
 
     ps::commands::RunCommandOptions run;
     double timeout = 600;
     std::string backend, tracer, exportDir;
-    bool noVerify = false, noStore = false;
+    bool noVerify = false, noStore = false, deepVerify = false;
     auto* runCmd = app.add_subcommand("run", "run precompile on a script and report what happened");
     runCmd->add_option("script", run.run.script, "a Python script that defines fn and example_inputs")->required();
     runCmd->add_option("--backend", backend, "inductor or eager (overrides the script's `backend`)");
@@ -73,6 +76,9 @@ int studioMain(int argc, char** argv)
     runCmd->add_option("--timeout", timeout, "seconds before the worker is killed")->capture_default_str();
     runCmd->add_flag("--json", run.json, "print the schema-1 JSON report");
     runCmd->add_flag("--no-verify", noVerify, "skip loading and checking the artifact");
+    runCmd->add_flag("--deep-verify", deepVerify,
+        "every verification check whatever it costs (second calls, all perturbed trials), and the "
+        "from-scratch reload that recompiles every kernel (load_no_cache)");
     runCmd->add_flag("--no-store", noStore, "do not keep the run in the library");
     runCmd->add_option("--export", exportDir, "also write NAME.py, NAME.cache and NAME.json into this folder");
 
@@ -104,6 +110,7 @@ int studioMain(int argc, char** argv)
             run.pythonEnv = pythonEnv;
         run.run.timeoutSeconds = timeout;
         run.run.verify = !noVerify;
+        run.run.deepVerify = deepVerify;
         run.store = !noStore;
         run.libraryPath = libraryPath;
         return ps::commands::RunCommand::execute(run, std::cout, std::cerr);

@@ -17,10 +17,15 @@ int main(int argc, char** argv)
             config.pythonEnv = argv[i + 1];
         else if (std::strcmp(argv[i], "--python-path") == 0)
             config.extraPaths.push_back(argv[i + 1]);
+        else if (std::strcmp(argv[i], "--user-env") == 0)
+            config.userEnv = argv[i + 1];
+        else if (std::strcmp(argv[i], "--user-site") == 0)
+            config.userSiteDirs.push_back(argv[i + 1]);
     }
     if (config.pythonEnv.empty()) {
         std::fprintf(stderr,
-            "usage: precompile-studio-worker --python-env DIR [--python-path DIR]\n"
+            "usage: precompile-studio-worker --python-env DIR [--python-path DIR] [--user-env DIR [--user-site "
+            "DIR]...]\n"
             "(started by precompile-studio; not meant to be run by hand)\n");
         return 2;
     }

@@ -123,7 +123,7 @@ void CacheView::setCapture(const std::shared_ptr<const RunDocument>& run, int ca
                                    : tr("the worker: DIFFERS from sha256(python_code)"));
         (ok->get<bool>() ? matches : differs) = true;
     }
-    const CaptureBytes* bytes = run->artifact(static_cast<std::size_t>(capture));
+    const run::CaptureBytes* bytes = run->artifact(static_cast<std::size_t>(capture));
     if (bytes && bytes->pythonCode) {
         const QString local = QString::fromLatin1(QCryptographicHash::hash(
             QByteArrayView(bytes->pythonCode->data(), static_cast<qsizetype>(bytes->pythonCode->size())),
@@ -139,8 +139,8 @@ void CacheView::setCapture(const std::shared_ptr<const RunDocument>& run, int ca
                         : tr("the report: DIFFERS from artifact.python_code_sha256"));
         (same ? matches : differs) = true;
     }
-    if (bytes && !bytes->error.isEmpty())
-        checks << bytes->error;
+    if (bytes && !bytes->error.empty())
+        checks << QString::fromStdString(bytes->error);
     m_check = differs ? QStringLiteral("differs") : matches ? QStringLiteral("matches") : QStringLiteral("unknown");
     row(tr("code_hash check"),
         (differs          ? "✗ "

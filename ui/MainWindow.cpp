@@ -8,6 +8,7 @@
 #include "ui/LibraryView.h"
 #include "ui/LogView.h"
 #include "ui/NoticeBar.h"
+#include "ui/PythonEnvironmentControl.h"
 #include "ui/ReportView.h"
 #include "ui/RunDocument.h"
 #include "ui/RunStore.h"
@@ -116,6 +117,15 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     statusBar()->addPermanentWidget(m_workerLabel);
 
     m_worker = new WorkerClient(options.pythonEnv, this);
+    m_environment = new PythonEnvironmentControl(options.pythonEnv, m_worker, this);
+    statusBar()->addPermanentWidget(m_environment->statusLabel());
+    connect(m_editor, &ScriptEditor::filePathChanged, m_environment, &PythonEnvironmentControl::scriptChanged);
+    connect(m_environment, &PythonEnvironmentControl::problemChanged, this, [this](const QString& problem) {
+        if (!problem.isEmpty())
+            m_notice->showNotice(NoticeBar::Level::Error, tr("Scripts cannot run: %1").arg(problem));
+        updateRunActions();
+    });
+    connect(m_worker, &WorkerClient::helloChanged, this, &MainWindow::updateRunActions);
     connect(m_worker, &WorkerClient::stageChanged, this, &MainWindow::onStage);
     connect(m_worker, &WorkerClient::output, m_log, &LogView::appendOutput);
     connect(m_worker, &WorkerClient::workerEvent, this, [this](const QString& text) {
@@ -163,6 +173,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
         libraryPath = RunStore::defaultPath();
     openLibrary(libraryPath);
 
+    m_environment->scriptChanged(m_editor->filePath());  // the default environment, if one is set
     if (!m_worker->launchError().isEmpty()) {
         m_workerLabel->setText(tr("worker: cannot start"));
         m_notice->showNotice(NoticeBar::Level::Error, tr("Scripts cannot run: %1").arg(m_worker->launchError()));
@@ -296,6 +307,8 @@ void MainWindow::buildMenus()
     QMenu* tracer = run->addMenu(tr("&Tracer"));
     tracer->addActions(m_tracerGroup->actions());
     run->addAction(m_verifyAction);
+    run->addSeparator();
+    run->addAction(m_environment->action());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     const QStringList tabs = {tr("&Graph"), tr("&Source"), tr("&Violations"), tr("&Cache"), tr("V&erify")};
@@ -654,8 +667,8 @@ bool MainWindow::openStoredRun(qint64 id)
     showRun(doc);
     QStringList damaged;
     for (const auto& a : doc->artifacts)
-        if (!a.error.isEmpty())
-            damaged << a.error;
+        if (!a.error.empty())
+            damaged << QString::fromStdString(a.error);
     if (!damaged.isEmpty())
         m_notice->showNotice(NoticeBar::Level::Warning,
             tr("Part of run #%1 is damaged in the library: %2").arg(id).arg(damaged.join("; ")));

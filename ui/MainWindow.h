@@ -19,6 +19,7 @@ namespace ps::ui {
 class FindBar;
 class LessonsView;
 class LibraryView;
+class PythonEnvironmentControl;
 class LogView;
 class NoticeBar;
 class ReportView;
@@ -124,6 +125,7 @@ private:
     LessonsView* m_lessons;
     QDockWidget* m_lessonsDock;
     WorkerClient* m_worker;
+    PythonEnvironmentControl* m_environment;
     std::unique_ptr<RunStore> m_store;
 
     QAction* m_newAction;

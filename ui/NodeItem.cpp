@@ -10,6 +10,8 @@ namespace {
 
 QString badgeOf(const graph::GraphNode& n)
 {
+    if (n.violation > 0)
+        return QStringLiteral("inv %1").arg(n.violation);
     if (n.kind == "parameter")
         return QStringLiteral("param");
     if (n.kind == "buffer" || n.kind == "input" || n.kind == "constant")
@@ -33,6 +35,12 @@ NodeItem::NodeItem(int item, int node, const graph::GraphNode* data, const QRect
         tip += QString::fromStdString("\noutput: " + data->outputRole);
     if (!data->kernel.empty())
         tip += QString::fromStdString("\nkernel: " + data->kernel);
+    if (!data->binding.empty())
+        tip += QString::fromStdString("\nPython: " + data->binding);
+    if (data->violation > 0)
+        tip += QStringLiteral("\nbreaks invariant %1 (%2)")
+                   .arg(data->violation)
+                   .arg(QString::fromStdString(data->violationRule));
     setToolTip(tip);
 }
 
@@ -54,10 +62,11 @@ void NodeItem::paintLabels(QPainter* painter, const QRectF& inner)
         const QFontMetricsF sm(small);
         const qreal w = sm.horizontalAdvance(m_badge) + 8;
         const QRectF pill(top.right() - w, top.top() + 1, w, std::min(top.height() - 2, sm.height() + 2));
-        painter->setBrush(colors().border);
+        // A node that breaks the contract carries its invariant in the violations' red.
+        painter->setBrush(n.violation > 0 ? QColor(0xc6, 0x28, 0x28) : colors().border);
         painter->setPen(Qt::NoPen);
         painter->drawRoundedRect(pill, 4, 4);
-        painter->setPen(colors().fill);
+        painter->setPen(n.violation > 0 ? QColor(Qt::white) : colors().fill);
         painter->drawText(pill, Qt::AlignCenter, m_badge);
         painter->setPen(colors().text);
         top.setRight(pill.left() - 4);

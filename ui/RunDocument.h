@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/Report.h"
+#include "run/RunResult.h"
 
 #include <QString>
 
@@ -10,28 +11,21 @@
 
 namespace ps::ui {
 
-/// The bytes precompile returned for one capture, or why they are not there.
-struct CaptureBytes {
-    std::optional<std::string> pythonCode;
-    std::optional<std::string> cache;
-    QString error;  ///< e.g. the library found the blob damaged
-};
-
 /// One run as the views show it: the run that just finished, a run from the library, or an
 /// exported artifact opened from disk. Immutable once made; shared between the views.
 struct RunDocument {
     model::Report report;
-    std::string scriptText;               ///< the script as it was run (may be empty)
-    std::vector<CaptureBytes> artifacts;  ///< index-aligned with report.captures (may be shorter)
-    QString origin;                       ///< "run" (just now), "library" or "export"
-    QString createdAt;                    ///< ISO 8601 for library runs
+    std::string scriptText;                    ///< the script as it was run (may be empty)
+    std::vector<run::CaptureBytes> artifacts;  ///< index-aligned with report.captures (may be shorter)
+    QString origin;                            ///< "run" (just now), "library" or "export"
+    QString createdAt;                         ///< ISO 8601 for library runs
     bool trusted = true;
     double elapsedSeconds = 0;  ///< wall time of the run, as the window saw it
 
     /// Why a finished run that was to be stored is not in the library ("" otherwise).
     QString storeError() const { return report.storeError ? QString::fromStdString(*report.storeError) : QString(); }
 
-    const CaptureBytes* artifact(std::size_t capture) const
+    const run::CaptureBytes* artifact(std::size_t capture) const
     {
         return capture < artifacts.size() ? &artifacts[capture] : nullptr;
     }

@@ -127,7 +127,7 @@ std::shared_ptr<RunDocument> RunStore::load(qint64 id, QString* error) const
                 bytes.pythonCode = std::move(a.pythonCode);
                 bytes.cache = std::move(a.cache);
             } catch (const library::LibraryError& e) {
-                bytes.error = q(e.what());
+                bytes.error = e.what();
             }
         }
         return doc;

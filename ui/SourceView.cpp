@@ -124,10 +124,10 @@ void SourceView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
         return;
     }
     const auto& c = run->report.captures[capture];
-    const CaptureBytes* bytes = run->artifact(static_cast<std::size_t>(capture));
+    const run::CaptureBytes* bytes = run->artifact(static_cast<std::size_t>(capture));
     if (!bytes || !bytes->pythonCode) {
-        if (bytes && !bytes->error.isEmpty())
-            clear(tr("The python_code of this capture cannot be shown: %1").arg(bytes->error));
+        if (bytes && !bytes->error.empty())
+            clear(tr("The python_code of this capture cannot be shown: %1").arg(QString::fromStdString(bytes->error)));
         else if (c.status != model::CaptureStatus::Ok)
             clear(tr("No python_code: the capture ended in a %1 (see Violations).").arg(StatusStyle::word(c.status)));
         else

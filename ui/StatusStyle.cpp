@@ -67,7 +67,7 @@ QColor StatusStyle::color(model::CaptureStatus status)
 
 QColor StatusStyle::verdictColor(const model::Report& report)
 {
-    if (report.status == model::RunStatus::Ok && report.storeError)
+    if (report.status == model::RunStatus::Ok && (report.storeError || report.verdict() == "numerics drift"))
         return kAmber;
     return color(report.status);
 }

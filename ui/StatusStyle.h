@@ -17,7 +17,8 @@ class StatusStyle {
 public:
     static QString word(model::RunStatus status);
     static QString word(model::CaptureStatus status);
-    /// The report's verdict: its status, or "not stored" for an ok run that was not stored.
+    /// The report's verdict: its status, or "not stored" for an ok run that was not stored, or
+    /// "numerics drift" for an ok run whose artifact drifted from eager's numerics (both amber).
     static QString verdict(const model::Report& report);
 
     static QColor color(model::RunStatus status);

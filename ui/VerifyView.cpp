@@ -68,6 +68,48 @@ QString duration(double seconds)
     return ms < 1000 ? QStringLiteral("%1 ms").arg(ms, 0, 'g', 3) : QStringLiteral("%1 s").arg(seconds, 0, 'f', 2);
 }
 
+QString sci(const nlohmann::json& j, const char* key)
+{
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_number())
+        return QStringLiteral("—");
+    return QString::number(it->get<double>(), 'g', 2);
+}
+
+/// The accuracy judge's verdict with both errors against float64, and what verification
+/// skipped to stay within its budget (the verify object's "accuracy" and "budget").
+QString accuracyHtml(const nlohmann::json& v)
+{
+    QString html;
+    const auto a = v.find("accuracy");
+    if (a != v.end() && a->is_object() && a->contains("verdict")) {
+        const QString verdict = str(*a, "verdict");
+        html += QObject::tr("<br><b>accuracy</b>: %1").arg(verdict.isEmpty() ? QObject::tr("no verdict") : verdict);
+        if (a->value("reference", nlohmann::json()) == "float64") {
+            html += QObject::tr(" &nbsp; against float64: <b>artifact</b> %1, <b>eager</b> %2 (%3×)")
+                        .arg(sci(*a, "artifact_error"), sci(*a, "eager_error"), sci(*a, "ratio"));
+            QStringList worst;
+            if (auto w = a->find("worst"); w != a->end() && w->is_array())
+                for (const auto& name : *w)
+                    worst << plain(name).toHtmlEscaped();
+            if (!worst.isEmpty())
+                html += QObject::tr("<br><b>worst</b>: %1").arg(worst.join(", "));
+        }
+    }
+    QStringList skipped;
+    if (auto b = v.find("budget"); b != v.end() && b->is_object())
+        if (auto s = b->find("skipped"); s != b->end() && s->is_array())
+            for (const auto& item : *s)
+                skipped << plain(item).toHtmlEscaped();
+    if (auto l = v.find("load_no_cache"); l != v.end() && l->is_object() && l->value("ran", true) == false)
+        skipped << QObject::tr("load without cache");
+    if (!skipped.isEmpty())
+        html += QObject::tr("<br><b>skipped</b> to stay within the verification budget: %1 (run with "
+                            "--deep-verify for every check)")
+                    .arg(skipped.join(", "));
+    return html;
+}
+
 qreal rounded(qreal v)
 {
     return QString::number(v, 'g', 3).toDouble();
@@ -139,7 +181,7 @@ VerifyView::VerifyView(QWidget* parent) : QWidget(parent)
     m_rows = new QTreeWidget;
     m_rows->setRootIsDecorated(false);
     m_rows->setUniformRowHeights(true);
-    m_rows->setHeaderLabels({tr("Compared"), tr("Name"), tr("Match"), tr("max |Δ|"), tr("max rel Δ"), tr("Sizes"),
+    m_rows->setHeaderLabels({tr("Compared"), tr("Name"), tr("Match"), tr("max |Δ|"), tr("rel Δ (RMS)"), tr("Sizes"),
         tr("Strides"), tr("Dtypes"), tr("Note")});
     m_rows->header()->setStretchLastSection(true);
     m_loadChart = makeChart(tr("Load: with the cache / without (JIT)"));
@@ -196,7 +238,11 @@ void VerifyView::setCharts(const std::map<std::string, double>& t)
     m_callChart->setVisible(any);
     if (!any)
         return;
-    fillChart(m_loadChart, {tr("no cache"), tr("cache")}, {ms("load_no_cache"), ms("load")}, palette());
+    // The load without cache runs only with --deep-verify: without it, one bar.
+    if (t.count("load_no_cache"))
+        fillChart(m_loadChart, {tr("no cache"), tr("cache")}, {ms("load_no_cache"), ms("load")}, palette());
+    else
+        fillChart(m_loadChart, {tr("cache")}, {ms("load")}, palette());
     fillChart(m_callChart, {tr("eager"), tr("artifact")}, {ms("call_eager"), ms("call")}, palette());
 }
 
@@ -231,6 +277,7 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
         if (auto rt = v.find("runtime"); rt != v.end() && rt->is_object())
             html += tr("<br><b>runtime_inputs</b>: %1, matches eager: %2")
                         .arg(str(*rt, "status").toHtmlEscaped(), yesNo(*rt, "matches_eager"));
+        html += accuracyHtml(v);
     }
     QStringList times;
     for (const auto& [key, label] : std::vector<std::pair<std::string, QString>>{{"script", tr("script")},
@@ -242,7 +289,17 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
         html += "<br><b>" + tr("Timings") + "</b>: " + times.join(" · ");
     m_summary->setText(html);
 
-    auto addRows = [this](const nlohmann::json& list, const QString& group) {
+    // The accuracy judge's figures per compared value that was outside tolerance.
+    std::map<std::string, QString> judged;
+    if (auto a = v.find("accuracy"); a != v.end() && a->is_object())
+        if (auto ts = a->find("tensors"); ts != a->end() && ts->is_array())
+            for (const auto& t : *ts)
+                if (t.is_object())
+                    judged[t.value("kind", std::string()) + "/" + t.value("name", std::string())]
+                        = tr("%1; against float64: artifact %2, eager %3")
+                              .arg(str(t, "verdict").isEmpty() ? tr("no verdict") : str(t, "verdict"),
+                                  sci(t, "artifact_error"), sci(t, "eager_error"));
+    auto addRows = [this, &judged](const nlohmann::json& list, const QString& group, const std::string& kind = {}) {
         if (!list.is_array())
             return;
         for (const auto& e : list) {
@@ -257,7 +314,7 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
             item->setText(2, ok ? QStringLiteral("✓") : QStringLiteral("✗"));
             item->setForeground(2, ok ? QColor(40, 150, 60) : QColor(200, 40, 30));
             item->setText(3, number(r, "max_abs_diff"));
-            item->setText(4, number(r, "max_rel_diff"));
+            item->setText(4, number(r, "rms_rel_diff"));
             item->setText(5, pair(r, "sizes"));
             item->setText(6, pair(r, "strides"));
             item->setText(7, pair(r, "dtypes"));
@@ -268,14 +325,16 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
             if (auto m = r.find("mismatched"); m != r.end() && m->is_number_integer() && m->get<long long>() > 0)
                 note = tr("%1 element(s) outside tolerance").arg(m->get<long long>())
                     + (note.isEmpty() ? "" : "; " + note);
+            if (auto j = judged.find(kind + "/" + e.value("name", std::string())); !kind.empty() && j != judged.end())
+                note += (note.isEmpty() ? "" : "; ") + j->second;
             item->setText(8, note);
         }
     };
-    addRows(v.value("outputs", nlohmann::json()), tr("output"));
-    addRows(v.value("grads", nlohmann::json()), tr("gradient"));
-    addRows(v.value("buffers", nlohmann::json()), tr("buffer"));
-    addRows(v.value("parameters", nlohmann::json()), tr("parameter"));
-    addRows(v.value("inputs", nlohmann::json()), tr("input"));
+    addRows(v.value("outputs", nlohmann::json()), tr("output"), "outputs");
+    addRows(v.value("grads", nlohmann::json()), tr("gradient"), "grads");
+    addRows(v.value("buffers", nlohmann::json()), tr("buffer"), "buffers");
+    addRows(v.value("parameters", nlohmann::json()), tr("parameter"), "parameters");
+    addRows(v.value("inputs", nlohmann::json()), tr("input"), "inputs");
     if (auto rt = v.find("runtime"); rt != v.end() && rt->is_object())
         addRows(rt->value("outputs", nlohmann::json()), tr("runtime_inputs"));
     for (int col = 0; col < 8; ++col)

@@ -15,11 +15,18 @@ constexpr int kFlushIntervalMs = 100;
 
 }  // namespace
 
-WorkerClient::WorkerClient(const QString& pythonEnv, QObject* parent) : QObject(parent)
+namespace {
+std::unique_ptr<run::RunPipeline> pipelineFor(const QString& userEnv)
+{
+    const auto env = userEnv.isEmpty() ? std::nullopt : std::optional<std::string>(userEnv.toStdString());
+    return std::make_unique<run::RunPipeline>(run::RunPipeline::forEnvironment(env, /*keepWarm=*/true));
+}
+}  // namespace
+
+WorkerClient::WorkerClient(const QString& userEnv, QObject* parent) : QObject(parent), m_userEnv(userEnv)
 {
     qRegisterMetaType<std::shared_ptr<const RunDocument>>();
-    const auto env = pythonEnv.isEmpty() ? std::nullopt : std::optional<std::string>(pythonEnv.toStdString());
-    m_pipeline = std::make_unique<run::RunPipeline>(run::RunPipeline::forEnvironment(env, /*keepWarm=*/true));
+    m_pipeline = pipelineFor(userEnv);
     m_launchError = QString::fromStdString(m_pipeline->launchProblem());
     m_threadContext = new QObject;
     m_threadContext->moveToThread(&m_thread);
@@ -62,6 +69,39 @@ void WorkerClient::setLibraryPath(const QString& path, const QString& unavailabl
     m_libraryUnavailable = path.isEmpty() ? unavailable : QString();
 }
 
+bool WorkerClient::setUserEnvironment(const QString& userEnv)
+{
+    if (m_busy)
+        return false;
+    if (userEnv == m_userEnv)
+        return true;
+    m_userEnv = userEnv;
+    // Located here (cheap: no process starts), swapped in on the thread that uses pipelines,
+    // after whatever it is doing (a prewarm); runs wait for the swap (busy meanwhile).
+    std::shared_ptr<run::RunPipeline> fresh = pipelineFor(userEnv);
+    m_launchError = QString::fromStdString(fresh->launchProblem());
+    {
+        QMutexLocker lock(&m_mutex);
+        m_hello.reset();
+    }
+    m_busy = true;
+    m_replacing = true;
+    onWorkerThread([this, fresh]() {
+        m_pipeline = std::make_unique<run::RunPipeline>(std::move(*fresh));  // the old one retires its worker
+        QMetaObject::invokeMethod(
+            this,
+            [this]() {
+                m_busy = false;
+                m_replacing = false;
+                emit helloChanged();
+                prewarm();
+            },
+            Qt::QueuedConnection);
+    });
+    emit helloChanged();
+    return true;
+}
+
 void WorkerClient::prewarm()
 {
     if (!m_launchError.isEmpty() || m_busy)
@@ -88,7 +128,7 @@ QString WorkerClient::stageWords(const QString& stage)
 
 void WorkerClient::cancel()
 {
-    if (!m_busy)
+    if (!m_busy || m_replacing)
         return;
     m_cancelRequested = true;
     m_pipeline->cancel();
@@ -157,9 +197,7 @@ bool WorkerClient::run(const protocol::RunOptions& options)
         doc->origin = QStringLiteral("run");
         doc->scriptText = std::move(result.scriptText);
         doc->elapsedSeconds = result.elapsedSeconds;
-        for (auto& bytes : result.artifacts)
-            doc->artifacts.push_back(
-                {std::move(bytes.pythonCode), std::move(bytes.cache), QString::fromStdString(bytes.error)});
+        doc->artifacts = std::move(result.artifacts);
         {
             QMutexLocker lock(&m_mutex);
             m_hello = m_pipeline->hello();

@@ -36,8 +36,9 @@ struct RunDocument;
 class WorkerClient : public QObject {
     Q_OBJECT
 public:
-    /// `pythonEnv` empty: the environment the build was configured with.
-    explicit WorkerClient(const QString& pythonEnv, QObject* parent = nullptr);
+    /// `userEnv`: the user's own Python environment whose packages scripts need
+    /// (protocol::UserEnvironment); empty: the studio's packages only.
+    explicit WorkerClient(const QString& userEnv, QObject* parent = nullptr);
     ~WorkerClient() override;
 
     /// Why no worker can start (no environment, no worker binary), naming the command that
@@ -53,6 +54,10 @@ public:
     /// why (a library that cannot be opened), and each run's report says it was not stored.
     /// Takes effect at the next run.
     void setLibraryPath(const QString& path, const QString& unavailable = QString());
+    /// The user's environment the next runs use; a warm worker of the old one is retired.
+    /// Refused (false) while a run is in progress.
+    bool setUserEnvironment(const QString& userEnv);
+    QString userEnvironment() const { return m_userEnv; }
 
 public slots:
     /// Starts a run unless one is in progress (then returns false). `outDir` is ignored: each
@@ -82,11 +87,13 @@ private:
     void addOutput(int stream, QString text);
 
     QString m_launchError;
+    QString m_userEnv;
     std::unique_ptr<run::RunPipeline> m_pipeline;  ///< used on m_thread only (but cancel, clearCancel)
     QThread m_thread;
     QObject* m_threadContext = nullptr;
     std::atomic<bool> m_busy{false};
     std::atomic<bool> m_cancelRequested{false};
+    bool m_replacing = false;  ///< busy replacing the pipeline (setUserEnvironment), not running
     QTimer m_flushTimer;
 
     mutable QMutex m_mutex;  ///< guards the members below

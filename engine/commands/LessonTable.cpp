@@ -1,6 +1,7 @@
 #include "commands/LessonTable.h"
 
 #include "commands/LessonExpectation.h"
+#include "library/TerminalText.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -100,8 +101,8 @@ void LessonTable::print(std::ostream& out, const std::vector<Row>& rows, const d
     for (const auto& row : rows) {
         std::vector<std::string> lines[2];
         for (int k = 0; k < 2; ++k)
-            for (const auto& cell : row.cells[k])
-                for (auto& l : wrap(cell, kCol))
+            for (const auto& cell : row.cells[k])  // made terminal-safe before it is measured and cut
+                for (auto& l : wrap(library::TerminalText::safe(cell), kCol))
                     lines[k].push_back(l);
         const std::size_t h = std::max(lines[0].size(), lines[1].size());
         for (std::size_t i = 0; i < h; ++i) {

@@ -2,6 +2,7 @@
 
 #include "commands/LessonExpectation.h"
 #include "commands/LessonTable.h"
+#include "library/TerminalText.h"
 #include "model/Report.h"
 #include "run/RunPipeline.h"
 
@@ -19,6 +20,13 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
+
+/// Texts from the reports (messages, fixes, mismatch lines) and from the lessons folder are
+/// printed terminal-safe; JSON output stays exact.
+std::string safe(std::string_view text)
+{
+    return library::TerminalText::safe(text);
+}
 
 constexpr std::size_t kEchoLimit = 256 * 1024;
 const auto& kWhich = LessonExpectation::kSides;
@@ -62,13 +70,14 @@ int LessonsCommand::ls(const LessonsOptions& options, std::ostream& out, std::os
     for (const auto& l : lessons)
         width = std::max(width, l.name.size());
     for (const auto& l : lessons) {
-        out << l.name << std::string(width - l.name.size() + 2, ' ') << (l.title.empty() ? "(no lesson.md)" : l.title);
+        out << safe(l.name) << std::string(width - l.name.size() + 2, ' ')
+            << (l.title.empty() ? "(no lesson.md)" : safe(l.title));
         if (!l.complete)
             out << "  [incomplete]";
         out << "\n";
     }
     if (lessons.empty())
-        out << "no lessons in " << dir << "\n";
+        out << "no lessons in " << safe(dir) << "\n";
     return 0;
 }
 
@@ -150,9 +159,9 @@ int LessonsCommand::run(const std::string& name, const LessonsOptions& options, 
         return ok ? 0 : 1;
     }
 
-    out << "lesson " << lesson->name;
+    out << "lesson " << safe(lesson->name);
     if (!lesson->title.empty())
-        out << ": " << lesson->title;
+        out << ": " << safe(lesson->title);
     out << "\n\n";
     auto rows = LessonTable::rows(actual);
     rows.push_back(LessonTable::verdict(mismatches));
@@ -161,23 +170,23 @@ int LessonsCommand::run(const std::string& name, const LessonsOptions& options, 
     if (!found.empty())
         out << "\nWhat the studio says about broken.py:\n";
     for (const auto& f : found) {
-        out << "  " << f.what << ": " << f.message << "\n";
+        out << "  " << safe(f.what) << ": " << safe(f.message) << "\n";
         if (!f.fix.empty())
-            out << "    fix: " << f.fix << "\n";
+            out << "    fix: " << safe(f.fix) << "\n";
     }
     for (int k = 0; k < 2; ++k) {
         if (mismatches[k].empty())
             continue;
-        out << "\n" << kWhich[k] << ".py does not report what " << lesson->expect << " says:\n";
+        out << "\n" << kWhich[k] << ".py does not report what " << safe(lesson->expect) << " says:\n";
         for (const auto& m : mismatches[k])
-            out << "  " << m.get<std::string>() << "\n";
+            out << "  " << safe(m.get<std::string>()) << "\n";
         const std::string message = LessonExpectation::text(LessonExpectation::field(reports[k], "message"), "");
         if (!message.empty())
-            out << "  (the run: " << LessonExpectation::text(LessonExpectation::field(reports[k], "status"), "?")
-                << ": " << message.substr(0, 300) << ")\n";
+            out << "  (the run: " << safe(LessonExpectation::text(LessonExpectation::field(reports[k], "status"), "?"))
+                << ": " << safe(message.substr(0, 300)) << ")\n";
     }
     out << "\n"
-        << (ok ? "PASS" : "FAIL") << ": lesson " << lesson->name
+        << (ok ? "PASS" : "FAIL") << ": lesson " << safe(lesson->name)
         << (ok ? ": broken.py and fixed.py report what expect.json says\n" : "\n");
     out.flush();
     return ok ? 0 : 1;

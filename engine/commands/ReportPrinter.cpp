@@ -1,9 +1,80 @@
 #include "commands/ReportPrinter.h"
 
+#include "library/TerminalText.h"
+
 #include <cstdio>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 namespace ps::commands {
+
+namespace {
+
+// Everything in a report but the studio's own words came from the script or its worker (a name,
+// a path, a message, a rule): it is printed through TerminalText so that it cannot retitle,
+// clear or rewrite the terminal. `text` keeps the newlines of texts that span lines.
+std::string word(std::string_view s)
+{
+    return library::TerminalText::safe(s);
+}
+
+std::string text(std::string_view s)
+{
+    return library::TerminalText::safe(s, true);
+}
+
+// The accuracy verdict with both errors against float64, and what verification left out to stay
+// within its budget:
+//     accuracy: numerics drift (against float64: artifact 1.2e-02, eager 5.9e-06, 2e+03x)
+//     verify: skipped second call, perturbed trial small, load without cache (run with --deep-verify ...)
+void printVerification(std::ostream& out, const nlohmann::json& c)
+{
+    const auto v = c.find("verify");
+    if (v == c.end() || !v->is_object())
+        return;
+    auto number = [](const nlohmann::json& j, const char* key) {
+        const auto it = j.find(key);
+        return it != j.end() && it->is_number() ? std::optional<double>(it->get<double>()) : std::nullopt;
+    };
+    if (const auto a = v->find("accuracy"); a != v->end() && a->is_object()) {
+        if (const auto verdict = a->find("verdict"); verdict != a->end() && verdict->is_string()) {
+            out << "    accuracy: " << word(verdict->get<std::string>());
+            const auto art = number(*a, "artifact_error"), eager = number(*a, "eager_error");
+            if (art && eager) {
+                char buf[128];
+                std::snprintf(buf, sizeof buf, " (against float64: artifact %.2g, eager %.2g", *art, *eager);
+                out << buf;
+                if (const auto ratio = number(*a, "ratio")) {
+                    std::snprintf(buf, sizeof buf, ", %.3gx", *ratio);
+                    out << buf;
+                }
+                out << ")";
+            }
+            out << "\n";
+        }
+    }
+    std::vector<std::string> skipped;
+    std::string how;
+    if (const auto b = v->find("budget"); b != v->end() && b->is_object()) {
+        if (const auto s = b->find("skipped"); s != b->end() && s->is_array())
+            for (const auto& item : *s)
+                if (item.is_string())
+                    skipped.push_back(word(item.get<std::string>()));
+        if (const auto h = b->find("how"); h != b->end() && h->is_string())
+            how = word(h->get<std::string>());
+    }
+    if (const auto l = v->find("load_no_cache"); l != v->end() && l->is_object() && l->value("ran", true) == false)
+        skipped.push_back("load without cache");
+    if (skipped.empty())
+        return;
+    out << "    verify: skipped ";
+    for (std::size_t i = 0; i < skipped.size(); ++i)
+        out << (i ? ", " : "") << skipped[i];
+    out << " (" << (how.empty() ? std::string("run with --deep-verify for every check") : how) << ")\n";
+}
+
+}  // namespace
 
 std::string ReportPrinter::bytes(std::int64_t n)
 {
@@ -22,43 +93,44 @@ std::string ReportPrinter::summary(const model::Report& report)
     std::ostringstream out;
     // The first line tells the truth first: the verdict word never says "ok" for a run that
     // failed a check or that was not stored.
-    out << report.script << ": " << report.verdict();
+    out << word(report.script) << ": " << report.verdict();
     if (report.status == model::RunStatus::Ok && report.storeError) {
-        out << ": " << *report.storeError << "\n";
+        out << ": " << text(*report.storeError) << "\n";
         if (!report.message.empty())
-            out << "  the run itself: " << report.message << "\n";
+            out << "  the run itself: " << text(report.message) << "\n";
     } else {
         if (!report.message.empty())
-            out << ": " << report.message;
+            out << ": " << text(report.message);
         out << "\n";
         if (report.storeError)
-            out << "  not stored: " << *report.storeError << "\n";
+            out << "  not stored: " << text(*report.storeError) << "\n";
     }
     // A contract outcome of the script itself (e.g. it loaded a mismatched python_code / cache).
     if (auto v = report.extra().find("violation"); v != report.extra().end() && v->is_object()) {
         if (auto rule = v->find("rule"); rule != v->end() && rule->is_string())
-            out << "  rule: " << rule->get<std::string>() << "\n";
+            out << "  rule: " << word(rule->get<std::string>()) << "\n";
         if (auto fix = v->find("fix"); fix != v->end() && fix->is_string() && !fix->get<std::string>().empty())
-            out << "  fix: " << fix->get<std::string>() << "\n";
+            out << "  fix: " << text(fix->get<std::string>()) << "\n";
     }
     for (const auto& c : report.captures) {
-        out << "  " << c.name << "  [" << c.backend << ", " << c.tracer << "]  " << model::toString(c.status) << "\n";
+        out << "  " << word(c.name) << "  [" << word(c.backend) << ", " << word(c.tracer) << "]  "
+            << model::toString(c.status) << "\n";
         if (c.artifact)
             out << "    python_code " << bytes(c.artifact->pythonCodeBytes) << " (sha256 "
-                << c.artifact->pythonCodeSha256.substr(0, 12) << ")  cache " << bytes(c.artifact->cacheBytes)
-                << " (sha256 " << c.artifact->cacheSha256.substr(0, 12) << ")\n";
+                << word(c.artifact->pythonCodeSha256.substr(0, 12)) << ")  cache " << bytes(c.artifact->cacheBytes)
+                << " (sha256 " << word(c.artifact->cacheSha256.substr(0, 12)) << ")\n";
         if (c.violation) {
-            out << "    " << c.violation->oneLine() << "\n";
+            out << "    " << word(c.violation->oneLine()) << "\n";
             if (!c.violation->rule.empty())
-                out << "    rule: " << c.violation->rule << "\n";
+                out << "    rule: " << word(c.violation->rule) << "\n";
             if (!c.violation->fix.empty())
-                out << "    fix: " << c.violation->fix << "\n";
+                out << "    fix: " << text(c.violation->fix) << "\n";
         }
         if (c.outcome && c.outcomeWhere != "capture") {
-            out << "    " << (c.outcomeWhere.empty() ? std::string("verify") : c.outcomeWhere) << ": "
-                << c.outcome->oneLine() << "\n";
+            out << "    " << (c.outcomeWhere.empty() ? std::string("verify") : word(c.outcomeWhere)) << ": "
+                << word(c.outcome->oneLine()) << "\n";
             if (!c.outcome->rule.empty())
-                out << "    rule: " << c.outcome->rule << "\n";
+                out << "    rule: " << word(c.outcome->rule) << "\n";
         }
         if (auto w = c.json.find("warnings"); w != c.json.end() && w->is_array())
             for (const auto& item : *w) {
@@ -70,14 +142,15 @@ std::string ReportPrinter::summary(const model::Report& report)
                 if (warning.invariant)
                     out << " (invariant " << *warning.invariant << ")";
                 if (!warning.rule.empty())
-                    out << " " << warning.rule;
+                    out << " " << word(warning.rule);
                 out << ": ";
                 if (warning.location && warning.location->line > 0)
-                    out << warning.location->file << ":" << warning.location->line << ": ";
-                out << warning.message.substr(0, warning.message.find('\n')) << "\n";
+                    out << word(warning.location->file) << ":" << warning.location->line << ": ";
+                out << word(warning.message.substr(0, warning.message.find('\n'))) << "\n";
                 if (!warning.fix.empty())
-                    out << "      fix: " << warning.fix << "\n";
+                    out << "      fix: " << text(warning.fix) << "\n";
             }
+        printVerification(out, c.json);
         if (!c.timings.empty()) {
             out << "    timings:";
             for (const char* key : {"script", "precompile", "load", "load_no_cache", "call", "call_eager"})

@@ -2,6 +2,7 @@
 
 #include "commands/ReportPrinter.h"
 #include "library/DefaultLibraryPath.h"
+#include "library/TerminalText.h"
 #include "run/RunPipeline.h"
 
 #include <ostream>
@@ -38,7 +39,8 @@ int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std
     };
     if (!options.json)
         observer.onStage = [&](const std::string& stage, const std::string& capture) {
-            err << "[" << stage << (capture.empty() ? "" : " " + capture) << "]\n";
+            err << "[" << library::TerminalText::safe(stage)
+                << (capture.empty() ? "" : " " + library::TerminalText::safe(capture)) << "]\n";
         };
 
     auto runner = run::RunPipeline::forEnvironment(options.pythonEnv);
@@ -47,16 +49,16 @@ int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std
 
     auto& report = result.report;
     if (report.storeError && !options.json)
-        err << "precompile-studio: the run was not stored: " << *report.storeError << "\n";
+        err << "precompile-studio: the run was not stored: " << library::TerminalText::safe(*report.storeError) << "\n";
     if (options.exportDir) {
         if (!runner.exportError().empty()) {
-            err << "precompile-studio: export failed: " << runner.exportError() << "\n";
+            err << "precompile-studio: export failed: " << library::TerminalText::safe(runner.exportError()) << "\n";
             report.extra()["export_error"] = runner.exportError();
         } else {
             report.extra()["exported"] = result.exported;
             if (!options.json)
                 for (const auto& file : result.exported)
-                    err << "wrote " << file << "\n";
+                    err << "wrote " << library::TerminalText::safe(file) << "\n";
         }
     }
 

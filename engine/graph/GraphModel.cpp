@@ -25,6 +25,30 @@ std::string listText(const nlohmann::json& j)
     return out + "]";
 }
 
+int lineOf(const nlohmann::json& where)
+{
+    if (!where.is_object())
+        return 0;
+    auto l = where.find("line");
+    return l != where.end() && l->is_number_integer() ? l->get<int>() : 0;
+}
+
+/// {"name": "scale", "origin": "global", "defined": {"line": 4}, "used": {"line": 9}} ->
+/// "global scale, defined at line 4, used at line 9".
+std::string bindingText(const nlohmann::json& b)
+{
+    std::string out = str(b, "origin");
+    if (const std::string name = str(b, "name"); !name.empty())
+        out += (out.empty() ? "" : " ") + name;
+    if (auto d = b.find("defined"); d != b.end())
+        if (const int line = lineOf(*d))
+            out += ", defined at line " + std::to_string(line);
+    if (auto u = b.find("used"); u != b.end())
+        if (const int line = lineOf(*u))
+            out += ", used at line " + std::to_string(line);
+    return out;
+}
+
 }  // namespace
 
 std::string GraphNode::shortTarget() const
@@ -89,6 +113,13 @@ GraphModel GraphModel::fromJson(const nlohmann::json& graph, const nlohmann::jso
                 n.sourceLine = l->get<int>();
         }
         n.phase = str(j, "phase");
+        if (auto v = j.find("violation"); v != j.end() && v->is_object()) {
+            if (auto i = v->find("invariant"); i != v->end() && i->is_number_integer())
+                n.violation = i->get<int>();
+            n.violationRule = str(*v, "rule");
+        }
+        if (auto b = j.find("binding"); b != j.end() && b->is_object())
+            n.binding = bindingText(*b);
         if (auto o = j.find("output"); o != j.end() && o->is_array()) {
             for (const auto& role : *o) {
                 if (!role.is_object())

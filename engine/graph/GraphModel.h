@@ -26,10 +26,13 @@ struct GraphNode {
     std::string modulePath;
     std::string moduleType;
     std::string sourceFile;
-    int sourceLine = 0;       ///< 0: unknown
-    std::string phase;        ///< forward | backward | ""
-    std::string outputRole;   ///< "result", "gradient of model.0.weight", ...
-    std::string kernel;       ///< inductor: the generated kernel (or extern call) computing it
+    int sourceLine = 0;      ///< 0: unknown
+    std::string phase;       ///< forward | backward | ""
+    std::string outputRole;  ///< "result", "gradient of model.0.weight", ...
+    std::string kernel;      ///< inductor: the generated kernel (or extern call) computing it
+    int violation = 0;       ///< the invariant this node breaks (a baked tensor constant: 1); 0 none
+    std::string violationRule;
+    std::string binding;      ///< a constant's Python binding: "global scale, defined at line 4, used at line 9"
     std::vector<int> inputs;  ///< indices into GraphModel::nodes()
     std::vector<int> users;
 

@@ -7,8 +7,10 @@ namespace ps::host {
 
 /// Where the embedded interpreter comes from.
 struct InterpreterConfig {
-    std::string pythonEnv;                ///< a venv: its bin/python sets prefix and site-packages
-    std::vector<std::string> extraPaths;  ///< put in front of sys.path (the precompile_studio package)
+    std::string pythonEnv;                  ///< a venv: its bin/python sets prefix and site-packages
+    std::vector<std::string> extraPaths;    ///< put in front of sys.path (the precompile_studio package)
+    std::string userEnv;                    ///< the user's own environment ("" none), for messages
+    std::vector<std::string> userSiteDirs;  ///< its site folders: environment.attach() adds them
 };
 
 /// The one embedded CPython of the process.

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace ps::host {
@@ -22,6 +24,8 @@ std::string dtypeName(const at::Tensor& t)
             return to;
     return s;
 }
+
+constexpr std::int64_t kChunk = std::int64_t(1) << 20;  // elements compared at a time
 
 std::vector<std::int64_t> toVector(c10::IntArrayRef r)
 {
@@ -76,9 +80,10 @@ TensorComparison TensorComparison::compare(
         a = a.to_dense();
     if (a.device() != e.device())
         a = a.to(e.device());
-    if (e.numel() == 0) {
+    if (e.numel() == 0 || at::equal(e, a)) {
         r.maxAbsDiff = 0.0;
         r.maxRelDiff = 0.0;
+        r.rmsRelDiff = 0.0;
         r.mismatched = 0;
         r.ok = true;
         return r;
@@ -87,25 +92,61 @@ TensorComparison TensorComparison::compare(
         e = at::view_as_real(e.resolve_conj());
         a = at::view_as_real(a.resolve_conj());
     }
-    const at::Tensor e64 = e.to(at::kDouble);
-    const at::Tensor a64 = a.to(at::kDouble);
-    at::Tensor diff = (e64 - a64).abs();
-    const at::Tensor ea = e64.abs();
-    at::Tensor bad;
-    if (e.is_floating_point()) {
-        const at::Tensor bothNan = e64.isnan().logical_and(a64.isnan());
-        const at::Tensor sameInf = e64.isinf().logical_and(e64.eq(a64));
-        diff = at::where(bothNan.logical_or(sameInf), at::zeros_like(diff), diff);
-        diff = at::nan_to_num(diff, std::numeric_limits<double>::infinity());
-        bad = diff.gt(at::nan_to_num(ea, 0.0, 0.0).mul(r.rtol).add(r.atol));
-    } else {
-        bad = e.ne(a);
+    // The tensors' own dtype where it is float32 or float64; 16- and 8-bit floats in float32;
+    // integers and bools in float64 (exact up to 2^53).
+    const auto work = e.scalar_type() == at::kDouble ? at::kDouble : e.is_floating_point() ? at::kFloat : at::kDouble;
+    // Flat views (no copy where already contiguous in the working dtype), compared a chunk at a
+    // time: a few MB of scratch whatever the tensor's size.
+    const at::Tensor ew = e.to(work).reshape({-1});
+    const at::Tensor aw = a.to(work).reshape({-1});
+    const bool floating = e.is_floating_point();
+    double maxAbs = 0, maxRel = 0, d2 = 0, e2 = 0;
+    std::int64_t bad = 0, nd = 0, ne = 0;
+    for (std::int64_t i = 0; i < ew.numel(); i += kChunk) {
+        const at::Tensor x = ew.slice(0, i, i + kChunk);
+        const at::Tensor y = aw.slice(0, i, i + kChunk);
+        at::Tensor diff = at::sub(x, y).abs_();
+        if (floating && !diff.isfinite().all().item<bool>()) {
+            diff.masked_fill_(x.isnan().logical_and(y.isnan()).logical_or(x.isinf().logical_and(x.eq(y))), 0.0);
+            diff.nan_to_num_(std::numeric_limits<double>::infinity());
+        }
+        maxAbs = std::max(maxAbs, diff.max().item<double>());
+        at::Tensor ea = x.abs();
+        const at::Tensor finite = ea.isfinite();
+        if (!finite.all().item<bool>()) {
+            ea.nan_to_num_(0.0, 0.0);
+            e2 += std::pow(at::linalg_vector_norm(ea.masked_select(finite)).item<double>(), 2);
+            ne += finite.sum().item<std::int64_t>();
+        } else {
+            // float32 on the CPU accumulates in double: no float64 copy is needed
+            e2 += std::pow(at::linalg_vector_norm(ea).item<double>(), 2);
+            ne += ea.numel();
+        }
+        if (std::isfinite(maxAbs)) {
+            d2 += std::pow(at::linalg_vector_norm(diff).item<double>(), 2);
+            nd += diff.numel();
+        }
+        at::Tensor scratch = at::div(diff, ea);
+        scratch.masked_fill_(ea.eq(0), 0.0);
+        maxRel = std::max(maxRel, scratch.max().item<double>());
+        if (floating) {
+            at::mul_out(scratch, ea, r.rtol).add_(r.atol);
+            bad += diff.gt(scratch).sum().item<std::int64_t>();
+        } else {
+            bad += x.ne(y).sum().item<std::int64_t>();
+        }
     }
-    r.maxAbsDiff = diff.max().item<double>();
-    const at::Tensor nz = ea.gt(0).logical_and(ea.isfinite());
-    r.maxRelDiff = nz.any().item<bool>() ? diff.masked_select(nz).div(ea.masked_select(nz)).max().item<double>() : 0.0;
-    r.mismatched = bad.sum().item<std::int64_t>();
-    r.ok = *r.mismatched == 0;
+    // JSON has no infinity: a non-finite figure is left empty (null), as compare.py does.
+    if (std::isfinite(maxAbs)) {
+        r.maxAbsDiff = maxAbs;
+        const double d = nd ? std::sqrt(d2 / static_cast<double>(nd)) : 0.0;
+        const double scale = ne ? std::sqrt(e2 / static_cast<double>(ne)) : 0.0;
+        r.rmsRelDiff = scale > 0 ? d / scale : d;
+    }
+    if (std::isfinite(maxRel))
+        r.maxRelDiff = maxRel;
+    r.mismatched = bad;
+    r.ok = bad == 0;
     return r;
 }
 
@@ -114,12 +155,12 @@ std::string TensorComparison::toJson() const
     auto opt = [](const auto& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
     auto strides
         = [](const std::vector<std::int64_t>& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); };
-    const nlohmann::json j
-        = {{"sizes", {expectedSizes, actualSizes}}, {"strides", {strides(expectedStrides), strides(actualStrides)}},
-            {"dtypes", {expectedDtype, actualDtype}}, {"devices", {expectedDevice, actualDevice}},
-            {"sizes_match", sizesMatch}, {"strides_match", stridesMatch}, {"dtypes_match", dtypesMatch},
-            {"devices_match", devicesMatch}, {"max_abs_diff", opt(maxAbsDiff)}, {"max_rel_diff", opt(maxRelDiff)},
-            {"mismatched", opt(mismatched)}, {"atol", atol}, {"rtol", rtol}, {"ok", ok}, {"compared_by", "libtorch"}};
+    const nlohmann::json j = {{"sizes", {expectedSizes, actualSizes}},
+        {"strides", {strides(expectedStrides), strides(actualStrides)}}, {"dtypes", {expectedDtype, actualDtype}},
+        {"devices", {expectedDevice, actualDevice}}, {"sizes_match", sizesMatch}, {"strides_match", stridesMatch},
+        {"dtypes_match", dtypesMatch}, {"devices_match", devicesMatch}, {"max_abs_diff", opt(maxAbsDiff)},
+        {"max_rel_diff", opt(maxRelDiff)}, {"rms_rel_diff", opt(rmsRelDiff)}, {"mismatched", opt(mismatched)},
+        {"atol", atol}, {"rtol", rtol}, {"ok", ok}, {"compared_by", "libtorch"}};
     return j.dump();
 }
 

@@ -135,6 +135,19 @@ int WorkerServer::run()
             send(nlohmann::json{{"type", "fatal"}, {"message", problem}}.dump());
             return 3;
         }
+        // The user's own packages (their venv, PYTHONPATH), now that torch is the studio's.
+        py::list siteDirs;
+        for (const auto& dir : m_config.userSiteDirs)
+            siteDirs.append(dir);
+        auto environment = nlohmann::json::parse(py::module_::import("precompile_studio.environment")
+                                                     .attr("attach")(m_config.userEnv, siteDirs)
+                                                     .cast<std::string>());
+        if (environment.contains("problem")) {
+            send(nlohmann::json{{"type", "fatal"}, {"cause", "environment"}, {"message", environment["problem"]}}
+                     .dump());
+            return 3;
+        }
+        hello["environment"] = std::move(environment);
         LibTorchComparator::install();
         runFn = worker.attr("run");
         flushPythonStreams();

@@ -20,6 +20,10 @@ class Connection;
 /// are single short IMMEDIATE transactions behind a 10 s busy timeout, so several front ends
 /// and a worker can share one file; a run is inserted whole or not at all.
 ///
+/// A facade: it owns the connection and the opening (LibraryPreflight, Schema); the work is
+/// done by RunWriter (insert), RunReader (list, search, show, artifact), ArtifactTransfer
+/// (export, import), LibraryVerifier (verify), BlobStore (the blobs) and LayoutStore (layouts).
+///
 /// Thread contract: one ArtifactLibrary per thread (it owns one connection). Any number of
 /// processes may open the same file at once.
 class ArtifactLibrary {
@@ -91,7 +95,6 @@ public:
 
 private:
     void openReadOnly();
-    std::vector<RunSummary> query(const ListQuery& query) const;
 
     std::string path_;
     std::unique_ptr<Connection> db_;

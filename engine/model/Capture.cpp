@@ -41,6 +41,17 @@ Capture Capture::fromJson(const nlohmann::json& j)
     return c;
 }
 
+bool Capture::drifted() const
+{
+    if (status != CaptureStatus::Ok || !json.is_object())
+        return false;
+    const auto v = json.find("verify");
+    if (v == json.end() || !v->is_object())
+        return false;
+    const auto s = v->find("status");
+    return s != v->end() && s->is_string() && s->get<std::string>() == "drift";
+}
+
 nlohmann::json Capture::toJson() const
 {
     nlohmann::json j = json.is_object() ? json : nlohmann::json::object();

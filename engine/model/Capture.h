@@ -30,6 +30,10 @@ struct Capture {
     std::map<std::string, double> timings;
     nlohmann::json json = nlohmann::json::object();
 
+    /// Verification found numerics drift (verify.status "drift"): the artifact differs from eager
+    /// far beyond eager's own error against float64, yet breaks no contract; the capture stays ok.
+    bool drifted() const;
+
     /// Never throws; an unknown status reads as Error.
     static Capture fromJson(const nlohmann::json& j);
     /// The JSON object with the typed status written over it.

@@ -83,6 +83,10 @@ std::string Report::verdict() const
 {
     if (status == RunStatus::Ok && storeError)
         return "not stored";
+    if (status == RunStatus::Ok)
+        for (const auto& c : captures)
+            if (c.drifted())
+                return "numerics drift";
     return std::string(toString(status));
 }
 

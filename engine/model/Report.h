@@ -46,7 +46,8 @@ public:
     const nlohmann::json& extra() const { return m_extra; }
 
     /// The run's verdict in a few words, true first: "ok", "mismatch", "violation", ..., and
-    /// "not stored" for an ok run that was asked to be stored and was not.
+    /// "not stored" for an ok run that was asked to be stored and was not, "numerics drift" for
+    /// an ok run one of whose artifacts drifted from eager's numerics (exit code still 0).
     std::string verdict() const;
     /// Whether the verdict is good news (the exit code is 0).
     bool allGood() const { return exitCode() == 0; }

@@ -148,7 +148,9 @@ bool RunClient::startWorker(Clock::time_point deadline, const RunObserver& obser
                     m_hello = hello->json;
                     m_workerReady = true;
                 } else if (const auto* fatal = message.get<FatalMessage>()) {
-                    problem = {model::StartFailure::Python, "the worker could not start Python: " + fatal->message};
+                    problem = fatal->environment ? StartProblem{model::StartFailure::Environment, fatal->message}
+                                                 : StartProblem{model::StartFailure::Python,
+                                                     "the worker could not start Python: " + fatal->message};
                     m_worker->kill();
                     return false;
                 } else {
@@ -293,10 +295,11 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
         if (problem.cause == model::StartFailure::Timeout)
             return timedOut();
         dropWorker();
-        auto r = model::Report::failed(options.script,
-            problem.cause == model::StartFailure::Protocol ? model::RunStatus::ProtocolError
-                                                           : model::RunStatus::WorkerDied,
-            problem.message);
+        // An environment the worker refused is an error like a missing one, not a death.
+        const auto status = problem.cause == model::StartFailure::Protocol ? model::RunStatus::ProtocolError
+            : problem.cause == model::StartFailure::Environment            ? model::RunStatus::Error
+                                                                           : model::RunStatus::WorkerDied;
+        auto r = model::Report::failed(options.script, status, problem.message);
         r.startFailure = problem.cause;
         return r;
     }
@@ -308,6 +311,7 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
     request.backend = options.backend;
     request.tracer = options.tracer;
     request.verify = options.verify;
+    request.deepVerify = options.deepVerify;
     request.outDir = options.outDir;
     request.timeoutSeconds = options.timeoutSeconds;
     stage = "script";

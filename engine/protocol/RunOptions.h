@@ -12,7 +12,8 @@ struct RunOptions {
     std::optional<std::string> tracer;   ///< overrides the script's `tracer`
     double timeoutSeconds = 600;         ///< the worker is killed past this
     bool verify = true;
-    std::string outDir;  ///< where the worker writes capture-N.py / .cache
+    bool deepVerify = false;  ///< verification without its budget, and the from-scratch reload
+    std::string outDir;       ///< where the worker writes capture-N.py / .cache
 };
 
 }  // namespace ps::protocol

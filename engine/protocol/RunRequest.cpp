@@ -8,8 +8,8 @@ nlohmann::json RunRequest::toJson() const
 {
     return {{"type", "run"}, {"script", script},
         {"backend", backend ? nlohmann::json(*backend) : nlohmann::json(nullptr)},
-        {"tracer", tracer ? nlohmann::json(*tracer) : nlohmann::json(nullptr)}, {"verify", verify}, {"out_dir", outDir},
-        {"timeout_s", timeoutSeconds}};
+        {"tracer", tracer ? nlohmann::json(*tracer) : nlohmann::json(nullptr)}, {"verify", verify},
+        {"deep_verify", deepVerify}, {"out_dir", outDir}, {"timeout_s", timeoutSeconds}};
 }
 
 RunRequest RunRequest::parse(const nlohmann::json& j)
@@ -36,6 +36,11 @@ RunRequest RunRequest::parse(const nlohmann::json& j)
         if (!it->is_boolean())
             throw ProtocolError("a run request's 'verify' must be true or false");
         r.verify = it->get<bool>();
+    }
+    if (auto it = j.find("deep_verify"); it != j.end()) {
+        if (!it->is_boolean())
+            throw ProtocolError("a run request's 'deep_verify' must be true or false");
+        r.deepVerify = it->get<bool>();
     }
     if (auto it = j.find("out_dir"); it != j.end() && !it->is_null()) {
         if (!it->is_string())

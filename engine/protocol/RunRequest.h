@@ -14,6 +14,9 @@ struct RunRequest {
     std::optional<std::string> backend;
     std::optional<std::string> tracer;
     bool verify = true;
+    /// Every check of verification without its budget, and the from-scratch reload
+    /// (load_no_cache); absent in a request means false.
+    bool deepVerify = false;
     std::string outDir;
     /// The front end's timeout; the worker keeps its own copy (plus a grace) and kills its
     /// process group when it passes, in case the front end is gone. 0: none.

@@ -1,6 +1,7 @@
 #include "protocol/WorkerLocator.h"
 
 #include "protocol/StartError.h"
+#include "protocol/UserEnvironment.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -23,10 +24,10 @@ std::string WorkerLocator::executableDir()
     return ec ? std::string(".") : self.parent_path().string();
 }
 
-WorkerLaunch WorkerLocator::locate(const std::optional<std::string>& pythonEnv)
+WorkerLaunch WorkerLocator::locate(const std::optional<std::string>& userEnv)
 {
     WorkerLaunch launch;
-    launch.pythonEnv = pythonEnv.value_or(defaultPythonEnv());
+    launch.pythonEnv = defaultPythonEnv();
     if (!fs::exists(fs::path(launch.pythonEnv) / "bin" / "python"))
         throw StartError(model::StartFailure::Environment,
             "the studio's Python environment is missing: " + launch.pythonEnv
@@ -42,6 +43,15 @@ WorkerLaunch WorkerLocator::locate(const std::optional<std::string>& pythonEnv)
     launch.pythonPackageDir = PS_PYTHON_PACKAGE_DIR;
     if (const char* dir = std::getenv("PS_PYTHON_PACKAGE_DIR"); dir && *dir)
         launch.pythonPackageDir = dir;
+    if (userEnv && !userEnv->empty()) {
+        const auto env = UserEnvironment::resolve(*userEnv);
+        std::error_code ec;
+        // The studio's own environment named as the user's: nothing to add.
+        if (!fs::equivalent(env.path, launch.pythonEnv, ec)) {
+            launch.userEnv = env.path;
+            launch.userSiteDirs = env.siteDirs;
+        }
+    }
     return launch;
 }
 

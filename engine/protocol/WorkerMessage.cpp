@@ -93,6 +93,7 @@ WorkerMessage WorkerMessage::parse(const nlohmann::json& j)
         FatalMessage m;
         m.message = requiredString(j, "fatal", "message");
         m.traceback = optionalString(j, "fatal", "traceback");
+        m.environment = optionalString(j, "fatal", "cause") == "environment";
         return WorkerMessage(std::move(m));
     }
     throw ProtocolError("the worker sent a message of unknown type '" + t.substr(0, 40) + "'");

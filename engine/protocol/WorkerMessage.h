@@ -33,6 +33,7 @@ struct ResultMessage {
 struct FatalMessage {
     std::string message;
     std::string traceback;
+    bool environment = false;  ///< "cause": "environment": the user's environment cannot be used
 };
 
 class WorkerMessage {

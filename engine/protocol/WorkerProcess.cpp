@@ -84,6 +84,11 @@ void WorkerProcess::start()
 
     std::vector<std::string> args
         = {m_launch.executable, "--python-env", m_launch.pythonEnv, "--python-path", m_launch.pythonPackageDir};
+    if (!m_launch.userEnv.empty()) {
+        args.insert(args.end(), {"--user-env", m_launch.userEnv});
+        for (const auto& dir : m_launch.userSiteDirs)
+            args.insert(args.end(), {"--user-site", dir});
+    }
     std::vector<char*> argv;
     for (auto& a : args)
         argv.push_back(a.data());

@@ -12,6 +12,9 @@ run() { echo "== $*"; "$@" 2>&1 | tee -a "$log"; }
 
 run bash "$root/tests/bench/foundation/bench_run_overhead.sh" "$build"
 PYTHONPATH="$root/engine/python" run "$python" "$root/tests/bench/worker_sees/bench_extraction_overhead.py"
+# [real-models]: the default run against plain precompile + load + one compared call; GPT-2 runs
+# from PS_BENCH_USER_ENV (a venv with transformers) and is skipped, saying so, without it.
+run "$python" "$root/tests/bench/real_models/bench_verify_cost.py" "$build"
 for exe in bench_library bench_window bench_graph; do
     [ -x "$build/bin/$exe" ] && run "$build/bin/$exe"
 done

@@ -51,6 +51,21 @@ TEST(Report, AnOkRunThatWasNotStoredIsNotOk)
     EXPECT_EQ(v.toJson()["stored"], false);
 }
 
+TEST(Report, AnOkRunWhoseArtifactDriftedSaysSoButExitsZero)
+{
+    auto j = workerReport("ok");
+    j["captures"][0]["verify"] = {{"ran", true}, {"status", "drift"}, {"matches_eager", false}};
+    Report r = Report::fromJson(j);
+    EXPECT_TRUE(r.captures[0].drifted());
+    EXPECT_EQ(r.verdict(), "numerics drift");
+    EXPECT_EQ(r.exitCode(), 0);
+    EXPECT_EQ(r.toJson()["captures"][0]["verify"]["status"], "drift");
+    r.storeError = "busy";  // not stored comes first: it changes the exit code
+    EXPECT_EQ(r.verdict(), "not stored");
+    j["captures"][0]["verify"]["status"] = "ok";
+    EXPECT_EQ(Report::fromJson(j).verdict(), "ok");
+}
+
 TEST(Report, StatusesAreTypedAndRoundTrip)
 {
     for (const char* word :

@@ -94,3 +94,17 @@ TEST(RunRequest, RoundTripsAndRefusesMalformedRequests)
     EXPECT_THROW(
         ps::protocol::RunRequest::parse({{"type", "run"}, {"script", "/s.py"}, {"backend", 2}}), ProtocolError);
 }
+
+TEST(RunRequest, DeepVerifyIsAnOptionalBoolThatDefaultsToFalse)
+{
+    using ps::protocol::RunRequest;
+    EXPECT_FALSE(RunRequest::parse({{"type", "run"}, {"script", "/s.py"}}).deepVerify);
+    EXPECT_TRUE(RunRequest::parse({{"type", "run"}, {"script", "/s.py"}, {"deep_verify", true}}).deepVerify);
+    RunRequest r;
+    r.script = "/s.py";
+    r.deepVerify = true;
+    EXPECT_EQ(r.toJson()["deep_verify"], true);
+    EXPECT_TRUE(RunRequest::parse(r.toJson()).deepVerify);
+    EXPECT_THROW(RunRequest::parse({{"type", "run"}, {"script", "/s.py"}, {"deep_verify", "yes"}}), ProtocolError);
+    EXPECT_THROW(RunRequest::parse({{"type", "run"}, {"script", "/s.py"}, {"deep_verify", nullptr}}), ProtocolError);
+}

@@ -45,3 +45,19 @@ TEST(GraphModel, KernelsFromTheLoweringNameTheirNodes)
     EXPECT_EQ(g.nodes()[2].kernel, "cpp_fused_relu_0");  // the first kernel naming it wins
     EXPECT_EQ(g.nodes()[3].kernel, "");
 }
+
+TEST(GraphModel, ABakedConstantCarriesItsInvariantAndTheUsersBinding)
+{
+    const auto g = GraphModel::fromJson(nlohmann::json::parse(R"({"node_list": [
+        {"name": "_tensor_constant0", "kind": "constant", "qualname": "scale",
+         "binding": {"name": "scale", "origin": "global", "defined": {"file": "s.py", "line": 4},
+                     "used": {"file": "s.py", "line": 9}},
+         "violation": {"invariant": 1, "rule": "constant-tensor"}},
+        {"name": "x", "kind": "input", "violation": "not an object", "binding": 7}]})"));
+    ASSERT_EQ(g.nodes().size(), 2u);
+    EXPECT_EQ(g.nodes()[0].violation, 1);
+    EXPECT_EQ(g.nodes()[0].violationRule, "constant-tensor");
+    EXPECT_EQ(g.nodes()[0].binding, "global scale, defined at line 4, used at line 9");
+    EXPECT_EQ(g.nodes()[1].violation, 0);
+    EXPECT_TRUE(g.nodes()[1].binding.empty());
+}

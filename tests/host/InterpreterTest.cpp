@@ -14,7 +14,7 @@ using namespace ps::host;
 namespace {
 InterpreterConfig config()
 {
-    return InterpreterConfig{PS_TEST_PYTHON_ENV, {"/nonexistent-extra-path"}};
+    return InterpreterConfig{.pythonEnv = PS_TEST_PYTHON_ENV, .extraPaths = {"/nonexistent-extra-path"}};
 }
 }  // namespace
 

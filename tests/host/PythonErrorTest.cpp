@@ -29,7 +29,7 @@ TEST(PythonError, CarriesTypeMessageTracebackAndTheUsersLine)
     ps::test::TempDir dir;
     const std::string code = "def f():\n    return {}['missing']\n\nf()\n";
     const std::string path = dir.write("user.py", code);
-    Interpreter interp({PS_TEST_PYTHON_ENV, {}});
+    Interpreter interp({.pythonEnv = PS_TEST_PYTHON_ENV});
     GilAcquire gil;
     const PythonError err = raiseFrom(code, path);
     EXPECT_EQ(err.type(), "KeyError");
@@ -46,7 +46,7 @@ TEST(PythonError, SyntaxErrorPointsAtTheBadLine)
     ps::test::TempDir dir;
     const std::string code = "x = 1\ny = (\n";
     const std::string path = dir.write("bad.py", code);
-    Interpreter interp({PS_TEST_PYTHON_ENV, {}});
+    Interpreter interp({.pythonEnv = PS_TEST_PYTHON_ENV});
     GilAcquire gil;
     const PythonError err = raiseFrom(code, path);
     EXPECT_EQ(err.type(), "SyntaxError");

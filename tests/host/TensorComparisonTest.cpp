@@ -90,3 +90,46 @@ TEST(TensorComparison, JsonHasTheKeysVerifyReports)
              "\"mismatched\"", "\"atol\"", "\"rtol\"", "\"ok\":true"})
         EXPECT_NE(j.find(key), std::string::npos) << key << " in " << j;
 }
+
+TEST(TensorComparison, RmsRelativeDifferenceDoesNotExplodeNearZero)
+{
+    // One element near zero: the element-wise relative difference explodes, the RMS one does not.
+    auto e = at::ones({1000}, at::kFloat);
+    e[3] = 1e-9f;
+    auto a = e.clone();
+    a[3] = 1e-5f;
+    const auto r = TensorComparison::compare(e, a);
+    EXPECT_TRUE(r.ok);  // within atol
+    EXPECT_GT(r.maxRelDiff.value(), 1e3);
+    EXPECT_LT(r.rmsRelDiff.value(), 1e-6);
+    // all-zero eager: the RMS of the difference itself
+    const auto z = TensorComparison::compare(at::zeros({4}), at::full({4}, 0.5));
+    EXPECT_NEAR(z.rmsRelDiff.value(), 0.5, 1e-12);
+    // bitwise equal: settled by the fast path, with every figure 0
+    const auto same = TensorComparison::compare(e, e.clone());
+    EXPECT_EQ(same.rmsRelDiff.value(), 0.0);
+    EXPECT_EQ(same.maxAbsDiff.value(), 0.0);
+}
+
+TEST(TensorComparison, HalfPrecisionIsComparedInFloat32)
+{
+    const auto e = at::ones({8}, at::kHalf);
+    const auto r = TensorComparison::compare(e, e + 5e-4);
+    EXPECT_TRUE(r.ok);
+    EXPECT_EQ(r.expectedDtype, "float16");
+    EXPECT_GT(r.maxAbsDiff.value(), 0.0);
+    EXPECT_LT(r.maxAbsDiff.value(), 1e-3);
+}
+
+TEST(TensorComparison, LargeTensorsAreComparedInChunksWithTheSameFigures)
+{
+    at::manual_seed(0);
+    const auto e = at::randn({3'000'001}, at::kFloat);  // three chunks and one element
+    const auto a = e + at::randn({3'000'001}, at::kFloat) * 1e-3;
+    const auto r = TensorComparison::compare(e, a);
+    const auto diff = (e - a).abs();
+    EXPECT_EQ(r.mismatched.value(), diff.gt(e.abs() * 1e-4 + 1e-5).sum().item<std::int64_t>());
+    EXPECT_DOUBLE_EQ(r.maxAbsDiff.value(), diff.max().item<double>());
+    EXPECT_NEAR(r.rmsRelDiff.value(), (diff.norm() / e.norm()).item<double>(), 1e-6);
+    EXPECT_FALSE(r.ok);
+}

@@ -135,7 +135,7 @@ def test_round_trip_eager(script):
         assert ver["inputs_match"] is True and len(ver["inputs"]) == 2
     if script == "rt_inference.py":
         assert ver["grads_match"] is None
-    for key in ("load", "load_no_cache", "call", "call_eager"):
+    for key in ("load", "call", "call_eager"):  # load_no_cache: only with deep_verify
         assert cap["timings_s"][key] > 0
 
 

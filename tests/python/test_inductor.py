@@ -19,7 +19,8 @@ SCRIPT = "ind_train.py"
 def first(tmp_path_factory):
     out = tmp_path_factory.mktemp("ind")
     events = []
-    rep = run_script(SCRIPT, events=events, out_dir=str(out))
+    # deep_verify: the from-scratch reload (load_no_cache) runs too, as --deep-verify asks
+    rep = run_script(SCRIPT, events=events, out_dir=str(out), deep_verify=True)
     # runtime_inputs passes a transposed input: rejected (invariant 6), so the run is a violation
     assert rep["status"] == "violation", rep["message"]
     cap = rep["captures"][0]

@@ -109,8 +109,9 @@ TEST_F(UiBadInput, ADamagedLibraryStillOpensTheWindowSaysSoAndOffersAnother)
 
 TEST_F(UiBadInput, AWorkerThatCannotStartSaysWhichCommandMakesTheEnvironment)
 {
+    // The studio's own environment, missing and then half made.
     auto options = windowOptions(dir);
-    options.pythonEnv = dir.file("no-such-env");
+    qputenv("PS_PYTHON_ENV", dir.file("no-such-env").toUtf8());
     ps::ui::MainWindow window(options);
     window.show();
     EXPECT_FALSE(window.worker()->launchError().isEmpty());
@@ -121,13 +122,28 @@ TEST_F(UiBadInput, AWorkerThatCannotStartSaysWhichCommandMakesTheEnvironment)
     EXPECT_FALSE(window.isRunning());
     EXPECT_TRUE(window.notice()->text().contains("packaging/bootstrap.sh"));
 
-    // An environment whose set-up was interrupted.
     QDir().mkpath(dir.file("half-env/bin"));
     QFile::link("/bin/true", dir.file("half-env/bin/python"));
-    options.pythonEnv = dir.file("half-env");
+    qputenv("PS_PYTHON_ENV", dir.file("half-env").toUtf8());
     ps::ui::MainWindow second(options);
+    qunsetenv("PS_PYTHON_ENV");
     EXPECT_TRUE(second.notice()->text().contains("incomplete")) << second.notice()->text().toStdString();
     EXPECT_TRUE(second.notice()->text().contains("packaging/bootstrap.sh"));
+}
+
+TEST_F(UiBadInput, AUserEnvironmentThatCannotBeUsedIsNamedBeforeARun)
+{
+    auto options = windowOptions(dir);
+    options.pythonEnv = dir.file("no-such-env");
+    ps::ui::MainWindow window(options);
+    window.show();
+    EXPECT_TRUE(window.notice()->text().contains("no-such-env does not exist"))
+        << window.notice()->text().toStdString();
+    ASSERT_TRUE(window.openPath(dir.write("tiny.py", tinyScript())));
+    window.notice()->dismiss();
+    window.runAction()->trigger();
+    EXPECT_FALSE(window.isRunning());
+    EXPECT_TRUE(window.notice()->text().contains("does not exist")) << window.notice()->text().toStdString();
 }
 
 }  // namespace

@@ -9,12 +9,15 @@
 #include "ui/SourceView.h"
 #include "ui/ViolationsView.h"
 
+#include <QLabel>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTest>
 #include <QTreeView>
 
 #include <gtest/gtest.h>
+
+#include <sys/stat.h>
 
 using namespace ps::uitest;
 
@@ -91,6 +94,59 @@ TEST_F(UiLibrary, DoubleClickOpensAPastRun)
     EXPECT_EQ(window.report()->tabText(ps::ui::ReportView::GraphTab), "Graph (41)");
     EXPECT_FALSE(window.openStoredRun(999999));
     EXPECT_TRUE(window.notice()->text().contains("999999"));
+}
+
+TEST_F(UiLibrary, AReadOnlyLibraryIsBrowsedAndARunSaysNotStored)
+{
+    // The library file and its folder made read-only (chmod a-w), as on a shared or archived
+    // library; put back at the end so that the folder can be removed.
+    const QString script = dir.write("tiny.py", tinyScript());
+    const std::string file = dir.file("library.sqlite3").toStdString(), folder = dir.path().toStdString();
+    struct Restore {
+        std::string file, folder;
+        ~Restore()
+        {
+            ::chmod(folder.c_str(), 0700);
+            ::chmod(file.c_str(), 0600);
+        }
+    } restore{file, folder};
+    ASSERT_EQ(::chmod(file.c_str(), 0444), 0);
+    ASSERT_EQ(::chmod(folder.c_str(), 0555), 0);
+    struct stat before { };
+    ASSERT_EQ(::stat(file.c_str(), &before), 0);
+
+    ps::ui::MainWindow window(windowOptions(dir));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.store()->isOpen()) << window.store()->error().toStdString();
+    EXPECT_FALSE(window.store()->readOnlyReason().isEmpty());
+    EXPECT_TRUE(window.libraryView()->problem().isEmpty()) << window.libraryView()->problem().toStdString();
+    ASSERT_EQ(window.libraryView()->rowCount(), 3);
+    EXPECT_EQ(window.libraryView()->runIdAt(0), ids[2]);
+    bool saysReadOnly = false;
+    for (const QLabel* label : window.libraryView()->findChildren<QLabel*>())
+        saysReadOnly |= label->text().contains("(read-only)");
+    EXPECT_TRUE(saysReadOnly);
+    ASSERT_TRUE(window.openStoredRun(ids[0]));  // a past run opens from it too
+
+    // A run goes through the real worker; the library refuses it, and the window says so.
+    ASSERT_TRUE(window.openPath(script));
+    const auto run = runAndWait(window);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->report.status, ps::model::RunStatus::Ok) << run->report.message;
+    EXPECT_FALSE(run->report.runId.has_value());
+    ASSERT_TRUE(run->report.storeError.has_value());
+    EXPECT_NE(run->report.storeError->find("read-only"), std::string::npos) << *run->report.storeError;
+    EXPECT_EQ(run->report.verdict(), "not stored");
+    EXPECT_TRUE(window.stageText().contains("not stored")) << window.stageText().toStdString();
+    EXPECT_TRUE(window.notice()->text().contains("not stored")) << window.notice()->text().toStdString();
+    EXPECT_EQ(window.libraryView()->rowCount(), 3);
+
+    struct stat after { };
+    ASSERT_EQ(::stat(file.c_str(), &after), 0);
+    EXPECT_EQ(after.st_size, before.st_size);
+    EXPECT_EQ(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
+    EXPECT_EQ(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
 }
 
 }  // namespace

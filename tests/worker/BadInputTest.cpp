@@ -134,19 +134,29 @@ TEST(BadInput, NonDaemonThreadDoesNotKeepTheRunAlive)
     EXPECT_LT(r.seconds, 120.0);
 }
 
-TEST(BadInput, MissingPythonEnvironmentSaysWhichCommandMakesIt)
+TEST(BadInput, MissingStudioEnvironmentSaysWhichCommandMakesIt)
 {
     TempDir dir;
-    const auto r = runStudio(example("mlp_inference.py"), {}, {"--python-env", dir.file("absent")});
+    ::setenv("PS_PYTHON_ENV", dir.file("absent").c_str(), 1);
+    const auto r = runStudio(example("mlp_inference.py"));
+    ::unsetenv("PS_PYTHON_ENV");
     EXPECT_EQ(r.process.exitCode, 2);
     EXPECT_NE(message(r).find("Python environment is missing"), std::string::npos) << message(r);
     EXPECT_NE(message(r).find("packaging/bootstrap.sh"), std::string::npos) << message(r);
     EXPECT_EQ(r.report["start_failure"], "environment") << r.report.dump();
+}
 
-    // The same, with the global option after the subcommand.
-    const auto after = runStudio(example("mlp_inference.py"), {"--python-env", dir.file("absent")});
-    EXPECT_EQ(after.process.exitCode, 2) << after.process.err;
-    EXPECT_EQ(after.report["start_failure"], "environment") << after.report.dump();
+TEST(BadInput, TheUserEnvironmentOptionWorksBeforeAndAfterTheSubcommand)
+{
+    TempDir dir;
+    for (bool before : {true, false}) {
+        const std::vector<std::string> option = {"--python-env", dir.file("absent")};
+        const auto r = before ? runStudio(example("mlp_inference.py"), {}, option)
+                              : runStudio(example("mlp_inference.py"), option);
+        EXPECT_EQ(r.process.exitCode, 2) << r.process.err;
+        EXPECT_EQ(r.report["start_failure"], "environment") << r.report.dump();
+        EXPECT_NE(message(r).find("absent does not exist"), std::string::npos) << message(r);
+    }
 }
 
 // A script that writes frames that are not the protocol into the worker's channel ends its run

@@ -18,8 +18,9 @@ ps::protocol::WorkerLaunch launch()
 {
     const auto bin = std::filesystem::path(PS_TEST_STUDIO).parent_path();
     const auto env = std::filesystem::path(PS_TEST_PYTHON).parent_path().parent_path();
-    return {
-        (bin / "precompile-studio-worker").string(), env.string(), std::string(PS_TEST_SOURCE_DIR) + "/engine/python"};
+    return {.executable = (bin / "precompile-studio-worker").string(),
+        .pythonEnv = env.string(),
+        .pythonPackageDir = std::string(PS_TEST_SOURCE_DIR) + "/engine/python"};
 }
 }  // namespace
 

@@ -105,8 +105,14 @@ def run_capture(
     snapshot: bool = False,
     on_lower: Callable[[], None] | None = None,
     check: bool = True,
+    share_parameters: bool = False,
 ) -> CaptureRecord:
-    """Call precompile through ``call`` and record its result or its exception."""
+    """Call precompile through ``call`` and record its result or its exception.
+
+    ``snapshot``: keep a deep copy of the arguments for verification, taken before precompile
+    runs; ``share_parameters``: the copy shares the models' parameters (the studio's own call,
+    where nothing but precompile touches the arguments before verification).
+    """
     rec = CaptureRecord(name=name, backend=backend, tracer=tracer, fn=fn)
     if args is not None:
         rec.argnames = arg_names(fn, len(args)) if fn is not None else [f"arg{i}" for i in range(len(args))]
@@ -114,7 +120,7 @@ def run_capture(
         from .verify import fresh_copy
 
         try:
-            rec.snapshot = fresh_copy(tuple(args))
+            rec.snapshot = fresh_copy(tuple(args), share_parameters=share_parameters)
         except Exception as e:  # noqa: BLE001
             rec.snapshot_error = f"the example inputs cannot be copied: {type(e).__name__}: {e}"
     probe = CaptureProbe(script_path, on_lower=on_lower, backend=str(backend))
@@ -199,8 +205,13 @@ def verify_record(
     *,
     runtime_inputs: Callable[[], tuple] | None = None,
     runtime_location: dict | None = None,
+    deep: bool = False,
 ) -> None:
-    """Load the record's artifact and compare it with eager fn; fills rec.verify."""
+    """Load the record's artifact and compare it with eager fn; fills rec.verify.
+
+    ``deep``: every check without a budget, and the from-scratch reload (--deep-verify).
+    """
+    from .state import graph_may_mutate
     from .verify import run_verify
 
     if rec.python_code is None or rec.cache is None:
@@ -225,6 +236,9 @@ def verify_record(
             runtime_location=runtime_location,
             perturb=rec.checker is not None and rec.checker.enabled,
             perturb_location=_perturb_location(rec, ctx),
+            deep=deep,
+            work_s=rec.timings.get("script", 0.0) + rec.timings.get("precompile", 0.0),
+            may_mutate=_may_mutate(rec, graph_may_mutate),
         )
     except Exception as e:  # noqa: BLE001 - a bug here must not lose the capture
         from .errors import describe
@@ -235,6 +249,13 @@ def verify_record(
     rec.timings.update(timings)
     rec.timings["verify"] = time.perf_counter() - t0
     rec.warnings.extend(warnings)
+
+
+def _may_mutate(rec: CaptureRecord, graph_may_mutate) -> bool | None:
+    try:
+        return graph_may_mutate(rec.probe)
+    except Exception:  # noqa: BLE001 - unknown: verification copies the arguments
+        return None
 
 
 def _perturb_location(rec: CaptureRecord, ctx: Context) -> dict | None:

@@ -85,7 +85,9 @@ def one_line(desc: dict) -> str:
     loc = desc.get("location")
     where = f"{loc['file']}:{loc['line']}: " if loc and loc.get("line") else ""
     first = (desc.get("message") or "").strip().splitlines()
-    text = first[0] if first else ""
+    # a violation's own one line (violations.py: the user's names, no torch advice that does
+    # not apply to precompile) wins over the first line of torch's message
+    text = desc.get("summary") or (first[0] if first else "")
     kind = desc.get("kind")
     if kind in ("ContractError", "SystemExit", None):
         return f"{where}{text}"

@@ -16,7 +16,11 @@ Per node: name, op, target, inputs, shape, dtype, stride, device (for a tuple-va
 - ``module`` {path, type}: the innermost nn.Module being called (``model.0``, ``Linear``);
 - ``phase``: forward / backward; ``backward_of``: the forward node it differentiates;
 - ``output``: for nodes that feed the graph output, their roles
-  ([{index, role: result|gradient, param}]).
+  ([{index, role: result|gradient, param}]);
+- constants (get_attr tensors, which invariant 1 rejects): ``qualname`` is the user's name
+  (``scale``, ``model.weight_scale``), ``binding`` {name, origin, defined, used} says where it
+  came from (:mod:`precompile_studio.constants`), and ``violation`` {invariant, rule} marks
+  the node as the violation.
 """
 from __future__ import annotations
 
@@ -113,6 +117,28 @@ def _qualify(probe, torch_name: str, module_index: int | None = None) -> str:
     return f"{base}.{torch_name}" if torch_name else base
 
 
+def _constant_names(probe) -> dict:
+    try:
+        from .constants import name_constants
+
+        return name_constants(probe)
+    except Exception:  # noqa: BLE001 - a graph without names beats no graph
+        return {}
+
+
+def _mark_constant(d: dict, naming: dict | None) -> None:
+    """A tensor constant is what invariant 1 rejects: give it the user's name and mark it."""
+    if naming is None:
+        return
+    from .constants import display_name
+
+    shown = display_name(naming)
+    if shown:
+        d["qualname"] = shown
+    d["binding"] = {k: naming.get(k) for k in ("name", "origin", "defined", "used")}
+    d["violation"] = {"invariant": 1, "rule": "constant-tensor"}
+
+
 def extract_graph(probe) -> dict | None:
     """The report's "graph" object, or None when no graph was captured."""
     gm = probe.gm
@@ -134,6 +160,7 @@ def extract_graph(probe) -> dict | None:
     qual_params = [_qualify(probe, n) for n in param_names]
     qual_buffers = [_qualify(probe, n) for n in buffer_names]
     leaf_names = _leaf_names(probe)
+    constants = _constant_names(probe)
 
     nodes_out: list[dict] = []
     ops: dict[str, int] = {}
@@ -213,6 +240,7 @@ def extract_graph(probe) -> dict | None:
                 d["qualname"] = leaf_names[j] if j < len(leaf_names) else f"input[{j}]"
         elif op == "get_attr":
             d["kind"] = "constant"
+            _mark_constant(d, constants.get(node.name))
         elif op == "output":
             d["kind"] = "output"
         else:

@@ -10,7 +10,12 @@ A capture's ``status`` says what came of the whole capture, verification include
   "error" (runtime_inputs() raised, or the runtime call did in other words);
 - ``mismatch``: the artifact ran but differs from eager fn (verify.status "mismatch", or
   verify.runtime.matches_eager is False);
-- ``ok``: none of these, verification skipped included.
+- ``ok``: none of these, verification skipped included -- and a numerics drift: where the
+  artifact differs from eager beyond tolerance, the accuracy judge (accuracy.py) compares both
+  with a float64 run of eager; "wrong" is a mismatch, but "numerics drift" (the backend's
+  arithmetic, far beyond eager's own rounding, not a contract problem) leaves the capture ok
+  with verify.status "drift" and a numerics-drift warning, and the run's message and verdict
+  say "numerics drift" (``drift_message``).
 
 The capture's ``outcome`` names the first cause of that status (null when ok):
 ``{where: capture|load|call|verify|runtime, invariant, rule, kind, message, location}``.
@@ -51,7 +56,7 @@ def _from_violation(where: str, v: dict | None, default_rule: str = "error") -> 
         "invariant": v.get("invariant"),
         "rule": v.get("rule") or default_rule,
         "kind": v.get("kind"),
-        "message": _first_line(v.get("message")),
+        "message": v.get("summary") or _first_line(v.get("message")),  # summary: violations.py's own words
         "location": v.get("location"),
     }
 
@@ -92,6 +97,27 @@ def _differs(entries: dict, nouns=_NOUNS) -> str:
     return text
 
 
+def _judged(verify: dict) -> str:
+    """A mismatch in words: the accuracy judge's when it found the artifact wrong."""
+    acc = verify.get("accuracy") or {}
+    text = _first_line(acc.get("message"))
+    if acc.get("verdict") == "wrong" and text:
+        return text
+    if text.startswith("no verdict"):
+        return f"{_differs(verify)}; {text}"
+    return _differs(verify)
+
+
+def drift_message(captures: list[dict]) -> str | None:
+    """'NAME: numerics drift in ...' for the first capture whose verification drifted."""
+    for c in captures:
+        v = c.get("verify") or {}
+        if c.get("status") == "ok" and v.get("status") == "drift":
+            text = _first_line((v.get("accuracy") or {}).get("message")) or "numerics drift"
+            return f"{c.get('name')}: {text}"
+    return None
+
+
 def _mismatch(where: str, message: str) -> dict:
     return {"where": where, "invariant": None, "rule": "differs-from-eager", "kind": None,
             "message": message, "location": None}
@@ -126,7 +152,7 @@ def _causes(status: str, violation: dict | None, verify: dict | None) -> list[tu
                 o["message"] = f"{err['where']} raised {err.get('kind')}: {o['message']}"
             out.append((vs, o))
     elif vs == "mismatch":
-        out.append(("mismatch", _mismatch("verify", _differs(verify))))
+        out.append(("mismatch", _mismatch("verify", _judged(verify))))
     rt = verify.get("runtime")
     if isinstance(rt, dict):
         rs = rt.get("status")

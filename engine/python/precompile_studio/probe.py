@@ -114,6 +114,9 @@ class CaptureProbe:
         self.buffer_names: list[str] = []
         self.alias_entries: list[tuple[int, str, int]] = []
         self.kernels: list[dict] = []     # [{name, nodes, ops}] from the inductor lowering
+        # get_attr node -> (stack entries outermost first, the names user and package frames
+        # give to tensors): how precompile_studio.constants names a baked constant.
+        self.const_frames: dict[Any, tuple[list, list]] = {}
         self.trace_s = 0.0                # time spent in the make_fx call itself
         self.hook_s = 0.0                 # our share of it (approximate)
         self.exception: BaseException | None = None
@@ -240,6 +243,25 @@ class CaptureProbe:
             self.param_ids = {}
 
     # ------------------------------------------------------------------ recording
+    def _note_constant(self, node, f) -> None:
+        """Keep the stack that created a get_attr node and what its frames call tensors."""
+        from .constants import frame_bindings
+        from .frames import frame_entry, owner
+
+        frames = []
+        while f is not None:
+            frames.append(f)
+            f = f.f_back
+        frames.reverse()
+        entries, bindings = [], []
+        for i, fr in enumerate(frames):
+            e = frame_entry(fr)
+            entries.append(e)
+            if owner(e[0], e[3], self.script_path) in ("user", "package"):
+                meta = (fr.f_code.co_filename, fr.f_code.co_firstlineno, fr.f_globals.get("__file__"))
+                bindings.extend((i, b, meta) for b in frame_bindings(fr))
+        self.const_frames[node] = (entries, bindings)
+
     def _recording(self):
         import contextlib
 
@@ -293,6 +315,8 @@ class CaptureProbe:
                 if op == "placeholder" or op == "output":
                     return node
                 f = getframe(1)
+                if op == "get_attr":
+                    probe._note_constant(node, f)
                 file = line = None
                 while f is not None:
                     code = f.f_code

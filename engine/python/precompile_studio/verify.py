@@ -1,19 +1,30 @@
-"""Verify an artifact inside the worker: load it, run it beside eager fn, compare.
+"""Verify an artifact inside the worker: load it, run it beside eager fn, compare, judge.
 
-1. ``load(python_code, cache)`` as a reload on this machine would (timed: "load"), and a
-   load without the cache's kernel bundle (an envelope with artifact=None, so nothing
-   primes the caches) in a fresh Inductor cache dir with Inductor's in-memory code caches
-   cleared, so its kernels JIT (timed: "load_no_cache"). The first load is the one
-   verified.
-2. Two identical copies of the example inputs (deep copies of a snapshot taken before
-   precompile ran, so capture's own mutations do not leak in; models included): eager fn
-   runs on one, the artifact on the other, twice each with the same RNG seed, so
-   gradients accumulate like eager's.
-3. ``compare`` each output of both calls, each parameter's gradient, each buffer
-   (BatchNorm statistics), each parameter and each user-input tensor (mutated inputs).
-4. Median latency of a few more calls of each ("call", "call_eager").
-5. ``runtime_inputs``: call the artifact on them and report ok (and whether it matches
-   eager on a copy) or the classified violation.
+1. ``load(python_code, cache)`` as a reload on this machine would (timed: "load"). With
+   ``deep`` (``--deep-verify``) also a load without the cache's kernel bundle (an envelope with
+   artifact=None, so nothing primes the caches) in a fresh Inductor cache dir with Inductor's
+   in-memory code caches cleared, so its kernels JIT (timed: "load_no_cache"); by default the
+   report says it was skipped and how to ask for it. The first load is the one verified.
+2. The arguments: where the captured graph writes nothing and computes no gradient
+   (state.graph_may_mutate), eager fn and the artifact take the same arguments (the snapshot
+   taken before precompile ran; for the studio's own precompile call it shares the models'
+   parameters, see fresh_copy), checked afterwards by their version counters ("args":
+   "shared"); otherwise each takes a deep copy of the snapshot ("copied").
+3. Eager fn and the artifact are called once each with the same RNG seed; a second time each
+   where the budget allows (budget.py: gradients accumulate like eager's, statistics update).
+4. ``compare`` each output, each parameter's gradient, each buffer (BatchNorm statistics), each
+   parameter and each user-input tensor (mutated inputs); in shared mode there is nothing but
+   the outputs to compare.
+5. Where something is outside the tight tolerance: the accuracy judge (accuracy.py) runs eager
+   once more in float64 and names the verdict: matches (rounding: status ok), numerics drift
+   (status "drift": the capture stays ok, with a numerics-drift warning), or wrong (status
+   "mismatch").
+6. Latency: the compared calls' times, plus a few more calls within the budget ("call",
+   "call_eager").
+7. The contract checker's perturbed trials (perturbed.py), within the budget, when the example
+   matched.
+8. ``runtime_inputs``: call the artifact on them and report ok (and whether it matches eager on
+   a copy) or the classified violation.
 """
 from __future__ import annotations
 
@@ -27,7 +38,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from . import accuracy
+from .budget import VerifyBudget, count_elements
 from .compare import compare as _default_compare
+from .state import Versions, compare_state, state_tensors
 from .violations import Context, classify_exception, classify_warning
 
 _comparator: Callable[[Any, Any], dict] = _default_compare
@@ -39,17 +53,31 @@ def set_comparator(fn: Callable[[Any, Any], dict] | None) -> None:
     _comparator = fn or _default_compare
 
 
-def fresh_copy(args: tuple) -> tuple:
-    """A deep copy of the inputs (models included), keeping their sharing and tying."""
+def fresh_copy(args: tuple, share_parameters: bool = False) -> tuple:
+    """A deep copy of the inputs (models included), keeping their sharing and tying.
+
+    ``share_parameters``: the copies of the models hold the very same parameters (buffers and
+    every other tensor are copied) -- the snapshot the studio's own capture takes, where nothing
+    but precompile touches the arguments before verification. The one difference: a fn that
+    writes to a parameter in place (an update inside fn) has done so once while precompile
+    traced it, so verification starts eager fn and the artifact alike from the written value.
+    """
+    memo: dict[int, Any] = {}
+    if share_parameters:
+        import torch
+
+        for a in args:
+            if isinstance(a, torch.nn.Module):
+                memo.update((id(p), p) for p in a.parameters())
     try:
-        return copy.deepcopy(tuple(args))
+        return copy.deepcopy(tuple(args), dict(memo))
     except Exception:
         import torch
         import torch.utils._pytree as pytree
 
         def one(v):
             if isinstance(v, torch.nn.Module):
-                return copy.deepcopy(v)
+                return copy.deepcopy(v, dict(memo))
             if isinstance(v, torch.Tensor):
                 c = v.detach().clone()
                 c.requires_grad_(v.requires_grad)
@@ -175,57 +203,52 @@ def _summarise(entries: list[dict]) -> tuple[bool, float, float]:
     return ok, mad, mrd
 
 
-def _compare_state(eager_args: tuple, art_args: tuple, names: list[str]) -> dict[str, list[dict]]:
-    """Gradients, buffers, parameters of the model args and the user-input tensors."""
-    import torch
-    import torch.utils._pytree as pytree
-
-    out = {"grads": [], "buffers": [], "parameters": [], "inputs": []}
-    for i, (e, a) in enumerate(zip(eager_args, art_args)):
-        base = names[i] if i < len(names) else f"arg{i}"
-        if isinstance(e, torch.nn.Module) and isinstance(a, torch.nn.Module):
-            ep = dict(e.named_parameters())
-            ap = dict(a.named_parameters())
-            for n, p in ep.items():
-                q = ap.get(n)
-                if q is None:
-                    continue
-                key = f"{base}.{n}"
-                out["parameters"].append({"name": key, "result": _comparator(p, q)})
-                if p.grad is None and q.grad is None:
-                    continue
-                if p.grad is None or q.grad is None:
-                    out["grads"].append({"name": key, "result": {
-                        "ok": False,
-                        "note": "eager left .grad None" if p.grad is None else "the artifact left .grad None",
-                    }})
-                    continue
-                out["grads"].append({"name": key, "result": _comparator(p.grad, q.grad)})
-            ab = dict(a.named_buffers())
-            for n, b in e.named_buffers():
-                c = ab.get(n)
-                if c is not None:
-                    out["buffers"].append({"name": f"{base}.{n}", "result": _comparator(b, c)})
-        elif not isinstance(e, torch.nn.Module):
-            try:
-                el, _ = pytree.tree_flatten_with_path(e)
-                al, _ = pytree.tree_flatten_with_path(a)
-            except Exception:
-                continue
-            for (path, x), (_p2, y) in zip(el, al):
-                if isinstance(x, torch.Tensor):
-                    out["inputs"].append({"name": base + pytree.keystr(path), "result": _comparator(x, y)})
-    return out
+DEEP_ONLY = ("the from-scratch reload (no kernel bundle, fresh Inductor caches: every kernel "
+             "compiled again) runs only with --deep-verify")
 
 
-def _time_calls(f, args, first: float) -> list[float]:
-    reps = 5 if first < 0.2 else (3 if first < 2.0 else 1)
-    times = []
-    for _k in range(reps):
-        t0 = time.perf_counter()
-        f(*args)
-        times.append(time.perf_counter() - t0)
-    return times
+def _load_no_cache(result, timings, python_code, cache, backend, ctx) -> None:
+    inductor = backend == "inductor"
+    _f2, t_nc, _err2, w2 = load_artifact(python_code, _no_cache_envelope(cache, python_code, backend),
+                                         Context(**{**ctx.__dict__}), fresh=inductor)
+    timings["load_no_cache"] = t_nc
+    result["load_log"].extend(w2)
+    result["load_no_cache"] = {"ran": True}
+    result["load_no_cache_dir"] = "fresh" if inductor else None
+
+
+def _values(outs: list, args: tuple, names: list[str], shared: bool) -> dict[str, dict]:
+    """{kind: {entry name: value}} for the accuracy judge, keyed like verify's entries."""
+    vals: dict[str, dict] = {"outputs": {}}
+    for k, leaves in enumerate(outs):
+        for i, x in enumerate(leaves):
+            vals["outputs"][f"call{k + 1}.out[{i}]"] = x
+    vals.update(state_tensors(args, names) if not shared else {"grads": {}, "buffers": {}, "parameters": {},
+                                                                  "inputs": {}})
+    return vals
+
+
+def _judge(result, fn, snapshot, names, seed, eager_vals, art_vals, timings) -> dict:
+    t0 = time.perf_counter()
+    try:
+        ref_outs, ref_state = accuracy.reference_run(fn, snapshot, names, seed, max(1, result["calls"]))
+    except Exception as exc:  # noqa: BLE001 - no reference: no verdict, the mismatch stands
+        acc = accuracy.summarise([], {})
+        acc.update(verdict=None, reference=None,
+                   message=f"no verdict: eager fn cannot run in float64 ({type(exc).__name__}: {str(exc)[:200]})")
+        timings["accuracy"] = time.perf_counter() - t0
+        return acc
+    ref_vals = _values(ref_outs, (), names, True)
+    ref_vals.update(ref_state)
+    acc = accuracy.judge(result, eager_vals, art_vals, ref_vals)
+    timings["accuracy"] = time.perf_counter() - t0
+    return acc
+
+
+def _trial_estimate(times_e: list[float], times_a: list[float], shared: bool) -> float:
+    """A perturbed trial: a pair of calls (the last measured), and two deep copies unless shared."""
+    pair = times_e[-1] + times_a[-1] if len(times_e) > 1 else 2 * min(times_e[0], times_a[0])
+    return pair if shared else 1.2 * pair
 
 
 def run_verify(
@@ -242,11 +265,25 @@ def run_verify(
     seed: int = 20261202,
     perturb: bool = False,
     perturb_location: dict | None = None,
+    deep: bool = False,
+    work_s: float = 0.0,
+    may_mutate: bool | None = None,
 ) -> tuple[dict, dict, list[dict]]:
-    """(verify dict, timings, warnings)."""
+    """(verify dict, timings, warnings).
+
+    ``work_s``: seconds of the work being checked (script and precompile), which sets the
+    budget of the optional checks; ``deep``: every check, no budget; ``may_mutate``: whether the
+    captured graph may write to its arguments (False: both calls share them).
+    """
     timings: dict[str, float] = {}
     ctx = context or Context()
     names = argnames or [f"arg{i}" for i in range(len(snapshot))]
+    try:
+        elements = count_elements(snapshot)
+    except Exception:  # noqa: BLE001 - not counted: the budget decides
+        elements = None
+    budget = VerifyBudget(work_s, deep, elements)
+    shared = may_mutate is False
     result: dict = {
         "ran": True,
         "status": "ok",
@@ -263,40 +300,49 @@ def run_verify(
         "inputs": [],
         "calls": 0,
         "seed": seed,
+        "args": "shared" if shared else "copied",
         "load_violation": None,
         "call_violation": None,
         "error": None,
         "runtime": None,
         "perturbed": None,
+        "accuracy": None,
+        "budget": None,
         "load_log": [],
-        "load_no_cache_dir": "fresh" if backend == "inductor" else None,
+        "load_no_cache": {"ran": False, "reason": DEEP_ONLY},
+        "load_no_cache_dir": None,
     }
     warnings: list[dict] = []
-    inductor = backend == "inductor"
 
     f, t_load, err, w = load_artifact(python_code, cache, Context(**{**ctx.__dict__}))
     timings["load"] = t_load
+    budget.add_work(t_load)
     result["load_log"].extend(w)
     warnings.extend(x for x in w if x["rule"] != "untrusted-python-code")
     if err is not None:
         result.update(status="violation" if err.get("status") == "violation" else "error",
                       load_violation=err, matches_eager=False)
         return result, timings, warnings
-    _f2, t_nc, err2, w2 = load_artifact(python_code, _no_cache_envelope(cache, python_code, backend),
-                                        Context(**{**ctx.__dict__}), fresh=inductor)
-    timings["load_no_cache"] = t_nc
-    result["load_log"].extend(w2)
-    del _f2
+    if deep:
+        _load_no_cache(result, timings, python_code, cache, backend, ctx)
 
-    eager_args = fresh_copy(snapshot)
-    art_args = fresh_copy(snapshot)
-    outs_e, outs_a = [], []
+    if shared:
+        eager_args = art_args = tuple(snapshot)
+        versions = Versions(eager_args, names)
+    else:
+        eager_args = fresh_copy(snapshot)
+        art_args = fresh_copy(snapshot)
+    outs_e, outs_a, times_e, times_a = [], [], [], []
     with _rng_fork():
         for k in range(2):
+            # a pair costs about twice the cheaper first call (a first call pays for warming up)
+            if k == 1 and not budget.fits(2 * min(times_e[0], times_a[0])):
+                budget.skip("second call")
+                break
             try:
                 t0 = time.perf_counter()
                 outs_e.append(_seeded_call(fn, eager_args, seed + k))
-                t_e = time.perf_counter() - t0
+                times_e.append(time.perf_counter() - t0)
             except Exception as exc:  # noqa: BLE001
                 from .errors import describe
 
@@ -306,7 +352,7 @@ def run_verify(
             try:
                 t0 = time.perf_counter()
                 outs_a.append(_seeded_call(f, art_args, seed + k))
-                t_a = time.perf_counter() - t0
+                times_a.append(time.perf_counter() - t0)
             except Exception as exc:  # noqa: BLE001
                 c2 = Context(**{**ctx.__dict__})
                 c2.phase = "call"
@@ -314,20 +360,33 @@ def run_verify(
                 result.update(status="violation" if contract else "error", matches_eager=False,
                               call_violation=v)
                 return result, timings, warnings
+            if k == 0:
+                budget.add_work(times_e[0] + times_a[0])
+            else:
+                budget.spend(times_e[1] + times_a[1])
             result["calls"] = k + 1
 
+        leaves_e, leaves_a = [], []
         for k, (oe, oa) in enumerate(zip(outs_e, outs_a)):
             le, se = _leaves(oe)
             la, sa = _leaves(oa)
+            leaves_e.append(le)
+            leaves_a.append(la)
             if se != sa or len(le) != len(la):
                 result["outputs"].append({"name": f"call{k + 1}", "result": {
                     "ok": False, "note": f"output structure differs: eager {se} vs artifact {sa}"}})
                 continue
             for i, (x, y) in enumerate(zip(le, la)):
                 result["outputs"].append({"name": f"call{k + 1}.out[{i}]", "result": _comparator(x, y)})
-        state = _compare_state(eager_args, art_args, names)
-        for key in ("grads", "buffers", "parameters", "inputs"):
-            result[key] = state[key]
+        if shared:
+            for kind, name in versions.changed(eager_args):
+                result[kind].append({"name": name, "result": {"ok": False, "note": (
+                    "written in place by a call, though the captured graph writes to nothing: eager fn "
+                    "and the artifact disagree about it")}})
+        else:
+            state = compare_state(eager_args, art_args, names, _comparator)
+            for key in ("grads", "buffers", "parameters", "inputs"):
+                result[key] = state[key]
 
         all_entries = result["outputs"] + result["grads"] + result["buffers"] + result["parameters"] + result["inputs"]
         ok, mad, mrd = _summarise(all_entries)
@@ -337,36 +396,62 @@ def run_verify(
         result["grads_match"] = _summarise(result["grads"])[0] if result["grads"] else None
         result["buffers_match"] = _summarise(result["buffers"])[0] if result["buffers"] else None
         result["inputs_match"] = _summarise(result["inputs"])[0] if result["inputs"] else None
-        if not ok:
-            result["status"] = "mismatch"
+        if ok:
+            result["accuracy"] = accuracy.tolerance_verdict()
+        else:
+            acc = _judge(result, fn, snapshot, names, seed, _values(leaves_e, eager_args, names, shared),
+                         _values(leaves_a, art_args, names, shared), timings)
+            result["accuracy"] = acc
+            if acc["verdict"] == accuracy.VERDICTS["matches"]:
+                result["status"] = "ok"
+            elif acc["verdict"] == accuracy.VERDICTS["drift"]:
+                result["status"] = "drift"
+                warnings.append(accuracy.drift_warning(acc))
+            else:
+                result["status"] = "mismatch"
+        del leaves_e, leaves_a, outs_e, outs_a
 
-        # latency (after the compared calls, so their state is what was compared)
+        # latency: the compared calls, and a few more where they are cheap and the budget allows
         try:
-            ta = _time_calls(f, art_args, t_a)
-            te = _time_calls(fn, eager_args, t_e)
-            timings["call"] = statistics.median(ta)
-            timings["call_eager"] = statistics.median(te)
-            result["call_samples"] = len(ta)
+            while len(times_a) < 5 and times_a[-1] < 0.2 and budget.fits(times_a[-1] + times_e[-1], share=0.2):
+                with budget.timer():
+                    t0 = time.perf_counter()
+                    f(*art_args)
+                    times_a.append(time.perf_counter() - t0)
+                    t0 = time.perf_counter()
+                    fn(*eager_args)
+                    times_e.append(time.perf_counter() - t0)
+            timings["call"] = statistics.median(times_a)
+            timings["call_eager"] = statistics.median(times_e)
+            result["call_samples"] = len(times_a)
         except Exception:  # noqa: BLE001 - timing is best effort
             pass
+        del eager_args, art_args
 
         # The contract checker's perturbed inputs: only worth it when the example matched.
-        result["perturbed"] = None
-        if perturb and ok:
-            from .checker import perturbed_check
+        if perturb and result["status"] == "ok":
+            from .perturbed import perturbed_check
 
             t0 = time.perf_counter()
             try:
                 summary, pw = perturbed_check(fn=fn, artifact=f, snapshot=snapshot, names=names,
-                                              seed=seed, context=ctx, location=perturb_location)
+                                              seed=seed, context=ctx, location=perturb_location,
+                                              budget=budget, estimate_s=_trial_estimate(times_e, times_a, shared),
+                                              shared=shared)
             except Exception as exc:  # noqa: BLE001 - a checker bug must not lose the run
-                summary, pw = {"ran": False, "reason": f"checker error: {type(exc).__name__}: {exc}"}, []
+                summary, pw = {"ran": False, "trials": [], "diverged": None,
+                               "reason": f"checker error: {type(exc).__name__}: {exc}"}, []
             result["perturbed"] = summary
             warnings.extend(pw)
             timings["perturbed"] = time.perf_counter() - t0
+        elif perturb and result["status"] == "drift":
+            result["perturbed"] = {"ran": False, "trials": [], "diverged": None,
+                                   "reason": "the example itself drifted (numerics): perturbed inputs would "
+                                             "show the same drift"}
 
         if runtime_inputs is not None:
             result["runtime"] = _run_runtime(fn, f, runtime_inputs, ctx, runtime_location, seed)
+    result["budget"] = budget.report()
     return result, timings, warnings
 
 
@@ -400,7 +485,7 @@ def _run_runtime(fn, f, runtime_inputs, ctx: Context, location: dict | None, see
         return res
     entries = [{"name": f"out[{i}]", "result": _comparator(x, y)} for i, (x, y) in enumerate(zip(le, la))]
     names = [f"arg{i}" for i in range(len(rt))]
-    st = _compare_state(eager_copy, rt, names)
+    st = compare_state(eager_copy, rt, names, _comparator, parameters=False)
     entries += st["grads"] + st["buffers"] + st["inputs"]
     ok, mad, _ = _summarise(entries)
     res.update(matches_eager=ok, max_abs_diff=mad, outputs=entries)

@@ -1,544 +1,115 @@
 """Map precompile's contract outcomes to {invariant, rule, kind, message, explanation, fix, location}.
 
-``torch.compiler.PrecompileError`` carries no fields: only its message. The messages have
-fixed opening texts in torch 2.14.1's ``torch/_precompile.py`` and
-``torch/_precompile_driver.py`` (and one in ``torch/_functorch/_aot_autograd/
-to_standalone_python.py``); RULES below lists them, quoted as the source writes them
-(``…`` marks an interpolated value). tests/python/test_violations.py reads every message
-template out of the installed torch and checks that each one is classified, and triggers
-each invariant for real, so a drift in torch's wording fails the tests.
+The rules (torch's fixed message texts, the invariants) are in :mod:`precompile_studio.rules`;
+where an outcome points, in :mod:`precompile_studio.locate`. On top of torch's message this
+module adds what the user needs in their own words:
 
-| rule | inv. | kind | phase | opening text |
-|---|---|---|---|---|
-| constant-tensor | 1 | PrecompileError | capture | "precompile traced a tensor that is neither a graph input" |
-| control-flow-subgraph | - | PrecompileError | capture | "precompile cannot lower a captured control-flow subgraph" |
-| effectful-op | 4 | PrecompileError | capture | "precompile cannot compile this computation: " (+ "effectful op …") |
-| effectful-op-lowering | 4 | NotImplementedError | lower | "aot_autograd.compile_to_python cannot lower this graph to standalone source" |
-| buffer-received-gradient | 5 | PrecompileError | capture | "precompile: a registered buffer received a gradient" |
-| input-received-gradient | 5 | PrecompileError | capture | "precompile: a user input received a gradient" |
-| mark-dynamic-unsupported | 3 | PrecompileError | capture | "precompile: an input has a mark_dynamic (backed dynamic) dim" |
-| specialize-on-unsupported | 3 | PrecompileError | capture | "precompile: an input has a mark_unbacked specialize_on list" |
-| unbacked-subclass | 3 | PrecompileError | capture | "precompile: an input is a tensor subclass (e.g. DTensor) with a mark_unbacked dynamic dim" |
-| unbacked-memory-format | 3 | PrecompileError | capture | "precompile: a mark_unbacked input has a memory format that is neither" |
-| guard-on-unbacked-dim | 3 | PrecompileError | capture | "precompile: fn needs to guard on a dim marked with mark_unbacked" |
-| unbacked-needs-inductor | 3 | NotImplementedError | capture | "precompile: mark_unbacked (dynamic shapes) is only supported with backend='inductor'" |
-| data-dependent-value | 3 | RuntimeError | capture | "It appears that you're trying to get value out of a tracing tensor with" (make_fx, torch/fx/experimental/proxy_tensor.py) |
-| tracer-not-implemented | - | NotImplementedError | capture | "precompile tracer=… is not implemented yet" |
-| unknown-backend | - | ValueError | call | "precompile backend must be 'inductor' or 'eager'" |
-| unknown-tracer | - | ValueError | call | "precompile tracer must be 'make_fx' or 'dynamo'" |
-| positional-arguments-only | - | TypeError | capture | (Python's own arity message, raised calling fn) |
-| no-compute-graph | - | PrecompileError | lower | "the inductor backend cannot lower a graph with no compute" |
-| non-tensor-output | - | PrecompileError | lower | "the inductor backend cannot lower a graph whose output mixes a non-tensor Python value" |
-| output-structure-not-serializable | - | PrecompileError | lower | "precompile cannot serialize the output structure of fn" |
-| argument-count | 2 | PrecompileError | call | "precompile: expected … positional args (the same as the traced fn)" |
-| module-argument | 2 | PrecompileError | call | "precompile: argument at position … must be the nn.Module the traced fn took" |
-| model-structure | 2 | PrecompileError | call | "precompile: the runtime model's param/buffer names" |
-| param-buffer-mismatch | 2 | PrecompileError | call | "precompile: the runtime param/buffer …" (has shape / has dtype / is on device) |
-| input-structure | 3 | PrecompileError | call | "precompile: runtime inputs have a different structure than the traced example inputs" |
-| input-leaf-count | 3 | PrecompileError | call | "precompile: runtime inputs flattened to a different number of leaves" |
-| input-shape | 3 | PrecompileError | call | "precompile: a runtime input has shape" |
-| dynamic-dim-bounds | 3 | PrecompileError | call | "precompile: runtime input dim … mark_unbacked declared min=/max=" |
-| input-dtype | 6 | PrecompileError | call | "precompile: a runtime input has dtype" |
-| input-device | 6 | PrecompileError | call | "precompile: a runtime input is on device" |
-| input-layout | 6 (3 and 6) | PrecompileError | call | "precompile: a runtime tensor's shape or memory format differs from the traced example" |
-| python-code-invalid | 7 | PrecompileError | load | "python_code is not valid Python" |
-| python-code-no-metadata | 7 | PrecompileError | load | "python_code is missing calling-convention metadata" |
-| cache-backend-mismatch | 7 | PrecompileError | load | "cache backend … does not match the python_code backend" |
-| cache-code-hash-mismatch | 7 | PrecompileError | load | "cache does not match python_code (its code_hash" |
-| not-runnable | - | PrecompileError | call | "this object is not runnable; build one with" |
-| loaded-object-no-artifact | - | PrecompileError | call | "this object was produced by torch.compiler.precompile.load()" |
-| internal | - | PrecompileError | any | "internal: " |
-
-Warnings (logger ``torch._precompile``, at load; the load goes on, JIT from python_code):
-
-| rule | inv. | opening text |
-|---|---|---|
-| cache-format-mismatch | 7 | "torch.compiler.precompile.load got a cache with format=" |
-| cache-envelope-unreadable | 7 | "torch.compiler.precompile.load could not read the cache envelope" |
-| cache-priming-failed | 7 | "torch.compiler.precompile.load could not prime the cache from the artifact bundle" |
-| untrusted-python-code | 7 | "torch.compiler.precompile.load is about to EXEC python_code" (every load) |
-
-A message no rule knows is reported with invariant None, rule "unclassified" and its full
-text; "mentions" then lists any "(invariant N)" it names.
+- ``summary``: our one line (:mod:`precompile_studio.hints`), without torch advice that does not
+  apply to a precompile user; torch's full text stays in ``message``;
+- ``chain``: for a violation raised inside a third-party package, user line -> the package's
+  frame (file, line, code, package, version) -> the torch op (:mod:`precompile_studio.frames`),
+  with a fix that speaks to that case (:mod:`precompile_studio.libraries`);
+- for a baked constant, each constant's Python name, origin and lines
+  (:mod:`precompile_studio.constants`);
+- for a parameter- or buffer-level mismatch, the parameter's name
+  (:mod:`precompile_studio.params`).
 """
 from __future__ import annotations
 
-import ast
-import os
 import re
 import traceback
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
-INVARIANTS = {
-    1: ("Everything live is an input",
-        "Every tensor fn reads must reach it as an argument: a registered parameter or "
-        "buffer of an nn.Module argument, or an explicit tensor argument. Tensors closed "
-        "over by fn (globals, captured locals), plain module attributes and tensor "
-        "literals built inside fn would be hard-coded into the graph, so precompile "
-        "rejects them."),
-    2: ("The runtime model matches the traced model",
-        "At runtime you pass the model again; its parameters and buffers must have the "
-        "same names, order, tying, shapes, dtypes and devices as the example model's. "
-        "Only the weight values may differ (a checkpoint)."),
-    3: ("Control flow and shapes are specialised to the example",
-        "make_fx is a non-strict trace: it records the single path the example took. "
-        "Python branches on tensor values, .item() and sizes are resolved at trace time "
-        "and baked; shapes are static unless opted in with mark_unbacked, and runtime "
-        "inputs must have the traced structure and shapes."),
-    4: ("Boundary effects",
-        "Input mutation, output aliasing, tensor subclasses and functionalized RNG are "
-        "supported; effectful ops (printing, torchbind calls, ordered side effects) are "
-        "not yet, and are rejected at capture."),
-    5: ("Backward is part of the computation",
-        "A backward inside fn is traced too; only parameter gradients are harvested and "
-        "scattered (accumulated) onto the runtime model's .grad. A buffer or user input "
-        "that receives a gradient would lose it silently, so it is rejected."),
-    6: ("Dtype, device and (inductor) layout are baked",
-        "Each input's dtype and device are fixed at capture and checked at runtime; the "
-        "inductor backend also bakes each read tensor's strides (memory format), for "
-        "parameters and buffers too."),
-    7: ("python_code and cache are trusted executable input",
-        "load() executes python_code and unpickles the cache. The cache's backend and "
-        "code_hash bind it to the python_code it came from; a mismatched pair is "
-        "rejected, while a foreign or unreadable cache only falls back to JIT."),
-}
-
-
-@dataclass(frozen=True)
-class Rule:
-    rule: str
-    invariant: int | None
-    kind: str
-    phase: str
-    opening: str                 # fixed opening text as torch writes it ("…" = a value)
-    pattern: str | None = None   # regex (re.match) when the opening has a value in it
-    fix: str = ""
-    explanation: str = ""
-    invariants: tuple[int, ...] = ()
-
-    def matches(self, message: str) -> bool:
-        if self.pattern is not None:
-            return re.match(self.pattern, message, re.S) is not None
-        return message.startswith(self.opening)
-
-
-_E = re.escape
-
-RULES: tuple[Rule, ...] = (
-    Rule("constant-tensor", 1, "PrecompileError", "capture",
-         "precompile traced a tensor that is neither a graph input",
-         fix="Pass the tensor to fn as an argument, or register it on the module "
-             "(register_buffer / nn.Parameter); hoist a tensor literal out of fn."),
-    Rule("control-flow-subgraph", None, "PrecompileError", "capture",
-         "precompile cannot lower a captured control-flow subgraph",
-         explanation="A limitation, not an invariant: torch.cond / torch.while_loop bodies "
-                     "become nested graphs that neither backend can inline yet.",
-         fix="Express the branch with tensor ops (torch.where), or keep it outside fn."),
-    Rule("effectful-op", 4, "PrecompileError", "capture",
-         "precompile cannot compile this computation: ",
-         fix="Remove the effectful op (e.g. a print op or torchbind call) from fn."),
-    Rule("effectful-op-lowering", 4, "NotImplementedError", "lower",
-         "aot_autograd.compile_to_python cannot lower this graph to standalone source",
-         fix="Remove the effectful op from fn."),
-    Rule("buffer-received-gradient", 5, "PrecompileError", "capture",
-         "precompile: a registered buffer received a gradient",
-         fix="Register the tensor as an nn.Parameter, or set requires_grad=False on the buffer."),
-    Rule("input-received-gradient", 5, "PrecompileError", "capture",
-         "precompile: a user input received a gradient",
-         fix="Pass the tensor as a module parameter if you need its gradient; otherwise "
-             "give it requires_grad=False."),
-    Rule("mark-dynamic-unsupported", 3, "PrecompileError", "capture",
-         "precompile: an input has a mark_dynamic (backed dynamic) dim",
-         fix="Use torch._dynamo.decorators.mark_unbacked, or leave the dim static."),
-    Rule("specialize-on-unsupported", 3, "PrecompileError", "capture",
-         "precompile: an input has a mark_unbacked specialize_on list",
-         fix="Remove specialize_on: precompile produces one artifact."),
-    Rule("unbacked-subclass", 3, "PrecompileError", "capture",
-         "precompile: an input is a tensor subclass (e.g. DTensor) with a mark_unbacked dynamic dim",
-         fix="Mark a dense input instead, or keep the dim static."),
-    Rule("unbacked-memory-format", 3, "PrecompileError", "capture",
-         "precompile: a mark_unbacked input has a memory format that is neither",
-         fix="Pass the input contiguous or channels_last, or keep the dim static.",
-         invariants=(3, 6)),
-    Rule("guard-on-unbacked-dim", 3, "PrecompileError", "capture",
-         "precompile: fn needs to guard on a dim marked with mark_unbacked",
-         fix="Do not mark that dim, or avoid branching on / specialising its size."),
-    Rule("unbacked-needs-inductor", 3, "NotImplementedError", "capture",
-         "precompile: mark_unbacked (dynamic shapes) is only supported with backend='inductor'",
-         fix="Use backend='inductor', or remove the mark_unbacked marks."),
-    Rule("data-dependent-value", 3, "RuntimeError", "capture",
-         "It appears that you're trying to get value out of a tracing tensor with",
-         explanation="make_fx refuses to read a traced tensor's value into Python (.item(), "
-                     "bool(t), `if t > 0:`): the branch it decides could not be re-evaluated "
-                     "by the artifact.",
-         fix="Keep value-dependent control flow out of fn: compute both branches and select "
-             "with torch.where, or decide the branch outside fn and pass the result in."),
-    Rule("tracer-not-implemented", None, "NotImplementedError", "capture",
-         "precompile tracer=… is not implemented yet",
-         pattern=r"precompile tracer=.* is not implemented yet",
-         explanation="Only the make_fx tracer exists in torch 2.14; 'dynamo' is planned.",
-         fix="Use tracer='make_fx' (the default)."),
-    Rule("unknown-backend", None, "ValueError", "call",
-         "precompile backend must be 'inductor' or 'eager'",
-         explanation="precompile checks its backend argument before capturing anything.",
-         fix="Use backend='inductor' or backend='eager'."),
-    Rule("unknown-tracer", None, "ValueError", "call",
-         "precompile tracer must be 'make_fx' or 'dynamo'",
-         explanation="precompile checks its tracer argument before capturing anything.",
-         fix="Use tracer='make_fx'."),
-    Rule("positional-arguments-only", None, "TypeError", "capture",
-         "(Python's arity TypeError, raised calling fn)",
-         explanation="precompile calls fn positionally with the example inputs; keyword "
-                     "arguments are not part of the calling convention, so a fn that needs "
-                     "them fails with Python's own TypeError.",
-         fix="Make every argument of fn positional (no keyword-only parameters) and pass "
-             "all example inputs positionally."),
-    Rule("no-compute-graph", None, "PrecompileError", "lower",
-         "the inductor backend cannot lower a graph with no compute",
-         explanation="A limitation of the inductor backend: fn returns its inputs or Python "
-                     "constants unchanged, so there is no kernel to generate.",
-         fix="Return a computed tensor, or use backend='eager'."),
-    Rule("non-tensor-output", None, "PrecompileError", "lower",
-         "the inductor backend cannot lower a graph whose output mixes a non-tensor Python value",
-         explanation="A limitation of the inductor backend: float / complex / str outputs "
-                     "next to computed tensors cannot be lowered (int, bool and None can).",
-         fix="Return only tensors (wrap a float with torch.tensor outside the graph), or use "
-             "backend='eager'."),
-    Rule("output-structure-not-serializable", None, "PrecompileError", "lower",
-         "precompile cannot serialize the output structure of fn",
-         explanation="The artifact rebuilds fn's output from a JSON pytree spec; an "
-                     "unregistered namedtuple or a custom node without a JSON context "
-                     "cannot be written.",
-         fix="Return a plain tuple / list / dict of tensors, or register the namedtuple "
-             "with torch.utils._pytree._register_namedtuple."),
-    Rule("argument-count", 2, "PrecompileError", "call",
-         "precompile: expected … positional args (the same as the traced fn)",
-         pattern=r"precompile: expected \S+ positional args \(the same as the traced fn\)",
-         fix="Call the artifact with the same positional arguments fn took: the model(s) "
-             "and the inputs."),
-    Rule("module-argument", 2, "PrecompileError", "call",
-         "precompile: argument at position … must be the nn.Module the traced fn took",
-         pattern=r"precompile: argument at position \S+ must be the nn\.Module the traced fn took",
-         fix="Pass the model at the position it had when traced."),
-    Rule("model-structure", 2, "PrecompileError", "call",
-         "precompile: the runtime model's param/buffer names",
-         fix="Use a model of the traced architecture (same named_parameters / "
-             "named_buffers, in the same order, with the same tying)."),
-    Rule("param-buffer-mismatch", 2, "PrecompileError", "call",
-         "precompile: the runtime param/buffer …",
-         pattern=r"precompile: the runtime param/buffer .* (has shape|has dtype|is on device) ",
-         fix="Give the runtime model's parameters and buffers the traced shapes, dtypes "
-             "and devices (load a checkpoint of the same architecture)."),
-    Rule("input-structure", 3, "PrecompileError", "call",
-         "precompile: runtime inputs have a different structure than the traced example inputs",
-         fix="Pass inputs nested and counted exactly like the example inputs."),
-    Rule("input-leaf-count", 3, "PrecompileError", "call",
-         "precompile: runtime inputs flattened to a different number of leaves",
-         fix="Pass inputs nested and counted exactly like the example inputs."),
-    Rule("input-shape", 3, "PrecompileError", "call",
-         "precompile: a runtime input has shape",
-         fix="Pass inputs of the traced shapes, retrace for the new shape, or mark the "
-             "dim dynamic with mark_unbacked (inductor)."),
-    Rule("dynamic-dim-bounds", 3, "PrecompileError", "call",
-         "precompile: runtime input dim … mark_unbacked declared min=/max=",
-         pattern=r"precompile: runtime input dim \S+ has size \S+ but mark_unbacked declared (min|max)=",
-         fix="Keep the dynamic dim within the min/max given to mark_unbacked."),
-    Rule("input-dtype", 6, "PrecompileError", "call",
-         "precompile: a runtime input has dtype",
-         fix="Cast the input to the traced dtype, or retrace."),
-    Rule("input-device", 6, "PrecompileError", "call",
-         "precompile: a runtime input is on device",
-         fix="Move the input to the traced device, or retrace."),
-    Rule("input-layout", 6, "PrecompileError", "call",
-         "precompile: a runtime tensor's shape or memory format differs from the traced example",
-         fix="Pass inputs and weights in the example's layout (.contiguous() to match a "
-             "contiguous example), or use backend='eager', which is layout-flexible.",
-         invariants=(3, 6)),
-    Rule("python-code-invalid", 7, "PrecompileError", "load",
-         "python_code is not valid Python",
-         fix="Load the python_code exactly as precompile returned it (byte-exact)."),
-    Rule("python-code-no-metadata", 7, "PrecompileError", "load",
-         "python_code is missing calling-convention metadata",
-         fix="Load the python_code exactly as precompile returned it (byte-exact)."),
-    Rule("cache-backend-mismatch", 7, "PrecompileError", "load",
-         "cache backend … does not match the python_code backend",
-         pattern=r"cache backend .* does not match the python_code backend",
-         fix="Pair each cache with the python_code of the same precompile() call."),
-    Rule("cache-code-hash-mismatch", 7, "PrecompileError", "load",
-         "cache does not match python_code (its code_hash",
-         fix="Pair each cache with the python_code of the same precompile() call."),
-    Rule("not-runnable", None, "PrecompileError", "call",
-         "this object is not runnable; build one with",
-         explanation="Only the object precompile.load() returns is callable.",
-         fix="Call torch.compiler.precompile.load(python_code, cache) and call its result."),
-    Rule("loaded-object-no-artifact", None, "PrecompileError", "call",
-         "this object was produced by torch.compiler.precompile.load()",
-         explanation="A loaded artifact does not re-emit python_code or a cache.",
-         fix="Keep the python_code and cache you loaded it from."),
-    Rule("internal", None, "PrecompileError", "any", "internal: ",
-         explanation="An internal consistency check of precompile failed (a torch bug)."),
+from .locate import Context, _fn_location, _innermost_frame, is_arity_error, locate
+from .rules import (
+    INVARIANTS,
+    RULES,
+    WARNING_RULES,
+    Rule,
+    match_rule,
+    match_warning,
+    mentioned_invariants,
+    rule_named,
 )
 
-WARNING_RULES: tuple[Rule, ...] = (
-    Rule("cache-format-mismatch", 7, "warning", "load",
-         "torch.compiler.precompile.load got a cache with format=",
-         fix="Use a cache made by this torch build; the artifact ran, JIT-compiling its kernels."),
-    Rule("cache-envelope-unreadable", 7, "warning", "load",
-         "torch.compiler.precompile.load could not read the cache envelope",
-         fix="The cache is corrupt or from another torch build; the artifact ran, "
-             "JIT-compiling its kernels."),
-    Rule("cache-priming-failed", 7, "warning", "load",
-         "torch.compiler.precompile.load could not prime the cache from the artifact bundle",
-         fix="The kernel bundle is stale or from another torch build; the artifact ran, "
-             "JIT-compiling its kernels."),
-    Rule("untrusted-python-code", 7, "warning", "load",
-         "torch.compiler.precompile.load is about to EXEC python_code",
-         fix="Only load artifacts you produced or trust."),
-)
+__all__ = [
+    "INVARIANTS", "RULES", "WARNING_RULES", "Context", "Rule", "classify_exception",
+    "classify_warning", "format_traceback", "is_arity_error", "match_rule", "match_warning",
+    "mentioned_invariants", "rule_named", "_fn_location",
+]
 
-_BY_NAME = {r.rule: r for r in RULES + WARNING_RULES}
-_ARITY = re.compile(
-    r"(takes \S+ positional arguments? but \S+ (were|was) given"
-    r"|missing \d+ required (positional|keyword-only) arguments?"
-    r"|got an unexpected keyword argument"
-    r"|takes no arguments)"
-)
-_MENTIONS = re.compile(r"\(invariants? (\d+)(?: and (\d+))?\)")
+_OP = re.compile(r"tracing tensor with (\S+)")
 
 
-def rule_named(name: str) -> Rule:
-    return _BY_NAME[name]
-
-
-def match_rule(message: str, kind: str | None = None) -> Rule | None:
-    for r in RULES:
-        if r.rule == "positional-arguments-only":
-            continue
-        if kind is not None and r.kind != kind:
-            continue
-        if r.matches(message):
-            return r
-    return None
-
-
-def match_warning(message: str) -> Rule | None:
-    for r in WARNING_RULES:
-        if message.startswith(r.opening):
-            return r
-    return None
-
-
-def mentioned_invariants(message: str) -> list[int]:
-    out: list[int] = []
-    for m in _MENTIONS.finditer(message):
-        for g in m.groups():
-            if g and int(g) not in out:
-                out.append(int(g))
-    return out
-
-
-# --------------------------------------------------------------------------- context
-@dataclass
-class Context:
-    """What is known where the exception happened (all optional)."""
-
-    script_path: str | None = None
-    source: Any = None                # ScriptSource of the studio's script
-    probe: Any = None                 # CaptureProbe of the precompile call
-    fn: Callable | None = None
-    phase: str | None = None          # capture | load | call
-    call_location: dict | None = None  # e.g. the runtime_inputs line for a runtime call
-    name_lines: dict | None = None    # {"backend": 3, "tracer": 4} definition lines
-
-
-def _innermost_frame(exc: BaseException):
-    tb = exc.__traceback__
-    last = None
-    while tb is not None:
-        last = tb
-        tb = tb.tb_next
-    return last
-
-
-def is_arity_error(exc: BaseException) -> bool:
-    """The raw TypeError Python raises when precompile calls fn positionally."""
-    if not isinstance(exc, TypeError) or not _ARITY.search(str(exc)):
-        return False
-    last = _innermost_frame(exc)
-    if last is None:
-        return False
-    code = last.tb_frame.f_code
-    return code.co_filename.replace("\\", "/").endswith("torch/_precompile.py") and code.co_name == "flat_fn"
-
-
-def _loc(file, line) -> dict | None:
-    return {"file": file, "line": int(line)} if file and line else None
-
-
-def _node_loc(probe, node) -> dict | None:
-    ni = probe.info.get(node) if probe is not None else None
-    if ni is not None and ni.line is not None:
-        return _loc(ni.file, ni.line)
-    return None
-
-
-def _users_loc(probe, node) -> dict | None:
-    loc = _node_loc(probe, node)
-    if loc:
-        return loc
-    for u in node.users:
-        loc = _node_loc(probe, u)
-        if loc:
-            return loc
-    return None
-
-
-def _graph(probe):
-    if probe is None:
+def _constant_fix(constants: list[dict]) -> str | None:
+    """The fix for the first named constant, in the user's names."""
+    c = next((c for c in constants if c.get("name") or c.get("origin") == "literal"), None)
+    if c is None:
         return None
-    if probe.gm is not None:
-        return probe.gm.graph
-    return probe.graph
+    origin, name = c.get("origin"), c.get("name")
+    line = (c.get("defined") or {}).get("line")
+    at = f" (line {line})" if line else ""
+    if origin == "module attribute":
+        attr = name.split(".", 1)[-1]
+        return (f"Register `{name}`{at} as a buffer of its module (self.register_buffer(\"{attr}\", ...)) "
+                "or as an nn.Parameter: then it reaches fn as an input of the module argument.")
+    if origin == "literal":
+        return (f"Build the tensor{at} outside fn and pass it in as an argument of fn (add it to "
+                "example_inputs).")
+    if origin == "default argument":
+        return (f"Pass `{name}` explicitly: add it to example_inputs instead of relying on its default{at}, "
+                "or register it on a module argument as a buffer.")
+    return (f"Pass the {origin} `{name}`{at} to fn as an argument (add a parameter to fn and the tensor "
+            "to example_inputs), or register it on a module argument as a buffer.")
 
 
-def _fn_location(fn, source=None, want_return: bool = False) -> dict | None:
-    """The def line of fn, or (want_return) the line of its last return statement."""
-    code = getattr(fn, "__code__", None)
-    if code is None:
-        # the method itself, for its code (not a callable() test)
-        call = getattr(fn, "forward", None) or getattr(type(fn), "__call__", None)  # noqa: B004
-        code = getattr(call, "__code__", None)
-    if code is None:
-        return None
-    file, first = code.co_filename, code.co_firstlineno
-    if want_return:
-        tree = None
-        if source is not None and os.path.realpath(source.path) == os.path.realpath(file):
-            tree = source.tree
-        else:
-            try:
-                with open(file, encoding="utf-8") as f:
-                    tree = ast.parse(f.read())
-            except (OSError, SyntaxError, ValueError):
-                tree = None
-        if tree is not None:
-            for node in ast.walk(tree):
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
-                    node.lineno == first or (node.decorator_list and node.decorator_list[0].lineno == first)
-                ):
-                    returns = [n for n in ast.walk(node) if isinstance(n, ast.Return)]
-                    if returns:
-                        return _loc(file, max(r.lineno for r in returns))
-                if isinstance(node, ast.Lambda) and node.lineno == first:
-                    return _loc(file, node.body.lineno)
-    return _loc(file, first)
+def _enrich(rule: Rule | None, exc: BaseException, message: str, ctx: Context, violation: dict) -> None:
+    """Add the user's names, the chain below user code and our summary (never raises)."""
+    from .frames import chain_from_traceback, library_step
+    from .hints import summary
+    from .libraries import library_fix
 
-
-def _traceback_user_location(exc: BaseException, script_path: str | None) -> dict | None:
-    from .errors import user_location
-
-    seen = set()
-    e: BaseException | None = exc
-    while e is not None and id(e) not in seen:
-        seen.add(id(e))
-        loc = user_location(e, script_path)
-        if loc:
-            return loc
-        e = e.__cause__ or e.__context__
-    return None
-
-
-def _offending_targets(message: str, key: str) -> list[str]:
-    i = message.find(key)
-    if i < 0:
-        return []
-    return re.findall(r"'([^']+)'", message[i + len(key):].split("].")[0] + "]")
-
-
-def _locate(rule: Rule | None, exc: BaseException, message: str, ctx: Context) -> tuple[dict | None, dict]:
-    """(location, details) for a classified exception."""
-    probe = ctx.probe
-    details: dict = {}
     name = rule.rule if rule else None
-    g = _graph(probe)
-    if name == "constant-tensor" and g is not None:
-        m = re.search(r"Offending constants \(target, shape, dtype\): (\[.*\])\. Fix", message, re.S)
-        targets = []
-        if m:
-            try:
-                targets = [t[0] for t in ast.literal_eval(m.group(1))]
-            except (ValueError, SyntaxError):
-                targets = re.findall(r"\('([^']+)'", m.group(1))
-        consts = []
-        first = None
-        for node in g.nodes:
-            if node.op == "get_attr" and (not targets or node.target in targets):
-                loc = _users_loc(probe, node)
-                consts.append({"target": node.target, "node": node.name, "users": [u.name for u in node.users],
-                               "location": loc})
-                if first is None and loc:
-                    first = loc
-        details["constants"] = consts
-        if first:
-            return first, details
-    if name == "control-flow-subgraph" and g is not None:
-        targets = _offending_targets(message, "Offending get_attr targets:")
-        for node in g.nodes:
-            if node.op == "get_attr" and (not targets or node.target in targets):
-                loc = _users_loc(probe, node)
-                details.setdefault("subgraphs", []).append({"target": node.target, "location": loc})
-                if loc:
-                    return loc, details
-    if name in ("effectful-op", "effectful-op-lowering") and g is not None:
-        m = re.search(r"effectful op \(?([\w.:]+)", message)
-        op = m.group(1).rstrip(".") if m else None
-        details["op"] = op
-        if op:
-            for node in g.nodes:
-                if node.op == "call_function" and str(node.target) in (op, op.replace("::", ".")):
-                    loc = _node_loc(probe, node)
-                    if loc:
-                        details["node"] = node.name
-                        return loc, details
-    if name in ("buffer-received-gradient", "input-received-gradient") and probe is not None:
-        for ni in reversed(list(probe.info.values())):
-            if ni.phase == "backward" and ni.trigger and ni.trigger[1]:
-                return _loc(*ni.trigger), details
-    if name in ("no-compute-graph", "non-tensor-output", "output-structure-not-serializable"):
-        fn = ctx.fn or (probe.fn if probe is not None else None)
-        if fn is not None:
-            loc = _fn_location(fn, ctx.source, want_return=True)
-            if loc:
-                return loc, details
-    if name == "positional-arguments-only":
-        fn = ctx.fn or (probe.fn if probe is not None else None)
-        if fn is not None:
-            loc = _fn_location(fn, ctx.source)
-            if loc:
-                return loc, details
-    if rule is not None and rule.phase == "call" and rule.invariant in (2, 3, 6) and ctx.call_location:
-        return ctx.call_location, details
-    if name in ("mark-dynamic-unsupported", "specialize-on-unsupported", "unbacked-subclass",
-                "unbacked-memory-format"):
-        # The marks were put on the example inputs: point at them.
-        loc = _traceback_user_location(exc, ctx.script_path)
-        if loc is None and ctx.name_lines and ctx.name_lines.get("example_inputs") and ctx.script_path:
-            loc = _loc(ctx.script_path, ctx.name_lines["example_inputs"])
-        return loc, details
-    if name in ("unknown-backend", "unknown-tracer", "tracer-not-implemented", "unbacked-needs-inductor"):
-        key = "backend" if name in ("unknown-backend", "unbacked-needs-inductor") else "tracer"
-        loc = _traceback_user_location(exc, ctx.script_path)
-        if loc:
-            return loc, details
-        if ctx.name_lines and ctx.name_lines.get(key) and ctx.script_path:
-            return _loc(ctx.script_path, ctx.name_lines[key]), details
-        return None, details
-    loc = _traceback_user_location(exc, ctx.script_path)
-    if loc is None and ctx.call_location and (rule is None or rule.phase == "call"):
-        loc = ctx.call_location
-    return loc, details
+    details = violation["details"]
+    chain = None
+    if name == "constant-tensor" and ctx.probe is not None:
+        from .constants import name_constants
+
+        names = name_constants(ctx.probe)
+        for c in details.get("constants", []):
+            n = names.get(c.get("node"))
+            if n:
+                c.update({k: v for k, v in n.items() if k != "chain"})
+                if n.get("used"):
+                    c["location"] = n["used"]
+                if n.get("chain") and chain is None:
+                    chain = n["chain"]
+        if details.get("constants") and details["constants"][0].get("location"):
+            violation["location"] = details["constants"][0]["location"]
+        named = _constant_fix(details.get("constants") or [])
+        if named:
+            violation["fix"] = named
+    elif name in ("input-layout", "param-buffer-mismatch"):
+        from .params import describe_param_mismatch
+
+        found = describe_param_mismatch(exc, message)
+        if found:
+            details.update(found)
+            if found.get("fix"):
+                violation["fix"] = details.pop("fix")
+    else:
+        m = _OP.search(message)
+        chain = chain_from_traceback(exc, ctx.script_path, m.group(1) if m else None)
+    if chain:
+        violation["chain"] = chain
+    lib = library_step(chain)
+    if lib is not None and name in ("data-dependent-value", "constant-tensor"):
+        fix, pattern = library_fix(lib, name)
+        violation["fix"] = fix
+        if pattern:
+            violation["library_pattern"] = pattern
+    s = summary(name, message, details, lib)
+    if s:
+        violation["summary"] = s
 
 
 def classify_exception(exc: BaseException, ctx: Context | None = None) -> tuple[bool, dict]:
@@ -567,7 +138,7 @@ def classify_exception(exc: BaseException, ctx: Context | None = None) -> tuple[
         if r is not None:
             rule, contract = r, True
     elif is_arity_error(exc):
-        rule, contract = _BY_NAME["positional-arguments-only"], True
+        rule, contract = rule_named("positional-arguments-only"), True
     elif type(exc) is RuntimeError:
         r = match_rule(message, "RuntimeError")
         if r is not None:
@@ -579,7 +150,7 @@ def classify_exception(exc: BaseException, ctx: Context | None = None) -> tuple[
             ("torch/_precompile.py", "torch/_precompile_driver.py")
         ):
             contract = True
-    location, details = _locate(rule, exc, message, ctx)
+    location, details = locate(rule, exc, message, ctx)
     if rule is not None:
         inv = rule.invariant
         title, text = INVARIANTS.get(inv, (None, None)) if inv else (None, None)
@@ -618,6 +189,10 @@ def classify_exception(exc: BaseException, ctx: Context | None = None) -> tuple[
             "traceback": desc["traceback"],
             "mentions": mentions,
         }
+    try:
+        _enrich(rule, exc, message, ctx, violation)
+    except Exception:  # noqa: BLE001 - the words are a courtesy; never lose the violation
+        pass
     return contract, violation
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from .capture import PrecompileRecorder, run_capture, verify_record, write_artifact
 from .contract import read_contract
 from .errors import ContractError, describe, one_line
-from .outcome import capture_message, run_status
+from .outcome import capture_message, drift_message, run_status
 from .script import execute, read_source
 
 
@@ -53,6 +53,8 @@ class _Run:
         self.out_dir = request.get("out_dir") or ""
         self.verify = bool(request.get("verify", True))
         self.check = bool(request.get("checker", True))  # the contract checker (checker.py)
+        # every check without a budget, and the from-scratch reload (budget.py, --deep-verify)
+        self.deep_verify = bool(request.get("deep_verify", False))
         self.source = None
         self.module = None
         self.report: dict = {
@@ -151,7 +153,7 @@ class _Run:
             spec.name, spec.backend, spec.tracer, self.script,
             fn=spec.fn, args=args, source=source, snapshot=self.verify,
             on_lower=lambda: self.stage("lower", capture=spec.name),
-            check=self.check,
+            check=self.check, share_parameters=True,  # nothing else touches args before verify
         )
         self._finish_records([rec], script_time, runtime_inputs=spec.runtime_inputs)
 
@@ -177,7 +179,7 @@ class _Run:
                 if self.verify:
                     self.stage("verify", capture=rec.name)
                     verify_record(rec, runtime_inputs=runtime_inputs,
-                                  runtime_location=self._runtime_location())
+                                  runtime_location=self._runtime_location(), deep=self.deep_verify)
                 else:
                     rec.verify = {"ran": False, "status": "skipped",
                                   "reason": "verification was turned off (--no-verify)"}
@@ -195,7 +197,8 @@ class _Run:
         self.report["status"] = status
         if first is None:
             n = len(caps)
-            self.report["message"] = f"{n} capture{'s' if n != 1 else ''} ok"
+            # an ok run whose artifact drifted from eager's numerics says so first
+            self.report["message"] = drift_message(caps) or f"{n} capture{'s' if n != 1 else ''} ok"
             return
         self.report["message"] = f"{first['name']}: " + capture_message(first, one_line)
 

@@ -1,0 +1,79 @@
+// The human-readable output of `run` and `lessons run` is terminal-safe: text that came from a
+// script (a message, a name, a path, a violation) cannot retitle or clear the terminal, while
+// the JSON report keeps it exactly.
+#include "commands/ReportPrinter.h"
+#include "commands/LessonTable.h"
+#include "model/Report.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using ps::commands::LessonTable;
+using ps::commands::ReportPrinter;
+using ps::model::Report;
+
+namespace {
+
+const std::string kTitle = "\x1b]0;pwned\x07";  // OSC 0: sets the terminal's title
+const std::string kClear = "\x1b[2J";           // CSI 2 J: clears the screen
+
+bool hasControl(const std::string& text)
+{
+    for (unsigned char c : text)
+        if ((c < 0x20 && c != '\n') || c == 0x7f)
+            return true;
+    return false;
+}
+
+nlohmann::json hostileReport()
+{
+    const nlohmann::json violation = {{"invariant", 1}, {"kind", "PrecompileError"}, {"rule", "rule" + kClear},
+        {"message", "bad" + kTitle + "\nsecond"}, {"fix", "fix" + kClear},
+        {"location", {{"file", "/s" + kTitle + ".py"}, {"line", 7}}}};
+    return {{"schema", 1}, {"script", "/tmp/" + kTitle + "s.py"}, {"status", "violation"},
+        {"message", "raised " + kTitle + " then " + kClear + " done"},
+        {"violation", {{"rule", "top" + kClear}, {"fix", "top fix" + kTitle}}},
+        {"captures",
+            {{{"name", "fn" + kClear}, {"backend", "eager" + kTitle}, {"tracer", "make_fx"}, {"status", "violation"},
+                {"violation", violation}, {"warnings", {violation}}, {"artifact", nullptr}}}}};
+}
+
+}  // namespace
+
+TEST(ReportPrinter, ScriptTextInTheSummaryIsEscaped)
+{
+    const nlohmann::json j = hostileReport();
+    Report report = Report::fromJson(j);
+    report.storeError = "cannot store in /lib" + kClear;
+    const std::string summary = ReportPrinter::summary(report);
+    EXPECT_FALSE(hasControl(summary)) << summary;
+    EXPECT_NE(summary.find("raised \\x1b]0;pwned\\x07 then \\x1b[2J done"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("/tmp/\\x1b]0;pwned\\x07s.py: violation"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("fn\\x1b[2J  [eager\\x1b]0;pwned\\x07, make_fx]  violation"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("not stored: cannot store in /lib\\x1b[2J"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("rule: rule\\x1b[2J"), std::string::npos) << summary;
+    // The JSON report stays exact.
+    EXPECT_EQ(report.toJson()["message"], j["message"]);
+    EXPECT_EQ(report.toJson()["captures"][0]["name"], "fn" + kClear);
+}
+
+TEST(ReportPrinter, PrintableTextIsKept)
+{
+    nlohmann::json j = hostileReport();
+    j["message"] = "Größe ≠ 形状 🙂\nline two";
+    const std::string summary = ReportPrinter::summary(Report::fromJson(j));
+    EXPECT_NE(summary.find(": Größe ≠ 形状 🙂\nline two\n"), std::string::npos) << summary;
+}
+
+TEST(LessonTable, CellsAreEscapedBeforeTheyAreWrapped)
+{
+    LessonTable::Row row{"status", {{"ok" + kTitle}, {"violation: " + kClear + " cleared"}}};
+    std::ostringstream out;
+    const double seconds[2] = {1.0, 2.0};
+    LessonTable::print(out, {row}, seconds);
+    const std::string table = out.str();
+    EXPECT_FALSE(hasControl(table)) << table;
+    EXPECT_NE(table.find("ok\\x1b]0;pwned\\x07"), std::string::npos) << table;
+    EXPECT_NE(table.find("violation: \\x1b[2J cleared"), std::string::npos) << table;
+}

@@ -1,0 +1,109 @@
+// The window's Python environment of the user's: remembered per script folder, a default, the
+// command line over both; a script importing the environment's package runs unedited.
+#include "UiTestSupport.h"
+
+#include "ui/PythonEnvironmentControl.h"
+#include "ui/PythonEnvironmentDialog.h"
+#include "ui/PythonEnvironmentSetting.h"
+#include "ui/WorkerClient.h"
+
+#include "protocol/UserEnvironment.h"
+
+#include <QDir>
+#include <QLabel>
+#include <QSettings>
+
+#include <gtest/gtest.h>
+
+using namespace ps::uitest;
+using ps::ui::PythonEnvironmentSetting;
+
+namespace {
+
+class UiPythonEnvironment : public ::testing::Test {
+protected:
+    void SetUp() override { QSettings().clear(); }
+    void TearDown() override { QSettings().clear(); }
+    TempDir dir;
+
+    /// A venv-shaped folder for the worker's Python holding the package studio_user_pkg.
+    QString makeUserEnv() const
+    {
+        const QString site = QStringLiteral("venv/lib/python%1/site-packages")
+                                 .arg(QString::fromStdString(ps::protocol::UserEnvironment::workerPythonVersion()));
+        QDir().mkpath(dir.file(site + "/studio_user_pkg"));
+        dir.write(site + "/studio_user_pkg/__init__.py", "SCALE = 3.0\n");
+        return dir.file("venv");
+    }
+};
+
+TEST_F(UiPythonEnvironment, AFolderChoiceBeatsTheDefaultAndTheCommandLineBeatsBoth)
+{
+    PythonEnvironmentSetting setting;
+    const QString a = dir.file("project-a/model.py"), b = dir.file("project-b/model.py");
+    EXPECT_EQ(setting.forScript(a), QString());
+    EXPECT_EQ(setting.originFor(a), QStringLiteral("none chosen"));
+
+    setting.setDefault("/envs/default");
+    setting.setForFolder(dir.file("project-a"), "/envs/a");
+    EXPECT_EQ(setting.forScript(a), QStringLiteral("/envs/a"));
+    EXPECT_EQ(setting.originFor(a), QStringLiteral("this folder's choice"));
+    EXPECT_EQ(setting.forScript(b), QStringLiteral("/envs/default"));
+    EXPECT_EQ(setting.forScript(QString()), QStringLiteral("/envs/default"));
+
+    // Remembered across windows (QSettings), forgotten on request.
+    EXPECT_EQ(PythonEnvironmentSetting().forScript(a), QStringLiteral("/envs/a"));
+    setting.setForFolder(dir.file("project-a"), QString());
+    EXPECT_EQ(setting.forScript(a), QStringLiteral("/envs/default"));
+
+    PythonEnvironmentSetting fixed("/envs/cli");
+    EXPECT_TRUE(fixed.fixed());
+    EXPECT_EQ(fixed.forScript(a), QStringLiteral("/envs/cli"));
+}
+
+TEST_F(UiPythonEnvironment, TheDialogChecksAsItIsTyped)
+{
+    ps::ui::PythonEnvironmentDialog dialog(dir.file("absent"), dir.path(), true);
+    EXPECT_TRUE(dialog.refused());
+    EXPECT_TRUE(dialog.verdict().contains("does not exist")) << dialog.verdict().toStdString();
+    ps::ui::PythonEnvironmentDialog good(makeUserEnv(), dir.path(), true);
+    EXPECT_FALSE(good.refused()) << good.verdict().toStdString();
+    EXPECT_TRUE(good.verdict().contains("site-packages")) << good.verdict().toStdString();
+    EXPECT_TRUE(good.forFolder());
+}
+
+TEST_F(UiPythonEnvironment, AScriptRunsWithItsFoldersEnvironmentUnedited)
+{
+    const QString env = makeUserEnv();
+    QDir().mkpath(dir.file("project"));
+    const QString script = dir.write("project/uses_pkg.py",
+        "import torch\nimport studio_user_pkg\n\n\ndef fn(x):\n    return x * studio_user_pkg.SCALE\n\n\n"
+        "def example_inputs():\n    return (torch.ones(4),)\n\n\nbackend = 'eager'\n");
+    PythonEnvironmentSetting().setForFolder(dir.file("project"), env);
+
+    ps::ui::MainWindow window(windowOptions(dir));
+    window.show();
+    ASSERT_TRUE(window.openPath(script));
+    EXPECT_EQ(window.worker()->userEnvironment(), env);
+    ASSERT_TRUE(waitFor([&]() { return !window.isRunning(); }, 30000));
+    auto run = runAndWait(window);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->report.status, ps::model::RunStatus::Ok) << run->report.message;
+    const auto hello = window.worker()->hello();
+    ASSERT_TRUE(hello.has_value());
+    EXPECT_EQ(hello->value("/environment/path"_json_pointer, std::string()), env.toStdString()) << hello->dump();
+
+    // Another folder, no choice: the studio's packages only, and the import fails.
+    QDir().mkpath(dir.file("other"));
+    const QString elsewhere = dir.file("other/uses_pkg.py");
+    QFile::copy(script, elsewhere);
+    ASSERT_TRUE(window.openPath(elsewhere));
+    EXPECT_EQ(window.worker()->userEnvironment(), QString());
+    ASSERT_TRUE(waitFor([&]() { return !window.isRunning(); }, 30000));
+    auto failed = runAndWait(window);
+    ASSERT_TRUE(failed);
+    EXPECT_NE(failed->report.status, ps::model::RunStatus::Ok);
+    EXPECT_NE(failed->report.message.find("studio_user_pkg"), std::string::npos) << failed->report.message;
+}
+
+}  // namespace

@@ -1,0 +1,56 @@
+// The Verify tab says the accuracy verdict with both errors against float64, the worst values,
+// what verification skipped to stay within its budget, and each judged value's figures.
+#include "ui/VerifyView.h"
+#include "ui/RunDocument.h"
+
+#include <QTreeWidget>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+std::shared_ptr<const ps::ui::RunDocument> driftRun()
+{
+    const nlohmann::json tensor = {{"name", "model.layer3.1.bn2.bias"}, {"kind", "grads"}, {"verdict", "drift"},
+        {"eager_error", 2.7e-6}, {"artifact_error", 0.022}, {"ratio", 8100.0}};
+    const nlohmann::json grad = {{"name", "model.layer3.1.bn2.bias"},
+        {"result", {{"ok", false}, {"max_abs_diff", 1e-3}, {"rms_rel_diff", 0.02}, {"mismatched", 3}}}};
+    const nlohmann::json verify
+        = {{"ran", true}, {"status", "drift"}, {"matches_eager", false}, {"calls", 2}, {"grads", {grad}},
+            {"accuracy",
+                {{"verdict", "numerics drift"}, {"reference", "float64"}, {"eager_error", 2.7e-6},
+                    {"artifact_error", 0.022}, {"ratio", 8100.0}, {"worst", {"model.layer3.1.bn2.bias"}},
+                    {"tensors", {tensor}}, {"message", "numerics drift in 1 of 1 gradient"}}},
+            {"budget", {{"deep", false}, {"skipped", {"perturbed trial small"}}}},
+            {"load_no_cache", {{"ran", false}, {"reason", "only with --deep-verify"}}}};
+    const nlohmann::json report = {{"schema", 1}, {"script", "/s.py"}, {"status", "ok"}, {"message", "m"},
+        {"captures",
+            {{{"name", "step"}, {"backend", "inductor"}, {"tracer", "make_fx"}, {"status", "ok"},
+                {"violation", nullptr}, {"outcome", nullptr}, {"warnings", nlohmann::json::array()},
+                {"artifact", nullptr}, {"verify", verify},
+                {"timings_s", {{"load", 0.2}, {"call", 0.1}, {"call_eager", 0.1}}}}}}};
+    auto run = std::make_shared<ps::ui::RunDocument>();
+    run->report = ps::model::Report::fromJson(report);
+    return run;
+}
+
+}  // namespace
+
+TEST(UiVerifyView, ShowsTheVerdictBothErrorsAndWhatWasSkipped)
+{
+    ps::ui::VerifyView view;
+    view.setCapture(driftRun(), 0);
+    const QString s = view.summaryText();
+    EXPECT_TRUE(s.contains("accuracy: numerics drift")) << s.toStdString();
+    EXPECT_TRUE(s.contains("artifact 0.022, eager 2.7e-06 (8.1e+03×)")) << s.toStdString();
+    EXPECT_TRUE(s.contains("worst: model.layer3.1.bn2.bias")) << s.toStdString();
+    EXPECT_TRUE(s.contains("perturbed trial small, load without cache")) << s.toStdString();
+    ASSERT_EQ(view.comparisonCount(), 1);
+    auto* rows = view.findChild<QTreeWidget*>();
+    ASSERT_NE(rows, nullptr);
+    const QString note = rows->topLevelItem(0)->text(8);
+    EXPECT_TRUE(note.contains("drift; against float64: artifact 0.022, eager 2.7e-06")) << note.toStdString();
+    EXPECT_EQ(rows->topLevelItem(0)->text(4), "0.02");  // the RMS relative difference
+    // Without load_no_cache the load chart has one bar: load, call, call_eager.
+    EXPECT_EQ(view.chartValues().size(), 3u);
+}
