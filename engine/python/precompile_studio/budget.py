@@ -14,8 +14,6 @@ fit is listed in the report, with how to ask for it.
 """
 from __future__ import annotations
 
-import time
-
 FRACTION = 0.10     # of the work checked
 FLOOR_S = 1.0       # seconds every capture may spend on the optional checks
 SMALL_ELEMENTS = 1_000_000  # parameters, buffers and input tensors: 4 MB of float32
@@ -70,9 +68,6 @@ class VerifyBudget:
         if what not in self.skipped:
             self.skipped.append(what)
 
-    def timer(self) -> _Timer:
-        return _Timer(self)
-
     def report(self) -> dict:
         out = {"deep": self.deep, "small": self.small, "elements": self.elements,
                "allowance_s": None if self.unlimited else round(self.allowance_s, 3),
@@ -81,18 +76,3 @@ class VerifyBudget:
             out["how"] = HOW
         return out
 
-
-class _Timer:
-    """``with budget.timer():`` spends the seconds the block took."""
-
-    def __init__(self, budget: VerifyBudget):
-        self.budget = budget
-        self.seconds = 0.0
-
-    def __enter__(self) -> _Timer:
-        self._t0 = time.perf_counter()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.seconds = time.perf_counter() - self._t0
-        self.budget.spend(self.seconds)
