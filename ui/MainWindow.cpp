@@ -251,6 +251,11 @@ void MainWindow::buildActions()
     m_verifyAction->setCheckable(true);
     m_verifyAction->setChecked(true);
     m_verifyAction->setToolTip(tr("Load the artifact in the worker and compare it with eager fn"));
+    m_deepVerifyAction = new QAction(tr("&Deep Verification"), this);
+    m_deepVerifyAction->setCheckable(true);
+    m_deepVerifyAction->setToolTip(tr("Every optional check, whatever it costs, and (inductor) a reload that "
+                                      "recompiles every kernel from scratch (--deep-verify)"));
+    connect(m_verifyAction, &QAction::toggled, m_deepVerifyAction, &QAction::setEnabled);
     m_aboutAction = make(tr("&About Precompile Studio"), QKeySequence(), [this]() { showAbout(); });
     m_lessonsAction = make(tr("&Lessons"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this]() { showLessons(); });
     m_lessonsAction->setToolTip(tr("One lesson per rule of the programming model: broken and fixed side by side "
@@ -307,6 +312,7 @@ void MainWindow::buildMenus()
     QMenu* tracer = run->addMenu(tr("&Tracer"));
     tracer->addActions(m_tracerGroup->actions());
     run->addAction(m_verifyAction);
+    run->addAction(m_deepVerifyAction);
     run->addSeparator();
     run->addAction(m_environment->action());
 
@@ -420,6 +426,7 @@ void MainWindow::restoreSettings(bool restoreState)
     setBackendChoice(s.value(QStringLiteral("run/backend")).toString());
     setTracerChoice(s.value(QStringLiteral("run/tracer")).toString());
     m_verifyAction->setChecked(s.value(QStringLiteral("run/verify"), true).toBool());
+    m_deepVerifyAction->setChecked(s.value(QStringLiteral("run/deepVerify"), false).toBool());
     rebuildRecentMenu();
 }
 
@@ -433,6 +440,7 @@ void MainWindow::saveSettings()
     s.setValue(QStringLiteral("run/backend"), backendChoice());
     s.setValue(QStringLiteral("run/tracer"), tracerChoice());
     s.setValue(QStringLiteral("run/verify"), m_verifyAction->isChecked());
+    s.setValue(QStringLiteral("run/deepVerify"), m_deepVerifyAction->isChecked());
 }
 
 QStringList MainWindow::recentFiles() const
@@ -724,6 +732,7 @@ void MainWindow::startRun()
     if (!tracerChoice().isEmpty())
         options.tracer = tracerChoice().toStdString();
     options.verify = m_verifyAction->isChecked();
+    options.deepVerify = options.verify && m_deepVerifyAction->isChecked();
     options.timeoutSeconds = QSettings().value(QStringLiteral("run/timeoutSeconds"), 600).toDouble();
     if (m_notice->level() != NoticeBar::Level::Error || m_notice->text().contains(tr("worker")))
         m_notice->dismiss();

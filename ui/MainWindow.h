@@ -69,6 +69,7 @@ public:
     QString stageText() const;
     bool isRunning() const;
     QAction* runAction() const { return m_runAction; }
+    QAction* deepVerifyAction() const { return m_deepVerifyAction; }
     QAction* cancelAction() const { return m_cancelAction; }
     QStringList recentFiles() const;
 
@@ -142,6 +143,7 @@ private:
     QAction* m_runAction;
     QAction* m_cancelAction;
     QAction* m_verifyAction;
+    QAction* m_deepVerifyAction;
     QAction* m_aboutAction;
     QAction* m_lessonsAction;
     QActionGroup* m_backendGroup;

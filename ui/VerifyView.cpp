@@ -104,8 +104,8 @@ QString accuracyHtml(const nlohmann::json& v)
     if (auto l = v.find("load_no_cache"); l != v.end() && l->is_object() && l->value("ran", true) == false)
         skipped << QObject::tr("load without cache");
     if (!skipped.isEmpty())
-        html += QObject::tr("<br><b>skipped</b> to stay within the verification budget: %1 (run with "
-                            "--deep-verify for every check)")
+        html += QObject::tr("<br><b>skipped</b> to stay within the verification budget: %1 (Run &gt; Deep "
+                            "Verification, or --deep-verify, for every check)")
                     .arg(skipped.join(", "));
     return html;
 }

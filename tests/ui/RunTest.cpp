@@ -260,3 +260,24 @@ TEST_F(UiRun, OutputFloodStaysBoundedInTheLog)
 }
 
 }  // namespace
+
+namespace {
+
+TEST(UiDeepVerify, TheRunMenusDeepVerificationReachesTheWorker)
+{
+    QSettings().clear();
+    TempDir dir;
+    ps::ui::MainWindow window(windowOptions(dir));
+    window.show();
+    ASSERT_TRUE(window.openPath(dir.write("tiny.py", tinyScript())));
+    for (bool deep : {false, true}) {
+        window.deepVerifyAction()->setChecked(deep);
+        auto run = runAndWait(window);
+        ASSERT_TRUE(run);
+        ASSERT_EQ(run->report.captures.size(), 1u);
+        const auto& verify = run->report.captures[0].json["verify"];
+        EXPECT_EQ(verify.value("/budget/deep"_json_pointer, !deep), deep) << verify.dump();
+    }
+}
+
+}  // namespace
