@@ -14,7 +14,7 @@ the user environment named by PS_BENCH_USER_ENV (a venv with the same torch buil
 transformers), the studio through `run SCRIPT --python-env ENV`, the baseline with ENV's python.
 Without it, GPT-2 is skipped with a message.
 
-usage: bench_verify_cost.py BUILD_DIR [--rounds N] [--models resnet50,vit_b_16,gpt2]
+usage: bench_verify_cost.py BUILD_DIR [--rounds N] [--models resnet50,vit_b_16,mobilenet_v3_small,gpt2]
 environment: PS_BENCH_USER_ENV (see above); PS_BENCH_BEFORE_PACKAGE=DIR also measures the studio
 with the Python package in DIR (e.g. an older engine/python) in the same rounds, for a before /
 after comparison.
@@ -37,6 +37,7 @@ WALL_TARGET, PEAK_TARGET = 1.25, 1.40
 MODELS = {
     "resnet50": ("resnet50_inference.py", False),
     "vit_b_16": ("vit_b_16_inference.py", False),
+    "mobilenet_v3_small": ("mobilenet_v3_small_inference.py", False),
     "gpt2": ("gpt2_training.py", True),  # needs the user environment (transformers)
 }
 
@@ -76,7 +77,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
     ap.add_argument("--rounds", type=int, default=int(os.environ.get("PS_BENCH_ROUNDS", "3")))
-    ap.add_argument("--models", default="resnet50,vit_b_16,gpt2")
+    ap.add_argument("--models", default="resnet50,vit_b_16,mobilenet_v3_small,gpt2")
     ap.add_argument("--no-warmup", action="store_true")
     opts = ap.parse_args()
     studio = os.path.join(os.path.abspath(opts.build), "bin", "precompile-studio")
