@@ -1,7 +1,8 @@
 """[real-models] benchmark: what the default `precompile-studio run SCRIPT` costs against the plain
 baseline a user would write (plain_verify.py: precompile + load + one call compared with eager),
 on torchvision resnet50 and vit_b_16 inference (eager backend) and a transformers GPT-2 training
-step (inductor). Targets: at most 1.25x the wall time and 1.4x the peak memory.
+step (inductor); also mobilenet_v3_small (eager) and transformers BERT and Llama inference (eager).
+Targets: at most 1.25x the wall time and 1.4x the peak memory.
 
 Each run is a cold process; wall time is the process's, peak memory the largest resident set of
 the process and its children (wait4: the studio's front end and its worker). The two alternate,
@@ -14,7 +15,7 @@ the user environment named by PS_BENCH_USER_ENV (a venv with the same torch buil
 transformers), the studio through `run SCRIPT --python-env ENV`, the baseline with ENV's python.
 Without it, GPT-2 is skipped with a message.
 
-usage: bench_verify_cost.py BUILD_DIR [--rounds N] [--models resnet50,vit_b_16,mobilenet_v3_small,gpt2]
+usage: bench_verify_cost.py BUILD_DIR [--rounds N] [--models resnet50,vit_b_16,mobilenet_v3_small,gpt2,bert,llama]
 environment: PS_BENCH_USER_ENV (see above); PS_BENCH_BEFORE_PACKAGE=DIR also measures the studio
 with the Python package in DIR (e.g. an older engine/python) in the same rounds, for a before /
 after comparison.
@@ -39,6 +40,8 @@ MODELS = {
     "vit_b_16": ("vit_b_16_inference.py", False),
     "mobilenet_v3_small": ("mobilenet_v3_small_inference.py", False),
     "gpt2": ("gpt2_training.py", True),  # needs the user environment (transformers)
+    "bert": ("bert_inference.py", True),
+    "llama": ("llama_inference.py", True),
 }
 
 
@@ -77,7 +80,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
     ap.add_argument("--rounds", type=int, default=int(os.environ.get("PS_BENCH_ROUNDS", "3")))
-    ap.add_argument("--models", default="resnet50,vit_b_16,mobilenet_v3_small,gpt2")
+    ap.add_argument("--models", default="resnet50,vit_b_16,mobilenet_v3_small,gpt2,bert,llama")
     ap.add_argument("--no-warmup", action="store_true")
     opts = ap.parse_args()
     studio = os.path.join(os.path.abspath(opts.build), "bin", "precompile-studio")
