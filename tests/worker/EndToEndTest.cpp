@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -91,4 +92,20 @@ TEST(EndToEndExistingProgram, EveryPrecompileCallIsACapture)
     EXPECT_EQ(r.report["captures"][1]["backend"], "eager");
     // the script's own output went to the log, not into the JSON on stdout
     EXPECT_NE(r.process.err.find("reloaded encode matches eager: True"), std::string::npos);
+}
+
+// torch only logs that a script's own load() fell back to JIT (invariant 7); the report keeps it.
+TEST(EndToEndExistingProgram, AWarningFromTheScriptsOwnLoadIsInTheReportAtItsLine)
+{
+    const auto r = runStudio(fixture("loads_a_bad_cache.py"));
+    ASSERT_EQ(r.report["captures"].size(), 1u) << r.report.dump();
+    EXPECT_EQ(r.report["status"], "ok") << r.report.dump();
+    const auto& warnings = r.report["captures"][0]["warnings"];
+    const auto it = std::find_if(
+        warnings.begin(), warnings.end(), [](const nlohmann::json& w) { return w.value("where", "") == "script"; });
+    ASSERT_NE(it, warnings.end()) << warnings.dump();
+    EXPECT_EQ((*it)["invariant"], 7);
+    EXPECT_EQ((*it)["rule"], "cache-envelope-unreadable");
+    EXPECT_EQ((*it)["location"]["line"], 12);
+    EXPECT_NE(r.process.out.find("Falling back to JIT"), std::string::npos);
 }

@@ -18,6 +18,7 @@ from .contract import read_contract
 from .errors import ContractError, describe, one_line
 from .outcome import capture_message, drift_message, run_status
 from .script import execute, read_source
+from .script_warnings import ScriptWarnings
 
 
 def warm_up() -> str:
@@ -57,6 +58,7 @@ class _Run:
         self.deep_verify = bool(request.get("deep_verify", False))
         self.source = None
         self.module = None
+        self.script_warnings: list[dict] = []  # logged by torch._precompile in the script's own calls
         self.report: dict = {
             "schema": 1,
             "script": self.script,
@@ -120,7 +122,7 @@ class _Run:
                 source = read_source(self.script)
                 self.source = source
                 recorder.source = source
-                with recorder:
+                with recorder, ScriptWarnings(self.script) as self.script_warnings:
                     module = execute(source)
                 self.module = module
             except BaseException as exc:
@@ -188,6 +190,17 @@ class _Run:
             rec.release()
         self._summarise()
 
+    def attach_script_warnings(self) -> None:
+        """torch._precompile's warnings from the script's own loads and calls: with the last
+        capture (the pair a script loads is most often the one it just made), else the run's."""
+        if not self.script_warnings:
+            return
+        caps = self.report["captures"]
+        if caps:
+            caps[-1].setdefault("warnings", []).extend(self.script_warnings)
+        else:
+            self.report["warnings"] = list(self.script_warnings)
+
     def _summarise(self) -> None:
         """The run's status and message from its captures (outcome.py)."""
         caps = self.report["captures"]
@@ -215,4 +228,5 @@ def run(request_json: str, emit: Callable[[str], None]) -> str:
                 stream.flush()
             except Exception:
                 pass
+    job.attach_script_warnings()
     return json.dumps(job.report)
