@@ -109,3 +109,21 @@ TEST(EndToEndExistingProgram, AWarningFromTheScriptsOwnLoadIsInTheReportAtItsLin
     EXPECT_EQ((*it)["location"]["line"], 12);
     EXPECT_NE(r.process.out.find("Falling back to JIT"), std::string::npos);
 }
+
+// A runtime model with every parameter frozen: eager fn raises, the artifact runs its traced
+// backward; the report explains it (invariant 5) and names the parameters, never only a raw string.
+TEST(EndToEndExistingProgram, AFrozenRuntimeModelIsAWarningThatNamesItsParameters)
+{
+    const auto r = runStudio(fixture("frozen_runtime_model.py"));
+    EXPECT_EQ(r.report["status"], "ok") << r.report.dump();
+    ASSERT_EQ(r.report["captures"].size(), 1u) << r.report.dump();
+    const auto& warnings = r.report["captures"][0]["warnings"];
+    const auto it = std::find_if(warnings.begin(), warnings.end(),
+        [](const nlohmann::json& w) { return w.value("rule", "") == "requires-grad-flipped"; });
+    ASSERT_NE(it, warnings.end()) << warnings.dump();
+    EXPECT_EQ((*it)["invariant"], 5);
+    const std::string message = (*it)["message"];
+    EXPECT_NE(message.find("weight, bias are frozen"), std::string::npos) << message;
+    EXPECT_NE(message.find("does not require grad"), std::string::npos) << message;
+    EXPECT_EQ((*it)["location"]["line"], 21);
+}

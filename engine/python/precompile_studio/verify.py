@@ -450,12 +450,15 @@ def run_verify(
                                              "show the same drift"}
 
         if runtime_inputs is not None:
-            result["runtime"] = _run_runtime(fn, f, runtime_inputs, ctx, runtime_location, seed)
+            result["runtime"] = _run_runtime(fn, f, runtime_inputs, ctx, runtime_location, seed, snapshot)
+            warnings.extend(result["runtime"].pop("warnings", []))
     result["budget"] = budget.report()
     return result, timings, warnings
 
 
-def _run_runtime(fn, f, runtime_inputs, ctx: Context, location: dict | None, seed: int) -> dict:
+def _run_runtime(fn, f, runtime_inputs, ctx: Context, location: dict | None, seed: int,
+                 traced_args: tuple = ()) -> dict:
+    from . import runtime_grad
     from .errors import describe
 
     try:
@@ -474,10 +477,18 @@ def _run_runtime(fn, f, runtime_inputs, ctx: Context, location: dict | None, see
         return {"status": "violation" if contract else "error", "violation": v}
     res: dict = {"status": "ok", "violation": None, "matches_eager": None, "max_abs_diff": None}
     try:
+        changes = runtime_grad.flipped(traced_args, rt)
+    except Exception:  # noqa: BLE001 - a check, never a reason to lose the run
+        changes = []
+    try:
         out_e = _seeded_call(fn, eager_copy, seed)
     except Exception as exc:  # noqa: BLE001
         res["eager_error"] = describe(exc, ctx.script_path)["message"]
+        if changes:
+            res["warnings"] = [runtime_grad.warning(changes, res["eager_error"], location)]
         return res
+    if changes:
+        res["warnings"] = [runtime_grad.warning(changes, None, location)]
     le, se = _leaves(out_e)
     la, sa = _leaves(out_a)
     if se != sa:
