@@ -3,25 +3,30 @@
 A script that calls ``torch.compiler.precompile.load`` on a pair whose cache envelope cannot be
 read gets a warning that the load falls back to JIT (invariant 7): torch only logs it, so
 without this it reaches stderr and nothing else. ``ScriptWarnings`` collects each one while the
-script runs, classified like verification's (violations.classify_warning) and located at the
-script's innermost line on the stack when it was logged.
+script runs (precompile_log.captured), classified like verification's
+(violations.classify_warning) and located at the script's innermost line on the stack when it
+was logged.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
 
+from .precompile_log import captured, message_of
 from .violations import classify_warning
 
 _QUIET_RULES = {"untrusted-python-code"}  # said on every load; the studio explains it elsewhere
 
 
-class _Handler(logging.Handler):
-    def __init__(self, script: str, sink: list[dict]):
-        super().__init__(logging.WARNING)
+class ScriptWarnings:
+    """``with ScriptWarnings(path) as found:`` -- ``found`` fills with warning dicts."""
+
+    def __init__(self, script: str):
         self.script = os.path.abspath(script)
-        self.sink = sink
+        self.found: list[dict] = []
+        self._stack = contextlib.ExitStack()
 
     def _script_line(self) -> int | None:
         frame = sys._getframe(1)
@@ -31,34 +36,16 @@ class _Handler(logging.Handler):
             frame = frame.f_back
         return None
 
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            message = record.getMessage()
-        except Exception:  # noqa: BLE001 - a malformed record still says something
-            message = str(record.msg)
+    def _take(self, record: logging.LogRecord) -> None:
         line = self._script_line()
-        w = classify_warning(message, {"file": self.script, "line": line} if line else None)
-        if w["rule"] in _QUIET_RULES:
-            return
-        w["where"] = "script"
-        self.sink.append(w)
-
-
-class ScriptWarnings:
-    """``with ScriptWarnings(path) as found:`` -- ``found`` fills with warning dicts."""
-
-    def __init__(self, script: str):
-        self.found: list[dict] = []
-        self._handler = _Handler(script, self.found)
-        self._log = logging.getLogger("torch._precompile")
-        self._propagate = True
+        w = classify_warning(message_of(record), {"file": self.script, "line": line} if line else None)
+        if w["rule"] not in _QUIET_RULES:
+            w["where"] = "script"
+            self.found.append(w)
 
     def __enter__(self) -> list[dict]:
-        self._log.addHandler(self._handler)
-        self._propagate = self._log.propagate
-        self._log.propagate = False
+        self._stack.enter_context(captured(self._take))
         return self.found
 
     def __exit__(self, *exc) -> None:
-        self._log.removeHandler(self._handler)
-        self._log.propagate = self._propagate
+        self._stack.close()

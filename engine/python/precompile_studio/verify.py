@@ -32,7 +32,6 @@ import contextlib
 import copy
 import hashlib
 import io
-import logging
 import statistics
 import time
 from collections.abc import Callable
@@ -41,6 +40,7 @@ from typing import Any
 from . import accuracy
 from .budget import VerifyBudget, count_elements
 from .compare import compare as _default_compare
+from .precompile_log import captured, message_of
 from .state import Versions, compare_state, state_tensors
 from .violations import Context, classify_exception, classify_warning
 
@@ -87,31 +87,6 @@ def fresh_copy(args: tuple, share_parameters: bool = False) -> tuple:
         return tuple(pytree.tree_map(one, list(args)))
 
 
-class _LogCapture(logging.Handler):
-    """Collect torch._precompile's load-time warnings instead of printing them."""
-
-    def __init__(self):
-        super().__init__(logging.WARNING)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-@contextlib.contextmanager
-def _captured_log():
-    log = logging.getLogger("torch._precompile")
-    h = _LogCapture()
-    old_prop = log.propagate
-    log.addHandler(h)
-    log.propagate = False
-    try:
-        yield h.records
-    finally:
-        log.removeHandler(h)
-        log.propagate = old_prop
-
-
 @contextlib.contextmanager
 def _fresh_inductor(enabled: bool):
     if not enabled:
@@ -147,7 +122,8 @@ def load_artifact(python_code: str, cache: bytes, ctx: Context | None = None, fr
 
     warnings: list[dict] = []
     ctx = ctx or Context()
-    with _captured_log() as records:
+    records: list = []
+    with captured(records.append):
         t0 = time.perf_counter()
         try:
             with _fresh_inductor(fresh):
@@ -159,12 +135,7 @@ def load_artifact(python_code: str, cache: bytes, ctx: Context | None = None, fr
             _contract, err = classify_exception(exc, ctx)
             err["status"] = "violation" if _contract else "error"
         dt = time.perf_counter() - t0
-    for r in records:
-        try:
-            msg = r.getMessage()
-        except Exception:
-            msg = str(r.msg)
-        warnings.append(classify_warning(msg))
+    warnings.extend(classify_warning(message_of(r)) for r in records)
     return f, dt, err, warnings
 
 

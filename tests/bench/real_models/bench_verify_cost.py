@@ -35,13 +35,13 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 WALL_TARGET, PEAK_TARGET = 1.25, 1.40
-MODELS = {
-    "resnet50": ("resnet50_inference.py", False),
-    "vit_b_16": ("vit_b_16_inference.py", False),
-    "mobilenet_v3_small": ("mobilenet_v3_small_inference.py", False),
-    "gpt2": ("gpt2_training.py", True),  # needs the user environment (transformers)
-    "bert": ("bert_inference.py", True),
-    "llama": ("llama_inference.py", True),
+MODELS = {  # name: (script, needs the user environment, environment for the script)
+    "resnet50": ("torchvision_inference.py", False, {"PS_BENCH_TORCHVISION_MODEL": "resnet50"}),
+    "vit_b_16": ("torchvision_inference.py", False, {"PS_BENCH_TORCHVISION_MODEL": "vit_b_16"}),
+    "mobilenet_v3_small": ("torchvision_inference.py", False, {"PS_BENCH_TORCHVISION_MODEL": "mobilenet_v3_small"}),
+    "gpt2": ("gpt2_training.py", True, {}),  # transformers: from the user environment
+    "bert": ("bert_inference.py", True, {}),
+    "llama": ("llama_inference.py", True, {}),
 }
 
 
@@ -95,7 +95,7 @@ def main() -> int:
     results = []
     try:
         for model in opts.models.split(","):
-            script, needs_user_env = MODELS[model]
+            script, needs_user_env, model_env = MODELS[model]
             script = os.path.join(HERE, script)
             python, extra = studio_python, []
             if needs_user_env:
@@ -107,10 +107,11 @@ def main() -> int:
                           "torch==2.14.1 torchvision==0.29.1 transformers", flush=True)
                     continue
                 python, extra = os.path.join(user_env, "bin", "python"), ["--python-env", user_env]
-            sides = {"studio": ([studio, "run", script, "--json", "--no-store", *extra], env),
-                     "plain": ([python, os.path.join(HERE, "plain_verify.py"), script], env)}
+            run_env = {**env, **model_env}
+            sides = {"studio": ([studio, "run", script, "--json", "--no-store", *extra], run_env),
+                     "plain": ([python, os.path.join(HERE, "plain_verify.py"), script], run_env)}
             if before:
-                sides["before"] = (sides["studio"][0], {**env, "PS_PYTHON_PACKAGE_DIR": before})
+                sides["before"] = (sides["studio"][0], {**run_env, "PS_PYTHON_PACKAGE_DIR": before})
             order = list(sides)
             print(f"== {model}: {opts.rounds} round(s) of {', '.join(order)}", flush=True)
             if not opts.no_warmup:
