@@ -3,6 +3,7 @@
 #include "ui/RunDocument.h"
 #include "ui/StatusStyle.h"
 
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -47,6 +48,27 @@ ViolationsView::Entry fromViolation(
     e.kind = str(v, "kind");
     e.phase = where.isEmpty() ? str(v, "phase") : where;
     e.message = str(v, "message");
+    e.summary = str(v, "summary");
+    if (auto chain = v.find("chain"); chain != v.end() && chain->is_array())
+        for (const auto& step : *chain) {
+            if (!step.is_object())
+                continue;
+            if (str(step, "role") == "torch") {
+                e.chain << str(step, "op");
+                continue;
+            }
+            QString link;
+            if (const QString pkg = str(step, "package"); !pkg.isEmpty())
+                link = pkg + (str(step, "version").isEmpty() ? QString() : " " + str(step, "version")) + " · ";
+            link += QFileInfo(str(step, "file")).fileName();
+            if (auto line = step.find("line"); line != step.end() && line->is_number_integer())
+                link += ":" + QString::number(line->get<int>());
+            if (const QString fn = str(step, "function"); !fn.isEmpty() && str(step, "role") != "user")
+                link += " in " + fn;
+            if (const QString code = str(step, "code"); !code.isEmpty())
+                link += ": " + code;
+            e.chain << link;
+        }
     e.explanation = str(v, "explanation");
     e.fix = str(v, "fix");
     e.traceback = str(v, "traceback");
@@ -115,6 +137,12 @@ void ViolationsView::setRun(const std::shared_ptr<const RunDocument>& run)
         readLocation(report.extra(), e);
         m_entries.push_back(e);
     }
+    // torch._precompile's warnings from the script's own loads and calls when the run has no
+    // capture to hang them on (precompile_studio/script_warnings.py).
+    if (auto w = report.extra().find("warnings"); w != report.extra().end() && w->is_array())
+        for (const auto& item : *w)
+            if (item.is_object())
+                m_entries.push_back(fromViolation(item, QString(), QStringLiteral("warning"), tr("script")));
     for (const auto& c : report.captures) {
         const QString name = QString::fromStdString(c.name);
         const auto& j = c.json;
@@ -167,7 +195,7 @@ void ViolationsView::setRun(const std::shared_ptr<const RunDocument>& run)
         item->setText(1, e.capture);
         item->setText(2, e.invariant ? QString::number(*e.invariant) : QStringLiteral("—"));
         item->setText(3, e.rule);
-        item->setText(4, e.message.section('\n', 0, 0));
+        item->setText(4, (e.summary.isEmpty() ? e.message : e.summary).section('\n', 0, 0));
         item->setText(5, e.line > 0 ? QString::number(e.line) : QString());
         item->setToolTip(4, e.message.left(2000));
         const QStyle::StandardPixmap icon
@@ -216,6 +244,14 @@ void ViolationsView::showDetails(int row)
         facts << tr("line %1 of %2").arg(e.line).arg(esc(e.file));
     if (!facts.isEmpty())
         html += "<p><i>" + facts.join(" · ") + "</i></p>";
+    if (!e.summary.isEmpty())
+        html += "<p><b>" + esc(e.summary) + "</b></p>";
+    if (!e.chain.isEmpty()) {
+        QStringList links;
+        for (const QString& link : e.chain)
+            links << "<code>" + esc(link) + "</code>";
+        html += "<p><b>" + tr("Where") + "</b><br>" + links.join("<br>&#8595; ") + "</p>";
+    }
     if (!e.explanation.isEmpty())
         html += "<p><b>" + tr("Why") + "</b><br>" + esc(e.explanation) + "</p>";
     if (!e.fix.isEmpty())
@@ -229,6 +265,12 @@ void ViolationsView::showDetails(int row)
 QString ViolationsView::detailsText() const
 {
     return m_details->toPlainText();
+}
+
+QString ViolationsView::listText(int row, int column) const
+{
+    const QTreeWidgetItem* item = m_list->topLevelItem(row);
+    return item ? item->text(column) : QString();
 }
 
 }  // namespace ps::ui

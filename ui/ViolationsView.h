@@ -27,7 +27,9 @@ public:
         QString rule;
         QString kind;
         QString phase;
-        QString message;
+        QString message;    ///< torch's words, whole
+        QString summary;    ///< ours, in the user's names ("" : the message's first line)
+        QStringList chain;  ///< user line -> package frame -> torch op, one link each
         QString explanation;
         QString fix;
         QString traceback;
@@ -43,6 +45,8 @@ public:
     const std::vector<Entry>& entries() const { return m_entries; }
     QTreeWidget* list() const { return m_list; }
     QString detailsText() const;
+    /// The list's text at a row and column (columns: severity, capture, invariant, rule, message, line).
+    QString listText(int row, int column) const;
 
 signals:
     /// A violation with a location was clicked.

@@ -74,6 +74,69 @@ void printVerification(std::ostream& out, const nlohmann::json& c)
     out << " (" << (how.empty() ? std::string("run with --deep-verify for every check") : how) << ")\n";
 }
 
+// torch._precompile's warnings (a capture's, or the run's own when it has no capture), one line
+// each with its fix.
+void printWarnings(std::ostream& out, const nlohmann::json& holder, const char* indent)
+{
+    auto w = holder.find("warnings");
+    if (w == holder.end() || !w->is_array())
+        return;
+    for (const auto& item : *w) {
+        if (!item.is_object())
+            continue;
+        // A warning reads like a violation (Violation::fromJson never throws on odd fields).
+        const model::Violation warning = model::Violation::fromJson(item);
+        out << indent << "warning";
+        if (warning.invariant)
+            out << " (invariant " << *warning.invariant << ")";
+        if (!warning.rule.empty())
+            out << " " << word(warning.rule);
+        out << ": ";
+        if (warning.location && warning.location->line > 0)
+            out << word(warning.location->file) << ":" << warning.location->line << ": ";
+        const std::string& words = warning.summary.empty() ? warning.message : warning.summary;
+        out << word(words.substr(0, words.find('\n'))) << "\n";
+        if (!warning.fix.empty())
+            out << indent << "  fix: " << text(warning.fix) << "\n";
+    }
+}
+
+// The chain from the user's line through the package frame that raised to the torch op, one
+// link a line (precompile_studio/frames.py).
+void printChain(std::ostream& out, const nlohmann::json& violation)
+{
+    auto chain = violation.find("chain");
+    if (chain == violation.end() || !chain->is_array() || chain->empty())
+        return;
+    auto str = [](const nlohmann::json& j, const char* key) {
+        auto it = j.find(key);
+        return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    const char* lead = "    via: ";
+    for (const auto& step : *chain) {
+        if (!step.is_object())
+            continue;
+        std::string link;
+        if (str(step, "role") == "torch") {
+            link = str(step, "op");
+        } else {
+            if (const std::string pkg = str(step, "package"); !pkg.empty())
+                link = pkg + (str(step, "version").empty() ? "" : " " + str(step, "version")) + " ";
+            link += str(step, "file");
+            if (auto line = step.find("line"); line != step.end() && line->is_number_integer())
+                link += ":" + std::to_string(line->get<int>());
+            if (const std::string fn = str(step, "function"); !fn.empty() && str(step, "role") != "user")
+                link += " in " + fn;
+            if (const std::string code = str(step, "code"); !code.empty())
+                link += ": " + code;
+        }
+        if (link.empty())
+            continue;
+        out << lead << word(link) << "\n";
+        lead = "         ";
+    }
+}
+
 }  // namespace
 
 std::string ReportPrinter::bytes(std::int64_t n)
@@ -112,6 +175,7 @@ std::string ReportPrinter::summary(const model::Report& report)
         if (auto fix = v->find("fix"); fix != v->end() && fix->is_string() && !fix->get<std::string>().empty())
             out << "  fix: " << text(fix->get<std::string>()) << "\n";
     }
+    printWarnings(out, report.extra(), "  ");
     for (const auto& c : report.captures) {
         out << "  " << word(c.name) << "  [" << word(c.backend) << ", " << word(c.tracer) << "]  "
             << model::toString(c.status) << "\n";
@@ -121,6 +185,8 @@ std::string ReportPrinter::summary(const model::Report& report)
                 << " (sha256 " << word(c.artifact->cacheSha256.substr(0, 12)) << ")\n";
         if (c.violation) {
             out << "    " << word(c.violation->oneLine()) << "\n";
+            if (auto v = c.json.find("violation"); v != c.json.end() && v->is_object())
+                printChain(out, *v);
             if (!c.violation->rule.empty())
                 out << "    rule: " << word(c.violation->rule) << "\n";
             if (!c.violation->fix.empty())
@@ -132,24 +198,7 @@ std::string ReportPrinter::summary(const model::Report& report)
             if (!c.outcome->rule.empty())
                 out << "    rule: " << word(c.outcome->rule) << "\n";
         }
-        if (auto w = c.json.find("warnings"); w != c.json.end() && w->is_array())
-            for (const auto& item : *w) {
-                if (!item.is_object())
-                    continue;
-                // A warning reads like a violation (Violation::fromJson never throws on odd fields).
-                const model::Violation warning = model::Violation::fromJson(item);
-                out << "    warning";
-                if (warning.invariant)
-                    out << " (invariant " << *warning.invariant << ")";
-                if (!warning.rule.empty())
-                    out << " " << word(warning.rule);
-                out << ": ";
-                if (warning.location && warning.location->line > 0)
-                    out << word(warning.location->file) << ":" << warning.location->line << ": ";
-                out << word(warning.message.substr(0, warning.message.find('\n'))) << "\n";
-                if (!warning.fix.empty())
-                    out << "      fix: " << text(warning.fix) << "\n";
-            }
+        printWarnings(out, c.json, "    ");
         printVerification(out, c.json);
         if (!c.timings.empty()) {
             out << "    timings:";

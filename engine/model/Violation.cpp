@@ -20,6 +20,7 @@ Violation Violation::fromJson(const nlohmann::json& j)
     v.rule = stringOr(j, "rule");
     v.kind = stringOr(j, "kind");
     v.message = stringOr(j, "message");
+    v.summary = stringOr(j, "summary");
     v.explanation = stringOr(j, "explanation");
     v.fix = stringOr(j, "fix");
     if (auto it = j.find("location"); it != j.end() && it->is_object()) {
@@ -41,7 +42,8 @@ std::string Violation::oneLine() const
         out += "invariant " + std::to_string(*invariant) + ": ";
     if (!kind.empty() && kind != "ContractError")
         out += kind + ": ";
-    out += message.substr(0, message.find('\n'));
+    const std::string& words = summary.empty() ? message : summary;
+    out += words.substr(0, words.find('\n'));
     return out;
 }
 

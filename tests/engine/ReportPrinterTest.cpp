@@ -77,3 +77,52 @@ TEST(LessonTable, CellsAreEscapedBeforeTheyAreWrapped)
     EXPECT_NE(table.find("ok\\x1b]0;pwned\\x07"), std::string::npos) << table;
     EXPECT_NE(table.find("violation: \\x1b[2J cleared"), std::string::npos) << table;
 }
+
+TEST(ReportPrinter, TheRunsOwnWarningsArePrintedWhenItHasNoCapture)
+{
+    // A script that only loads a pair (no precompile of its own): torch._precompile's warning
+    // that it fell back to JIT is the run's, at the script's line.
+    const nlohmann::json j = {{"schema", 1}, {"script", "/w/load_only.py"}, {"status", "ok"}, {"message", ""},
+        {"captures", nlohmann::json::array()},
+        {"warnings",
+            {{{"invariant", 7}, {"rule", "cache-fallback-to-jit"}, {"where", "script"},
+                {"message", "the cache could not be read; running without it\nmore"},
+                {"fix", "Precompile again with this torch."},
+                {"location", {{"file", "/w/load_only.py"}, {"line", 12}}}}}}};
+    const std::string summary = ReportPrinter::summary(Report::fromJson(j));
+    EXPECT_NE(summary.find("  warning (invariant 7) cache-fallback-to-jit: /w/load_only.py:12: the cache could "
+                           "not be read; running without it\n"),
+        std::string::npos)
+        << summary;
+    EXPECT_NE(summary.find("    fix: Precompile again with this torch.\n"), std::string::npos) << summary;
+}
+
+TEST(ReportPrinter, AViolationInAPackageReadsInOurWordsWithItsChain)
+{
+    const nlohmann::json violation = {{"invariant", 3}, {"kind", "RuntimeError"}, {"rule", "data-dependent-value"},
+        {"message",
+            "It appears that you're trying to get value out of a tracing tensor; try setting "
+            "tracing_mode='symbolic' in your make_fx call."},
+        {"summary", "fn reads a traced tensor's value into Python inside tinylib 1.2.3"},
+        {"location", {{"file", "/w/s.py"}, {"line", 9}}},
+        {"chain",
+            {{{"role", "user"}, {"file", "/w/s.py"}, {"line", 9}, {"code", "return model(x)"}},
+                {{"role", "library"}, {"file", "/p/tinylib/ops.py"}, {"line", 4}, {"function", "normalise"},
+                    {"code", "if x.sum() > 0:"}, {"package", "tinylib"}, {"version", "1.2.3"}},
+                {{"role", "torch"}, {"op", "aten._local_scalar_dense.default"}}}}};
+    const nlohmann::json j = {{"schema", 1}, {"script", "/w/s.py"}, {"status", "violation"}, {"message", "m"},
+        {"captures",
+            {{{"name", "fn"}, {"backend", "eager"}, {"tracer", "make_fx"}, {"status", "violation"},
+                {"violation", violation}, {"artifact", nullptr}}}}};
+    const std::string summary = ReportPrinter::summary(Report::fromJson(j));
+    EXPECT_NE(summary.find("/w/s.py:9: invariant 3: RuntimeError: fn reads a traced tensor's value into Python "
+                           "inside tinylib 1.2.3\n"),
+        std::string::npos)
+        << summary;
+    EXPECT_EQ(summary.find("make_fx call"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("    via: /w/s.py:9: return model(x)\n"
+                           "         tinylib 1.2.3 /p/tinylib/ops.py:4 in normalise: if x.sum() > 0:\n"
+                           "         aten._local_scalar_dense.default\n"),
+        std::string::npos)
+        << summary;
+}

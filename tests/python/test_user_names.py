@@ -93,6 +93,16 @@ def test_library_value_read_chain_and_known_remedy(run):
     assert "transformers 0.0.1" in v["summary"] and "masking_utils.py" in v["summary"]
 
 
+def test_encoder_padding_mask_read_gets_the_4d_mask_remedy(run):
+    v = _capture(run("lib_bidir_mask.py"))["violation"]
+    assert v["rule"] == "data-dependent-value"
+    user, lib, _op = _chain(v)
+    assert user["line"] == marker_line("lib_bidir_mask.py")
+    assert lib["function"] == "_ignore_bidirectional_mask_sdpa"
+    assert v["library_pattern"]["name"] == "transformers-bidirectional-mask-all"
+    assert "4-D" in v["fix"] and "outside fn" in v["fix"]
+
+
 def test_library_cache_literal_chain_and_known_remedy(run):
     v = _capture(run("lib_cache.py"))["violation"]
     assert v["rule"] == "constant-tensor"
@@ -189,3 +199,27 @@ def test_real_transformers_gpt2_points_into_masking_utils(tmp_path):
     assert lib["package"] == "transformers" and lib["file"].endswith("masking_utils.py")
     assert v["location"]["line"] == 9  # the return line of fn
     assert "library_pattern" in v
+
+
+@pytest.mark.skipif(not (os.path.isdir(os.path.join(UENV, "lib")) and os.path.exists(STUDIO)),
+                    reason="needs a user environment with transformers and a built studio")
+def test_real_transformers_bert_mask_gets_the_4d_mask_remedy(tmp_path):
+    import json
+
+    probe = subprocess.run([os.path.join(UENV, "bin", "python"), "-c", "import transformers"],
+                           capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("transformers is not installed in the user environment")
+    script = tmp_path / "bert.py"
+    script.write_text(
+        "import torch\nfrom transformers import BertConfig, BertModel\n\nbackend = 'eager'\n"
+        "model = BertModel(BertConfig(num_hidden_layers=1, hidden_size=32, num_attention_heads=2,"
+        " intermediate_size=64, vocab_size=64, max_position_embeddings=32)).eval()\n"
+        "\n\ndef fn(model, ids, mask):\n    return model(input_ids=ids, attention_mask=mask).last_hidden_state\n\n\n"
+        "example_inputs = (model, torch.randint(0, 64, (1, 8)), torch.ones(1, 8, dtype=torch.long))\n")
+    out = subprocess.run([STUDIO, "run", str(script), "--python-env", UENV, "--no-store", "--json"],
+                         capture_output=True, text=True, timeout=600)
+    v = json.loads(out.stdout)["captures"][0]["violation"]
+    assert v["rule"] == "data-dependent-value"
+    assert v["library_pattern"]["name"] == "transformers-bidirectional-mask-all"
+    assert v["location"]["line"] == 9

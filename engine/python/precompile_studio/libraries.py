@@ -36,8 +36,8 @@ class LibraryPattern:
         return True
 
 
-_EAGER_ATTN = ('load the model with attn_implementation="eager" (e.g. '
-               'GPT2Config(..., attn_implementation="eager") or '
+_EAGER_ATTN = ('load the model with attn_implementation="eager" (in its config, e.g. '
+               'GPT2Config(..., attn_implementation="eager"), or '
                'from_pretrained(..., attn_implementation="eager")), whose mask is built with tensor '
                "ops only")
 
@@ -69,6 +69,17 @@ KNOWN: tuple[LibraryPattern, ...] = (
              "(`.all()`) to drop the mask; its is_tracing() test does not see a make_fx trace, "
              "so it reads the value.",
         remedy=f"Use the eager attention: {_EAGER_ATTN}."),
+    LibraryPattern(
+        "transformers-bidirectional-mask-all", "transformers", "masking_utils.py",
+        ("data-dependent-value",), seen=("5.25.0",),
+        function=r"_ignore_bidirectional_mask_sdpa",
+        what="encoder models (BERT, RoBERTa, ...) build their mask with create_bidirectional_mask, "
+             "which checks whether the 2-D padding mask is all ones (`.all()`) to drop it, with the "
+             "sdpa and the eager attention alike; its is_tracing() test does not see a make_fx trace.",
+        remedy="Build the 4-D additive mask outside fn and pass it as attention_mask: transformers "
+               "uses a 4-D mask as it is. For a 2-D 0/1 mask of shape (batch, seq): "
+               "(1.0 - mask[:, None, None, :].float()).expand(batch, 1, seq, seq) "
+               "* torch.finfo(torch.float32).min, made where the inputs are made."),
     LibraryPattern(
         "transformers-mask-all", "transformers", "masking_utils.py", ("data-dependent-value",),
         seen=("5.25.0",),
