@@ -186,6 +186,19 @@ def test_another_function_in_the_artifact_is_wrong():
     assert cap["outcome"]["message"].startswith("wrong: 2 of 2 outputs differ from eager beyond any rounding")
 
 
+def test_runtime_inputs_are_judged_against_float64_too():
+    rep = run_script("rt_drift.py")
+    assert rep["status"] == "ok", rep["message"]
+    cap = rep["captures"][0]
+    assert cap["outcome"] is None
+    rt = cap["verify"]["runtime"]
+    assert rt["status"] == "ok" and rt["matches_eager"] is False  # outside tolerance ...
+    assert rt["accuracy"]["verdict"] == "numerics drift"           # ... by the backend's arithmetic
+    assert rt["accuracy"]["eager_error"] < 1e-6 < 1e-5 < rt["accuracy"]["artifact_error"] < 1e-2
+    drifts = [w for w in cap["warnings"] if w["rule"] == "numerics-drift"]
+    assert len(drifts) == 2 and drifts[1]["where"] == "runtime"
+
+
 def test_a_more_accurate_artifact_matches():
     rep = run_script("acc_rounding.py")
     assert rep["status"] == "ok" and rep["message"] == "1 capture ok"

@@ -24,6 +24,8 @@ message names the first capture with that status and its cause, in one line.
 """
 from __future__ import annotations
 
+from .accuracy import VERDICTS
+
 SEVERITY = {"ok": 0, "mismatch": 1, "violation": 2, "error": 3}
 
 # The noun each kind of compared value is counted in, in the order verify lists them.
@@ -167,7 +169,8 @@ def _causes(status: str, violation: dict | None, verify: dict | None) -> list[tu
                 o["rule"] = "runtime-inputs-error"
                 o["message"] = f"{err.get('where') or 'runtime_inputs()'} raised {err.get('kind')}: {o['message']}"
                 out.append(("error", o))
-        elif rt.get("matches_eager") is False:
+        elif rt.get("matches_eager") is False and (rt.get("accuracy") or {}).get("verdict") not in (
+                VERDICTS["matches"], VERDICTS["drift"]):
             out.append(("mismatch", _mismatch("runtime", _runtime_differs(rt))))
     return out
 

@@ -438,6 +438,7 @@ def _run_runtime(fn, f, runtime_inputs, ctx: Context, location: dict | None, see
         return {"status": "error", "violation": None,
                 "error": {**describe(exc, ctx.script_path), "where": "runtime_inputs()"}}
     eager_copy = fresh_copy(rt)
+    ref_copy = fresh_copy(rt)  # what the calls start from, for the float64 judge
     try:
         out_a = _seeded_call(f, rt, seed)
     except Exception as exc:  # noqa: BLE001
@@ -471,4 +472,31 @@ def _run_runtime(fn, f, runtime_inputs, ctx: Context, location: dict | None, see
     entries += st["grads"] + st["buffers"] + st["inputs"]
     ok, mad, _ = _summarise(entries)
     res.update(matches_eager=ok, max_abs_diff=mad, outputs=entries)
+    if not ok:
+        # Judged like the example inputs: against eager fn in float64, so that a backend's
+        # arithmetic reads as drift and not as a mismatch.
+        res["accuracy"] = _judge_runtime(fn, ref_copy, names, seed, le, la, eager_copy, rt, st, entries)
+        if res["accuracy"].get("verdict") == accuracy.VERDICTS["drift"]:
+            drift = accuracy.drift_warning(res["accuracy"])
+            drift["where"] = "runtime"
+            drift["location"] = location
+            res.setdefault("warnings", []).append(drift)
     return res
+
+
+def _judge_runtime(fn, ref_copy, names, seed, le, la, eager_args, art_args, st, entries) -> dict:
+    from .state import state_tensors
+
+    outputs = entries[:len(le)]
+    result = {"outputs": outputs, "grads": st["grads"], "buffers": st["buffers"], "inputs": st["inputs"]}
+    eager_vals = {"outputs": {f"out[{i}]": x for i, x in enumerate(le)}, **state_tensors(eager_args, names)}
+    art_vals = {"outputs": {f"out[{i}]": x for i, x in enumerate(la)}, **state_tensors(art_args, names)}
+    try:
+        ref_outs, ref_state = accuracy.reference_run(fn, ref_copy, names, seed, 1)
+    except Exception as exc:  # noqa: BLE001 - no reference: no verdict, the mismatch stands
+        acc = accuracy.summarise([], {})
+        acc.update(verdict=None, reference=None,
+                   message=f"no verdict: eager fn cannot run in float64 ({type(exc).__name__}: {str(exc)[:200]})")
+        return acc
+    ref_vals = {"outputs": {f"out[{i}]": x for i, x in enumerate(ref_outs[0])}, **ref_state}
+    return accuracy.judge(result, eager_vals, art_vals, ref_vals)
