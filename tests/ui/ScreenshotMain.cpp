@@ -1,7 +1,7 @@
 // ui_screenshot OUT.png [BACKEND]: opens the window on the bundled training-step example, runs
 // it through the real worker, selects a node (so the cross-selection shows), and writes the
 // window as a PNG. Meant for Xvfb (xvfb-run), where the window is laid out as on a desktop.
-// PS_SHOT_SCRIPT=FILE runs another script; PS_SHOT_DARK=1 uses a dark palette. Then OUT-lessons.png
+// PS_SHOT_SCRIPT=FILE runs another script (PS_SHOT_USER_ENV=VENV: with the user's environment); PS_SHOT_DARK=1 uses a dark palette. Then OUT-lessons.png
 // (the Lessons dock after running inv1-closed-over-tensor) and OUT-graph-10k.png (a synthetic
 // 10,000-node training graph as the Graph tab opens it, its largest module expanded).
 #include "SyntheticGraph.h"
@@ -62,6 +62,7 @@ int main(int argc, char** argv)
     ps::ui::MainWindowOptions options;
     options.libraryPath = home.filePath(QStringLiteral("library.sqlite3"));
     options.restoreState = false;
+    options.pythonEnv = qEnvironmentVariable("PS_SHOT_USER_ENV");  // the user's own environment (--python-env)
     ps::ui::MainWindow window(options);
     window.resize(1500, 920);
     window.show();
