@@ -2,12 +2,21 @@
 
 #include <QColor>
 #include <QGraphicsItem>
+#include <QString>
+
+class QPaintDevice;
 
 namespace ps::ui {
 
 /// What a node box and a module box share: a rectangle in the scene, its colours, and how it
-/// is marked as related to the selection. Below half size a box draws as a plain
-/// rectangle (no text, no antialiasing), so a zoomed-out view of thousands stays cheap.
+/// is marked as related to the selection.
+///
+/// Semantic zoom: a box's label is never drawn smaller than kMinTextPx on screen. While the
+/// view's font at the zoom is at least that, the box draws in full (frame, every line of its
+/// label). Zoomed out below that, it draws as a plain rectangle with only its title, in
+/// kTitlePx on screen, elided to the box, as long as the box is tall enough on screen to hold
+/// it; smaller still, a plain rectangle (ModuleRegionsItem then names the modules around the
+/// boxes), so a zoomed-out view of thousands stays cheap.
 class GraphBoxItem : public QGraphicsItem {
 public:
     struct Colors {
@@ -19,6 +28,14 @@ public:
         QColor downstream;  ///< border of what the selection feeds
     };
     enum class Relation { None, Upstream, Downstream };
+    enum class Detail { Full, Title, Plain };
+
+    /// The smallest text drawn on a box, in pixels on screen.
+    static constexpr qreal kMinTextPx = 8;
+    /// The title's size, on screen, when the zoom is too small for the full label.
+    static constexpr qreal kTitlePx = 9;
+    /// A box shows its title only when it is at least this tall on screen.
+    static constexpr qreal kTitleBoxPx = 13;
 
     GraphBoxItem(int item, const QRectF& rect, const Colors& colors);
 
@@ -29,6 +46,14 @@ public:
     void setRelation(Relation relation);
     Relation relation() const { return m_relation; }
 
+    /// How a box `boxHeight` tall (scene units) draws at zoom `lod` with a font of `fontPx`.
+    static Detail detailAt(qreal lod, qreal fontPx, qreal boxHeight);
+    /// The size, in pixels on screen, of this box's title at zoom `lod` with a font of
+    /// `fontPx`: 0 when it draws no text.
+    qreal titlePixelsAt(qreal lod, qreal fontPx) const;
+    /// `font`'s size in pixels on `device` (the canvas's viewport).
+    static qreal fontPixels(const QFont& font, const QPaintDevice* device);
+
     QRectF boundingRect() const override;
     QPainterPath shape() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) final;
@@ -36,16 +61,23 @@ public:
 protected:
     /// Draws the labels inside `inner` (the box less its padding), only when zoomed in enough.
     virtual void paintLabels(QPainter* painter, const QRectF& inner) = 0;
+    /// The one line a box keeps when zoomed out: its name.
+    virtual QString shortTitle() const = 0;
     /// The box's outline; a module box draws a stacked look.
     virtual void paintFrame(QPainter* painter, const QPen& pen);
     virtual bool dashed() const { return false; }
     const Colors& colors() const { return m_colors; }
 
 private:
+    void paintTitle(QPainter* painter, qreal lod, qreal fontPx);
+
     int m_item;
     QRectF m_rect;
     Colors m_colors;
     Relation m_relation = Relation::None;
+    // The title as last elided, and for which zoom: zooming re-elides, panning does not.
+    QString m_elided;
+    qreal m_elidedLod = -1;
 };
 
 }  // namespace ps::ui

@@ -2,7 +2,10 @@
 
 #include <QContextMenuEvent>
 #include <QGraphicsItem>
+#include <QGraphicsScene>
+#include <QKeyEvent>
 #include <QMouseEvent>
+#include <QScrollBar>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -26,6 +29,9 @@ GraphCanvas::GraphCanvas(QWidget* parent) : QGraphicsView(parent)
     setOptimizationFlag(DontSavePainterState, true);
     setFrameShape(QFrame::NoFrame);
     setBackgroundRole(QPalette::Base);
+    // The user moving a scroll bar pans (actionTriggered: not emitted when the view scrolls itself).
+    for (QScrollBar* bar : {horizontalScrollBar(), verticalScrollBar()})
+        connect(bar, &QScrollBar::actionTriggered, this, [this]() { m_keepFitted = false; });
 }
 
 qreal GraphCanvas::zoom() const
@@ -35,6 +41,12 @@ qreal GraphCanvas::zoom() const
 
 void GraphCanvas::setZoom(qreal z)
 {
+    m_keepFitted = false;
+    applyZoom(z);
+}
+
+void GraphCanvas::applyZoom(qreal z)
+{
     z = std::clamp(z, kMinZoom, kMaxZoom);
     setTransform(QTransform::fromScale(z, z));
     emit zoomChanged(z);
@@ -42,12 +54,19 @@ void GraphCanvas::setZoom(qreal z)
 
 void GraphCanvas::zoomBy(qreal factor)
 {
+    m_keepFitted = false;
     const qreal target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
     const qreal f = target / zoom();
     if (std::abs(f - 1) < 1e-9)
         return;
     scale(f, f);
     emit zoomChanged(target);
+}
+
+void GraphCanvas::scrollBy(const QPointF& delta)
+{
+    horizontalScrollBar()->setValue(horizontalScrollBar()->value() + qRound(delta.x()));
+    verticalScrollBar()->setValue(verticalScrollBar()->value() + qRound(delta.y()));
 }
 
 void GraphCanvas::fitScene(qreal minZoom)
@@ -58,10 +77,10 @@ void GraphCanvas::fitScene(qreal minZoom)
     const QSizeF vp = viewport()->size();
     const qreal fit = std::min(vp.width() / r.width(), vp.height() / r.height()) * 0.95;
     if (fit >= minZoom) {
-        setZoom(std::min(fit, 1.0));
+        applyZoom(std::min(fit, 1.0));
         centerOn(r.center());
     } else {
-        setZoom(minZoom);
+        applyZoom(minZoom);
         const qreal visibleHeight = vp.height() / minZoom;
         centerOn(QPointF(r.center().x(), r.top() + visibleHeight / 2));
     }
@@ -71,6 +90,7 @@ void GraphCanvas::wheelEvent(QWheelEvent* event)
 {
     const int delta = event->angleDelta().y();
     if (delta == 0) {
+        m_keepFitted = false;
         QGraphicsView::wheelEvent(event);
         return;
     }
@@ -96,6 +116,50 @@ void GraphCanvas::contextMenuEvent(QContextMenuEvent* event)
         item = nullptr;
     emit contextMenuRequested(item, event->globalPos());
     event->accept();
+}
+
+void GraphCanvas::keyPressEvent(QKeyEvent* event)
+{
+    const int key = event->key();
+    if (key != Qt::Key_Up && key != Qt::Key_Down && key != Qt::Key_Left && key != Qt::Key_Right) {
+        QGraphicsView::keyPressEvent(event);
+        return;
+    }
+    const Qt::KeyboardModifiers mods = event->modifiers() & ~Qt::KeypadModifier;
+    if (mods == Qt::NoModifier && scene() && !scene()->selectedItems().isEmpty()) {
+        using Step = GraphNavigator::Step;
+        emit stepRequested(key == Qt::Key_Up ? Step::Input
+                : key == Qt::Key_Down        ? Step::User
+                : key == Qt::Key_Left        ? Step::Previous
+                                             : Step::Next);
+        event->accept();
+        return;
+    }
+    if (mods == Qt::ControlModifier) {
+        m_keepFitted = false;
+        // Pan whatever is selected (a plain arrow does that only with nothing selected).
+        QScrollBar* bar = key == Qt::Key_Up || key == Qt::Key_Down ? verticalScrollBar() : horizontalScrollBar();
+        bar->triggerAction(key == Qt::Key_Up || key == Qt::Key_Left ? QAbstractSlider::SliderSingleStepSub
+                                                                    : QAbstractSlider::SliderSingleStepAdd);
+        event->accept();
+        return;
+    }
+    m_keepFitted = false;  // an arrow pans
+    QGraphicsView::keyPressEvent(event);
+}
+
+void GraphCanvas::mouseMoveEvent(QMouseEvent* event)
+{
+    if (event->buttons() & Qt::LeftButton)
+        m_keepFitted = false;  // a drag pans
+    QGraphicsView::mouseMoveEvent(event);
+}
+
+void GraphCanvas::resizeEvent(QResizeEvent* event)
+{
+    QGraphicsView::resizeEvent(event);
+    if (m_keepFitted)
+        fitScene(0);
 }
 
 void GraphCanvas::paintEvent(QPaintEvent* event)

@@ -1,12 +1,17 @@
 #pragma once
 
+#include "ui/GraphNavigator.h"
+
 #include <QGraphicsView>
 
 namespace ps::ui {
 
 /// The graph's QGraphicsView: drag the background to pan, the wheel (or Ctrl + / Ctrl -) to
 /// zoom around the cursor, click to select, Ctrl+click to add to the selection, double-click to
-/// activate an item (GraphView expands a module), right-click for an item's menu.
+/// activate an item (GraphView expands a module), right-click for an item's menu. With a box
+/// selected, the arrow keys ask to move the selection (stepRequested: Up to an input, Down to a
+/// user, Left and Right along the layer); with none, or with Ctrl held, they pan. A fitted view
+/// stays fitted when the canvas is resized, until the user zooms or pans.
 class GraphCanvas : public QGraphicsView {
     Q_OBJECT
 public:
@@ -15,8 +20,14 @@ public:
     qreal zoom() const;
     void setZoom(qreal zoom);
     void zoomBy(qreal factor);
-    /// The whole scene in view, but never smaller than `minZoom` (then the top is shown).
+    /// Scrolls the view by `delta` viewport pixels (what was at delta is then at 0,0).
+    void scrollBy(const QPointF& delta);
+    /// The whole scene in view (never past 1:1), but never smaller than `minZoom` (then the top
+    /// is shown).
     void fitScene(qreal minZoom);
+    /// While set, a resize fits the scene again (fitScene(0)); the user's zoom or pan clears it.
+    void setKeepFitted(bool keep) { m_keepFitted = keep; }
+    bool keepsFitted() const { return m_keepFitted; }
 
 signals:
     /// After every paint of the viewport (the benchmark's "first paint").
@@ -25,12 +36,21 @@ signals:
     void itemActivated(QGraphicsItem* item);
     /// `item` may be null (the background).
     void contextMenuRequested(QGraphicsItem* item, const QPoint& globalPos);
+    void stepRequested(GraphNavigator::Step step);
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void applyZoom(qreal zoom);
+
+    bool m_keepFitted = false;
 };
 
 }  // namespace ps::ui

@@ -1,9 +1,11 @@
 #include "ui/GraphExport.h"
 
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QGraphicsScene>
 #include <QImage>
 #include <QImageWriter>
+#include <QMessageBox>
 #include <QPainter>
 #include <QPalette>
 #include <QSaveFile>
@@ -97,6 +99,27 @@ bool GraphExport::toPng(QGraphicsScene* scene, const QString& path, int maxSide,
         return false;
     }
     return true;
+}
+
+void GraphExport::saveAs(QWidget* parent, QGraphicsScene* scene, const QString& title)
+{
+    const QString svgFilter = QObject::tr("SVG (*.svg)"), pngFilter = QObject::tr("PNG (*.png)");
+    QString filter = svgFilter;
+    QString path = QFileDialog::getSaveFileName(parent, QObject::tr("Export the visible graph"),
+        QStringLiteral("graph.svg"), svgFilter + QStringLiteral(";;") + pngFilter, &filter);
+    if (path.isEmpty())
+        return;
+    // The name's suffix decides; a name without one takes the chosen type's.
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    bool png = suffix == QLatin1String("png");
+    if (suffix != QLatin1String("png") && suffix != QLatin1String("svg")) {
+        png = filter == pngFilter;
+        path += png ? QStringLiteral(".png") : QStringLiteral(".svg");
+    }
+    QString error;
+    const bool ok = png ? toPng(scene, path, kPngSide, &error) : toSvg(scene, path, title, &error);
+    if (!ok)
+        QMessageBox::warning(parent, QObject::tr("Export failed"), error);
 }
 
 }  // namespace ps::ui

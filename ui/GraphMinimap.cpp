@@ -6,10 +6,12 @@
 #include <QPainter>
 #include <QScrollBar>
 
+#include <algorithm>
+
 namespace ps::ui {
 
 namespace {
-constexpr int kSide = 180;  // the longer side of the minimap, in pixels
+constexpr int kSide = 160;  // the longer side of the minimap, in pixels
 constexpr int kMargin = 10;
 }  // namespace
 
@@ -17,16 +19,20 @@ GraphMinimap::GraphMinimap(GraphCanvas* canvas) : QWidget(canvas), m_canvas(canv
 {
     setCursor(Qt::PointingHandCursor);
     setToolTip(tr("Overview: click or drag to move the view"));
-    canvas->installEventFilter(this);
-    connect(canvas->horizontalScrollBar(), &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
-    connect(canvas->verticalScrollBar(), &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
-    connect(canvas, &GraphCanvas::zoomChanged, this, qOverload<>(&QWidget::update));
+    // The viewport's own resize: when the canvas's arrives, the viewport is not resized yet.
+    canvas->viewport()->installEventFilter(this);
+    for (QScrollBar* bar : {canvas->horizontalScrollBar(), canvas->verticalScrollBar()})
+        connect(bar, &QScrollBar::valueChanged, this, &GraphMinimap::updateShown);
+    connect(canvas, &GraphCanvas::zoomChanged, this, &GraphMinimap::updateShown);
     hide();
 }
 
 void GraphMinimap::setBoxes(const QRectF& sceneRect, const std::vector<Box>& boxes)
 {
     m_sceneRect = sceneRect;
+    m_content = QRectF();
+    for (const auto& b : boxes)
+        m_content = m_content.united(b.rect);
     if (sceneRect.isEmpty()) {
         m_image = QImage();
         hide();
@@ -38,7 +44,7 @@ void GraphMinimap::setBoxes(const QRectF& sceneRect, const std::vector<Box>& box
                              : QSize(std::max(kSide / 3, int(kSide * aspect)), kSide);
     m_image = QImage(size, QImage::Format_ARGB32_Premultiplied);
     QColor bg = palette().color(QPalette::Window);
-    bg.setAlpha(225);
+    bg.setAlpha(190);
     m_image.fill(bg);
     QPainter p(&m_image);
     const qreal sx = size.width() / sceneRect.width(), sy = size.height() / sceneRect.height();
@@ -52,8 +58,21 @@ void GraphMinimap::setBoxes(const QRectF& sceneRect, const std::vector<Box>& box
     p.end();
     resize(size);
     place();
-    show();
-    update();
+    updateShown();
+}
+
+void GraphMinimap::updateShown()
+{
+    const QRectF view = m_canvas->mapToScene(m_canvas->viewport()->rect()).boundingRect();
+    // Half a pixel of slack: a fitted view's edges fall on fractions of a scene unit.
+    const qreal slack = 0.5 / std::max(m_canvas->zoom(), 1e-6);
+    const bool wanted = !m_image.isNull() && !view.adjusted(-slack, -slack, slack, slack).contains(m_content);
+    if (wanted == isHidden())
+        setVisible(wanted);
+    if (wanted) {
+        raise();
+        update();
+    }
 }
 
 QRectF GraphMinimap::imageRect() const
@@ -108,8 +127,10 @@ void GraphMinimap::mouseMoveEvent(QMouseEvent* event)
 
 bool GraphMinimap::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_canvas && event->type() == QEvent::Resize)
+    if (watched == m_canvas->viewport() && event->type() == QEvent::Resize) {
         place();
+        updateShown();
+    }
     return QWidget::eventFilter(watched, event);
 }
 

@@ -9,9 +9,12 @@ namespace ps::ui {
 
 class GraphCanvas;
 
-/// The whole graph in small, in a corner of the canvas, with the part in view outlined. Click
-/// or drag in it to move the view there. The picture is drawn once per layout (or lens), from
-/// the boxes' rectangles and fills, so panning only repaints the outline.
+/// The whole graph in small, in the bottom-right corner of the canvas's viewport (kept there as
+/// it is resized), with the part in view outlined. Click or drag in it to move the view there.
+/// Shown only while part of the graph is out of view: when the whole graph fits, it would only
+/// cover some of it. Translucent, so what is under it still shows. The picture is drawn once
+/// per layout (or lens), from the boxes' rectangles and fills, so panning only repaints the
+/// outline.
 class GraphMinimap : public QWidget {
     Q_OBJECT
 public:
@@ -36,11 +39,14 @@ protected:
 
 private:
     void place();
+    /// Shown while the boxes are not all in view.
+    void updateShown();
     QRectF imageRect() const;
 
     GraphCanvas* m_canvas;
     QImage m_image;
     QRectF m_sceneRect;
+    QRectF m_content;  ///< around every box
 };
 
 }  // namespace ps::ui

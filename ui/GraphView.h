@@ -2,31 +2,26 @@
 
 #include "graph/GraphLens.h"
 #include "graph/GraphSearch.h"
+#include "ui/GraphNavigator.h"
+#include "ui/GraphSession.h"
 
 #include <QList>
+#include <QPointF>
 #include <QWidget>
 
 #include <memory>
 #include <vector>
 
-class QComboBox;
 class QGraphicsItem;
-class QGraphicsScene;
 class QLabel;
-class QLineEdit;
-class QSpinBox;
+class QSplitter;
 class QStackedWidget;
-class QTextBrowser;
-class QTreeWidget;
-class QTreeWidgetItem;
 
 namespace ps::graph {
-class CollapseState;
 class GraphModel;
 class LayoutCache;
 class ModuleTree;
 class VisibleGraph;
-struct GraphNode;
 struct LayoutResult;
 }  // namespace ps::graph
 
@@ -36,23 +31,37 @@ class EdgesItem;
 class GraphBoxItem;
 class GraphCanvas;
 class GraphMinimap;
-struct GraphLayoutJob;
+class GraphScene;
+class GraphSidePanel;
+class GraphToolBar;
+class ModuleRegionsItem;
+class ModuleTreeModel;
 
 /// The Graph tab. The graph is shown collapsed by module (engine/graph's ModuleTree): a
 /// collapsed module is one box, double-click expands it; the module tree beside the canvas
 /// expands and collapses too. Search by name, op, module or shape walks the matches (opening
 /// what hides them); lenses colour the boxes; selecting a node highlights what it reads and
-/// feeds, n levels deep; a minimap shows where the view is; the visible graph exports to SVG
-/// and PNG.
+/// feeds, n levels deep; the arrow keys move the selection to an input, a user or a box beside
+/// it; the details pane links every input, user, kernel and source line; a minimap shows where
+/// the view is; the visible graph exports to SVG and PNG.
 ///
-/// Threads: the module tree, the visible graph and its layout are computed on a pool thread
-/// from immutable inputs (the GraphModel, a copy of the collapse state); the scene is built
-/// on the GUI thread when they come back. A newer request (setGraph, clear, expand, ...)
-/// makes a pending result be dropped, by a generation number. The layout cache, if set, is
-/// called from the pool thread.
+/// Space and zoom: the canvas takes the width; the module tree and the details are a side
+/// panel shown on request. A graph opens fitted to the canvas, in the largest opening state
+/// whose fitted labels are readable (GraphOpening); zoomed out further, boxes keep their titles
+/// and then the expanded modules are drawn as named regions (GraphBoxItem, ModuleRegionsItem).
+///
+/// The widgets and their wiring live here; the graph, its collapse state and layouts in
+/// GraphSession (layouts run on a pool thread, tagged with a generation number: see there),
+/// the module tree in ModuleTreeModel, the pane's text in GraphDetailsFormatter, the rows
+/// above the canvas in GraphToolBar, the panel in GraphSidePanel.
 class GraphView : public QWidget {
     Q_OBJECT
 public:
+    /// The most boxes shown when a graph opens (CollapseState::initial's budget; fewer when
+    /// the canvas is too small to show them readable); the bench measures the layout of this
+    /// opening view.
+    static constexpr int kOpeningBudget = 80;
+
     explicit GraphView(QWidget* parent = nullptr);
     ~GraphView() override;
 
@@ -60,11 +69,11 @@ public:
     /// No graph: shows `message` instead.
     void clear(const QString& message);
     /// Where laid-out graphs are kept between sessions (null: nowhere).
-    void setLayoutCache(std::shared_ptr<graph::LayoutCache> cache);
+    void setLayoutCache(std::shared_ptr<graph::LayoutCache> cache) { m_session->setLayoutCache(std::move(cache)); }
 
-    const std::shared_ptr<const graph::GraphModel>& graph() const { return m_graph; }
-    const graph::ModuleTree* moduleTree() const { return m_tree.get(); }
-    bool layoutPending() const { return m_pending; }
+    const std::shared_ptr<const graph::GraphModel>& graph() const { return m_session->graph(); }
+    const graph::ModuleTree* moduleTree() const { return m_session->tree().get(); }
+    bool layoutPending() const { return m_session->pending(); }
     /// Graph nodes selected: a selected module box stands for every node in it.
     QList<int> selectedNodes() const;
     /// Selects these nodes (and nothing else). With `reveal`, first expands the modules hiding
@@ -74,8 +83,17 @@ public:
     QPointF nodeCenter(int node) const;
     GraphCanvas* canvas() const { return m_canvas; }
     GraphMinimap* minimap() const { return m_minimap; }
+    /// The regions naming the expanded modules when zoomed out (null when nothing is shown).
+    ModuleRegionsItem* regions() const;
+    /// The module tree and details beside the canvas (hidden by default; the toolbar toggles it).
+    void setSidePanelShown(bool shown);
+    bool sidePanelShown() const;
+    /// How the next graph would open in this view as it is sized now.
+    GraphOpening opening() const;
     QString detailsText() const;
     QString message() const;
+    /// The module tree beside the canvas: a tick expands a module.
+    ModuleTreeModel* moduleTreeModel() const { return m_moduleModel; }
 
     // Collapse and expand, by module path ("" is the root, always expanded).
     bool isExpanded(const QString& modulePath) const;
@@ -89,9 +107,9 @@ public:
 
     // Search.
     void setSearch(const QString& text, graph::SearchField field = graph::SearchField::Any);
-    int matchCount() const { return static_cast<int>(m_matches.size()); }
+    int matchCount() const;
     /// Index into the matches of the one shown, or -1.
-    int currentMatch() const { return m_matchIndex; }
+    int currentMatch() const;
     int currentMatchNode() const;
 
     // Lenses and neighbourhoods.
@@ -123,61 +141,53 @@ signals:
     void nodesSelected(const QList<int>& nodes);
     /// The scene shows the graph of the last request (setGraph, expand, collapse, ...).
     void graphShown();
+    /// A source line in the details pane was clicked: `line` of `file` (1-based).
+    void locationActivated(const QString& file, int line);
 
 private:
-    void startLayout(std::unique_ptr<graph::CollapseState> state, int anchorNode, QPointF anchorView);
-    void adopt(GraphLayoutJob& job, int anchorNode, QPointF anchorView);
+    void onLayoutShown(bool opened);
+    void onLayoutFailed(const QString& why);
+    /// Remembers where `node`'s box is in the viewport, to keep it there after the next layout.
+    void anchorOn(int node);
     void buildScene();
     void applyLens();
     void applyPendingSelection();
-    void relayoutTo(std::unique_ptr<graph::CollapseState> state, int anchorNode);
     void onSelectionChanged();
     void onItemActivated(QGraphicsItem* item);
-    void onContextMenu(QGraphicsItem* item, const QPoint& globalPos);
-    void showDetails(const QList<int>& nodes, const QList<int>& modules);
-    void showMatch();
-    void fillModuleTree();
-    void syncModuleTree();
-    void onModuleTreeChanged(QTreeWidgetItem* item, int column);
-    QList<int> selectedModules() const;
+    void onStep(GraphNavigator::Step step);
+    void onExpansionRequested(int module, bool expand);
+    void requestModule(const QString& modulePath, bool expand);
+    /// Ticks the module tree as the newest request says; unfolds what it expands.
+    void syncModuleTree(bool whole);
+    /// Selects one box, as a click does, and scrolls it into view.
+    void selectItem(int item);
+    /// The selected box the arrow keys move from, or -1.
+    int currentItem() const;
     void updateSummary();
+    QString exportTitle() const;
 
-    std::shared_ptr<const graph::GraphModel> m_graph;
-    std::shared_ptr<const graph::ModuleTree> m_tree;
-    std::unique_ptr<graph::CollapseState> m_state;      ///< what is shown
-    std::unique_ptr<graph::CollapseState> m_requested;  ///< the newest request, while it is laid out
-    const graph::CollapseState& latestState() const { return m_requested ? *m_requested : *m_state; }
-    std::shared_ptr<const graph::VisibleGraph> m_visible;
-    std::unique_ptr<graph::LayoutResult> m_layout;
-    std::shared_ptr<graph::LayoutCache> m_cache;
-    std::vector<GraphBoxItem*> m_items;  ///< per visible item
+    GraphSession* m_session;
+    /// What the scene is drawn from: the session's, set by buildScene (null when nothing is).
+    const graph::VisibleGraph* m_visible = nullptr;
+    const graph::LayoutResult* m_layout = nullptr;
+    ModuleTreeModel* m_moduleModel;
+    GraphNavigator m_navigator;
+    int m_current = -1;  ///< the box the arrow keys last moved to
+    int m_anchorNode = -1;
+    QPointF m_anchorView;
     EdgesItem* m_edges = nullptr;
-    QGraphicsScene* m_scene;
+    GraphScene* m_scene;
     GraphCanvas* m_canvas;
     GraphMinimap* m_minimap;
     QStackedWidget* m_stack;
     QLabel* m_message;
-    QLabel* m_summary;
-    QLabel* m_legend;
-    QLineEdit* m_search;
-    QComboBox* m_searchField;
-    QLabel* m_matchLabel;
-    QComboBox* m_lensBox;
-    QSpinBox* m_depthBox;
-    QTreeWidget* m_modules;
-    std::vector<QTreeWidgetItem*> m_moduleItems;  ///< per module id
-    QTextBrowser* m_details;
+    GraphToolBar* m_toolBar;
+    GraphSidePanel* m_side;
+    QSplitter* m_split;
     graph::Lens m_lens = graph::Lens::Kind;
     int m_depth = 1;
-    std::vector<int> m_matches;
-    int m_matchIndex = -1;
-    QList<int> m_pendingSelection;  ///< nodes to select once the pending layout is shown
-    bool m_pendingReveal = false;
-    quint64 m_generation = 0;
-    bool m_pending = false;
     bool m_selecting = false;
-    bool m_syncingTree = false;
-    QStringList m_legendEntries;
+    bool m_stepping = false;
 };
 
 }  // namespace ps::ui

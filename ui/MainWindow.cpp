@@ -39,6 +39,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <set>
 
 namespace ps::ui {
@@ -79,8 +80,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     m_split->setObjectName(QStringLiteral("mainSplitter"));
     m_split->addWidget(editorPane);
     m_split->addWidget(m_report);
-    m_split->setStretchFactor(0, 2);
+    m_split->setStretchFactor(0, 1);
     m_split->setStretchFactor(1, 3);
+    connect(m_split, &QSplitter::splitterMoved, this, [this]() { m_splitPlaced = true; });
 
     m_notice = new NoticeBar;
     auto* central = new QWidget;
@@ -101,7 +103,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     m_logDock->setObjectName(QStringLiteral("logDock"));
     m_logDock->setWidget(m_log);
     addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
-    resizeDocks({m_libraryDock}, {250}, Qt::Horizontal);
+    resizeDocks({m_libraryDock}, {210}, Qt::Horizontal);
     resizeDocks({m_logDock}, {160}, Qt::Vertical);
     // Cheap to make: its worker (a process of its own) starts at its first Run Both.
     m_lessons = new LessonsView(options.pythonEnv);
@@ -153,6 +155,15 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     connect(m_editor, &ScriptEditor::lineClicked, this, &MainWindow::onScriptLineClicked);
     connect(m_editor, &ScriptEditor::fileDropped, this, [this](const QString& path) { openPath(path); });
     connect(m_report->graphView(), &GraphView::nodesSelected, this, &MainWindow::onNodesSelected);
+    connect(m_report->graphView(), &GraphView::locationActivated, this, &MainWindow::onLocation);
+    connect(m_report->graphView(), &GraphView::graphShown, this, [this]() {
+        if (m_report->tabs()->currentIndex() == ReportView::GraphTab)
+            makeRoomForGraph();
+    });
+    connect(m_report->tabs(), &QTabWidget::currentChanged, this, [this](int tab) {
+        if (tab == ReportView::GraphTab && m_report->graphView()->graph())
+            makeRoomForGraph();
+    });
     connect(m_report->sourceView(), &SourceView::nodesActivated, this, &MainWindow::onSourceNodes);
     connect(m_report->violationsView(), &ViolationsView::locationActivated, this, &MainWindow::onLocation);
     connect(m_report, &ReportView::captureChanged, this, [this]() { m_editor->highlightLines({}); });
@@ -414,7 +425,8 @@ void MainWindow::restoreSettings(bool restoreState)
         if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
             resize(1400, 900);
         QMainWindow::restoreState(s.value(QStringLiteral("window/state")).toByteArray());
-        if (!m_split->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray()))
+        m_splitPlaced = m_split->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());
+        if (!m_splitPlaced)
             m_split->setSizes({460, 740});
         const QString last = s.value(QStringLiteral("editor/lastFile")).toString();
         if (!last.isEmpty() && QFileInfo(last).isFile())
@@ -428,6 +440,21 @@ void MainWindow::restoreSettings(bool restoreState)
     m_verifyAction->setChecked(s.value(QStringLiteral("run/verify"), true).toBool());
     m_deepVerifyAction->setChecked(s.value(QStringLiteral("run/deepVerify"), false).toBool());
     rebuildRecentMenu();
+}
+
+void MainWindow::makeRoomForGraph()
+{
+    if (m_splitPlaced || m_roomForGraph || !isVisible())
+        return;
+    m_roomForGraph = true;
+    // The report (the canvas, its side panel shut) gets 63 % of the window; the editor keeps
+    // what is left, and never less than a narrow column of code.
+    constexpr double kReportShare = 0.63;
+    constexpr int kEditorMin = 240;
+    const int total = m_split->width() - m_split->handleWidth();
+    const int editor = std::max(kEditorMin, total - static_cast<int>(width() * kReportShare));
+    if (editor < m_split->sizes().value(0))
+        m_split->setSizes({editor, total - editor});
 }
 
 void MainWindow::saveSettings()

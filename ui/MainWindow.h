@@ -95,6 +95,9 @@ private:
     void buildMenus();
     void buildToolBar();
     void restoreSettings(bool restoreState);
+    /// Once a graph is on screen, narrows the editor so the report gets the room a graph needs,
+    /// unless the user has placed the splitter (now, or in a past session). Once per window.
+    void makeRoomForGraph();
     void saveSettings();
     bool maybeSave();
     bool save();
@@ -121,6 +124,8 @@ private:
     LogView* m_log;
     NoticeBar* m_notice;
     QSplitter* m_split;
+    bool m_splitPlaced = false;   ///< the user moved the splitter, or its place was restored
+    bool m_roomForGraph = false;  ///< makeRoomForGraph did its work
     QDockWidget* m_libraryDock;
     QDockWidget* m_logDock;
     LessonsView* m_lessons;

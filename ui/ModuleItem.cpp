@@ -1,15 +1,40 @@
 #include "ui/ModuleItem.h"
 
+#include "graph/ModuleTree.h"
+
 #include <QPainter>
 
 namespace ps::ui {
 
 ModuleItem::ModuleItem(
     int item, int module, const QString& path, const QString& type, int nodes, const QRectF& rect, const Colors& colors)
-    : GraphBoxItem(item, rect, colors), m_module(module), m_path(path), m_type(type), m_nodes(nodes)
+    : GraphBoxItem(item, rect, colors), m_module(module), m_path(path), m_nodes(nodes)
 {
-    setToolTip(QObject::tr("%1 (%2)\n%n node(s) — double-click to expand", nullptr, nodes)
-                   .arg(path, type.isEmpty() ? QObject::tr("module") : type));
+    using Role = graph::Module::Role;
+    const auto info = graph::ModuleTree::describe(path.toStdString());
+    const QString name = QString::fromStdString(info.name);
+    const QString modelPath = QString::fromStdString(info.modelPath);
+    const bool backward = info.phase == graph::Phase::Backward;
+    QString tip;
+    switch (info.role) {
+    case Role::PhaseGroup:
+        m_title = name;
+        tip = backward ? QObject::tr("The backward pass") : QObject::tr("The forward pass");
+        break;
+    case Role::Gradients:
+        m_title = QStringLiteral("%1 (%2)").arg(name).arg(nodes);
+        tip = QObject::tr("The gradient outputs and the views that only feed them");
+        break;
+    case Role::Model:
+        m_title = backward ? QObject::tr("%1 (backward)").arg(name) : name;
+        if (!type.isEmpty())
+            m_title += QStringLiteral(" · ") + type;
+        m_where = modelPath;
+        tip = (backward ? QObject::tr("backward of %1 (%2)") : QStringLiteral("%1 (%2)"))
+                  .arg(modelPath, type.isEmpty() ? QObject::tr("module") : type);
+        break;
+    }
+    setToolTip(tip + QObject::tr("\n%n node(s) — double-click to expand", nullptr, nodes));
 }
 
 void ModuleItem::paintFrame(QPainter* painter, const QPen& pen)
@@ -22,6 +47,11 @@ void ModuleItem::paintFrame(QPainter* painter, const QPen& pen)
     GraphBoxItem::paintFrame(painter, pen);
 }
 
+QString ModuleItem::shortTitle() const
+{
+    return QStringLiteral("▸ ") + m_title;
+}
+
 void ModuleItem::paintLabels(QPainter* painter, const QRectF& inner)
 {
     const qreal half = inner.height() / 2;
@@ -29,10 +59,9 @@ void ModuleItem::paintLabels(QPainter* painter, const QRectF& inner)
     font.setBold(true);
     painter->setFont(font);
     const QFontMetricsF fm(font);
-    const QString name = m_path.section('.', -1);
+    // Middle elision keeps both the name and the end ("(backward) · Linear" or the type).
     painter->drawText(QRectF(inner.left(), inner.top(), inner.width(), half), Qt::AlignLeft | Qt::AlignVCenter,
-        fm.elidedText(
-            QStringLiteral("▸ ") + (m_type.isEmpty() ? name : name + " · " + m_type), Qt::ElideMiddle, inner.width()));
+        fm.elidedText(QStringLiteral("▸ ") + m_title, Qt::ElideMiddle, inner.width()));
     font.setBold(false);
     painter->setFont(font);
     const QFontMetricsF fm2(font);
@@ -41,8 +70,8 @@ void ModuleItem::paintLabels(QPainter* painter, const QRectF& inner)
     const QString sep = QStringLiteral(" · ");
     const qreal room = inner.width() - fm2.horizontalAdvance(count + sep);
     QString text = count;
-    if (room > fm2.horizontalAdvance(QStringLiteral("…") + name))
-        text += sep + fm2.elidedText(m_path, Qt::ElideLeft, room);
+    if (!m_where.isEmpty() && room > fm2.horizontalAdvance(QStringLiteral("…") + m_where.section('.', -1)))
+        text += sep + fm2.elidedText(m_where, Qt::ElideLeft, room);
     painter->drawText(QRectF(inner.left(), inner.top() + half, inner.width(), half), Qt::AlignLeft | Qt::AlignVCenter,
         fm2.elidedText(text, Qt::ElideRight, inner.width()));
 }

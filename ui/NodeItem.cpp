@@ -1,6 +1,7 @@
 #include "ui/NodeItem.h"
 
 #include "graph/GraphModel.h"
+#include "ui/GraphDetailsFormatter.h"
 
 #include <QPainter>
 
@@ -49,6 +50,11 @@ bool NodeItem::dashed() const
     return m_data->phase == "backward";
 }
 
+QString NodeItem::shortTitle() const
+{
+    return GraphDetailsFormatter::title(*m_data);
+}
+
 void NodeItem::paintLabels(QPainter* painter, const QRectF& inner)
 {
     const auto& n = *m_data;
@@ -74,7 +80,7 @@ void NodeItem::paintLabels(QPainter* painter, const QRectF& inner)
     font.setBold(true);
     painter->setFont(font);
     const QFontMetricsF fm(font);
-    const QString title = QString::fromStdString(n.kind == "compute" || n.qualname.empty() ? n.name : n.qualname);
+    const QString title = GraphDetailsFormatter::title(n);
     painter->drawText(top, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(title, Qt::ElideMiddle, top.width()));
     font.setBold(false);
     painter->setFont(font);

@@ -28,6 +28,7 @@ public:
 
 protected:
     void paintLabels(QPainter* painter, const QRectF& inner) override;
+    QString shortTitle() const override;
     bool dashed() const override;
 
 private:

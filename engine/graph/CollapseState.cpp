@@ -16,25 +16,57 @@ CollapseState CollapseState::initial(const ModuleTree& tree, int budget)
 {
     CollapseState s(tree);
     const auto& mods = tree.modules();
-    int visible = static_cast<int>(mods[0].nodes.size() + mods[0].children.size());
+    auto mod = [&](int m) -> const Module& { return mods[static_cast<std::size_t>(m)]; };
+    // A module opens together with its twin in the other phase (a training step's "model.0"
+    // and "backward:model.0"), so that the backward mirrors the forward; an entry is a module
+    // with no forward twin, standing for itself and its backward twin if any.
+    auto twin = [&](int m) { return mod(m).phase == Phase::Forward ? tree.twin(m) : -1; };
+    auto total = [&](int m) { return mod(m).total + (twin(m) >= 0 ? mod(twin(m)).total : 0); };
+    auto entries = [&](const std::vector<int>& children, std::vector<int>& out) {
+        for (int c : children)
+            if (c != tree.gradients() && (mod(c).phase != Phase::Backward || tree.twin(c) < 0))
+                out.push_back(c);  // the gradient bundle opens only when asked to
+    };
+    std::vector<int> top;
+    int visible = static_cast<int>(mod(0).nodes.size() + mod(0).children.size());
+    if (tree.phased()) {
+        // The forward and backward groups are the outline of a training step: always open.
+        for (Phase p : {Phase::Forward, Phase::Backward}) {
+            const int group = tree.phaseGroup(p);
+            s.m_expanded[static_cast<std::size_t>(group)] = true;
+            visible += static_cast<int>(mod(group).nodes.size() + mod(group).children.size()) - 1;
+            entries(mod(group).children, top);
+        }
+    } else {
+        top = mod(0).children;
+    }
     // Nodes outside every module (a training step's loss and much of its backward) show anyway:
     // the budget is for opening modules on top of them, so the model's outline still opens.
     budget = std::max(budget, visible + budget / 2);
     // Largest first within each level, levels in order: the outline of the model opens first.
-    std::deque<int> queue(mods[0].children.begin(), mods[0].children.end());
-    std::stable_sort(queue.begin(), queue.end(), [&](int a, int b) { return mods[a].total > mods[b].total; });
+    auto largestFirst = [&](std::vector<int>& list) {
+        std::stable_sort(list.begin(), list.end(), [&](int a, int b) { return total(a) > total(b); });
+    };
+    largestFirst(top);
+    std::deque<int> queue(top.begin(), top.end());
     while (!queue.empty()) {
         const int m = queue.front();
         queue.pop_front();
-        const auto& mod = mods[static_cast<std::size_t>(m)];
-        const int grows = static_cast<int>(mod.nodes.size() + mod.children.size()) - 1;
+        const int other = twin(m);
+        int grows = static_cast<int>(mod(m).nodes.size() + mod(m).children.size()) - 1;
+        if (other >= 0)
+            grows += static_cast<int>(mod(other).nodes.size() + mod(other).children.size()) - 1;
         // A lone child adds nothing to look at: always open through it.
         if (grows > 0 && visible + grows > budget)
             continue;
         s.m_expanded[static_cast<std::size_t>(m)] = true;
+        if (other >= 0)
+            s.m_expanded[static_cast<std::size_t>(other)] = true;
         visible += grows;
-        std::vector<int> kids(mod.children.begin(), mod.children.end());
-        std::stable_sort(kids.begin(), kids.end(), [&](int a, int b) { return mods[a].total > mods[b].total; });
+        std::vector<int> kids(mod(m).children.begin(), mod(m).children.end());
+        if (other >= 0)
+            entries(mod(other).children, kids);
+        largestFirst(kids);
         if (grows <= 0)
             queue.insert(queue.begin(), kids.begin(), kids.end());
         else

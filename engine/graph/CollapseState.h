@@ -19,6 +19,9 @@ public:
     /// The opening state: modules expanded breadth first, largest first, while the number of
     /// visible boxes stays within `budget` (or within the root's own nodes plus half the
     /// budget, when those alone exceed it); chains of single-child modules are opened through.
+    /// A training step's forward and backward groups are always opened, a model module opens
+    /// with its twin in the other phase (so the backward mirrors the forward), and the gradient
+    /// bundle stays shut.
     static CollapseState initial(const ModuleTree& tree, int budget);
     static CollapseState allExpanded(const ModuleTree& tree);
 

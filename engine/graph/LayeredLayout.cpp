@@ -1,37 +1,44 @@
 #include "graph/LayeredLayout.h"
 
+#include "graph/CrossingReduction.h"
 #include "graph/GraphModel.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <queue>
+#include <unordered_map>
+#include <utility>
 
 namespace ps::graph {
 
 namespace {
 
-// Centres x_i nearest to desired_i (least squares) with x_i - x_{i-1} >= sep_i: substitute
-// y_i = desired_i - offset_i (offset_i = sep_1 + ... + sep_i), find the best non-decreasing z
-// by pooling adjacent violators, then x_i = z_i + offset_i.
-void packLayer(std::vector<double>& x, const std::vector<double>& desired, const std::vector<double>& offset)
+// Centres x_i nearest to desired_i (least squares, weight w_i) with x_i - x_{i-1} >= sep_i:
+// substitute y_i = desired_i - offset_i (offset_i = sep_1 + ... + sep_i), find the best
+// non-decreasing z by pooling adjacent violators, then x_i = z_i + offset_i.
+void packLayer(std::vector<double>& x, const std::vector<double>& desired, const std::vector<double>& offset,
+    const std::vector<double>& weight)
 {
     const std::size_t k = desired.size();
     struct Block {
         double sum;
+        double weight;
         std::size_t count;
-        double mean() const { return sum / static_cast<double>(count); }
+        double mean() const { return sum / weight; }
     };
     std::vector<Block> blocks;
     blocks.reserve(k);
     for (std::size_t i = 0; i < k; ++i) {
-        blocks.push_back({desired[i] - offset[i], 1});
+        blocks.push_back({(desired[i] - offset[i]) * weight[i], weight[i], 1});
         while (blocks.size() > 1 && blocks[blocks.size() - 2].mean() > blocks.back().mean()) {
             Block last = blocks.back();
             blocks.pop_back();
             blocks.back().sum += last.sum;
+            blocks.back().weight += last.weight;
             blocks.back().count += last.count;
         }
     }
@@ -42,42 +49,95 @@ void packLayer(std::vector<double>& x, const std::vector<double>& desired, const
             x[i] = b.mean() + offset[i];
 }
 
-// A topological order preferring graph order; when every remaining item waits on another (a
-// cycle), the earliest one goes next and its unmet inputs become back edges.
-std::vector<int> topologicalOrder(
-    const std::vector<std::vector<int>>& inputs, const std::vector<std::vector<int>>& users)
+// Per band (ascending) a topological order of its items over the edges inside it, preferring
+// graph order; when every remaining item of the band waits on another (a cycle), the earliest
+// one goes next and its unmet inputs become back edges. Inputs from a lower band are met; an
+// input from a higher band is a back edge.
+std::vector<int> topologicalOrder(const std::vector<std::vector<int>>& inputs,
+    const std::vector<std::vector<int>>& users, const std::vector<int>& band)
 {
     const int n = static_cast<int>(inputs.size());
-    std::vector<int> waiting(n), order;
+    std::vector<int> byBand(n);
+    for (int v = 0; v < n; ++v)
+        byBand[v] = v;
+    std::stable_sort(byBand.begin(), byBand.end(), [&](int a, int b) { return band[a] < band[b]; });
+    std::vector<int> waiting(n, 0), order;
     std::vector<char> done(n, 0);
     order.reserve(n);
+    for (int v = 0; v < n; ++v)
+        for (int u : inputs[v])
+            if (u >= 0 && u < n && u != v && band[u] == band[v])
+                ++waiting[v];
     std::priority_queue<int, std::vector<int>, std::greater<>> ready;
-    for (int v = 0; v < n; ++v) {
-        waiting[v] = static_cast<int>(inputs[v].size());
-        if (waiting[v] == 0)
-            ready.push(v);
-    }
-    int scan = 0;
-    while (static_cast<int>(order.size()) < n) {
-        int v;
-        if (!ready.empty()) {
-            v = ready.top();
-            ready.pop();
-            if (done[v])
-                continue;
-        } else {
-            while (done[scan])
-                ++scan;
-            v = scan;
+    for (int first = 0; first < n;) {
+        int last = first;
+        while (last < n && band[byBand[last]] == band[byBand[first]])
+            ++last;
+        for (int i = first; i < last; ++i)
+            if (waiting[byBand[i]] == 0)
+                ready.push(byBand[i]);
+        int scan = first;
+        for (int placed = first; placed < last; ++placed) {
+            int v = -1;
+            while (!ready.empty() && v < 0) {
+                v = ready.top();
+                ready.pop();
+                if (done[v])
+                    v = -1;
+            }
+            if (v < 0) {
+                while (done[byBand[scan]])
+                    ++scan;
+                v = byBand[scan];
+            }
+            done[v] = 1;
+            order.push_back(v);
+            for (int w : users[v])
+                if (band[w] == band[v] && --waiting[w] == 0 && !done[w])
+                    ready.push(w);
         }
-        done[v] = 1;
-        order.push_back(v);
-        for (int w : users[v])
-            if (--waiting[w] == 0 && !done[w])
-                ready.push(w);
+        first = last;
     }
     return order;
 }
+
+// Neighbours in compressed rows: for item v, to[start[v] .. start[v + 1]).
+struct Adjacency {
+    std::vector<int> start, to;
+    Adjacency(int items, const std::vector<std::pair<int, int>>& edges, bool below)
+        : start(static_cast<std::size_t>(items) + 1, 0), to(edges.size())
+    {
+        for (const auto& e : edges)
+            ++start[static_cast<std::size_t>(below ? e.first : e.second) + 1];
+        for (int i = 0; i < items; ++i)
+            start[static_cast<std::size_t>(i) + 1] += start[static_cast<std::size_t>(i)];
+        std::vector<int> fill(start.begin(), start.end() - 1);
+        for (const auto& e : edges)
+            to[static_cast<std::size_t>(fill[static_cast<std::size_t>(below ? e.first : e.second)]++)]
+                = below ? e.second : e.first;
+    }
+};
+
+// An edge of the layout between two items a layer or more apart, drawn top to bottom: through
+// virtual items (first .. first + span - 2), or down a side lane, or straight when adjacent.
+struct Chain {
+    int top = 0;
+    int bottom = 0;
+    int first = -1;  ///< its first virtual item, or -1
+    int lane = -1;   ///< its side lane, or -1
+    bool left = false;
+};
+
+// Virtual items allowed per item (plus a floor for small graphs): bounds the ordering and
+// packing work on a training step, whose saved activations would otherwise need a virtual item
+// in each of hundreds of layers.
+constexpr std::int64_t kVirtualPerItem = 3;
+constexpr std::int64_t kVirtualFloor = 20000;
+constexpr int kMaxLanes = 24;
+// A box outweighs a virtual item when a layer is packed: edges make way for boxes.
+constexpr double kBoxWeight = 4;
+// Graphs up to this many items are ordered on both layerings (see compute()).
+constexpr int kTwoLayeringsItems = 2000;
 
 }  // namespace
 
@@ -89,130 +149,348 @@ LayoutResult LayeredLayout::compute(const LayoutInput& input, const LayoutOption
     if (n == 0)
         return result;
     const auto& inputs = input.inputs;
+    auto joins = [n](int u, int v) { return u >= 0 && u < n && u != v; };
     std::vector<std::vector<int>> users(n);
     for (int v = 0; v < n; ++v)
         for (int u : inputs[v])
-            users[u].push_back(v);
-    std::vector<double> width(n, options.nodeWidth);
+            if (joins(u, v))
+                users[u].push_back(v);
+    std::vector<double> itemWidth(n, options.nodeWidth);
     if (input.widths.size() == static_cast<std::size_t>(n))
-        width = input.widths;
+        itemWidth = input.widths;
+    std::vector<int> band(n, 0);
+    if (input.bands.size() == static_cast<std::size_t>(n))
+        for (int v = 0; v < n; ++v)
+            band[v] = std::max(0, input.bands[static_cast<std::size_t>(v)]);
 
-    const std::vector<int> order = topologicalOrder(inputs, users);
+    const std::vector<int> order = topologicalOrder(inputs, users, band);
     std::vector<int> rank(n);
     for (int i = 0; i < n; ++i)
         rank[order[i]] = i;
     auto forward = [&](int u, int v) { return rank[u] < rank[v]; };
 
-    // Layers: longest path from the sources, then sources moved down next to their first user
-    // (parameters would otherwise crowd layer 0 with edges across the whole graph).
-    std::vector<int> layer(n, 0);
-    for (int v : order) {
+    // Layers: longest path from the sources, each band starting below the one before, then
+    // sources moved down next to their first user (parameters would otherwise crowd the band's
+    // first layer with edges across the whole graph).
+    std::vector<int> depth(n, 0), bandStart(n, 0);
+    int deepest = -1, start = 0;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        const int v = order[i];
+        if (i == 0 || band[v] != band[order[i - 1]])
+            start = deepest + 1;
+        bandStart[v] = start;
+        int l = start;
         for (int u : inputs[v])
-            if (forward(u, v))
-                layer[v] = std::max(layer[v], layer[u] + 1);
+            if (joins(u, v) && forward(u, v))
+                l = std::max(l, depth[u] + 1);
         // A back edge (v feeds an item earlier in the order) is laid out reversed: v goes
         // below that item, so the edge still spans a layer and points up.
         for (int w : users[v])
             if (!forward(v, w))
-                layer[v] = std::max(layer[v], layer[w] + 1);
+                l = std::max(l, depth[w] + 1);
+        depth[v] = l;
+        deepest = std::max(deepest, l);
     }
-    for (int v = 0; v < n; ++v) {
-        if (!inputs[v].empty() || users[v].empty())
-            continue;
-        int first = std::numeric_limits<int>::max();
-        for (int w : users[v])
-            first = std::min(first, layer[w]);
-        layer[v] = std::max(0, first - 1);
-    }
-    const int layerCount = *std::max_element(layer.begin(), layer.end()) + 1;
-    std::vector<std::vector<int>> layers(layerCount);
-    for (int v : order)
-        layers[layer[v]].push_back(v);
-
-    // Ordering: barycenter sweeps down (by inputs) and up (by users).
-    std::vector<double> pos(n, 0.0);
-    auto place = [&](const std::vector<int>& l) {
-        const double mid = (static_cast<double>(l.size()) - 1) / 2;
-        for (std::size_t i = 0; i < l.size(); ++i)
-            pos[l[i]] = static_cast<double>(i) - mid;
-    };
-    for (const auto& l : layers)
-        place(l);
-    std::vector<double> key(n, 0.0);
-    auto sortBy = [&](std::vector<int>& l, bool byInputs) {
-        if (l.size() < 2)
-            return;
-        for (int v : l) {
-            const auto& nb = byInputs ? inputs[v] : users[v];
-            if (nb.empty()) {
-                key[v] = pos[v];
+    // Items that feed more edges than they read move down next to their first user (latest
+    // first, so their users are placed): a transpose of a weight read deep in the graph
+    // would otherwise start a long edge at the top of the band, across every edge between.
+    // Inputs that are sources with this one user count as none: they follow it down below.
+    auto pullDown = [&](std::vector<int>& at) {
+        std::vector<int> bandLast(static_cast<std::size_t>(*std::max_element(band.begin(), band.end())) + 1, 0);
+        for (int v = 0; v < n; ++v)
+            bandLast[static_cast<std::size_t>(band[v])] = std::max(bandLast[static_cast<std::size_t>(band[v])], at[v]);
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            const int v = *it;
+            if (inputs[v].empty() || users[v].empty())
                 continue;
+            int reads = 0, feeds = 0, lowest = bandLast[static_cast<std::size_t>(band[v])];
+            bool backEdge = false;
+            for (int u : inputs[v])
+                if (joins(u, v)) {
+                    backEdge = backEdge || !forward(u, v);
+                    reads += !inputs[u].empty() || users[u].size() > 1;
+                }
+            for (int w : users[v]) {
+                backEdge = backEdge || !forward(v, w);
+                ++feeds;
+                if (band[w] == band[v])
+                    lowest = std::min(lowest, at[w] - 1);
             }
-            double s = 0;
-            for (int u : nb)
-                s += pos[u];
-            key[v] = s / static_cast<double>(nb.size());
+            if (!backEdge && (feeds > reads || reads == 0) && lowest > at[v])
+                at[v] = lowest;
         }
-        std::stable_sort(l.begin(), l.end(), [&](int a, int b) { return key[a] < key[b]; });
-        place(l);
     };
-    for (int s = 0; s < options.sweeps; ++s) {
-        for (int L = 1; L < layerCount; ++L)
-            sortBy(layers[L], true);
-        for (int L = layerCount - 2; L >= 0; --L)
-            sortBy(layers[L], false);
+    auto sinkSources = [&](std::vector<int>& at) {
+        for (int v = 0; v < n; ++v) {
+            if (!inputs[v].empty() || users[v].empty())
+                continue;
+            int first = std::numeric_limits<int>::max(), lowest = bandStart[v];
+            for (int w : users[v]) {
+                if (forward(v, w))
+                    first = std::min(first, at[w]);
+                else
+                    lowest = std::max(lowest, at[w] + 1);
+            }
+            if (first != std::numeric_limits<int>::max())
+                at[v] = std::max(lowest, first - 1);
+        }
+    };
+    std::vector<int> pulled = depth;
+    pullDown(pulled);
+    sinkSources(pulled);
+    sinkSources(depth);
+
+    // Two layerings on a small graph, each ordered, the one whose order crosses less kept: the
+    // pulled one shortens edges but can cross more where a module's fan-in meets its skips.
+    struct Plan {
+        std::vector<int> layer;
+        int layerCount = 0;
+        std::vector<Chain> chains;
+        std::vector<int> chainOfRoute, laned;
+        std::vector<double> width;
+        std::vector<std::vector<int>> layers;
+        std::vector<std::pair<int, int>> edges;  // (upper, lower), one layer apart
+        std::int64_t crossings = 0;
+        int total = 0;
+    };
+    auto makePlan = [&](std::vector<int> depths) {
+        Plan p;
+        p.layer = std::move(depths);
+        p.layerCount = *std::max_element(p.layer.begin(), p.layer.end()) + 1;
+        const auto& layer = p.layer;
+        const int layerCount = p.layerCount;
+        auto& chains = p.chains;
+        auto& chainOfRoute = p.chainOfRoute;
+        auto& laned = p.laned;
+        auto& width = p.width;
+        auto& layers = p.layers;
+        auto& edges = p.edges;
+        auto span = [&](const Chain& c) { return layer[c.bottom] - layer[c.top]; };
+        // One chain per pair of items joined (both directions and repeated inputs share it).
+        std::unordered_map<std::uint64_t, int> chainIndex;
+        for (int v = 0; v < n; ++v) {
+            for (int u : inputs[v]) {
+                if (!joins(u, v)) {
+                    chainOfRoute.push_back(-1);
+                    continue;
+                }
+                Chain c;
+                c.top = forward(u, v) ? u : v;
+                c.bottom = forward(u, v) ? v : u;
+                const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(c.top)) << 32)
+                    | static_cast<std::uint32_t>(c.bottom);
+                auto [it, fresh] = chainIndex.emplace(key, static_cast<int>(chains.size()));
+                if (fresh)
+                    chains.push_back(c);
+                chainOfRoute.push_back(it->second);
+            }
+        }
+
+        // Virtual items, shortest edges first, up to the cap; the longest edges take a side lane.
+        std::vector<int> longChains;
+        for (int c = 0; c < static_cast<int>(chains.size()); ++c)
+            if (span(chains[c]) > 1)
+                longChains.push_back(c);
+        std::stable_sort(
+            longChains.begin(), longChains.end(), [&](int a, int b) { return span(chains[a]) < span(chains[b]); });
+        const std::int64_t cap = std::max(kVirtualFloor, kVirtualPerItem * n);
+        std::int64_t virtuals = 0;
+        for (int c : longChains) {
+            const int extra = span(chains[c]) - 1;
+            if (virtuals + extra <= cap) {
+                chains[c].first = n + static_cast<int>(virtuals);
+                virtuals += extra;
+            } else {
+                laned.push_back(c);
+            }
+        }
+        const int total = n + static_cast<int>(virtuals);
+        std::vector<int> itemLayer(layer);
+        width = itemWidth;
+        itemLayer.resize(static_cast<std::size_t>(total));
+        width.resize(static_cast<std::size_t>(total), 0.0);
+
+        // Each layer in graph order, an edge's virtual items right after its upper end.
+        std::vector<int> chainsByTop;
+        for (int c = 0; c < static_cast<int>(chains.size()); ++c)
+            if (chains[c].first >= 0)
+                chainsByTop.push_back(c);
+        std::stable_sort(chainsByTop.begin(), chainsByTop.end(),
+            [&](int a, int b) { return rank[chains[a].top] < rank[chains[b].top]; });
+        layers.assign(static_cast<std::size_t>(layerCount), {});
+        edges.reserve(chains.size() + static_cast<std::size_t>(virtuals));
+        std::size_t nextChain = 0;
+        for (int v : order) {
+            layers[layer[v]].push_back(v);
+            for (; nextChain < chainsByTop.size() && chains[chainsByTop[nextChain]].top == v; ++nextChain) {
+                const Chain& c = chains[chainsByTop[nextChain]];
+                int above = c.top;
+                for (int k = 0; k < span(c) - 1; ++k) {
+                    const int d = c.first + k;
+                    itemLayer[d] = layer[c.top] + 1 + k;
+                    layers[itemLayer[d]].push_back(d);
+                    edges.emplace_back(above, d);
+                    above = d;
+                }
+                edges.emplace_back(above, c.bottom);
+            }
+        }
+        for (const Chain& c : chains)
+            if (span(c) == 1)
+                edges.emplace_back(c.top, c.bottom);
+
+        CrossingReduction ordering(std::move(layers), total, edges);
+        ordering.run(options.sweeps);
+        layers = ordering.layers();
+        p.crossings = ordering.crossings();
+        p.total = total;
+        return p;
+    };
+    Plan chosen = makePlan(pulled);
+    if (n <= kTwoLayeringsItems && pulled != depth) {
+        Plan other = makePlan(std::move(depth));
+        if (other.crossings < chosen.crossings)
+            chosen = std::move(other);
     }
+    const std::vector<int>& layer = chosen.layer;
+    const int layerCount = chosen.layerCount;
+    const int total = chosen.total;
+    auto& chains = chosen.chains;
+    const auto& chainOfRoute = chosen.chainOfRoute;
+    auto& laned = chosen.laned;
+    const auto& width = chosen.width;
+    const auto& layers = chosen.layers;
+    const auto& edges = chosen.edges;
+    auto span = [&](const Chain& c) { return layer[c.bottom] - layer[c.top]; };
 
     // Coordinates (centres): each item wants the mean x of its neighbours; pack each layer
     // around that, keeping neighbours in a layer at least half their widths plus a gap apart.
-    std::vector<double> x(n, 0.0);
-    double maxWidth = 0;
-    for (double w : width)
-        maxWidth = std::max(maxWidth, w);
-    for (int v = 0; v < n; ++v)
-        x[v] = pos[v] * (maxWidth + options.nodeGap);
-    std::vector<double> desired, packed, offset;
-    for (int pass = 0; pass < 3; ++pass) {
-        const bool down = pass % 2 == 0;
+    const Adjacency up(total, edges, false), down(total, edges, true);
+    auto gap = [&](int a, int b) { return a < n && b < n ? options.nodeGap : options.edgeGap; };
+    std::vector<double> x(total, 0.0);
+    std::vector<double> desired, packed, offset, weight;
+    for (const auto& l : layers) {
+        offset.assign(l.size(), 0.0);
+        for (std::size_t i = 1; i < l.size(); ++i)
+            offset[i] = offset[i - 1] + (width[l[i - 1]] + width[l[i]]) / 2 + gap(l[i - 1], l[i]);
+        for (std::size_t i = 0; i < l.size(); ++i)
+            x[l[i]] = offset[i] - offset.back() / 2;
+    }
+    for (int pass = 0; pass < 4; ++pass) {
+        const bool goingDown = pass % 2 == 0;
+        const Adjacency& from = goingDown ? up : down;
         for (int step = 0; step < layerCount; ++step) {
-            const auto& l = layers[down ? step : layerCount - 1 - step];
+            const auto& l = layers[goingDown ? step : layerCount - 1 - step];
             desired.assign(l.size(), 0.0);
             offset.assign(l.size(), 0.0);
+            weight.assign(l.size(), 1.0);
             for (std::size_t i = 0; i < l.size(); ++i) {
+                if (l[i] < n)
+                    weight[i] = kBoxWeight;
                 if (i > 0)
-                    offset[i] = offset[i - 1] + (width[l[i - 1]] + width[l[i]]) / 2 + options.nodeGap;
-                const auto& nb = down ? inputs[l[i]] : users[l[i]];
-                if (nb.empty()) {
+                    offset[i] = offset[i - 1] + (width[l[i - 1]] + width[l[i]]) / 2 + gap(l[i - 1], l[i]);
+                const int b = from.start[l[i]], e = from.start[l[i] + 1];
+                if (b == e) {
                     desired[i] = x[l[i]];
                     continue;
                 }
                 double s = 0;
-                for (int u : nb)
-                    s += x[u];
-                desired[i] = s / static_cast<double>(nb.size());
+                for (int k = b; k < e; ++k)
+                    s += x[from.to[k]];
+                desired[i] = s / (e - b);
             }
-            packLayer(packed, desired, offset);
+            packLayer(packed, desired, offset, weight);
             for (std::size_t i = 0; i < l.size(); ++i)
                 x[l[i]] = packed[i];
         }
     }
 
     double minX = std::numeric_limits<double>::max(), maxX = std::numeric_limits<double>::lowest();
-    for (int v = 0; v < n; ++v) {
+    for (int v = 0; v < total; ++v) {
         minX = std::min(minX, x[v] - width[v] / 2);
         maxX = std::max(maxX, x[v] + width[v] / 2);
     }
+
+    // Side lanes: each on the side nearer its ends; a lane is reused once the edge before it
+    // has ended (layer spans apart), else the next lane out.
+    std::stable_sort(
+        laned.begin(), laned.end(), [&](int a, int b) { return layer[chains[a].top] < layer[chains[b].top]; });
+    std::vector<int> laneEnds[2];  // per side, per lane: the layer its last edge ends in
+    const double middle = (minX + maxX) / 2;
+    for (int c : laned) {
+        Chain& ch = chains[c];
+        ch.left = x[ch.top] + x[ch.bottom] < 2 * middle;
+        auto& ends = laneEnds[ch.left ? 0 : 1];
+        int lane = -1;
+        for (int k = 0; k < static_cast<int>(ends.size()) && lane < 0; ++k)
+            if (ends[k] <= layer[ch.top])
+                lane = k;
+        if (lane < 0 && static_cast<int>(ends.size()) < kMaxLanes) {
+            lane = static_cast<int>(ends.size());
+            ends.push_back(0);
+        }
+        if (lane < 0)
+            lane = static_cast<int>(std::min_element(ends.begin(), ends.end()) - ends.begin());
+        ends[lane] = std::max(ends[lane], layer[ch.bottom]);
+        ch.lane = lane;
+    }
+    auto laneX = [&](const Chain& c) {
+        const double out = options.nodeGap + c.lane * options.edgeGap;
+        return c.left ? minX - out : maxX + out;
+    };
+    const double left
+        = laneEnds[0].empty() ? minX : minX - options.nodeGap - (laneEnds[0].size() - 1) * options.edgeGap;
+    const double right
+        = laneEnds[1].empty() ? maxX : maxX + options.nodeGap + (laneEnds[1].size() - 1) * options.edgeGap;
+
     const double pitch = options.nodeHeight + options.layerGap;
     for (int v = 0; v < n; ++v) {
         auto& box = result.boxes[static_cast<std::size_t>(v)];
         box.layer = layer[v];
         box.w = width[v];
         box.h = options.nodeHeight;
-        box.x = x[v] - width[v] / 2 - minX;
+        box.x = x[v] - width[v] / 2 - left;
         box.y = layer[v] * pitch;
     }
+
+    // Routes: a chain's points top to bottom, reversed for an edge laid out reversed.
+    auto chainPoints = [&](const Chain& c) {
+        std::vector<LayoutPoint> p;
+        const double below = layer[c.top] * pitch + options.nodeHeight, above = layer[c.bottom] * pitch;
+        p.push_back({x[c.top] - left, below});
+        if (c.first >= 0) {
+            for (int k = 0; k < span(c) - 1; ++k) {
+                const double dx = x[c.first + k] - left, top = (layer[c.top] + 1 + k) * pitch;
+                p.push_back({dx, top});
+                p.push_back({dx, top + options.nodeHeight});
+            }
+        } else if (c.lane >= 0) {
+            const double lx = laneX(c) - left;
+            p.push_back({lx, below + options.layerGap / 2});
+            p.push_back({lx, above - options.layerGap / 2});
+        }
+        p.push_back({x[c.bottom] - left, above});
+        return p;
+    };
+    result.routes.reserve(chainOfRoute.size());
+    std::size_t route = 0;
+    for (int v = 0; v < n; ++v) {
+        for (int u : inputs[v]) {
+            const int c = chainOfRoute[route++];
+            EdgeRoute r{u, v, {}};
+            if (c < 0) {
+                const double cx = x[v] - left, cy = layer[v] * pitch;
+                r.points = {{cx, cy}, {cx, cy}};
+            } else {
+                r.points = chainPoints(chains[c]);
+                if (chains[c].top != u)
+                    std::reverse(r.points.begin(), r.points.end());
+            }
+            result.routes.push_back(std::move(r));
+        }
+    }
     result.layerCount = layerCount;
-    result.width = maxX - minX;
+    result.width = right - left;
     result.height = layerCount * pitch - options.layerGap;
     return result;
 }
@@ -227,8 +505,9 @@ LayoutResult LayeredLayout::compute(const GraphModel& graph, const LayoutOptions
 }
 
 namespace {
-constexpr char kMagic[8] = {'P', 'S', 'L', 'A', 'Y', 'O', 'U', '1'};
-}
+// Version 2: routes after the boxes. Version 1's bytes (no routes) are refused: a miss.
+constexpr char kMagic[8] = {'P', 'S', 'L', 'A', 'Y', 'O', 'U', '2'};
+}  // namespace
 
 std::string LayeredLayout::inputKey(const LayoutInput& input, const LayoutOptions& options)
 {
@@ -243,6 +522,7 @@ std::string LayeredLayout::inputKey(const LayoutInput& input, const LayoutOption
     mix(options.nodeHeight);
     mix(options.layerGap);
     mix(options.nodeGap);
+    mix(options.edgeGap);
     mix(options.sweeps);
     mix(input.inputs.size());
     for (const auto& list : input.inputs) {
@@ -253,6 +533,9 @@ std::string LayeredLayout::inputKey(const LayoutInput& input, const LayoutOption
     mix(input.widths.size());
     for (double w : input.widths)
         mix(w);
+    mix(input.bands.size());
+    for (int b : input.bands)
+        mix(b);
     char out[17];
     std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
     return out;
@@ -275,28 +558,45 @@ std::string LayeredLayout::encode(const LayoutResult& layout)
         put(v, sizeof v);
         put(&l, sizeof l);
     }
+    const std::uint64_t routes = layout.routes.size();
+    put(&routes, sizeof routes);
+    for (const auto& r : layout.routes) {
+        const std::int32_t ends[2] = {r.from, r.to};
+        const std::uint32_t points = static_cast<std::uint32_t>(r.points.size());
+        put(ends, sizeof ends);
+        put(&points, sizeof points);
+        for (const auto& p : r.points) {
+            const double xy[2] = {p.x, p.y};
+            put(xy, sizeof xy);
+        }
+    }
     return out;
 }
 
 std::optional<LayoutResult> LayeredLayout::decode(std::string_view bytes, std::size_t items)
 {
-    constexpr std::size_t head = sizeof kMagic + 8 + 4 + 16, per = 4 * sizeof(double) + 4;
-    if (bytes.size() != head + items * per || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
-        return std::nullopt;
-    const char* p = bytes.data() + sizeof kMagic;
-    auto get = [&p](void* dst, std::size_t size) {
-        std::memcpy(dst, p, size);
-        p += size;
+    // Every read is checked against what is left, so no length or count in the bytes can make
+    // it read past them or reserve more than they could hold.
+    std::size_t at = 0;
+    auto get = [&](void* dst, std::size_t size) {
+        if (bytes.size() - at < size)
+            return false;
+        std::memcpy(dst, bytes.data() + at, size);
+        at += size;
+        return true;
     };
+    auto left = [&] { return bytes.size() - at; };
+    char magic[sizeof kMagic];
     std::uint64_t count = 0;
     std::int32_t layers = 0;
     LayoutResult r;
-    get(&count, sizeof count);
-    if (count != items)
+    if (!get(magic, sizeof magic) || std::memcmp(magic, kMagic, sizeof kMagic) != 0 || !get(&count, sizeof count)
+        || count != items || !get(&layers, sizeof layers) || layers < 0 || !get(&r.width, sizeof(double))
+        || !get(&r.height, sizeof(double)))
         return std::nullopt;
-    get(&layers, sizeof layers);
-    get(&r.width, sizeof(double));
-    get(&r.height, sizeof(double));
+    constexpr std::size_t perBox = 4 * sizeof(double) + 4;
+    if (left() / perBox < items)
+        return std::nullopt;
     r.layerCount = layers;
     r.boxes.resize(items);
     for (auto& b : r.boxes) {
@@ -308,6 +608,32 @@ std::optional<LayoutResult> LayeredLayout::decode(std::string_view bytes, std::s
         if (l < 0 || l >= layers)
             return std::nullopt;
     }
+    std::uint64_t routes = 0;
+    constexpr std::size_t perRoute = 2 * 4 + 4, perPoint = 2 * sizeof(double);
+    if (!get(&routes, sizeof routes) || routes > left() / perRoute)
+        return std::nullopt;
+    r.routes.resize(static_cast<std::size_t>(routes));
+    for (auto& route : r.routes) {
+        std::int32_t ends[2];
+        std::uint32_t points = 0;
+        if (!get(ends, sizeof ends) || !get(&points, sizeof points) || points > left() / perPoint)
+            return std::nullopt;
+        if (ends[0] < 0 || ends[1] < 0 || static_cast<std::size_t>(ends[0]) >= items
+            || static_cast<std::size_t>(ends[1]) >= items || points < 2)
+            return std::nullopt;
+        route.from = ends[0];
+        route.to = ends[1];
+        route.points.resize(points);
+        for (auto& p : route.points) {
+            double xy[2];
+            get(xy, sizeof xy);
+            if (!std::isfinite(xy[0]) || !std::isfinite(xy[1]))
+                return std::nullopt;
+            p = {xy[0], xy[1]};
+        }
+    }
+    if (at != bytes.size())
+        return std::nullopt;
     return r;
 }
 

@@ -1,11 +1,32 @@
 #pragma once
 
 // A layered (Sugiyama-style) layout of our own: Graphviz dot takes minutes on graphs of a few
-// thousand ATen nodes. Longest-path layers with sources pulled down next to their first user,
-// barycenter ordering sweeps, then per layer the positions nearest the neighbours' mean that
-// keep boxes apart (isotonic regression, boxes of any width). A cycle (collapsed modules can
-// make one) is broken at the earliest item in graph order; its back edges point up.
-// O(sweeps * edges + items log items). Plain data, no Qt: runs on any thread.
+// thousand ATen nodes.
+//
+// Layers: longest path from the sources, band by band (a band starts below the previous
+// band's last layer), then sources moved down next to their first user within their band. A
+// graph of up to a few thousand items is also ordered on a second layering where items that
+// feed more edges than they read (a weight's transpose) move down next to their first user
+// too; the layering whose order crosses fewer edges is kept (the bigger graphs take that one). A
+// cycle (collapsed modules can make one) is broken at the earliest item in graph order; its
+// back edges point up and are laid out reversed.
+//
+// Long edges: an edge spanning several layers gets a virtual item (width 0, kept edgeGap from
+// its neighbours) in every layer it passes, ordered and packed with the boxes, so its route
+// runs vertically through each layer between boxes and never through a box it does not join.
+// A training step has edges spanning hundreds of layers (activations saved in the forward
+// pass, read in the backward pass): the virtual items are capped at a few per item (see
+// kVirtualPerItem in the .cpp), given to the shortest edges first; the longest edges past the
+// cap take a side channel instead: a lane left or right of every layer (the side nearer their
+// ends), reached through the empty gap below the producer's layer and left through the gap
+// above the consumer's, so they too pass through no box. Lanes are shared by edges whose
+// layer spans do not overlap; at most kMaxLanes per side (beyond, edges share lanes).
+//
+// Ordering (CrossingReduction): median/barycenter sweeps, on small graphs with adjacent
+// exchanges counted exactly and several starts, keeping the best order seen. Coordinates: per
+// layer the positions nearest the neighbours' mean that keep items apart (isotonic regression,
+// boxes of any width), alternately down and up.
+// O(sweeps * (edges + virtual items) log items). Plain data, no Qt: runs on any thread.
 
 #include <optional>
 #include <string>
@@ -21,6 +42,7 @@ struct LayoutOptions {
     double nodeHeight = 42;
     double layerGap = 46;
     double nodeGap = 22;
+    double edgeGap = 12;  ///< between a long edge's vertical run and its neighbours (edge or box)
     int sweeps = 4;
 };
 
@@ -33,8 +55,27 @@ struct NodeBox {
     int layer = 0;
 };
 
+struct LayoutPoint {
+    double x = 0;
+    double y = 0;
+};
+
+/// How one edge is drawn: from the producer's bottom centre through its bends to the consumer's
+/// top centre (points.front() and points.back() are those two ends). A back edge (pointing up)
+/// runs from the producer's top centre to the consumer's bottom centre. Between two points the
+/// route is in an empty gap between layers or a vertical run through a layer clear of boxes, so
+/// any curve that keeps to the rectangle of two consecutive points passes through no box.
+struct EdgeRoute {
+    int from = 0;  ///< item indices
+    int to = 0;
+    std::vector<LayoutPoint> points;
+};
+
 struct LayoutResult {
     std::vector<NodeBox> boxes;  ///< index-aligned with the input's items
+    /// One per (item, input) pair of the input, in the order item 0's inputs, item 1's, ...
+    /// Empty in a layout that has none (then an edge is drawn end to end).
+    std::vector<EdgeRoute> routes;
     double width = 0;
     double height = 0;
     int layerCount = 0;
@@ -44,6 +85,9 @@ struct LayoutResult {
 struct LayoutInput {
     std::vector<std::vector<int>> inputs;
     std::vector<double> widths;  ///< empty: every item is nodeWidth wide
+    /// Per item its band (0, 1, ...): every item of band k is laid out below every item of a
+    /// lower band (a training step's backward below its forward). Empty: one band.
+    std::vector<int> bands;
 };
 
 class LayeredLayout {
@@ -52,11 +96,13 @@ public:
     /// Every node of the graph, uncollapsed.
     static LayoutResult compute(const GraphModel& graph, const LayoutOptions& options = {});
 
-    /// 16 hex digits hashing everything compute() reads: the inputs, the widths, the options.
+    /// 16 hex digits hashing everything compute() reads: the inputs, the widths, the bands, the
+    /// options.
     static std::string inputKey(const LayoutInput& input, const LayoutOptions& options);
 
-    /// A compact binary form for the layout cache, and back. decode() refuses (nullopt) bytes
-    /// that are not a layout of exactly `items` items.
+    /// A compact binary form for the layout cache, routes included, and back. decode() refuses
+    /// (nullopt) bytes that are not a layout of exactly `items` items in this format (an older
+    /// format's bytes included) and never reads past `bytes`.
     static std::string encode(const LayoutResult& layout);
     static std::optional<LayoutResult> decode(std::string_view bytes, std::size_t items);
 };

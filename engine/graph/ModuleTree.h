@@ -5,8 +5,32 @@
 // module (user inputs, the output, nodes without meta). A parameter or buffer placeholder
 // belongs to the module its qualified name lives in ("model.0.weight" -> "model.0") when that
 // module is in the tree. Immutable once built: any thread may read it.
+//
+// A training step (a graph with both forward and backward nodes) is split by phase, so that a
+// collapsed module keeps the data-flow order instead of merging a layer's forward with its
+// backward:
+//
+//   root                      user inputs, the output, parameters of no known module
+//     forward:                the forward group: the forward nodes outside every module (the
+//                             loss), and below it the model's modules holding only their
+//                             forward nodes and their parameters and buffers
+//       model, model.layers.0, ...      addressed by their model path, as in an inference graph
+//     backward:               the backward group: the backward nodes outside every module
+//       backward:model, backward:model.layers.0, ...   the same modules' backward nodes
+//       backward:[gradients]  the gradient bundle, collapsed when a graph opens: the gradient
+//                             outputs that only feed the output and are plumbing (alias, view,
+//                             detach, t, getitem, ...) or belong to no module, and the plumbing
+//                             that only feeds them. A gradient a module computes itself (an mm
+//                             feeding the output directly) stays in that module.
+//
+// A node computed from a backward node counts as backward whatever its recorded phase (an
+// optimizer's update after loss.backward()), so that no edge runs from backward to forward.
+// Paths: "forward:" + a model path finds the same module as the model path alone. An inference
+// graph (one phase, or none recorded) has no groups: its tree is as described first.
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -14,19 +38,33 @@ namespace ps::graph {
 
 class GraphModel;
 
+enum class Phase : std::uint8_t { None, Forward, Backward };
+
 struct Module {
-    std::string path;  ///< "model.layers.3"; "" for the root
-    std::string name;  ///< the last component, "3"
-    std::string type;  ///< "TransformerBlock", or "" when the report does not say
+    enum class Role : std::uint8_t {
+        Model,       ///< an nn.Module of the model (or one phase's copy of it)
+        PhaseGroup,  ///< "forward:" or "backward:"
+        Gradients,   ///< the gradient bundle
+    };
+    std::string path;           ///< "model.layers.3", "backward:model.layers.3"; "" for the root
+    std::string name;           ///< the last component, "3"; "forward", "backward", "gradients"
+    std::string type;           ///< "TransformerBlock", or "" when the report does not say
+    std::string modelPath;      ///< the nn.Module's path, the same in both phases; "" for the synthetic ones
+    Phase phase = Phase::None;  ///< None in an inference graph and for the root
+    Role role = Role::Model;
     int parent = -1;
     int depth = 0;              ///< the root is 0
-    std::vector<int> children;  ///< module ids, in the order their first node appears
+    std::vector<int> children;  ///< module ids, in the order their first computed node appears
     std::vector<int> nodes;     ///< nodes directly in this module, in graph order
     int total = 0;              ///< nodes in this module and all below it
 };
 
 class ModuleTree {
 public:
+    static constexpr std::string_view kForwardPrefix = "forward:";
+    static constexpr std::string_view kBackwardPrefix = "backward:";
+    static constexpr std::string_view kGradientsPath = "backward:[gradients]";
+
     static ModuleTree build(const GraphModel& graph);
 
     const std::vector<Module>& modules() const { return m_modules; }
@@ -41,15 +79,51 @@ public:
     std::vector<int> chain(int module) const;
     /// Every node in the module and below it, in graph order.
     std::vector<int> nodesIn(int module) const;
-    /// The module below the root with the most nodes (-1 when the root has no children).
+    /// The module of the model with the most nodes (not a phase group or the gradient bundle;
+    /// -1 when there is none).
     int largest() const;
 
+    /// True for a training step: the tree is split into a forward and a backward group.
+    bool phased() const { return m_backward > 0; }
+    /// The group of a phase, or -1 (an inference graph, or Phase::None).
+    int phaseGroup(Phase phase) const;
+    /// The gradient bundle, or -1 when the graph has none.
+    int gradients() const { return m_gradients; }
+    /// The same model module in the other phase ("model.0" <-> "backward:model.0"), or -1.
+    int twin(int module) const { return m_twin.empty() ? -1 : m_twin[static_cast<std::size_t>(module)]; }
+    /// The phase a node counts in: Backward for the backward and what is computed from it,
+    /// Forward for the rest of the computation, None for inputs, parameters, buffers, the
+    /// output and every node of an inference graph.
+    Phase phaseOf(int node) const
+    {
+        return m_phaseOf.empty() ? Phase::None : m_phaseOf[static_cast<std::size_t>(node)];
+    }
+
+    /// What a module's path alone says (for a box that has no tree at hand): its phase
+    /// (Backward for "backward:...", Forward for "forward:", None for a bare model path), its
+    /// role, its model path and its name.
+    struct PathInfo {
+        Phase phase = Phase::None;
+        Module::Role role = Module::Role::Model;
+        std::string modelPath;
+        std::string name;
+    };
+    static PathInfo describe(const std::string& path);
+
 private:
-    int intern(const std::string& path, const std::unordered_map<std::string, std::string>& types);
+    int intern(const std::string& modelPath, Phase phase, const std::unordered_map<std::string, std::string>& types);
+    int addModule(Module m);
+    /// A module that is not the model's: a phase group or the gradient bundle.
+    int addGroup(std::string_view path, const char* name, Phase phase, Module::Role role, int parent);
 
     std::vector<Module> m_modules;
     std::vector<int> m_moduleOf;
+    std::vector<Phase> m_phaseOf;  ///< empty for an inference graph
+    std::vector<int> m_twin;       ///< empty for an inference graph
     std::unordered_map<std::string, int> m_byPath;
+    int m_forward = -1;
+    int m_backward = -1;
+    int m_gradients = -1;
 };
 
 }  // namespace ps::graph

@@ -37,6 +37,16 @@ VisibleGraph VisibleGraph::build(const GraphModel& graph, const ModuleTree& tree
         }
         v.m_itemOfNode[i] = item;
     }
+    if (tree.phased()) {
+        v.m_bands.reserve(v.m_items.size());
+        for (const auto& item : v.m_items) {
+            const bool backward = item.kind == VisibleItem::Module
+                ? mods[static_cast<std::size_t>(item.id)].phase == Phase::Backward
+                : tree.phaseOf(item.id) == Phase::Backward || nodes[static_cast<std::size_t>(item.id)].op == "output"
+                    || nodes[static_cast<std::size_t>(item.id)].kind == "output";
+            v.m_bands.push_back(backward ? 1 : 0);
+        }
+    }
     // Merge parallel edges: key (from, to) packed in 64 bits.
     std::unordered_map<std::uint64_t, int> index;
     index.reserve(graph.edgeCount());

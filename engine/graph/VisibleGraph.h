@@ -39,12 +39,17 @@ public:
     int itemOfModule(int module) const { return m_itemOfModule[static_cast<std::size_t>(module)]; }
     /// Per item, the items it reads (for the layout), without duplicates.
     std::vector<std::vector<int>> inputLists() const;
+    /// Per item its band for LayoutInput::bands: in a training step (ModuleTree::phased) 0 for
+    /// the forward, the inputs and the parameters, 1 for the backward (the gradient bundle
+    /// included) and the output; empty for an inference graph (one band).
+    const std::vector<int>& bands() const { return m_bands; }
 
 private:
     std::vector<VisibleItem> m_items;
     std::vector<VisibleEdge> m_edges;
     std::vector<int> m_itemOfNode;
     std::vector<int> m_itemOfModule;
+    std::vector<int> m_bands;
 };
 
 }  // namespace ps::graph

@@ -136,3 +136,99 @@ TEST(Collapse, TheOpeningShowsTheModelsOutlineEvenBesideManyLooseNodes)
     EXPECT_LE(static_cast<int>(v.items().size()), 102 + 40);
     EXPECT_GT(static_cast<int>(v.items().size()), 102 + 3);
 }
+
+namespace {
+
+/// Every edge of `v` that runs from a backward item (band 1) to a forward one (band 0).
+std::vector<std::pair<int, int>> backToForward(const VisibleGraph& v)
+{
+    std::vector<std::pair<int, int>> out;
+    const auto& bands = v.bands();
+    for (const auto& e : v.edges())
+        if (bands[static_cast<std::size_t>(e.from)] > bands[static_cast<std::size_t>(e.to)])
+            out.push_back({e.from, e.to});
+    return out;
+}
+
+}  // namespace
+
+TEST(Collapse, ATrainingStepCollapsesEachModulePerPhaseInDataFlowOrder)
+{
+    const auto g = trainingStep();
+    const auto t = ModuleTree::build(g);
+    CollapseState s(t);  // below the root: [forward:] and [backward:]
+    auto v = VisibleGraph::build(g, t, s);
+    EXPECT_EQ(edgesByName(g, t, v),
+        (std::set<std::tuple<std::string, std::string, int>>{{"x", "[forward:]", 1}, {"x", "[backward:]", 1},
+            {"[forward:]", "[backward:]", 3}, {"[forward:]", "out", 1}, {"[backward:]", "out", 2}}));
+    EXPECT_EQ(v.bands(), (std::vector<int>{0, 0, 1, 1}));  // x, [forward:], [backward:], out
+
+    // Both groups open, every model module collapsed: model.1's forward box and its backward
+    // box are two boxes, and every edge between the phases runs forward -> backward.
+    s.expand(t, t.phaseGroup(Phase::Forward));
+    s.expand(t, t.phaseGroup(Phase::Backward));
+    v = VisibleGraph::build(g, t, s);
+    EXPECT_EQ(edgesByName(g, t, v),
+        (std::set<std::tuple<std::string, std::string, int>>{{"x", "[model]", 1}, {"x", "[backward:model]", 1},
+            {"[model]", "loss", 1}, {"[model]", "[backward:model]", 2}, {"loss", "seed", 1}, {"loss", "out", 1},
+            {"seed", "[backward:model]", 2}, {"[backward:model]", "[backward:[gradients]]", 2},
+            {"[backward:[gradients]]", "out", 2}}));
+    EXPECT_TRUE(backToForward(v).empty());
+
+    s.expand(t, t.find("model"));
+    s.expand(t, t.find("backward:model"));
+    v = VisibleGraph::build(g, t, s);
+    const int f1 = v.itemOfModule(t.find("model.1")), b1 = v.itemOfModule(t.find("backward:model.1"));
+    ASSERT_GE(f1, 0);
+    ASSERT_GE(b1, 0);
+    EXPECT_NE(f1, b1);
+    EXPECT_EQ(v.bands()[static_cast<std::size_t>(f1)], 0);
+    EXPECT_EQ(v.bands()[static_cast<std::size_t>(b1)], 1);
+    EXPECT_EQ(v.itemOfNode(4), f1);  // a1, forward
+    EXPECT_EQ(v.itemOfNode(8), b1);  // g1, backward
+    EXPECT_TRUE(backToForward(v).empty());
+    // model.1's forward box comes first in data-flow order: its output reaches the backward box.
+    EXPECT_TRUE(edgesByName(g, t, v).count({"[model.1]", "loss", 1}));
+    EXPECT_TRUE(edgesByName(g, t, v).count({"seed", "[backward:model.1]", 2}));
+}
+
+TEST(Collapse, TheBandsOfATrainingStepPutTheOutputLastAndTheInputsFirst)
+{
+    const auto g = trainingStep();
+    const auto t = ModuleTree::build(g);
+    const auto v = VisibleGraph::build(g, t, CollapseState::allExpanded(t));
+    ASSERT_EQ(v.bands().size(), v.items().size());
+    for (std::size_t i = 0; i < v.items().size(); ++i) {
+        const int node = v.items()[i].id;
+        EXPECT_EQ(v.bands()[i], node >= 6 ? 1 : 0) << g.nodes()[static_cast<std::size_t>(node)].name;
+    }
+    // An inference graph: one band.
+    const auto small = sample();
+    const auto st = ModuleTree::build(small);
+    EXPECT_TRUE(VisibleGraph::build(small, st, CollapseState::allExpanded(st)).bands().empty());
+}
+
+TEST(Collapse, ATrainingStepOpensBothPhasesMirroredWithTheGradientsShut)
+{
+    const auto g = GraphModel::fromJson(transformerGraph(3000, 2));
+    const auto t = ModuleTree::build(g);
+    const auto s = CollapseState::initial(t, 80);
+    EXPECT_TRUE(s.expanded(t.phaseGroup(Phase::Forward)));
+    EXPECT_TRUE(s.expanded(t.phaseGroup(Phase::Backward)));
+    ASSERT_GT(t.gradients(), 0);
+    EXPECT_FALSE(s.expanded(t.gradients()));
+    EXPECT_TRUE(s.expanded(t.find("model")));
+    EXPECT_TRUE(s.expanded(t.find("backward:model")));
+    int twins = 0;
+    for (int m = 1; m < static_cast<int>(t.modules().size()); ++m)
+        if (t.twin(m) >= 0) {
+            ++twins;
+            EXPECT_EQ(s.expanded(m), s.expanded(t.twin(m))) << t.module(m).path;
+        }
+    EXPECT_GT(twins, 10);
+    const auto v = VisibleGraph::build(g, t, s);
+    EXPECT_LE(static_cast<int>(v.items().size()), 80 + 40);
+    EXPECT_TRUE(backToForward(v).empty());
+    // Fully expanded too: the data never runs from the backward into the forward.
+    EXPECT_TRUE(backToForward(VisibleGraph::build(g, t, CollapseState::allExpanded(t))).empty());
+}

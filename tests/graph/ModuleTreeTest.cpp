@@ -80,3 +80,169 @@ TEST(ModuleTree, EmptySegmentsOfAPathNameNoModule)
         EXPECT_FALSE(t.modules()[i].name.empty()) << t.modules()[i].path;
     }
 }
+
+TEST(ModuleTree, ATrainingStepHasAForwardAndABackwardCopyOfEachModule)
+{
+    using ps::graph::Module;
+    using ps::graph::Phase;
+    const auto g = trainingStep();
+    const auto t = ModuleTree::build(g);
+    ASSERT_TRUE(t.phased());
+    const int fwd = t.phaseGroup(Phase::Forward), bwd = t.phaseGroup(Phase::Backward);
+    ASSERT_GT(fwd, 0);
+    ASSERT_GT(bwd, 0);
+    EXPECT_EQ(t.module(ModuleTree::root()).children, (std::vector<int>{fwd, bwd}));
+    EXPECT_EQ(t.module(fwd).path, "forward:");
+    EXPECT_EQ(t.module(fwd).name, "forward");
+    EXPECT_EQ(t.module(bwd).path, "backward:");
+    EXPECT_EQ(t.module(bwd).role, Module::Role::PhaseGroup);
+
+    // Forward modules keep their model paths, with "forward:" as another name for them.
+    const int f0 = t.find("model.0"), f1 = t.find("model.1"), b0 = t.find("backward:model.0"),
+              b1 = t.find("backward:model.1");
+    ASSERT_TRUE(f0 > 0 && f1 > 0 && b0 > 0 && b1 > 0);
+    EXPECT_EQ(t.find("forward:model.0"), f0);
+    EXPECT_EQ(t.find("forward:"), fwd);
+    EXPECT_EQ(t.module(t.find("model")).parent, fwd);
+    EXPECT_EQ(t.module(t.find("backward:model")).parent, bwd);
+    EXPECT_EQ(t.module(b0).name, "0");
+    EXPECT_EQ(t.module(b0).modelPath, "model.0");
+    EXPECT_EQ(t.module(b0).type, "T");
+    EXPECT_EQ(t.module(b0).phase, Phase::Backward);
+    EXPECT_EQ(t.module(f0).phase, Phase::Forward);
+    EXPECT_EQ(t.twin(f0), b0);
+    EXPECT_EQ(t.twin(b1), f1);
+    EXPECT_EQ(t.twin(fwd), -1);
+
+    // Each copy holds only its phase's nodes; a weight sits in its forward module.
+    EXPECT_EQ(t.module(f0).nodes, (std::vector<int>{1, 3}));
+    EXPECT_EQ(t.module(f1).nodes, (std::vector<int>{2, 4}));
+    EXPECT_EQ(t.module(b1).nodes, (std::vector<int>{7, 8}));
+    EXPECT_EQ(t.module(b0).nodes, (std::vector<int>{11}));
+    // The loss sits in the forward group, the seed of the backward in the backward group; the
+    // user input and the output stay at the root.
+    EXPECT_EQ(t.module(fwd).nodes, (std::vector<int>{5}));
+    EXPECT_EQ(t.module(bwd).nodes, (std::vector<int>{6}));
+    EXPECT_EQ(t.module(ModuleTree::root()).nodes, (std::vector<int>{0, 13}));
+    EXPECT_EQ(t.module(ModuleTree::root()).total, static_cast<int>(g.nodes().size()));
+
+    EXPECT_EQ(t.phaseOf(0), Phase::None);
+    EXPECT_EQ(t.phaseOf(1), Phase::None);
+    EXPECT_EQ(t.phaseOf(5), Phase::Forward);
+    EXPECT_EQ(t.phaseOf(6), Phase::Backward);
+    EXPECT_EQ(t.phaseOf(13), Phase::None);
+    EXPECT_EQ(t.largest(), t.find("model"));  // a model module, not a group
+}
+
+TEST(ModuleTree, TheGradientBundleHoldsTheGradientOutputsAndTheirPlumbing)
+{
+    using ps::graph::Module;
+    const auto g = trainingStep();
+    const auto t = ModuleTree::build(g);
+    const int grads = t.gradients();
+    ASSERT_GT(grads, 0);
+    EXPECT_EQ(t.module(grads).path, "backward:[gradients]");
+    EXPECT_EQ(t.module(grads).name, "gradients");
+    EXPECT_EQ(t.module(grads).role, Module::Role::Gradients);
+    EXPECT_EQ(t.module(grads).parent, t.phaseGroup(ps::graph::Phase::Backward));
+    EXPECT_EQ(t.find("backward:[gradients]"), grads);
+    // al1, al0 and the t() that only feeds al1; g1w and g0w compute and stay in their modules.
+    EXPECT_EQ(t.module(grads).nodes, (std::vector<int>{9, 10, 12}));
+    EXPECT_EQ(t.moduleOf(7), t.find("backward:model.1"));
+    EXPECT_EQ(t.moduleOf(11), t.find("backward:model.0"));
+}
+
+TEST(ModuleTree, TheSyntheticStepsGradientBundleIsItsPlumbingGradients)
+{
+    const auto g = ps::graph::GraphModel::fromJson(transformerGraph(2000));
+    const auto t = ModuleTree::build(g);
+    ASSERT_TRUE(t.phased());
+    ASSERT_GT(t.gradients(), 0);
+    // Its LayerNorm gradients are getitems feeding the output: bundled; its Linear gradients
+    // are an mm and a sum in their modules: they stay there.
+    std::vector<int> expected;
+    for (std::size_t i = 0; i < g.nodes().size(); ++i) {
+        const auto& n = g.nodes()[i];
+        if (n.outputRole.rfind("gradient of", 0) != 0)
+            continue;
+        if (n.target == "getitem")
+            expected.push_back(static_cast<int>(i));
+        else
+            EXPECT_EQ(t.module(t.moduleOf(static_cast<int>(i))).path, "backward:" + n.modulePath) << n.name;
+    }
+    ASSERT_FALSE(expected.empty());
+    EXPECT_EQ(t.nodesIn(t.gradients()), expected);
+    EXPECT_EQ(t.module(ModuleTree::root()).total, static_cast<int>(g.nodes().size()));
+}
+
+TEST(ModuleTree, WhatIsComputedFromTheBackwardCountsAsBackward)
+{
+    // An optimizer's update after loss.backward() is recorded as forward; it reads a gradient.
+    const auto g = makeGraph({
+        {"w", {}, "", "parameter", "m.weight"},
+        {"y", {"w"}, "m", "compute", "aten.mul.Tensor", "forward"},
+        {"gw", {"y"}, "m", "compute", "aten.mul.Tensor", "backward"},
+        {"upd", {"w", "gw"}, "", "compute", "aten.sub.Tensor", "forward"},
+        {"out", {"upd"}, "", "output"},
+    });
+    const auto t = ModuleTree::build(g);
+    ASSERT_TRUE(t.phased());
+    EXPECT_EQ(t.phaseOf(3), ps::graph::Phase::Backward);
+    EXPECT_EQ(t.moduleOf(3), t.phaseGroup(ps::graph::Phase::Backward));
+    EXPECT_EQ(t.gradients(), -1);
+}
+
+TEST(ModuleTree, AnInferenceGraphHasNoPhaseGroups)
+{
+    // Recorded as forward everywhere, or not recorded at all: the same tree as before phases.
+    std::vector<N> nodes = {
+        {"x", {}, "", "input"},
+        {"w", {}, "", "parameter", "model.l.0.weight"},
+        {"a", {"x", "w"}, "model.l.0"},
+        {"b", {"a"}, "model.l.1"},
+        {"c", {"b"}, ""},
+        {"output", {"c"}, "", "output"},
+    };
+    const auto plain = ModuleTree::build(makeGraph(nodes));
+    for (auto& n : nodes)
+        if (n.kind == "compute")
+            n.phase = "forward";
+    const auto forward = ModuleTree::build(makeGraph(nodes));
+    for (const auto* t : {&plain, &forward}) {
+        EXPECT_FALSE(t->phased());
+        EXPECT_EQ(t->phaseGroup(ps::graph::Phase::Forward), -1);
+        EXPECT_EQ(t->gradients(), -1);
+        ASSERT_EQ(t->modules().size(), 5u);  // root, model, model.l, model.l.0, model.l.1
+        EXPECT_EQ(t->module(ModuleTree::root()).nodes, (std::vector<int>{0, 4, 5}));
+        EXPECT_EQ(t->module(t->find("model")).parent, ModuleTree::root());
+        EXPECT_EQ(t->module(t->find("model.l.0")).nodes, (std::vector<int>{1, 2}));
+        EXPECT_EQ(t->twin(t->find("model")), -1);
+    }
+    for (std::size_t i = 0; i < plain.modules().size(); ++i) {
+        EXPECT_EQ(plain.modules()[i].path, forward.modules()[i].path);
+        EXPECT_EQ(plain.modules()[i].nodes, forward.modules()[i].nodes);
+    }
+}
+
+TEST(ModuleTree, APathSaysItsPhaseAndRole)
+{
+    using ps::graph::Module;
+    using ps::graph::Phase;
+    auto d = ModuleTree::describe("backward:model.layers.0");
+    EXPECT_EQ(d.phase, Phase::Backward);
+    EXPECT_EQ(d.role, Module::Role::Model);
+    EXPECT_EQ(d.modelPath, "model.layers.0");
+    EXPECT_EQ(d.name, "0");
+    d = ModuleTree::describe("model.layers.0");
+    EXPECT_EQ(d.phase, Phase::None);
+    EXPECT_EQ(d.modelPath, "model.layers.0");
+    d = ModuleTree::describe("backward:");
+    EXPECT_EQ(d.role, Module::Role::PhaseGroup);
+    EXPECT_EQ(d.name, "backward");
+    d = ModuleTree::describe("forward:");
+    EXPECT_EQ(d.phase, Phase::Forward);
+    EXPECT_EQ(d.role, Module::Role::PhaseGroup);
+    d = ModuleTree::describe("backward:[gradients]");
+    EXPECT_EQ(d.role, Module::Role::Gradients);
+    EXPECT_EQ(d.name, "gradients");
+}

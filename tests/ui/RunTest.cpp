@@ -110,11 +110,15 @@ TEST_F(UiRun, AScriptRunsInTheWorkerAndEveryTabShowsItsCount)
     const int tanhLine = model->nodes()[tanh].sourceLine;
     ASSERT_GT(tanhLine, 0);
     report->graphView()->selectNodes({tanh}, true);
+    // A node in a collapsed module is selected once the module has opened.
+    ASSERT_TRUE(waitFor([&]() { return !report->graphView()->layoutPending(); }, 10000));
     EXPECT_EQ(window.editor()->highlightedLines(), QList<int>{tanhLine});
     EXPECT_FALSE(report->sourceView()->highlightedLines().isEmpty());
     auto* editor = window.editor();
     QTest::mouseClick(editor->viewport(), Qt::LeftButton, {}, QPoint(80, editor->lineCenterY(tanhLine)));
     const auto atLine = model->nodesAtLine(r.script, tanhLine);
+    // Some of them (gradients) are in a collapsed box: it opens, and they are selected once shown.
+    ASSERT_TRUE(waitFor([&]() { return !report->graphView()->layoutPending(); }, 10000));
     EXPECT_EQ(report->graphView()->selectedNodes(), QList<int>(atLine.begin(), atLine.end()));
     EXPECT_TRUE(report->graphView()->selectedNodes().contains(tanh));
 

@@ -1,13 +1,15 @@
 // ui_screenshot OUT.png [BACKEND]: opens the window on the bundled training-step example, runs
 // it through the real worker, selects a node (so the cross-selection shows), and writes the
 // window as a PNG. Meant for Xvfb (xvfb-run), where the window is laid out as on a desktop.
-// PS_SHOT_SCRIPT=FILE runs another script (PS_SHOT_USER_ENV=VENV: with the user's environment); PS_SHOT_DARK=1 uses a dark palette. Then OUT-lessons.png
-// (the Lessons dock after running inv1-closed-over-tensor) and OUT-graph-10k.png (a synthetic
-// 10,000-node training graph as the Graph tab opens it, its largest module expanded).
+// PS_SHOT_SCRIPT=FILE runs another script (PS_SHOT_USER_ENV=VENV: with the user's environment); PS_SHOT_DARK=1 uses a
+// dark palette. Then OUT-lessons.png (the Lessons dock after running inv1-closed-over-tensor), OUT-graph-10k.png (a
+// synthetic 10,000-node training graph as the Graph tab opens it, its largest module expanded) and
+// OUT-graph-10k-fit.png / -third.png (all of it expanded, fitted, then at 35 %).
 #include "SyntheticGraph.h"
 
 #include "graph/GraphModel.h"
 #include "graph/ModuleTree.h"
+#include "ui/GraphCanvas.h"
 #include "ui/GraphView.h"
 #include "ui/LessonsView.h"
 #include "ui/MainWindow.h"
@@ -64,7 +66,10 @@ int main(int argc, char** argv)
     options.restoreState = false;
     options.pythonEnv = qEnvironmentVariable("PS_SHOT_USER_ENV");  // the user's own environment (--python-env)
     ps::ui::MainWindow window(options);
-    window.resize(1500, 920);
+    // PS_SHOT_SIZE=WxH: another window size (1500x920 by default).
+    const QStringList size = qEnvironmentVariable("PS_SHOT_SIZE", QStringLiteral("1500x920")).split('x');
+    window.resize(size.value(0).toInt() > 0 ? size.value(0).toInt() : 1500,
+        size.value(1).toInt() > 0 ? size.value(1).toInt() : 920);
     window.show();
     const QString script = qEnvironmentVariableIsEmpty("PS_SHOT_SCRIPT")
         ? QStringLiteral(PS_TEST_SOURCE_DIR "/resources/examples/training_step.py")
@@ -160,5 +165,21 @@ int main(int argc, char** argv)
     spin([]() { return false; }, 300);
     window.grab().save(sibling("-graph-10k.png"));
     std::printf("wrote %s\n", qPrintable(sibling("-graph-10k.png")));
+    // Zoomed out: a 1,000-node graph, all of it expanded, fitted (boxes too small for text,
+    // the modules named as regions), then at 35 % (each box keeps its title).
+    graph->setGraph(std::make_shared<ps::graph::GraphModel>(
+        ps::graph::GraphModel::fromJson(ps::graphtest::transformerGraph(1000, 2))));
+    spin([&]() { return !graph->layoutPending(); }, 60000);
+    graph->expandAll();
+    spin([&]() { return !graph->layoutPending(); }, 60000);
+    graph->zoomToFit();
+    spin([]() { return false; }, 300);
+    window.grab().save(sibling("-graph-1k-fit.png"));
+    std::printf("wrote %s\n", qPrintable(sibling("-graph-1k-fit.png")));
+    graph->canvas()->setZoom(0.35);
+    graph->canvas()->centerOn(graph->nodeCenter(static_cast<int>(graph->graph()->nodes().size()) / 3));
+    spin([]() { return false; }, 300);
+    window.grab().save(sibling("-graph-1k-third.png"));
+    std::printf("wrote %s\n", qPrintable(sibling("-graph-1k-third.png")));
     return run->report.status == ps::model::RunStatus::Ok || qEnvironmentVariableIsSet("PS_SHOT_SCRIPT") ? 0 : 1;
 }

@@ -17,13 +17,45 @@
 //   graph.zoom_all.N        one wheel step (x1.15) and its repaint, from the overview to past
 //                           full size and back, every node expanded: 95th percentile.
 //
-// N: synthetic transformer-shaped training graphs of 1k, 10k and 50k nodes (tests/graph's
-// SyntheticGraph), and "step", the real graph of tests/bench/graph/transformer_step.py captured
-// by the worker (skipped, with a line saying why, when the worker cannot run it).
+//   graph.quality.G.V.crossings / through_boxes / edge_length  LayoutQuality on view V of graph G
+//                           as the Graph tab lays it out: pairs of edges that cross, edges through
+//                           a box they do not connect, total edge length; dot_* the same figures
+//                           for Graphviz dot on the same visible graph (DotLayout). V: "opening"
+//                           (CollapseState::initial with GraphView::kOpeningBudget) and "expanded"
+//                           (every module expanded). Targets: crossings <= dot's on the opening
+//                           view, no edge through a box. dot runs on views of at most
+//                           --dot-max-items items (200 for synthetic graphs), --dot-timeout s each
+//                           (240), with nslimit=1 past 300 items (its x positioning does not end
+//                           in 15 min on resnet18's 600 otherwise). Synthetic views past 12000
+//                           items are not measured.
+//
+// G: synthetic transformer-shaped training graphs of 1k, 10k and 50k nodes (tests/graph's
+// SyntheticGraph), and three real graphs captured by the worker (GraphCapture; each skipped,
+// with a line saying why, when the worker cannot run it): "gpt" (transformer_step.py, a 6-layer
+// decoder-only stack's training step), "encoder" (encoder_step.py, a 4-layer
+// nn.TransformerEncoder's training step) and "resnet18" (resnet18_step.py, its training step).
+//
+// Layout quality, 2026-12-03 (crossings / edges through boxes; dot: same visible graph, same
+// measure; its own mincross count agrees, 9 on the encoder's opening view at commit 4c70492):
+//   commit 4c70492 (straight edges), opening view of 157 / 104 / 116 items:
+//     gpt 773 / 79 vs dot 64 / 0; encoder 725 / 60 vs 9 / 0; resnet18 237 / 55 vs 9 / 0;
+//     expanded (1262 / 858 / 600 items): 16023 / 342, 4914 / 214, 13647 / 260.
+//   with routed long edges and phase bands (work in progress), opening view of 77 / 78 / 79:
+//     gpt 75 / 0 vs dot 21 / 0; encoder 37 / 0 vs 49 / 0; resnet18 55 / 0 vs 43 / 0;
+//     expanded: gpt 12132 / 0 vs 2865 / 0, encoder 2085 / 0 vs 513 / 0, resnet18 2045 / 0 vs
+//     4122 / 0 (dot with nslimit=1 there).
+//   with many swept starts, weight transposes pulled to their users, the better of two
+//   layerings (opening views): gpt 11 / 0 vs dot 21; encoder 13 / 0 vs 49; resnet18 41 / 0
+//   vs 43; expanded: gpt 5954 / 0, encoder 1381 / 0, resnet18 2045 / 0.
 //
 // Qt's platform is what QT_QPA_PLATFORM says (offscreen when unset and there is no display).
-// Prints a table, the growth with size, then one `BENCH <name> <value> <unit> <target>` line
-// per figure.
+// Prints a table, the growth with size, the quality table, then one
+// `BENCH <name> <value> <unit> <target>` line per figure.
+// Options: --runs N, --sizes 1000,10000,50000 (empty: none), --no-real, --quality-only (no speed
+// figures), --dot-timeout S, --dot-max-items N, --capture-cache DIR (keep captures between runs).
+#include "DotLayout.h"
+#include "GraphCapture.h"
+#include "QualityBench.h"
 #include "SyntheticGraph.h"
 
 #include "graph/GraphModel.h"
@@ -37,7 +69,6 @@
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
-#include <QProcess>
 #include <QScrollBar>
 #include <QTemporaryDir>
 #include <QThread>
@@ -50,6 +81,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <sys/resource.h>
@@ -90,11 +122,7 @@ bool spin(const std::function<bool()>& done, int ms)
     return done();
 }
 
-struct Case {
-    std::string label;  ///< "1k", "step", ...
-    nlohmann::json graph;
-    nlohmann::json lowering;
-};
+using ps::bench::BenchGraph;
 
 /// Passes every call on to the library's cache, counting what came back.
 struct CountingCache : ps::graph::LayoutCache {
@@ -177,7 +205,7 @@ std::vector<double> panFrames(ps::ui::GraphView& view, int frames)
     return out;
 }
 
-Figures measure(const Case& c, int runs, const QString& tempDir)
+Figures measure(const BenchGraph& c, int runs, const QString& tempDir)
 {
     Figures f;
     f.label = c.label;
@@ -337,33 +365,6 @@ Figures measure(const Case& c, int runs, const QString& tempDir)
     return f;
 }
 
-std::optional<Case> realCase(std::string* why)
-{
-    const QString cli = QCoreApplication::applicationDirPath() + "/precompile-studio";
-    const QString script = QStringLiteral(PS_TEST_SOURCE_DIR "/tests/bench/graph/transformer_step.py");
-    QProcess p;
-    p.start(cli, {"run", script, "--json", "--no-store", "--no-verify", "--backend", "eager", "--timeout", "600"});
-    if (!p.waitForFinished(660000)) {
-        p.kill();
-        *why = "the worker did not finish the transformer step in 660 s";
-        return std::nullopt;
-    }
-    const QByteArray out = p.readAllStandardOutput();
-    try {
-        const auto report = nlohmann::json::parse(out.constData());
-        const auto& cap = report.at("captures").at(0);
-        if (!cap.contains("graph") || !cap["graph"].is_object()) {
-            *why = "the transformer step's capture has no graph (status " + cap.value("status", "?") + ")";
-            return std::nullopt;
-        }
-        return Case{"step", cap["graph"], cap.value("lowering", nlohmann::json())};
-    } catch (const std::exception& e) {
-        *why = std::string("precompile-studio run printed no report (exit ") + std::to_string(p.exitCode())
-            + "): " + QString::fromUtf8(p.readAllStandardError()).right(300).toStdString();
-        return std::nullopt;
-    }
-}
-
 void defaultPlatform()
 {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
@@ -381,20 +382,32 @@ std::string sizeLabel(int n)
 int main(int argc, char** argv)
 {
     int runs = 3;
-    bool real = true;
+    bool real = true, speed = true;
+    int dotTimeout = 240, dotMaxItems = 4000;
+    QString captureCache;
     std::vector<int> sizes = {1000, 10000, 50000};
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
             runs = std::max(1, std::atoi(argv[++i]));
         else if (std::strcmp(argv[i], "--no-real") == 0)
             real = false;
+        else if (std::strcmp(argv[i], "--quality-only") == 0)
+            speed = false;
+        else if (std::strcmp(argv[i], "--dot-timeout") == 0 && i + 1 < argc)
+            dotTimeout = std::max(1, std::atoi(argv[++i]));
+        else if (std::strcmp(argv[i], "--dot-max-items") == 0 && i + 1 < argc)
+            dotMaxItems = std::max(0, std::atoi(argv[++i]));
+        else if (std::strcmp(argv[i], "--capture-cache") == 0 && i + 1 < argc)
+            captureCache = QString::fromLocal8Bit(argv[++i]);
         else if (std::strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
             sizes.clear();
             for (const auto& s : QString::fromLocal8Bit(argv[++i]).split(','))
                 if (s.toInt() > 0)
                     sizes.push_back(s.toInt());
         } else {
-            std::fprintf(stderr, "usage: bench_graph [--runs N] [--sizes 1000,10000,50000] [--no-real]\n");
+            std::fprintf(stderr,
+                "usage: bench_graph [--runs N] [--sizes 1000,10000,50000] [--no-real] [--quality-only]\n"
+                "                   [--dot-timeout S] [--dot-max-items N] [--capture-cache DIR]\n");
             return 2;
         }
     }
@@ -402,34 +415,56 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QTemporaryDir dir(QDir::tempPath() + "/ps-bench-graph-XXXXXX");
 
-    std::vector<Case> cases;
+    std::vector<BenchGraph> cases;
     for (int n : sizes)
         cases.push_back({sizeLabel(n), ps::graphtest::transformerGraph(n, 4), nlohmann::json()});
-    std::string why;
+    const std::size_t synthetic = cases.size();
     if (real) {
-        std::printf("capturing tests/bench/graph/transformer_step.py through the worker...\n");
+        const std::pair<const char*, const char*> scripts[]
+            = {{"gpt", "transformer_step.py"}, {"encoder", "encoder_step.py"}, {"resnet18", "resnet18_step.py"}};
+        for (const auto& [label, script] : scripts) {
+            std::printf("capturing tests/bench/graph/%s through the worker...\n", script);
+            std::fflush(stdout);
+            std::string why;
+            const QString path = QStringLiteral(PS_TEST_SOURCE_DIR "/tests/bench/graph/") + script;
+            if (auto c = ps::bench::GraphCapture::capture(label, path, captureCache, &why))
+                cases.push_back(std::move(*c));
+            else
+                std::printf("%s is skipped: %s\n", script, why.c_str());
+        }
+    }
+    if (ps::bench::DotLayout::program().empty())
+        std::printf("dot is missing (Graphviz is not installed): layout quality is measured for ours only\n");
+
+    std::vector<ps::bench::QualityRow> quality;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        std::printf("measuring the layout quality of %s...\n", cases[i].label.c_str());
         std::fflush(stdout);
-        if (auto c = realCase(&why))
-            cases.push_back(std::move(*c));
-        else
-            std::printf("the transformer step is skipped: %s\n", why.c_str());
+        // Synthetic graphs: dot only where it is quick (their opening views), and no view past
+        // 10k nodes (the 50k one has tens of millions of crossings: minutes to count).
+        const bool synth = i < synthetic;
+        const int maxItems = synth ? 12000 : std::numeric_limits<int>::max();
+        const int dotItems = synth ? std::min(dotMaxItems, 200) : dotMaxItems;
+        for (auto& row : ps::bench::QualityBench::measure(cases[i], maxItems, dotItems, dotTimeout))
+            quality.push_back(std::move(row));
     }
 
     std::vector<Figures> all;
-    for (const auto& c : cases) {
-        std::printf("measuring %s...\n", c.label.c_str());
+    for (std::size_t i = 0; speed && i < cases.size(); ++i) {
+        std::printf("measuring %s...\n", cases[i].label.c_str());
         std::fflush(stdout);
-        all.push_back(measure(c, runs, dir.path()));
+        all.push_back(measure(cases[i], runs, dir.path()));
     }
 
-    std::printf("\n%-6s %7s %7s %6s %6s %12s %12s %10s %12s %10s %12s  %s\n", "graph", "nodes", "modules", "shown",
-        "after", "first paint", "cached all", "expand", "expand all", "pan p95", "overview p95", "expanded");
+    if (speed)
+        std::printf("\n%-8s %7s %7s %6s %6s %12s %12s %10s %12s %10s %12s  %s\n", "graph", "nodes", "modules", "shown",
+            "after", "first paint", "cached all", "expand", "expand all", "pan p95", "overview p95", "expanded");
     for (const auto& f : all) {
         if (!f.ok) {
-            std::printf("%-6s failed\n", f.label.c_str());
+            std::printf("%-8s failed\n", f.label.c_str());
             continue;
         }
-        std::printf("%-6s %7d %7d %6d %6d %10.3f s %10.3f s %8.3f s %10.3f s %7.2f ms %9.2f ms  %s\n", f.label.c_str(),
+        std::printf("%-8s %7d %7d %6d %6d %10.3f s %10.3f s %8.3f s %10.3f s %7.2f ms %9.2f ms  %s\n", f.label.c_str(),
             f.nodes, f.modules, f.shownItems, f.expandedItems, f.firstPaint, f.cachedPaint, f.expand, f.expandAll,
             f.pan, f.panOverview, f.expanded.c_str());
     }
@@ -443,7 +478,8 @@ int main(int argc, char** argv)
             std::printf("%s: Expand All showed %d boxes; panning them: p95 %.2f ms at 100 %%, %.2f ms in overview;"
                         " zooming: p95 %.2f ms a step\n",
                 f.label.c_str(), f.allItems, f.panAll, f.panAllOverview, f.zoomAll);
-    std::printf("\ngrowth of first paint with size (n log n would give the last column)\n");
+    if (speed)
+        std::printf("\ngrowth of first paint with size (n log n would give the last column)\n");
     for (std::size_t i = 1; i < all.size() && i < sizes.size(); ++i) {
         const auto& a = all[i - 1];
         const auto& b = all[i];
@@ -454,6 +490,7 @@ int main(int argc, char** argv)
         std::printf("  %s -> %s: nodes x%.1f, first paint x%.2f, n log n x%.2f\n", a.label.c_str(), b.label.c_str(), n,
             b.firstPaint / a.firstPaint, nlogn);
     }
+    ps::bench::QualityBench::printTable(quality);
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     std::printf("peak resident memory of the benchmark process: %.0f MiB\n\n", usage.ru_maxrss / 1024.0);
@@ -473,7 +510,8 @@ int main(int argc, char** argv)
         std::printf("BENCH graph.pan_all_overview.%s %.2f ms <=16\n", f.label.c_str(), f.panAllOverview);
         std::printf("BENCH graph.zoom_all.%s %.2f ms <=16\n", f.label.c_str(), f.zoomAll);
     }
-    bool met = true;
+    ps::bench::QualityBench::printBench(quality);
+    bool met = ps::bench::QualityBench::met(quality);
     for (const auto& f : all) {
         met = met && f.ok && f.pan <= 16 && f.panOverview <= 16 && f.panAll <= 16 && f.panAllOverview <= 16
             && f.zoomAll <= 16;

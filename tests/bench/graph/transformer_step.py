@@ -1,4 +1,4 @@
-"""The graph benchmark's real graph: a training step (forward, loss, backward) of a small
+"""A real graph for the graph benchmark: a training step (forward, loss, backward) of a small
 decoder-only transformer written from nn.Linear, nn.LayerNorm and nn.Embedding, so the captured
 ATen graph carries a realistic module tree (model.blocks.N.attn.q, ...)."""
 import math
@@ -20,7 +20,10 @@ class Attention(nn.Module):
 
     def forward(self, x):
         b, t, _ = x.shape
-        split = lambda y: y.view(b, t, HEADS, D // HEADS).transpose(1, 2)
+
+        def split(y):
+            return y.view(b, t, HEADS, D // HEADS).transpose(1, 2)
+
         q, k, v = split(self.q(x)), split(self.k(x)), split(self.v(x))
         scores = q @ k.transpose(-2, -1) / math.sqrt(D // HEADS)
         mask = torch.ones(t, t, dtype=torch.bool).triu(1)

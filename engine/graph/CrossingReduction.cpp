@@ -1,0 +1,338 @@
+#include "graph/CrossingReduction.h"
+
+#include <algorithm>
+#include <limits>
+#include <random>
+
+namespace ps::graph {
+
+namespace {
+constexpr int kRefinedIterations = 24;         // sweeps per start on a small graph
+constexpr int kPatience = 8;                   // sweeps without a better order before a start ends
+constexpr int kTransposePasses = 12;           // over all layers, per sweep
+constexpr int kSiftWidth = 400;                // wider layers are not sifted (quadratic in the width)
+constexpr std::size_t kStartBudget = 1280000;  // swept starts * (items + edges) on a small graph
+
+// Compressed rows: for each item the other ends of its edges (first == upper: below; else above).
+void compress(int items, const std::vector<std::pair<int, int>>& edges, bool below, std::vector<int>& start,
+    std::vector<int>& out)
+{
+    start.assign(static_cast<std::size_t>(items) + 1, 0);
+    for (const auto& [upper, lower] : edges)
+        ++start[static_cast<std::size_t>(below ? upper : lower) + 1];
+    for (int i = 0; i < items; ++i)
+        start[static_cast<std::size_t>(i) + 1] += start[static_cast<std::size_t>(i)];
+    out.assign(edges.size(), 0);
+    std::vector<int> fill(start.begin(), start.end() - 1);
+    for (const auto& [upper, lower] : edges)
+        out[static_cast<std::size_t>(fill[static_cast<std::size_t>(below ? upper : lower)]++)] = below ? lower : upper;
+}
+}  // namespace
+
+CrossingReduction::CrossingReduction(
+    std::vector<std::vector<int>> layers, int items, const std::vector<std::pair<int, int>>& edges)
+    : m_layers(std::move(layers)),
+      m_pos(static_cast<std::size_t>(items), 0),
+      m_key(static_cast<std::size_t>(items), 0),
+      m_fixed(static_cast<std::size_t>(items), 0),
+      m_edgeCount(edges.size())
+{
+    compress(items, edges, false, m_upStart, m_up);
+    compress(items, edges, true, m_downStart, m_down);
+    for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
+        place(l);
+}
+
+void CrossingReduction::place(int layer)
+{
+    const auto& l = m_layers[static_cast<std::size_t>(layer)];
+    for (std::size_t i = 0; i < l.size(); ++i)
+        m_pos[static_cast<std::size_t>(l[i])] = static_cast<int>(i);
+}
+
+std::int64_t CrossingReduction::crossingsBelow(int layer) const
+{
+    // Edges listed by their upper end's position, then their lower end's; two edges cross when
+    // a later one ends left of an earlier one: count inversions with a Fenwick tree.
+    const auto& upper = m_layers[static_cast<std::size_t>(layer)];
+    const std::size_t width = m_layers[static_cast<std::size_t>(layer) + 1].size();
+    m_tree.assign(width + 1, 0);
+    std::int64_t seen = 0, crossings = 0;
+    for (int u : upper) {
+        m_scratchA.clear();
+        for (int k = m_downStart[static_cast<std::size_t>(u)]; k < m_downStart[static_cast<std::size_t>(u) + 1]; ++k)
+            m_scratchA.push_back(m_pos[static_cast<std::size_t>(m_down[static_cast<std::size_t>(k)])]);
+        std::sort(m_scratchA.begin(), m_scratchA.end());
+        for (int p : m_scratchA) {
+            std::int64_t atOrLeft = 0;
+            for (std::size_t i = static_cast<std::size_t>(p) + 1; i > 0; i -= i & (~i + 1))
+                atOrLeft += m_tree[i];
+            crossings += seen - atOrLeft;
+            for (std::size_t i = static_cast<std::size_t>(p) + 1; i <= width; i += i & (~i + 1))
+                ++m_tree[i];
+            ++seen;
+        }
+    }
+    return crossings;
+}
+
+std::int64_t CrossingReduction::crossings() const
+{
+    std::int64_t total = 0;
+    for (int l = 0; l + 1 < static_cast<int>(m_layers.size()); ++l)
+        total += crossingsBelow(l);
+    m_work += static_cast<std::int64_t>(m_edgeCount + m_pos.size());
+    return total;
+}
+
+std::int64_t CrossingReduction::pairCrossings(int v, int w) const
+{
+    // With v left of w, an edge of v crosses one of w when it reaches further right in the
+    // same neighbouring layer.
+    std::int64_t total = 0;
+    for (int side = 0; side < 2; ++side) {
+        const auto& start = side == 0 ? m_upStart : m_downStart;
+        const auto& adj = side == 0 ? m_up : m_down;
+        auto gather = [&](int item, std::vector<int>& out) {
+            out.clear();
+            for (int k = start[static_cast<std::size_t>(item)]; k < start[static_cast<std::size_t>(item) + 1]; ++k)
+                out.push_back(m_pos[static_cast<std::size_t>(adj[static_cast<std::size_t>(k)])]);
+            std::sort(out.begin(), out.end());
+        };
+        gather(v, m_scratchA);
+        gather(w, m_scratchB);
+        m_work += 1 + static_cast<std::int64_t>(m_scratchA.size() + m_scratchB.size());
+        if (m_scratchA.empty() || m_scratchB.empty())
+            continue;
+        std::size_t j = 0;
+        for (int a : m_scratchA) {
+            while (j < m_scratchB.size() && m_scratchB[j] < a)
+                ++j;
+            total += static_cast<std::int64_t>(j);
+        }
+    }
+    return total;
+}
+
+void CrossingReduction::sweepLayer(int layer, bool byUpper, Key key)
+{
+    m_work += static_cast<std::int64_t>(m_layers[static_cast<std::size_t>(layer)].size());
+    auto& l = m_layers[static_cast<std::size_t>(layer)];
+    if (l.size() < 2)
+        return;
+    const auto& start = byUpper ? m_upStart : m_downStart;
+    const auto& adj = byUpper ? m_up : m_down;
+    std::vector<int> movable;
+    movable.reserve(l.size());
+    for (int v : l) {
+        const int b = start[static_cast<std::size_t>(v)], e = start[static_cast<std::size_t>(v) + 1];
+        m_fixed[static_cast<std::size_t>(v)] = b == e;
+        if (b == e)
+            continue;
+        movable.push_back(v);
+        double k = 0;
+        if (key == Key::Barycenter || e - b <= 2) {
+            for (int i = b; i < e; ++i)
+                k += m_pos[static_cast<std::size_t>(adj[static_cast<std::size_t>(i)])];
+            k /= e - b;
+        } else {
+            // The weighted median: between the two middle neighbours, nearer the side where
+            // the neighbours are packed more tightly.
+            m_scratchA.clear();
+            for (int i = b; i < e; ++i)
+                m_scratchA.push_back(m_pos[static_cast<std::size_t>(adj[static_cast<std::size_t>(i)])]);
+            std::sort(m_scratchA.begin(), m_scratchA.end());
+            const std::size_t n = m_scratchA.size(), m = n / 2;
+            if (n % 2 == 1) {
+                k = m_scratchA[m];
+            } else {
+                const double left = m_scratchA[m - 1] - m_scratchA.front(), right = m_scratchA.back() - m_scratchA[m];
+                k = left + right == 0 ? (m_scratchA[m - 1] + m_scratchA[m]) / 2.0
+                                      : (m_scratchA[m - 1] * right + m_scratchA[m] * left) / (left + right);
+            }
+        }
+        m_key[static_cast<std::size_t>(v)] = k;
+    }
+    std::stable_sort(movable.begin(), movable.end(),
+        [&](int a, int b) { return m_key[static_cast<std::size_t>(a)] < m_key[static_cast<std::size_t>(b)]; });
+    std::size_t next = 0;
+    for (int& v : l)
+        if (!m_fixed[static_cast<std::size_t>(v)])
+            v = movable[next++];
+    place(layer);
+}
+
+bool CrossingReduction::transposeLayer(int layer)
+{
+    auto& l = m_layers[static_cast<std::size_t>(layer)];
+    bool any = false, improved = true;
+    while (improved && !spent()) {
+        improved = false;
+        for (std::size_t i = 0; i + 1 < l.size(); ++i) {
+            const int v = l[i], w = l[i + 1];
+            if (pairCrossings(w, v) < pairCrossings(v, w)) {
+                std::swap(l[i], l[i + 1]);
+                m_pos[static_cast<std::size_t>(v)] = static_cast<int>(i) + 1;
+                m_pos[static_cast<std::size_t>(w)] = static_cast<int>(i);
+                improved = any = true;
+            }
+        }
+    }
+    return any;
+}
+
+bool CrossingReduction::siftLayer(int layer)
+{
+    // Each item in turn moves to the slot of its layer where its edges cross the fewest:
+    // passing w changes the crossings by (w's with v's, w left) - (v's with w's, v left).
+    auto& l = m_layers[static_cast<std::size_t>(layer)];
+    if (l.size() < 2 || l.size() > static_cast<std::size_t>(kSiftWidth))
+        return false;
+    bool any = false;
+    const std::vector<int> items = l;
+    for (int v : items) {
+        if (spent())
+            return any;
+        const int at = m_pos[static_cast<std::size_t>(v)], k = static_cast<int>(l.size());
+        std::int64_t delta = 0, bestDelta = 0;
+        int best = at;
+        for (int j = at + 1; j < k; ++j) {
+            delta
+                += pairCrossings(l[static_cast<std::size_t>(j)], v) - pairCrossings(v, l[static_cast<std::size_t>(j)]);
+            if (delta < bestDelta) {
+                bestDelta = delta;
+                best = j;
+            }
+        }
+        delta = 0;
+        for (int j = at - 1; j >= 0; --j) {
+            delta
+                += pairCrossings(v, l[static_cast<std::size_t>(j)]) - pairCrossings(l[static_cast<std::size_t>(j)], v);
+            if (delta < bestDelta) {
+                bestDelta = delta;
+                best = j;
+            }
+        }
+        if (best == at)
+            continue;
+        l.erase(l.begin() + at);
+        l.insert(l.begin() + best, v);
+        place(layer);
+        any = true;
+    }
+    return any;
+}
+
+void CrossingReduction::transposeAll()
+{
+    // Each swap removes crossings, so this ends; the pass limit bounds a long tail.
+    for (int pass = 0; pass < kTransposePasses; ++pass) {
+        bool any = false;
+        for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
+            any = transposeLayer(l) || any;
+        if (!any || spent())
+            return;
+    }
+}
+
+std::int64_t CrossingReduction::search(int iterations, Key key, bool refine, bool downFirst)
+{
+    const int layerCount = static_cast<int>(m_layers.size());
+    if (refine)
+        transposeAll();
+    auto best = m_layers;
+    std::int64_t bestCrossings = crossings();
+    int stale = 0;
+    for (int it = 0; it < iterations && bestCrossings > 0; ++it) {
+        if ((it % 2 == 0) == downFirst) {
+            for (int l = 1; l < layerCount; ++l)
+                sweepLayer(l, true, key);
+        } else {
+            for (int l = layerCount - 2; l >= 0; --l)
+                sweepLayer(l, false, key);
+        }
+        if (refine) {
+            for (int l = 0; l < layerCount; ++l)
+                siftLayer(l);
+            transposeAll();
+        }
+        const std::int64_t c = crossings();
+        if (c < bestCrossings) {
+            bestCrossings = c;
+            best = m_layers;
+            stale = 0;
+        } else if (++stale >= kPatience) {
+            break;
+        }
+        if (refine && spent())
+            break;
+    }
+    m_layers = std::move(best);
+    for (int l = 0; l < layerCount; ++l)
+        place(l);
+    return bestCrossings;
+}
+
+void CrossingReduction::run(int sweeps)
+{
+    if (m_layers.size() < 2)
+        return;
+    const bool small = m_pos.size() <= static_cast<std::size_t>(kRefineItems)
+        && m_edgeCount <= static_cast<std::size_t>(kRefineEdges);
+    if (!small) {
+        search(2 * std::max(1, sweeps), Key::Barycenter, false, true);
+        return;
+    }
+    // Several starts: the given order and its mirror, each sorted by median and by barycenter,
+    // then shuffled orders (a fixed seed: the same graph gets the same layout), as many as a
+    // small graph affords. Each start is first swept alone (cheap); the starts that end with
+    // the fewest crossings are then refined by sifting and transposition, the best kept.
+    // Refining every start in turn spends the budget on the first few, whose local optima vary
+    // widely on graphs of many long edges.
+    const auto given = m_layers;
+    const std::size_t size = m_pos.size() + m_edgeCount;
+    const int starts = static_cast<int>(std::clamp<std::size_t>(kStartBudget / std::max<std::size_t>(size, 1), 4, 128));
+    std::mt19937 shuffle(20261203);
+    struct Start {
+        std::int64_t crossings;
+        int index;
+        std::vector<std::vector<int>> layers;
+    };
+    std::vector<Start> swept;
+    for (int start = 0; start < starts; ++start) {
+        m_layers = given;
+        if (start >= 4)
+            for (auto& l : m_layers)
+                for (std::size_t i = l.size(); i > 1; --i)  // Fisher-Yates, the same on every platform
+                    std::swap(l[i - 1], l[shuffle() % i]);
+        else if (start >= 2)
+            for (auto& l : m_layers)
+                std::reverse(l.begin(), l.end());
+        for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
+            place(l);
+        const std::int64_t c = search(kRefinedIterations, start % 2 == 0 ? Key::Median : Key::Barycenter, false, true);
+        swept.push_back({c, start, m_layers});
+        if (c == 0)
+            break;
+    }
+    std::stable_sort(
+        swept.begin(), swept.end(), [](const Start& a, const Start& b) { return a.crossings < b.crossings; });
+    std::vector<std::vector<int>> best = swept.front().layers;
+    std::int64_t bestCrossings = swept.front().crossings;
+    for (std::size_t k = 0; k < swept.size() && bestCrossings > 0 && !spent(); ++k) {
+        m_layers = swept[k].layers;
+        for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
+            place(l);
+        const std::int64_t c
+            = search(kRefinedIterations, swept[k].index % 2 == 0 ? Key::Median : Key::Barycenter, true, true);
+        if (c < bestCrossings) {
+            bestCrossings = c;
+            best = m_layers;
+        }
+    }
+    m_layers = std::move(best);
+    for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
+        place(l);
+}
+
+}  // namespace ps::graph

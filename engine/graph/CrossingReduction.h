@@ -1,0 +1,71 @@
+#pragma once
+
+// Orders the items of each layer of a proper layered graph (every edge joins two neighbouring
+// layers; long edges already cut by virtual items) so that few edges cross. Sweeps alternately
+// down and up, sorting each layer by the median or barycenter of its neighbours in the layer
+// just placed (an item without such neighbours keeps its slot); on graphs small enough each
+// sweep is followed by sifting (each item moved to the slot of its layer where its edges cross
+// fewest) and adjacent exchanges (transpose: two neighbours swapped whenever that removes
+// crossings), both counted exactly against the two neighbouring layers. Crossings are counted
+// exactly after every sweep (an inversion count per layer pair, O(edges log items)) and the
+// best order seen is kept. A small graph is started from many orders (the given one, its
+// mirror, shuffles with a fixed seed; both sort keys), each swept alone; the starts that end
+// with the fewest crossings are then refined within the work budget, keeping the best. On
+// graphs of many long edges (a training step's saved activations) the local optima of single
+// starts vary by a factor of five, so many cheap starts beat few refined ones. Deterministic.
+// Plain data, any thread.
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace ps::graph {
+
+class CrossingReduction {
+public:
+    /// `layers`: per layer its items (ids 0 .. items-1), in the initial order; `edges`: pairs
+    /// (upper, lower) where lower lies in the layer right below upper's.
+    CrossingReduction(std::vector<std::vector<int>> layers, int items, const std::vector<std::pair<int, int>>& edges);
+
+    /// Reorders the layers. `sweeps`: down-and-up sweep pairs on graphs too big to refine.
+    void run(int sweeps);
+
+    const std::vector<std::vector<int>>& layers() const { return m_layers; }
+    /// Edge crossings of the current order (each pair of edges between two layers that cross).
+    std::int64_t crossings() const;
+
+    /// Items (virtual ones included) up to which sweeps are refined by transposition and
+    /// several starts are tried; above it, only sweeps, keeping the best.
+    static constexpr int kRefineItems = 20000;
+    static constexpr int kRefineEdges = 40000;
+    static constexpr std::int64_t kWorkBudget = 15'000'000;
+    /// Work done so far (see spent()).
+    std::int64_t work() const { return m_work; }
+
+private:
+    enum class Key { Median, Barycenter };
+    void sweepLayer(int layer, bool byUpper, Key key);
+    bool transposeLayer(int layer);
+    bool siftLayer(int layer);
+    void transposeAll();
+    std::int64_t crossingsBelow(int layer) const;
+    std::int64_t pairCrossings(int v, int w) const;  ///< crossings of v's edges with w's, v left of w
+    std::int64_t search(int iterations, Key key, bool refine, bool downFirst);
+    void place(int layer);
+    /// Refinement stops once its work (neighbour positions compared, roughly) passes the
+    /// budget: counted, not timed, so the same graph always gets the same order.
+    bool spent() const { return m_work > kWorkBudget; }
+
+    std::vector<std::vector<int>> m_layers;
+    std::vector<int> m_pos;  ///< per item, its index in its layer
+    // Neighbours in the layer above and below, compressed rows.
+    std::vector<int> m_upStart, m_up, m_downStart, m_down;
+    std::vector<double> m_key;
+    std::vector<char> m_fixed;
+    std::size_t m_edgeCount = 0;
+    mutable std::vector<int> m_scratchA, m_scratchB;
+    mutable std::vector<int> m_tree;
+    mutable std::int64_t m_work = 0;
+};
+
+}  // namespace ps::graph

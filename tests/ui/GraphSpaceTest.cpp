@@ -1,0 +1,304 @@
+// The Graph tab's space and zoom: the canvas takes most of a 1400x900 window, a graph opens
+// fitted with every box's name readable (8 px or more on screen), zoomed out the boxes keep
+// their titles and the modules are named regions, and the minimap sits in the bottom-right
+// corner only while part of the graph is out of view.
+#include "UiTestSupport.h"
+
+#include "SyntheticGraph.h"
+
+#include "graph/GraphModel.h"
+#include "graph/LayeredLayout.h"
+#include "graph/VisibleGraph.h"
+#include "ui/GraphBoxItem.h"
+#include "ui/GraphCanvas.h"
+#include "ui/GraphMinimap.h"
+#include "ui/GraphSession.h"
+#include "ui/GraphView.h"
+#include "ui/MainWindow.h"
+#include "ui/ModuleItem.h"
+#include "ui/ModuleRegionsItem.h"
+#include "ui/NodeItem.h"
+#include "ui/ReportView.h"
+#include "ui/RunStore.h"
+
+#include <QFile>
+#include <QGraphicsScene>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+using namespace ps::uitest;
+
+namespace {
+
+/// resources/examples/training_step.py as the worker captured it (37 nodes).
+nlohmann::json trainingStep()
+{
+    QFile f(sourcePath("tests/fixtures/graphs/training_step.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return nlohmann::json::parse(f.readAll().toStdString())["graph"];
+}
+
+std::shared_ptr<ps::graph::GraphModel> model(const nlohmann::json& graph)
+{
+    return std::make_shared<ps::graph::GraphModel>(ps::graph::GraphModel::fromJson(graph));
+}
+
+bool shown(ps::ui::GraphView& view, const std::function<void()>& request)
+{
+    QSignalSpy spy(&view, &ps::ui::GraphView::graphShown);
+    request();
+    return waitFor([&]() { return spy.count() > 0 && !view.layoutPending(); }, 60000);
+}
+
+std::vector<ps::ui::GraphBoxItem*> boxes(const ps::ui::GraphView& view)
+{
+    std::vector<ps::ui::GraphBoxItem*> out;
+    for (auto* item : view.canvas()->scene()->items())
+        if (item->type() == ps::ui::NodeItem::Type || item->type() == ps::ui::ModuleItem::Type)
+            out.push_back(static_cast<ps::ui::GraphBoxItem*>(item));
+    return out;
+}
+
+qreal fontPx(const ps::ui::GraphView& view)
+{
+    return ps::ui::GraphBoxItem::fontPixels(view.canvas()->font(), view.canvas()->viewport());
+}
+
+/// The scene's rectangle on the viewport lies inside it (a pixel of slack for rounding).
+::testing::AssertionResult fitted(const ps::ui::GraphView& view)
+{
+    const auto* canvas = view.canvas();
+    const QRectF onScreen = canvas->mapFromScene(canvas->sceneRect()).boundingRect();
+    const QRectF viewport = QRectF(canvas->viewport()->rect()).adjusted(-1, -1, 1, 1);
+    if (viewport.contains(onScreen))
+        return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "the scene shows at " << onScreen.x() << "," << onScreen.y() << " "
+                                         << onScreen.width() << "x" << onScreen.height() << " on a viewport of "
+                                         << canvas->viewport()->width() << "x" << canvas->viewport()->height();
+}
+
+/// Every box's title at the canvas's zoom, in pixels on screen: the smallest, and how many.
+std::pair<qreal, int> smallestTitle(const ps::ui::GraphView& view)
+{
+    qreal smallest = 1e9;
+    const auto all = boxes(view);
+    for (auto* box : all)
+        smallest = std::min(smallest, box->titlePixelsAt(view.canvas()->zoom(), fontPx(view)));
+    return {smallest, static_cast<int>(all.size())};
+}
+
+/// Pixels inside `box` on the rendered viewport that are much darker than its fill: its text.
+int inkIn(const ps::ui::GraphView& view, const ps::ui::GraphBoxItem* box)
+{
+    const QImage image = view.canvas()->viewport()->grab().toImage();
+    const QRect r = view.canvas()->mapFromScene(box->rect()).boundingRect().adjusted(2, 2, -2, -2);
+    int ink = 0;
+    for (int y = std::max(0, r.top()); y <= std::min(image.height() - 1, r.bottom()); ++y)
+        for (int x = std::max(0, r.left()); x <= std::min(image.width() - 1, r.right()); ++x)
+            ink += qGray(image.pixel(x, y)) < 110;
+    return ink;
+}
+
+class UiGraphSpace : public ::testing::Test {
+protected:
+    /// A window of `size` on a library in `here` holding `graph` as run 1, shown on its Graph
+    /// tab, laid out.
+    static void openInWindow(
+        ps::ui::MainWindow& window, const TempDir& here, const QSize& size, const nlohmann::json& graph)
+    {
+        {
+            ps::ui::RunStore store(here.file("library.sqlite3"));
+            QString error;
+            ASSERT_GT(store.insert(syntheticRun(here.write("step.py", "x = 1\n").toStdString(), graph), &error), 0)
+                << error.toStdString();
+        }
+        window.resize(size);
+        window.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+        ASSERT_EQ(window.width(), size.width());
+        auto* view = window.report()->graphView();
+        QSignalSpy spy(view, &ps::ui::GraphView::graphShown);
+        ASSERT_TRUE(window.openStoredRun(1));
+        window.report()->tabs()->setCurrentIndex(ps::ui::ReportView::GraphTab);
+        ASSERT_TRUE(waitFor([&]() { return spy.count() > 0 && !view->layoutPending(); }, 60000));
+        QTest::qWait(100);  // the splitter's move and the refit it causes
+    }
+
+    TempDir dir;
+};
+
+TEST_F(UiGraphSpace, TheCanvasGetsMostOfTheWindowAndTheGraphOpensFittedAndReadable)
+{
+    for (const QSize size : {QSize(1400, 900), QSize(1280, 800), QSize(1920, 1080)}) {
+        SCOPED_TRACE(QStringLiteral("%1x%2").arg(size.width()).arg(size.height()).toStdString());
+        TempDir here;
+        ps::ui::MainWindow window(windowOptions(here, /*prewarm=*/false));
+        ASSERT_NO_FATAL_FAILURE(openInWindow(window, here, size, trainingStep()));
+        auto* view = window.report()->graphView();
+        EXPECT_GE(view->canvas()->viewport()->width(), 0.6 * window.width())
+            << "the canvas is " << view->canvas()->viewport()->width() << " px wide";
+        EXPECT_FALSE(view->sidePanelShown());
+        EXPECT_TRUE(fitted(*view));
+        const auto [smallest, count] = smallestTitle(*view);
+        EXPECT_GT(count, 5);
+        EXPECT_GE(smallest, 8) << "a box's name is under 8 px at Fit";
+    }
+}
+
+TEST_F(UiGraphSpace, ALargeGraphOpensFittedWithEveryBoxNamed)
+{
+    ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));
+    ASSERT_NO_FATAL_FAILURE(openInWindow(window, dir, QSize(1400, 900), ps::graphtest::transformerGraph(3000, 2)));
+    auto* view = window.report()->graphView();
+    EXPECT_TRUE(fitted(*view));
+    const auto [smallest, count] = smallestTitle(*view);
+    EXPECT_GT(count, 5);
+    EXPECT_GE(smallest, 8) << "a box's name is under 8 px at Fit";
+    // Fit stays fit when the window changes size, until the user zooms.
+    window.resize(1200, 800);
+    QTest::qWait(100);
+    EXPECT_TRUE(fitted(*view));
+}
+
+TEST_F(UiGraphSpace, TheOpeningStateIsTheLargestThatReadsAtFitOnTheCanvas)
+{
+    const auto graph = model(ps::graphtest::transformerGraph(3000, 2));
+    auto open = [&](const ps::ui::GraphOpening& opening) {
+        ps::ui::GraphSession session;
+        QSignalSpy spy(&session, &ps::ui::GraphSession::layoutShown);
+        session.open(graph, opening);
+        EXPECT_TRUE(waitFor([&]() { return spy.count() > 0; }, 60000));
+        const auto* layout = session.layout();
+        return std::make_pair(
+            static_cast<int>(session.visible()->items().size()), opening.fittedZoom(layout->width, layout->height));
+    };
+    ps::ui::GraphOpening opening;
+    opening.margin = 40;
+    opening.readableZoom = 0.6;
+    opening.titleZoom = 0.3;
+    const auto [unbounded, zoomAnywhere] = open(opening);  // no canvas: the budget alone
+    EXPECT_GT(unbounded, 40);
+    opening.width = 1400;
+    opening.height = 850;
+    const auto [onCanvas, zoom] = open(opening);
+    EXPECT_LT(onCanvas, unbounded) << "the budget's state would be unreadable at Fit";
+    EXPECT_GE(zoom, opening.readableZoom);
+    opening.width = 10000;  // room for everything
+    opening.height = 10000;
+    EXPECT_EQ(open(opening).first, unbounded);
+    opening.width = 300;  // room for nothing: the titles, at least, stay readable where they can
+    opening.height = 200;
+    EXPECT_LE(open(opening).first, onCanvas);
+}
+
+TEST_F(UiGraphSpace, ZoomedOutBoxesKeepTheirTitlesThenModulesAreNamedRegions)
+{
+    ps::ui::GraphView view;
+    view.resize(1200, 800);
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    ASSERT_TRUE(shown(view, [&]() { view.setGraph(model(ps::graphtest::transformerGraph(800, 2))); }));
+    ASSERT_TRUE(shown(view, [&]() { view.expandAll(); }));
+    auto* canvas = view.canvas();
+    const qreal px = fontPx(view);
+
+    // Too small for two lines, big enough for a title: each box says its name in 9 px.
+    canvas->setZoom(0.9 * ps::ui::GraphBoxItem::kMinTextPx / px);
+    ASSERT_LT(canvas->zoom() * px, 8);
+    auto* first = view.boxOfNode(view.graph()->nodes().size() / 2);
+    ASSERT_NE(first, nullptr);
+    canvas->centerOn(first->rect().center());
+    QTest::qWait(50);
+    EXPECT_EQ(first->titlePixelsAt(canvas->zoom(), px), ps::ui::GraphBoxItem::kTitlePx);
+    EXPECT_GT(inkIn(view, first), 10) << "the box's title is drawn";
+    EXPECT_EQ(
+        view.regions()->labelsAt(canvas->viewportTransform(), canvas->viewport()->rect(), canvas->font()).size(), 0u)
+        << "no region labels while the boxes have names";
+
+    // The whole graph: boxes too small for text, the modules around them named instead.
+    view.zoomToFit();
+    QTest::qWait(50);
+    ASSERT_TRUE(fitted(view));
+    EXPECT_EQ(first->titlePixelsAt(canvas->zoom(), px), 0);
+    const auto labels
+        = view.regions()->labelsAt(canvas->viewportTransform(), canvas->viewport()->rect(), canvas->font());
+    ASSERT_GE(labels.size(), 3u) << "the expanded modules are named";
+    for (const auto& l : labels) {
+        EXPECT_FALSE(l.text.isEmpty());
+        EXPECT_GE(l.chip.height(), 8 + 4) << "a label of at least 8 px";
+        EXPECT_TRUE(QRectF(canvas->viewport()->rect()).intersects(l.chip));
+        for (const auto& o : labels)
+            if (&o != &l)
+                EXPECT_FALSE(l.chip.intersects(o.chip)) << "labels do not cover each other";
+    }
+    // And they are drawn: the first label's chip holds text.
+    const QImage image = canvas->viewport()->grab().toImage();
+    int ink = 0;
+    const QRect chip = labels.front().chip.toRect().adjusted(2, 2, -2, -2);
+    for (int y = chip.top(); y <= chip.bottom(); ++y)
+        for (int x = chip.left(); x <= chip.right(); ++x)
+            ink += image.rect().contains(x, y) && qGray(image.pixel(x, y)) < 110;
+    EXPECT_GT(ink, 10);
+}
+
+TEST_F(UiGraphSpace, TheMinimapSitsInTheBottomRightCornerOnlyWhenTheGraphDoesNotFit)
+{
+    ps::ui::GraphView view;
+    view.resize(1200, 800);
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    ASSERT_TRUE(shown(view, [&]() { view.setGraph(model(trainingStep())); }));
+    auto* minimap = view.minimap();
+    auto* canvas = view.canvas();
+    EXPECT_TRUE(fitted(view));
+    EXPECT_FALSE(minimap->isVisible()) << "the whole graph is in view: nothing to find with the minimap";
+
+    auto inCorner = [&]() {
+        const QRect vp = canvas->viewport()->geometry();
+        const QRect m = minimap->geometry();
+        return vp.contains(m) && vp.right() - m.right() <= 16 && vp.bottom() - m.bottom() <= 16
+            && m.width() < vp.width() / 3 && m.height() < vp.height() / 2;
+    };
+    for (int i = 0; i < 6; ++i)
+        view.zoomIn();
+    QTest::qWait(50);
+    EXPECT_TRUE(minimap->isVisible());
+    EXPECT_TRUE(inCorner());
+    view.resize(900, 650);
+    QTest::qWait(50);
+    EXPECT_TRUE(minimap->isVisible());
+    EXPECT_TRUE(inCorner()) << "re-anchored after a resize";
+    view.resize(1300, 850);
+    QTest::qWait(50);
+    EXPECT_TRUE(inCorner()) << "re-anchored after a resize";
+
+    view.zoomToFit();
+    QTest::qWait(50);
+    EXPECT_FALSE(minimap->isVisible());
+}
+
+TEST_F(UiGraphSpace, TheSidePanelOpensBesideTheCanvasOnRequest)
+{
+    ps::ui::GraphView view;
+    view.resize(1200, 800);
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    ASSERT_TRUE(shown(view, [&]() { view.setGraph(model(trainingStep())); }));
+    ASSERT_FALSE(view.sidePanelShown());
+    const int wide = view.canvas()->viewport()->width();
+    view.setSidePanelShown(true);
+    QTest::qWait(50);
+    EXPECT_TRUE(view.sidePanelShown());
+    EXPECT_LT(view.canvas()->viewport()->width(), wide - 150);
+    EXPECT_TRUE(fitted(view)) << "the fitted graph is fitted again to the narrower canvas";
+    view.setSidePanelShown(false);
+    QTest::qWait(50);
+    EXPECT_EQ(view.canvas()->viewport()->width(), wide);
+}
+
+}  // namespace

@@ -1,0 +1,158 @@
+#include "ui/GraphScene.h"
+
+#include "graph/GraphModel.h"
+#include "graph/LayeredLayout.h"
+#include "graph/ModuleTree.h"
+#include "graph/Neighbourhood.h"
+#include "graph/VisibleGraph.h"
+#include "ui/EdgesItem.h"
+#include "ui/LensPalette.h"
+#include "ui/ModuleItem.h"
+#include "ui/ModuleRegionsItem.h"
+#include "ui/NodeItem.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace ps::ui {
+
+GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent)
+{
+    setItemIndexMethod(QGraphicsScene::BspTreeIndex);
+}
+
+void GraphScene::reset()
+{
+    clear();
+    m_boxes.clear();
+    m_edges = nullptr;
+    m_regions = nullptr;
+}
+
+void GraphScene::showBoxes(const graph::GraphModel& graph, const graph::ModuleTree& tree,
+    const graph::VisibleGraph& visible, const graph::LayoutResult& layout, qreal margin, const QPalette& palette)
+{
+    reset();
+    setSceneRect(QRectF(-margin, -margin, layout.width + 2 * margin, layout.height + 2 * margin));
+    const auto& nodes = graph.nodes();
+    const auto& items = visible.items();
+    const auto& boxes = layout.boxes;
+    m_boxes.assign(items.size(), nullptr);
+    const GraphBoxItem::Colors neutral = LensPalette::colors({}, palette);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const auto& b = boxes[i];
+        const QRectF rect(b.x, b.y, b.w, b.h);
+        GraphBoxItem* box;
+        if (items[i].kind == graph::VisibleItem::Node) {
+            box = new NodeItem(
+                static_cast<int>(i), items[i].id, &nodes[static_cast<std::size_t>(items[i].id)], rect, neutral);
+        } else {
+            const auto& m = tree.module(items[i].id);
+            box = new ModuleItem(static_cast<int>(i), items[i].id, QString::fromStdString(m.path),
+                QString::fromStdString(m.type), m.total, rect, neutral);
+        }
+        addItem(box);
+        m_boxes[i] = box;
+    }
+    // Zoomed out past the boxes' labels, the expanded modules are named regions.
+    m_regions = new ModuleRegionsItem(ModuleRegionsItem::build(graph, tree, visible, boxes),
+        graph::LayoutOptions{}.nodeHeight, palette.color(QPalette::Dark), palette.color(QPalette::Text),
+        palette.color(QPalette::Base));
+    addItem(m_regions);
+}
+
+void GraphScene::setEdges(EdgesItem* edges)
+{
+    m_edges = edges;
+    addItem(edges);
+}
+
+GraphBoxItem* GraphScene::box(int item) const
+{
+    return item >= 0 && item < static_cast<int>(m_boxes.size()) ? m_boxes[static_cast<std::size_t>(item)] : nullptr;
+}
+
+std::vector<std::pair<std::string, int>> GraphScene::applyLens(const graph::GraphModel& graph,
+    const graph::ModuleTree& tree, const graph::VisibleGraph& visible, graph::Lens lens, const QPalette& palette,
+    std::vector<GraphMinimap::Box>* minimap)
+{
+    std::map<std::string, int> counts;
+    minimap->clear();
+    minimap->reserve(m_boxes.size());
+    std::unordered_map<std::string, GraphBoxItem::Colors> colorCache;
+    for (std::size_t i = 0; i < m_boxes.size(); ++i) {
+        const auto& item = visible.items()[i];
+        std::string c = item.kind == graph::VisibleItem::Node
+            ? graph::GraphLens::category(graph, tree, item.id, lens)
+            : graph::GraphLens::moduleCategory(graph, tree, item.id, lens);
+        auto it = colorCache.find(c);
+        if (it == colorCache.end())
+            it = colorCache.emplace(c, LensPalette::colors(c, palette)).first;
+        m_boxes[i]->setColors(it->second);
+        minimap->push_back({m_boxes[i]->rect(), it->second.fill});
+        if (!c.empty())
+            ++counts[c];
+    }
+    std::vector<std::pair<std::string, int>> sorted(counts.begin(), counts.end());
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    return sorted;
+}
+
+QList<int> GraphScene::selectedBoxes() const
+{
+    QList<int> out;
+    for (auto* item : selectedItems())
+        if (item->type() == NodeItem::Type || item->type() == ModuleItem::Type)
+            out.append(static_cast<GraphBoxItem*>(item)->item());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+QList<int> GraphScene::selectedNodes(const graph::ModuleTree* tree) const
+{
+    QList<int> out;
+    for (auto* item : selectedItems()) {
+        if (item->type() == NodeItem::Type) {
+            out.append(static_cast<NodeItem*>(item)->node());
+        } else if (item->type() == ModuleItem::Type && tree) {
+            for (int n : tree->nodesIn(static_cast<ModuleItem*>(item)->module()))
+                out.append(n);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+QList<int> GraphScene::selectedModules() const
+{
+    QList<int> out;
+    for (auto* item : selectedItems())
+        if (item->type() == ModuleItem::Type)
+            out.append(static_cast<ModuleItem*>(item)->module());
+    return out;
+}
+
+void GraphScene::markNeighbours(const graph::GraphModel& graph, const graph::VisibleGraph& visible,
+    const QList<int>& selected, const QList<int>& selectedItems, int depth)
+{
+    for (auto* box : m_boxes)
+        box->setRelation(GraphBoxItem::Relation::None);
+    if (selected.isEmpty() || depth <= 0)
+        return;
+    const auto around = graph::Neighbourhood::around(graph, std::vector<int>(selected.begin(), selected.end()), depth);
+    const std::unordered_set<int> mine(selectedItems.begin(), selectedItems.end());
+    auto mark = [&](const std::vector<int>& list, GraphBoxItem::Relation r) {
+        for (int n : list) {
+            const int item = visible.itemOfNode(n);
+            if (item >= 0 && !mine.count(item))
+                m_boxes[static_cast<std::size_t>(item)]->setRelation(r);
+        }
+    };
+    mark(around.downstream, GraphBoxItem::Relation::Downstream);
+    mark(around.upstream, GraphBoxItem::Relation::Upstream);
+}
+
+}  // namespace ps::ui

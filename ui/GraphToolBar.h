@@ -1,0 +1,104 @@
+#pragma once
+
+#include "graph/GraphLens.h"
+#include "graph/GraphSearch.h"
+
+#include <QStringList>
+#include <QWidget>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QTimer;
+class QToolButton;
+
+namespace ps::graph {
+class GraphModel;
+}
+
+namespace ps::ui {
+
+/// The Graph tab's two rows above the canvas: the graph's summary and the search (field, which
+/// part of a node to match, previous / next, the match count); the lens, the neighbourhood
+/// depth, the legend, Expand all / Collapse all, Export, the side panel's toggle and the zoom
+/// buttons. It holds no graph: it says what was asked (signals) and shows what it is told,
+/// and keeps the search's matches and which one is shown.
+///
+/// The search is debounced (150 ms after the last key); Enter searches what is typed at once
+/// and steps to the next match.
+class GraphToolBar : public QWidget {
+    Q_OBJECT
+public:
+    explicit GraphToolBar(QWidget* parent = nullptr);
+
+    QString searchText() const;
+    graph::SearchField searchField() const;
+    /// Sets the search box and the field without emitting searchChanged.
+    void setSearch(const QString& text, graph::SearchField field);
+    /// The nodes the search found (`searched`: false when the box is empty), none current.
+    void setMatches(std::vector<int> matches, bool searched);
+    int matchCount() const { return static_cast<int>(m_matches.size()); }
+    /// Index into the matches of the one shown, or -1.
+    int currentMatch() const { return m_matchIndex; }
+    int currentMatchNode() const;
+    /// Makes the next (`step` 1) or previous (-1) match current, round the end; returns its
+    /// node, or -1 when there is no match.
+    int stepMatch(int step);
+    void focusSearch();
+
+    void setSummary(const QString& text);
+    /// The summary of a graph shown with `layers` layers and `collapsed` module boxes.
+    void setSummary(const graph::GraphModel& graph, int layers, int collapsed);
+    /// Selects the lens in its box without emitting lensChanged.
+    void setLens(graph::Lens lens);
+    /// Sets the depth box without emitting depthChanged.
+    void setDepth(int depth);
+    /// The legend: `counts` (category, boxes), most common first; the first eight are drawn
+    /// with their colours, the whole list is the tooltip.
+    void setLegend(const std::vector<std::pair<std::string, int>>& counts, graph::Lens lens);
+    void clearLegend();
+    /// The legend's entries, "category (count)", most common first.
+    const QStringList& legendEntries() const { return m_legendEntries; }
+
+    /// Checks the side panel's toggle without emitting sidePanelToggled.
+    void setSidePanelShown(bool shown);
+
+signals:
+    void searchChanged(const QString& text, graph::SearchField field);
+    void findNext();
+    void findPrevious();
+    void lensChanged(graph::Lens lens);
+    void depthChanged(int depth);
+    void expandAll();
+    void collapseAll();
+    void exportRequested();
+    void sidePanelToggled(bool shown);
+    void zoomToFit();
+    void zoomReset();
+    void zoomIn();
+    void zoomOut();
+
+private:
+    void emitSearch();
+    void showMatchCount();
+
+    QLabel* m_summary;
+    QLineEdit* m_search;
+    QComboBox* m_searchField;
+    QLabel* m_matchLabel;
+    QTimer* m_debounce;
+    QComboBox* m_lensBox;
+    QSpinBox* m_depthBox;
+    QLabel* m_legend;
+    QToolButton* m_panelButton;
+    QStringList m_legendEntries;
+    std::vector<int> m_matches;
+    int m_matchIndex = -1;
+};
+
+}  // namespace ps::ui

@@ -1,0 +1,74 @@
+#pragma once
+
+#include <QColor>
+#include <QGraphicsItem>
+#include <QString>
+
+#include <vector>
+
+namespace ps::graph {
+class GraphModel;
+class ModuleTree;
+class VisibleGraph;
+struct NodeBox;
+}  // namespace ps::graph
+
+namespace ps::ui {
+
+/// The expanded modules as named regions, drawn only when the view is zoomed out so far that
+/// the boxes draw without text (GraphBoxItem::Detail::Plain): each region is the rectangle
+/// around the boxes the module holds, framed, its name in a label of the canvas's font size
+/// whatever the zoom. Where regions nest, the innermost that can hold its label is named first;
+/// a label that would cover another is left out. One item for every region: a zoomed-out frame
+/// costs one pass over the regions, not an item each.
+class ModuleRegionsItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 4 };
+
+    struct Region {
+        QRectF rect;      ///< in the scene
+        QString label;    ///< "forward", "h.3 · Block", "gradients"
+        int parent = -1;  ///< index of the enclosing region, or -1; parents come before children
+    };
+
+    /// The regions of `visible`'s expanded modules (not the root) around the boxes of what they
+    /// compute (their parameters and inputs, laid out at the top, left out).
+    static std::vector<Region> build(const graph::GraphModel& graph, const graph::ModuleTree& tree,
+        const graph::VisibleGraph& visible, const std::vector<graph::NodeBox>& boxes);
+
+    /// `boxHeight`: the boxes' height in the scene (they turn plain at the same zoom).
+    ModuleRegionsItem(std::vector<Region> regions, qreal boxHeight, const QColor& frame, const QColor& text,
+        const QColor& background);
+
+    const std::vector<Region>& regions() const { return m_regions; }
+    /// Whether the regions are drawn at zoom `lod` (the boxes draw without text).
+    bool shownAt(qreal lod) const;
+    /// A region named on screen: where its label goes (screen coordinates) and what it says.
+    struct Label {
+        int region = -1;
+        QRectF chip;
+        QString text;
+    };
+    /// The labels drawn with the scene mapped to the screen by `toScreen`, on the screen area
+    /// `area`, in `font` (drawn bold), in the order they are placed. Empty when !shownAt().
+    std::vector<Label> labelsAt(const QTransform& toScreen, const QRectF& area, const QFont& font) const;
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    /// Empty: clicks and itemAt() go to the boxes under the regions.
+    QPainterPath shape() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    std::vector<Region> m_regions;
+    // Per region, its label as last elided and for which width: zooming re-elides, panning not.
+    mutable std::vector<QString> m_elided;
+    mutable std::vector<qreal> m_elidedWidth;
+    QRectF m_bounds;
+    qreal m_boxHeight;
+    QColor m_frame;
+    QColor m_text;
+    QColor m_background;
+};
+
+}  // namespace ps::ui
