@@ -199,16 +199,21 @@ def _values(outs: list, args: tuple, names: list[str], shared: bool) -> dict[str
     return vals
 
 
+def _no_verdict(exc: BaseException) -> dict:
+    """The accuracy section when eager fn cannot run in float64."""
+    acc = accuracy.summarise([], {})
+    acc.update(verdict=None, reference=None,
+               message=f"no verdict: eager fn cannot run in float64 ({type(exc).__name__}: {str(exc)[:200]})")
+    return acc
+
+
 def _judge(result, fn, snapshot, names, seed, eager_vals, art_vals, timings) -> dict:
     t0 = time.perf_counter()
     try:
         ref_outs, ref_state = accuracy.reference_run(fn, snapshot, names, seed, max(1, result["calls"]))
     except Exception as exc:  # noqa: BLE001 - no reference: no verdict, the mismatch stands
-        acc = accuracy.summarise([], {})
-        acc.update(verdict=None, reference=None,
-                   message=f"no verdict: eager fn cannot run in float64 ({type(exc).__name__}: {str(exc)[:200]})")
         timings["accuracy"] = time.perf_counter() - t0
-        return acc
+        return _no_verdict(exc)
     ref_vals = _values(ref_outs, (), names, True)
     ref_vals.update(ref_state)
     acc = accuracy.judge(result, eager_vals, art_vals, ref_vals)
@@ -494,9 +499,6 @@ def _judge_runtime(fn, ref_copy, names, seed, le, la, eager_args, art_args, st, 
     try:
         ref_outs, ref_state = accuracy.reference_run(fn, ref_copy, names, seed, 1)
     except Exception as exc:  # noqa: BLE001 - no reference: no verdict, the mismatch stands
-        acc = accuracy.summarise([], {})
-        acc.update(verdict=None, reference=None,
-                   message=f"no verdict: eager fn cannot run in float64 ({type(exc).__name__}: {str(exc)[:200]})")
-        return acc
+        return _no_verdict(exc)
     ref_vals = {"outputs": {f"out[{i}]": x for i, x in enumerate(ref_outs[0])}, **ref_state}
     return accuracy.judge(result, eager_vals, art_vals, ref_vals)
