@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "commands/LibraryDiff.h"
 #include "library/ArtifactLibrary.h"
 #include "library/DefaultLibraryPath.h"
 #include "library/LibraryError.h"
@@ -45,6 +46,7 @@ struct Options {
     std::string status;
     std::string backend;
     std::int64_t id = 0;
+    std::int64_t other = 0;  ///< diff's second run
     std::string dir;
     std::string path;
 };
@@ -328,6 +330,20 @@ int collectGarbage(const std::string& path, const Options& o)
     return 0;
 }
 
+/// `library diff A B`: 0 equivalent, 1 they differ, 2 a run that is not there (nothing compared).
+int diffRuns(const std::string& path, const Options& o)
+{
+    ArtifactLibrary library(path, kReadOnly);
+    try {
+        return ps::commands::LibraryDiff::run(library, o.id, o.other, o.json, std::cout);
+    } catch (const LibraryError& e) {
+        if (e.kind() != LibraryError::Kind::NotFound)
+            throw;
+        std::cerr << "precompile-studio: " << safe(e.what()) << " (see `library ls`)\n";
+        return 2;
+    }
+}
+
 }  // namespace
 
 void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode)
@@ -383,6 +399,13 @@ void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode)
     CLI::App* rm = library->add_subcommand("rm", "Remove a run (its blobs go at the next gc)");
     addId(rm);
     bind(rm, removeRun);
+
+    CLI::App* diff = library->add_subcommand(
+        "diff", "Compare two runs and say why they differ (exit 0 equivalent artifacts, 1 they differ)");
+    diff->add_option("A", options->id, "The first run's id")->required();
+    diff->add_option("B", options->other, "The second run's id")->required();
+    addJson(diff);
+    bind(diff, diffRuns);
 
     CLI::App* gc = library->add_subcommand("gc", "Delete blobs no run refers to");
     addJson(gc);

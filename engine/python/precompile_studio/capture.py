@@ -22,6 +22,7 @@ from .graph import extract_graph
 from .lowering import map_python_code
 from .outcome import capture_outcome
 from .probe import CaptureProbe, arg_names
+from .provenance import describe_decompositions, describe_inputs
 from .violations import Context
 
 
@@ -43,6 +44,8 @@ class CaptureRecord:
     lowering: dict | None = None
     cache_info: dict | None = None
     verify: dict | None = None
+    inputs: dict | None = None  # the example inputs' structure (provenance.py)
+    decompositions: dict | None = None
     # kept until verification, then dropped
     fn: Callable | None = None
     snapshot: tuple | None = None
@@ -80,6 +83,8 @@ class CaptureRecord:
             "lowering": self.lowering,
             "cache": self.cache_info,
             "verify": self.verify,
+            "inputs": self.inputs,
+            "decompositions": self.decompositions,
             "timings_s": dict(self.timings),
         }
 
@@ -106,6 +111,7 @@ def run_capture(
     on_lower: Callable[[], None] | None = None,
     check: bool = True,
     share_parameters: bool = False,
+    decompositions: Any = None,
 ) -> CaptureRecord:
     """Call precompile through ``call`` and record its result or its exception.
 
@@ -116,6 +122,11 @@ def run_capture(
     rec = CaptureRecord(name=name, backend=backend, tracer=tracer, fn=fn)
     if args is not None:
         rec.argnames = arg_names(fn, len(args)) if fn is not None else [f"arg{i}" for i in range(len(args))]
+        try:
+            rec.inputs = describe_inputs(tuple(args), rec.argnames)
+        except Exception as e:  # noqa: BLE001 - a report without it beats no report
+            rec.inputs = {"entries": [], "truncated": False, "error": f"{type(e).__name__}: {e}"}
+    rec.decompositions = describe_decompositions(decompositions)
     if snapshot and args is not None:
         from .verify import fresh_copy
 
@@ -323,6 +334,7 @@ class PrecompileRecorder:
                 name, str(backend), str(tracer), recorder.script_path,
                 fn=fn, args=tuple(example_inputs), source=recorder.source,
                 snapshot=recorder.snapshot, on_lower=lower, check=recorder.check,
+                decompositions=kwargs.get("decompositions"),
             )
             recorder.records.append(rec)
             if rec.exception is not None:

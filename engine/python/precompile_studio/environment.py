@@ -115,6 +115,14 @@ def _pinned(folders: list[str]) -> list[str]:
     return out
 
 
+_ATTACHED: dict = {}
+
+
+def attached() -> dict:
+    """What attach() put on sys.path (path, site_dirs, ...); empty when no environment was attached."""
+    return dict(_ATTACHED)
+
+
 def attach(user_env: str, site_dirs: list[str]) -> str:
     """Put the user's folders (and PYTHONPATH) on sys.path; a JSON object for the hello.
 
@@ -147,4 +155,6 @@ def attach(user_env: str, site_dirs: list[str]) -> str:
         "torch": torch_note,
         "pinned": _pinned(site_dirs),
     }
+    _ATTACHED.clear()
+    _ATTACHED.update(info)
     return json.dumps(info)

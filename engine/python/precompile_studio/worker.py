@@ -17,6 +17,7 @@ from .capture import PrecompileRecorder, run_capture, verify_record, write_artif
 from .contract import read_contract
 from .errors import ContractError, describe, one_line
 from .outcome import capture_message, drift_message, run_status
+from .provenance import run_provenance
 from .script import execute, read_source
 from .script_warnings import ScriptWarnings
 
@@ -156,6 +157,7 @@ class _Run:
             fn=spec.fn, args=args, source=source, snapshot=self.verify,
             on_lower=lambda: self.stage("lower", capture=spec.name),
             check=self.check, share_parameters=True,  # nothing else touches args before verify
+            decompositions=spec.decompositions,
         )
         self._finish_records([rec], script_time, runtime_inputs=spec.runtime_inputs)
 
@@ -201,6 +203,14 @@ class _Run:
         else:
             self.report["warnings"] = list(self.script_warnings)
 
+    def attach_provenance(self) -> None:
+        """What the run was made from (provenance.py); never fails the run."""
+        text = self.source.text.encode() if self.source is not None else None
+        try:
+            self.report["provenance"] = run_provenance(self.script, text, self.report["captures"])
+        except Exception as e:  # noqa: BLE001 - a report without it beats no report
+            self.report["provenance"] = {"script": self.script, "error": f"{type(e).__name__}: {e}"}
+
     def _summarise(self) -> None:
         """The run's status and message from its captures (outcome.py)."""
         caps = self.report["captures"]
@@ -229,4 +239,5 @@ def run(request_json: str, emit: Callable[[str], None]) -> str:
             except Exception:
                 pass
     job.attach_script_warnings()
+    job.attach_provenance()
     return json.dumps(job.report)

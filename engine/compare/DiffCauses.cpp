@@ -1,0 +1,205 @@
+#include "compare/DiffCauses.h"
+
+#include "compare/TextDiff.h"
+
+#include <map>
+#include <set>
+
+namespace ps::compare {
+
+namespace {
+
+using nlohmann::json;
+
+std::string show(const json& value)
+{
+    if (value.is_null())
+        return "-";
+    if (value.is_string())
+        return value.get<std::string>();
+    return value.dump();
+}
+
+const json& member(const json& object, const char* key)
+{
+    static const json kNull;
+    if (!object.is_object())
+        return kNull;
+    auto it = object.find(key);
+    return it == object.end() ? kNull : *it;
+}
+
+std::string range(int start, int count)
+{
+    if (count <= 1)
+        return "line " + std::to_string(start);
+    return "lines " + std::to_string(start) + "-" + std::to_string(start + count - 1);
+}
+
+std::string joinedWords(const std::vector<std::string>& parts, std::size_t most)
+{
+    std::string out;
+    for (std::size_t i = 0; i < parts.size() && i < most; ++i)
+        out += (i ? "; " : "") + parts[i];
+    if (parts.size() > most)
+        out += "; and " + std::to_string(parts.size() - most) + " more";
+    return out;
+}
+
+std::string phrase(const std::vector<Difference>& diffs, std::size_t most)
+{
+    std::vector<std::string> parts;
+    for (const Difference& d : diffs)
+        parts.push_back(d.what + " " + d.before + " -> " + d.after);
+    return joinedWords(parts, most);
+}
+
+}  // namespace
+
+std::vector<std::string> DiffCauses::describeScript(const TextDiff& script)
+{
+    std::vector<std::string> out;
+    for (const TextDiff::Hunk& h : script.hunks()) {
+        if (h.aCount > 0 && h.bCount > 0)
+            out.push_back(range(h.bStart, h.bCount) + " edited");
+        else if (h.bCount > 0)
+            out.push_back(range(h.bStart, h.bCount) + " added");
+        else
+            out.push_back(std::string(h.aCount == 1 ? "a line" : std::to_string(h.aCount) + " lines")
+                + " removed before line " + std::to_string(h.bStart));
+    }
+    return out;
+}
+
+std::vector<Difference> DiffCauses::inputs(const json& captureA, const json& captureB)
+{
+    std::vector<Difference> out;
+    auto entries = [](const json& capture) {
+        std::map<std::string, json> byPath;
+        const json& inputs = member(capture, "inputs");
+        const json& list = member(inputs, "entries");
+        if (list.is_array())
+            for (const json& e : list)
+                if (e.is_object() && e.contains("path") && e["path"].is_string())
+                    byPath.emplace(e["path"].get<std::string>(), e);
+        return byPath;
+    };
+    if (member(captureA, "inputs").is_null() || member(captureB, "inputs").is_null())
+        return out;  // not recorded on a side: nothing can be said
+    const auto a = entries(captureA);
+    const auto b = entries(captureB);
+    std::set<std::string> paths;
+    for (const auto& [p, e] : a)
+        paths.insert(p);
+    for (const auto& [p, e] : b)
+        paths.insert(p);
+    for (const std::string& path : paths) {
+        auto ea = a.find(path);
+        auto eb = b.find(path);
+        if (ea == a.end() || eb == b.end()) {
+            const json& e = ea == a.end() ? eb->second : ea->second;
+            const std::string what = show(member(e, "kind")) + " " + path;
+            out.push_back({path, ea == a.end() ? "absent" : what, eb == b.end() ? "absent" : what});
+            continue;
+        }
+        for (const char* key : {"kind", "type", "shape", "dtype", "stride", "device", "requires_grad", "length",
+                 "training", "parameters", "parameter_elements", "buffers", "value"}) {
+            const json& va = member(ea->second, key);
+            const json& vb = member(eb->second, key);
+            if (va != vb)
+                out.push_back({path + " " + key, show(va), show(vb)});
+        }
+        const json& sa = member(ea->second, "structure_sha256");
+        const json& sb = member(eb->second, "structure_sha256");
+        if (sa != sb && member(ea->second, "parameters") == member(eb->second, "parameters"))
+            out.push_back({path + " parameters' names or shapes", "as traced", "differ"});
+    }
+    return out;
+}
+
+std::vector<Difference> DiffCauses::options(const json& captureA, const json& captureB)
+{
+    std::vector<Difference> out;
+    for (const char* key : {"backend", "tracer"}) {
+        const json& va = member(captureA, key);
+        const json& vb = member(captureB, key);
+        if (va != vb)
+            out.push_back({key, show(va), show(vb)});
+    }
+    const json& da = member(captureA, "decompositions");
+    const json& db = member(captureB, "decompositions");
+    if (member(da, "sha256") != member(db, "sha256")) {
+        auto words = [](const json& d) {
+            if (d.is_null())
+                return std::string("none");
+            const json& count = member(d, "count");
+            return show(count) + " op" + (count == json(1) ? "" : "s");
+        };
+        out.push_back({"decompositions", words(da), words(db)});
+    }
+    return out;
+}
+
+std::vector<Difference> DiffCauses::provenance(const json& reportA, const json& reportB)
+{
+    std::vector<Difference> out;
+    const json& pa = member(reportA, "provenance");
+    const json& pb = member(reportB, "provenance");
+    if (!pa.is_object() || !pb.is_object())
+        return out;
+    auto compareAt = [&](const std::string& what, const json& va, const json& vb) {
+        if (va != vb)
+            out.push_back({what, show(va), show(vb)});
+    };
+    compareAt("torch", member(member(pa, "torch"), "version"), member(member(pb, "torch"), "version"));
+    compareAt("torch git", member(member(pa, "torch"), "git"), member(member(pb, "torch"), "git"));
+    compareAt("python", member(pa, "python"), member(pb, "python"));
+    compareAt("machine", member(member(pa, "machine"), "arch"), member(member(pb, "machine"), "arch"));
+    const json& isaA = member(member(pa, "machine"), "cpu_vec_isa");
+    const json& isaB = member(member(pb, "machine"), "cpu_vec_isa");
+    if (!isaA.is_null() && !isaB.is_null())  // null: inductor did not run there
+        compareAt("CPU vector ISA", isaA, isaB);
+    compareAt(
+        "environment", member(member(pa, "environment"), "user_env"), member(member(pb, "environment"), "user_env"));
+    return out;
+}
+
+void DiffCauses::explain(RunDiff& diff, const RunSide& a, const RunSide& b)
+{
+    std::vector<std::string>& why = diff.m_why;
+    const std::string pathA = show(member(a.report, "script"));
+    const std::string pathB = show(member(b.report, "script"));
+    if (!diff.m_scriptChanges.empty()) {
+        std::string line = "the script changed: " + joinedWords(diff.m_scriptChanges, 6);
+        if (pathA != pathB)
+            line += " (" + pathA + " -> " + pathB + ")";
+        why.push_back(line);
+    }
+    if (!diff.m_scriptUnknown.empty())
+        why.push_back("the script cannot be compared: " + diff.m_scriptUnknown);
+    std::vector<std::string> inputs;
+    std::vector<std::string> options;
+    for (const CaptureComparison& c : diff.m_captures) {
+        const std::string prefix = diff.m_captures.size() > 1 ? c.name + ": " : std::string();
+        if (!c.inputs.empty())
+            inputs.push_back(prefix + phrase(c.inputs, 4));
+        if (!c.options.empty())
+            options.push_back(prefix + phrase(c.options, 4));
+    }
+    if (!inputs.empty())
+        why.push_back("the inputs changed: " + joinedWords(inputs, 3));
+    if (!options.empty())
+        why.push_back("options changed: " + joinedWords(options, 3));
+    if (!diff.m_provenance.empty())
+        why.push_back("torch or the machine changed: " + phrase(diff.m_provenance, 6));
+    for (const auto* side : {&a, &b})
+        if (!member(side->report, "provenance").is_object())
+            why.push_back(side->label
+                + " records no provenance (stored before it was recorded): its inputs, torch and "
+                  "machine cannot be compared");
+    if (why.empty() && !diff.m_equivalent)
+        why.push_back("no recorded cause: the same script, inputs, options, torch and machine gave different artifacts "
+                      "(nondeterminism in the backend or the script)");
+}
+
+}  // namespace ps::compare

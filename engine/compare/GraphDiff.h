@@ -1,0 +1,84 @@
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ps::compare {
+
+class TextDiff;
+
+/// One field of a matched node that differs: "shape", "dtype", "stride", "device", "module",
+/// "source", "inputs".
+struct FieldChange {
+    std::string field;
+    std::string before;
+    std::string after;
+};
+
+struct NodeChange {
+    int a = 0;  ///< index in side a's node_list
+    int b = 0;
+    std::vector<FieldChange> fields;
+};
+
+/// A run of consecutive added (or removed) nodes, named by the module they sit in.
+struct NodeBlock {
+    bool added = true;
+    int first = 0;  ///< index of its first node in its side's node_list
+    int count = 0;
+    std::string module;  ///< the module path most of its nodes belong to; "" when none
+    std::string moduleType;
+    std::string ops;  ///< the commonest ops, e.g. "addmm x2, relu"
+};
+
+/// The semantic difference of two captured graphs (the report's graph.node_list).
+///
+/// Nodes are matched by what they are, not by their generated names (which shift when anything
+/// is inserted before them): phase, op, target and module type, aligned in graph order
+/// (SequenceDiff), so an inserted layer reads as one added block. Matched nodes are compared
+/// field by field; a module path that changed consistently for all of its nodes (model.2 became
+/// model.3 because a layer was inserted before it) is one rename, not a change of every node;
+/// a source line that moved only because the script gained lines above it is not a change.
+class GraphDiff {
+public:
+    /// scriptLines maps side a's script lines to side b's (nullptr: lines compared as they are).
+    static GraphDiff compare(
+        const nlohmann::json& graphA, const nlohmann::json& graphB, const TextDiff* scriptLines = nullptr);
+
+    int nodesA() const { return m_nodesA; }
+    int nodesB() const { return m_nodesB; }
+    const std::vector<std::pair<int, int>>& matched() const { return m_matched; }
+    const std::vector<int>& added() const { return m_added; }
+    const std::vector<int>& removed() const { return m_removed; }
+    const std::vector<NodeChange>& changed() const { return m_changed; }
+    const std::vector<NodeBlock>& blocks() const { return m_blocks; }
+    /// Module paths renamed consistently: a path -> b path.
+    const std::map<std::string, std::string>& renames() const { return m_renames; }
+    /// Node names of side a matched to side b's (the kernels' node lists are matched through it).
+    const std::map<std::string, std::string>& nameMap() const { return m_nameMap; }
+    /// The alignment was the fast approximate one (very different graphs).
+    bool approximate() const { return m_approximate; }
+    /// Whether either side had no node list to compare.
+    bool missing() const { return m_missing; }
+    bool identical() const { return !m_missing && m_added.empty() && m_removed.empty() && m_changed.empty(); }
+
+    nlohmann::json toJson(const nlohmann::json& graphA, const nlohmann::json& graphB) const;
+
+private:
+    int m_nodesA = 0;
+    int m_nodesB = 0;
+    bool m_approximate = false;
+    bool m_missing = false;
+    std::vector<std::pair<int, int>> m_matched;
+    std::vector<int> m_added;
+    std::vector<int> m_removed;
+    std::vector<NodeChange> m_changed;
+    std::vector<NodeBlock> m_blocks;
+    std::map<std::string, std::string> m_renames;
+    std::map<std::string, std::string> m_nameMap;
+};
+
+}  // namespace ps::compare

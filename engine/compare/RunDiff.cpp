@@ -1,0 +1,214 @@
+#include "compare/RunDiff.h"
+
+#include "compare/DiffCauses.h"
+#include "compare/TextDiff.h"
+
+#include <map>
+#include <set>
+
+namespace ps::compare {
+
+namespace {
+
+using nlohmann::json;
+
+const json& member(const json& object, const char* key)
+{
+    static const json kNull;
+    if (!object.is_object())
+        return kNull;
+    auto it = object.find(key);
+    return it == object.end() ? kNull : *it;
+}
+
+std::string show(const json& value)
+{
+    if (value.is_null())
+        return "-";
+    return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+const json& capturesOf(const RunSide& side)
+{
+    static const json kEmpty = json::array();
+    const json& caps = member(side.report, "captures");
+    return caps.is_array() ? caps : kEmpty;
+}
+
+std::optional<std::string> codeOf(const RunSide& side, int index)
+{
+    if (index < 0 || index >= static_cast<int>(side.pythonCode.size()))
+        return std::nullopt;
+    return side.pythonCode[static_cast<std::size_t>(index)];
+}
+
+/// The cache envelope field by field, then its bundle's entries by kind and key.
+std::vector<Difference> cacheDifferences(const json& ca, const json& cb)
+{
+    std::vector<Difference> out;
+    const json& a = member(ca, "cache");
+    const json& b = member(cb, "cache");
+    for (const char* key : {"format", "version", "backend", "code_hash", "code_hash_ok", "format_ok", "bytes",
+             "artifact_bytes", "artifact_sha256", "error"}) {
+        if (member(a, key) != member(b, key))
+            out.push_back({key, show(member(a, key)), show(member(b, key))});
+    }
+    auto entries = [](const json& cache) {
+        std::map<std::string, json> byKey;
+        const json& list = member(cache, "entries");
+        if (list.is_array())
+            for (const json& e : list)
+                byKey.emplace(show(member(e, "kind")) + " " + show(member(e, "key")), member(e, "bytes"));
+        return byKey;
+    };
+    const auto ea = entries(a);
+    const auto eb = entries(b);
+    std::set<std::string> keys;
+    for (const auto& [k, v] : ea)
+        keys.insert(k);
+    for (const auto& [k, v] : eb)
+        keys.insert(k);
+    for (const std::string& k : keys) {
+        auto x = ea.find(k);
+        auto y = eb.find(k);
+        const std::string before = x == ea.end() ? "absent" : show(x->second) + " bytes";
+        const std::string after = y == eb.end() ? "absent" : show(y->second) + " bytes";
+        if (before != after)
+            out.push_back({"entry " + k, before, after});
+    }
+    return out;
+}
+
+json verifySummary(const json& capture)
+{
+    const json& v = member(capture, "verify");
+    return {{"status", member(v, "status")}, {"verdict", member(member(v, "accuracy"), "verdict")},
+        {"max_abs_diff", member(v, "max_abs_diff")}, {"max_rel_diff", member(v, "max_rel_diff")}};
+}
+
+json timingsSideBySide(const json& ca, const json& cb)
+{
+    json out = json::object();
+    const json& ta = member(ca, "timings_s");
+    const json& tb = member(cb, "timings_s");
+    for (const json* t : {&ta, &tb})
+        if (t->is_object())
+            for (auto it = t->begin(); it != t->end(); ++it)
+                out[it.key()] = {{"a", member(ta, it.key().c_str())}, {"b", member(tb, it.key().c_str())}};
+    return out;
+}
+
+}  // namespace
+
+RunDiff RunDiff::compare(const RunSide& a, const RunSide& b)
+{
+    RunDiff d;
+    // An imported run has no script text (NAME.py is the artifact): then only the script's hash
+    // in the provenance can tell whether it changed, and node lines compare as they are.
+    const bool bothTexts = !a.scriptText.empty() && !b.scriptText.empty();
+    const TextDiff script = TextDiff::compare(a.scriptText, b.scriptText);
+    if (bothTexts) {
+        d.m_scriptChanges = DiffCauses::describeScript(script);
+    } else {
+        const json& shaA = member(member(a.report, "provenance"), "script_sha256");
+        const json& shaB = member(member(b.report, "provenance"), "script_sha256");
+        const RunSide& missing = a.scriptText.empty() ? a : b;
+        if (shaA.is_string() && shaB.is_string()) {
+            if (shaA != shaB)
+                d.m_scriptChanges.push_back(
+                    "its text differs (by its sha256; " + missing.label + " does not keep the text)");
+        } else if (a.scriptText != b.scriptText) {
+            d.m_scriptUnknown = missing.label + " keeps neither the script's text nor its hash";
+        }
+    }
+
+    const json& ca = capturesOf(a);
+    const json& cb = capturesOf(b);
+    // Captures pair by name; a name that repeats pairs by its occurrence.
+    std::map<std::string, std::vector<int>> byNameB;
+    for (int j = 0; j < static_cast<int>(cb.size()); ++j)
+        byNameB[show(member(cb[static_cast<std::size_t>(j)], "name"))].push_back(j);
+    std::map<std::string, std::size_t> used;
+    std::vector<bool> pairedB(cb.size(), false);
+    std::vector<std::pair<int, int>> pairs;
+    for (int i = 0; i < static_cast<int>(ca.size()); ++i) {
+        const std::string name = show(member(ca[static_cast<std::size_t>(i)], "name"));
+        auto it = byNameB.find(name);
+        std::size_t& k = used[name];
+        if (it != byNameB.end() && k < it->second.size()) {
+            pairs.emplace_back(i, it->second[k]);
+            pairedB[static_cast<std::size_t>(it->second[k++])] = true;
+        } else {
+            pairs.emplace_back(i, -1);
+        }
+    }
+    // one capture on each side under different names: still the same call
+    if (ca.size() == 1 && cb.size() == 1 && pairs[0].second < 0) {
+        pairs[0].second = 0;
+        pairedB[0] = true;
+    }
+    for (int j = 0; j < static_cast<int>(cb.size()); ++j)
+        if (!pairedB[static_cast<std::size_t>(j)])
+            pairs.emplace_back(-1, j);
+
+    static const json kNone = json::object();
+    bool allEquivalent = ca.size() == cb.size();
+    for (const auto& [i, j] : pairs) {
+        const json& x = i >= 0 ? ca[static_cast<std::size_t>(i)] : kNone;
+        const json& y = j >= 0 ? cb[static_cast<std::size_t>(j)] : kNone;
+        CaptureComparison c;
+        c.name = show(member(j >= 0 ? y : x, "name"));
+        c.indexA = i;
+        c.indexB = j;
+        c.statusA = i >= 0 ? show(member(x, "status")) : "absent";
+        c.statusB = j >= 0 ? show(member(y, "status")) : "absent";
+        c.graph = GraphDiff::compare(member(x, "graph"), member(y, "graph"), bothTexts ? &script : nullptr);
+        c.code = CodeDiff::compare(x, codeOf(a, i), y, codeOf(b, j), c.graph.nameMap());
+        c.cache = cacheDifferences(x, y);
+        c.inputs = DiffCauses::inputs(x, y);
+        c.options = DiffCauses::options(x, y);
+        c.verify = {{"a", verifySummary(x)}, {"b", verifySummary(y)}};
+        c.timings = timingsSideBySide(x, y);
+        const bool graphsSame = c.graph.identical() || (member(x, "graph").is_null() && member(y, "graph").is_null());
+        c.equivalent
+            = i >= 0 && j >= 0 && c.statusA == c.statusB && graphsSame && c.code.identical() && c.cache.empty();
+        allEquivalent = allEquivalent && c.equivalent;
+        d.m_captures.push_back(std::move(c));
+    }
+    if (ca.empty() && cb.empty())
+        allEquivalent = member(a.report, "status") == member(b.report, "status");
+    d.m_equivalent = allEquivalent;
+    d.m_provenance = DiffCauses::provenance(a.report, b.report);
+    DiffCauses::explain(d, a, b);
+    return d;
+}
+
+json RunDiff::toJson(const RunSide& a, const RunSide& b) const
+{
+    auto differences = [](const std::vector<Difference>& list) {
+        json out = json::array();
+        for (const Difference& d : list)
+            out.push_back({{"what", d.what}, {"before", d.before}, {"after", d.after}});
+        return out;
+    };
+    json captures = json::array();
+    const json& ca = capturesOf(a);
+    const json& cb = capturesOf(b);
+    static const json kNone = json::object();
+    for (const CaptureComparison& c : m_captures) {
+        const json& x = c.indexA >= 0 ? ca[static_cast<std::size_t>(c.indexA)] : kNone;
+        const json& y = c.indexB >= 0 ? cb[static_cast<std::size_t>(c.indexB)] : kNone;
+        captures.push_back(
+            {{"name", c.name}, {"equivalent", c.equivalent}, {"status", {{"a", c.statusA}, {"b", c.statusB}}},
+                {"graph", c.graph.toJson(member(x, "graph"), member(y, "graph"))}, {"python_code", c.code.toJson()},
+                {"cache", differences(c.cache)}, {"inputs", differences(c.inputs)}, {"options", differences(c.options)},
+                {"verify", c.verify}, {"timings_s", c.timings}});
+    }
+    return {{"equivalent", m_equivalent},
+        {"a", {{"label", a.label}, {"script", member(a.report, "script")}, {"status", member(a.report, "status")}}},
+        {"b", {{"label", b.label}, {"script", member(b.report, "script")}, {"status", member(b.report, "status")}}},
+        {"why", m_why}, {"script", m_scriptChanges}, {"provenance", differences(m_provenance)},
+        {"captures", std::move(captures)}};
+}
+
+}  // namespace ps::compare

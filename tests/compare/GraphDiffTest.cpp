@@ -1,0 +1,84 @@
+#include "compare/GraphDiff.h"
+#include "CompareTestSupport.h"
+#include "compare/TextDiff.h"
+
+#include <gtest/gtest.h>
+
+using ps::compare::GraphDiff;
+using ps::compare::TextDiff;
+using ps::comparetest::Layer;
+using ps::comparetest::stack;
+
+TEST(GraphDiff, TheSameGraphIsIdentical)
+{
+    const auto g = stack({{8}, {8}, {2}});
+    const GraphDiff d = GraphDiff::compare(g, g);
+    EXPECT_TRUE(d.identical());
+    EXPECT_EQ(d.matched().size(), g["node_list"].size());
+}
+
+TEST(GraphDiff, AnInsertedLayerIsOneAddedBlockAndTheLaterModulesAreRenamedNotChanged)
+{
+    const auto a = stack({{8}, {8}, {2}});
+    const auto b = stack({{8}, {8}, {8}, {2}});  // one more 8-wide layer
+    const GraphDiff d = GraphDiff::compare(a, b);
+    EXPECT_FALSE(d.identical());
+    EXPECT_TRUE(d.removed().empty());
+    // the new layer: its weight and bias placeholders, and t, addmm, relu
+    EXPECT_EQ(d.added().size(), 5u);
+    int computeBlocks = 0;
+    for (const auto& block : d.blocks())
+        if (block.added && block.count == 3)
+            ++computeBlocks;
+    EXPECT_EQ(computeBlocks, 1) << "the inserted layer's ops read as one block";
+    // the shifted modules are renames, not changes; only the layer after the new one changed:
+    // it reads the new layer's output
+    ASSERT_EQ(d.changed().size(), 1u);
+    ASSERT_EQ(d.changed()[0].fields.size(), 1u);
+    EXPECT_EQ(d.changed()[0].fields[0].field, "inputs");
+    EXPECT_EQ(d.renames().at("model.4"), "model.6");
+    EXPECT_EQ(d.renames().at("model.5"), "model.7");
+}
+
+TEST(GraphDiff, AChangedInputShapeShowsOnTheNodesItReaches)
+{
+    const auto a = stack({{8}, {2}}, 3);
+    const auto b = stack({{8}, {2}}, 5);
+    const GraphDiff d = GraphDiff::compare(a, b);
+    EXPECT_TRUE(d.added().empty());
+    EXPECT_TRUE(d.removed().empty());
+    ASSERT_FALSE(d.changed().empty());
+    bool sawShape = false;
+    for (const auto& c : d.changed())
+        for (const auto& f : c.fields)
+            if (f.field == "shape" && f.before == "[3,4]" && f.after == "[5,4]")
+                sawShape = true;
+    EXPECT_TRUE(sawShape);
+}
+
+TEST(GraphDiff, LinesThatMovedBecauseTheScriptGrewAboveThemAreNotChanges)
+{
+    const std::string scriptA = "import torch\ndef fn(m, x):\n    return m(x)\n";
+    const std::string scriptB = "import torch\n# a comment\n# another\ndef fn(m, x):\n    return m(x)\n";
+    const TextDiff lines = TextDiff::compare(scriptA, scriptB);
+    const GraphDiff moved = GraphDiff::compare(stack({{8, 3}}), stack({{8, 5}}), &lines);
+    EXPECT_TRUE(moved.identical());
+    const GraphDiff notMapped = GraphDiff::compare(stack({{8, 3}}), stack({{8, 4}}), &lines);
+    ASSERT_FALSE(notMapped.changed().empty());
+    EXPECT_EQ(notMapped.changed()[0].fields[0].field, "source");
+}
+
+TEST(GraphDiff, NodeNamesAreMatchedAcrossForTheKernels)
+{
+    auto a = stack({{8}, {2}});
+    auto b = a;
+    // b's generated names all shifted
+    for (auto& node : b["node_list"]) {
+        node["name"] = "x_" + node["name"].get<std::string>();
+        for (auto& input : node["inputs"])
+            input = "x_" + input.get<std::string>();
+    }
+    const GraphDiff d = GraphDiff::compare(a, b);
+    EXPECT_TRUE(d.identical());
+    EXPECT_EQ(d.nameMap().at("n1"), "x_n1");
+}

@@ -1,0 +1,89 @@
+#include "compare/RunDiff.h"
+#include "CompareTestSupport.h"
+#include "compare/RunDiffPrinter.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using nlohmann::json;
+using ps::compare::RunDiff;
+using ps::compare::RunDiffPrinter;
+using ps::compare::RunSide;
+using ps::comparetest::stack;
+
+namespace {
+
+const std::string kScript = "import torch\nbackend = 'eager'\n\ndef fn(model, x):\n    return model(x)\n";
+
+RunSide side(const std::string& label, const std::string& backend = "eager", int batch = 3,
+    const std::string& script = kScript, const std::string& torch = "2.14.1")
+{
+    json capture = {{"name", "fn"}, {"backend", backend}, {"tracer", "make_fx"}, {"status", "ok"},
+        {"graph", stack({{8}, {2}}, batch)},
+        {"inputs",
+            {{"entries",
+                 {{{"path", "model"}, {"kind", "module"}, {"type", "Sequential"}, {"parameters", 4}},
+                     {{"path", "x"}, {"kind", "tensor"}, {"shape", {batch, 4}}, {"dtype", "float32"}}}},
+                {"truncated", false}}},
+        {"decompositions", nullptr},
+        {"cache", {{"format", "torch.compiler.precompile"}, {"backend", backend}, {"bytes", 100}}},
+        {"verify", {{"status", "ok"}}}, {"timings_s", {{"load", 0.1}}}};
+    json report = {{"schema", 1}, {"script", "/w/s.py"}, {"status", "ok"}, {"captures", {capture}},
+        {"provenance",
+            {{"script", "/w/s.py"}, {"torch", {{"version", torch}, {"git", "abc"}}}, {"python", "3.12.3"},
+                {"machine", {{"arch", "x86_64"}, {"cpu_vec_isa", nullptr}}},
+                {"environment", {{"user_env", nullptr}}}}}};
+    return {label, report, script, {std::string("code for ") + backend}};
+}
+
+}  // namespace
+
+TEST(RunDiff, ARunAndItsCopyAreEquivalentWithNoCause)
+{
+    const RunDiff d = RunDiff::compare(side("run #1"), side("run #2"));
+    EXPECT_TRUE(d.equivalent());
+    EXPECT_TRUE(d.why().empty());
+    std::ostringstream out;
+    RunDiffPrinter::print(d, side("run #1"), side("run #2"), out);
+    EXPECT_EQ(out.str().rfind("equivalent: run #1 vs run #2\n", 0), 0u) << out.str();
+}
+
+TEST(RunDiff, ABackendChangeIsAnOptionCause)
+{
+    const RunDiff d = RunDiff::compare(side("a"), side("b", "inductor"));
+    EXPECT_FALSE(d.equivalent());
+    ASSERT_EQ(d.why().size(), 1u);
+    EXPECT_EQ(d.why()[0], "options changed: backend eager -> inductor");
+}
+
+TEST(RunDiff, CausesComeInOrderScriptInputsOptionsTorch)
+{
+    const std::string edited = kScript + "# tuned\n";
+    const RunDiff d = RunDiff::compare(side("a"), side("b", "inductor", 5, edited, "2.15.0"));
+    ASSERT_EQ(d.why().size(), 4u);
+    EXPECT_EQ(d.why()[0], "the script changed: line 6 added");
+    EXPECT_EQ(d.why()[1].rfind("the inputs changed: x shape [3,4] -> [5,4]", 0), 0u) << d.why()[1];
+    EXPECT_EQ(d.why()[2].rfind("options changed: backend", 0), 0u);
+    EXPECT_EQ(d.why()[3], "torch or the machine changed: torch 2.14.1 -> 2.15.0");
+}
+
+TEST(RunDiff, ARunWithoutProvenanceSaysWhatCannotBeCompared)
+{
+    RunSide old = side("run #1");
+    old.report.erase("provenance");
+    const RunDiff d = RunDiff::compare(old, side("run #2"));
+    ASSERT_FALSE(d.why().empty());
+    EXPECT_NE(d.why().back().find("run #1 records no provenance"), std::string::npos);
+}
+
+TEST(RunDiff, JsonNamesTheVerdictAndEachCapture)
+{
+    const RunSide a = side("a");
+    const RunSide b = side("b", "eager", 5);
+    const json j = RunDiff::compare(a, b).toJson(a, b);
+    EXPECT_FALSE(j["equivalent"].get<bool>());
+    ASSERT_EQ(j["captures"].size(), 1u);
+    EXPECT_GT(j["captures"][0]["graph"]["changed"].get<int>(), 0);
+    EXPECT_EQ(j["captures"][0]["inputs"][0]["what"], "x shape");
+}

@@ -1,0 +1,90 @@
+#include "compare/SequenceDiff.h"
+#include "compare/TextDiff.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using ps::compare::SequenceDiff;
+using ps::compare::TextDiff;
+
+namespace {
+
+/// The LCS length by dynamic programming, for checking the alignment is minimal.
+int lcs(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b)
+{
+    std::vector<std::vector<int>> t(a.size() + 1, std::vector<int>(b.size() + 1, 0));
+    for (std::size_t i = 1; i <= a.size(); ++i)
+        for (std::size_t j = 1; j <= b.size(); ++j)
+            t[i][j] = a[i - 1] == b[j - 1] ? t[i - 1][j - 1] + 1 : std::max(t[i - 1][j], t[i][j - 1]);
+    return t[a.size()][b.size()];
+}
+
+bool monotoneAndEqual(const std::vector<std::pair<int, int>>& pairs, const std::vector<std::uint64_t>& a,
+    const std::vector<std::uint64_t>& b)
+{
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+        if (a[static_cast<std::size_t>(pairs[k].first)] != b[static_cast<std::size_t>(pairs[k].second)])
+            return false;
+        if (k && (pairs[k].first <= pairs[k - 1].first || pairs[k].second <= pairs[k - 1].second))
+            return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST(SequenceDiff, AlignmentIsALongestCommonSubsequenceOnRandomSequences)
+{
+    std::mt19937 rng(7);
+    for (int trial = 0; trial < 200; ++trial) {
+        std::vector<std::uint64_t> a(rng() % 40);
+        std::vector<std::uint64_t> b(rng() % 40);
+        for (auto& x : a)
+            x = rng() % 4;
+        for (auto& x : b)
+            x = rng() % 4;
+        const auto pairs = SequenceDiff::align(a, b);
+        ASSERT_TRUE(monotoneAndEqual(pairs, a, b));
+        EXPECT_EQ(static_cast<int>(pairs.size()), lcs(a, b)) << "trial " << trial;
+        EXPECT_FALSE(SequenceDiff::lastWasApproximate());
+    }
+}
+
+TEST(SequenceDiff, VeryDifferentLongSequencesFallBackToAMonotoneApproximateAlignment)
+{
+    std::mt19937 rng(3);
+    std::vector<std::uint64_t> a(30000);
+    std::vector<std::uint64_t> b(30000);
+    for (auto& x : a)
+        x = rng() % 50;
+    for (auto& x : b)
+        x = rng() % 50;
+    const auto pairs = SequenceDiff::align(a, b);
+    EXPECT_TRUE(SequenceDiff::lastWasApproximate());
+    EXPECT_TRUE(monotoneAndEqual(pairs, a, b));
+    EXPECT_GT(pairs.size(), 1000u);
+}
+
+TEST(TextDiff, AnInsertedBlockIsOneHunkAndUnchangedLinesMapAcross)
+{
+    const TextDiff d = TextDiff::compare("a\nb\nc\nd\n", "a\nb\nX\nY\nc\nd\n");
+    ASSERT_EQ(d.hunks().size(), 1u);
+    EXPECT_EQ(d.hunks()[0].bStart, 3);
+    EXPECT_EQ(d.hunks()[0].bCount, 2);
+    EXPECT_EQ(d.hunks()[0].aCount, 0);
+    EXPECT_EQ(d.added(), 2);
+    EXPECT_EQ(d.removed(), 0);
+    EXPECT_EQ(d.mapLine(3), 5);  // "c" moved down by two
+    EXPECT_EQ(d.mapLine(1), 1);
+}
+
+TEST(TextDiff, AnEditedLineDoesNotMap)
+{
+    const TextDiff d = TextDiff::compare("x = 1\ny = 2\n", "x = 1\ny = 3\n");
+    ASSERT_EQ(d.hunks().size(), 1u);
+    EXPECT_EQ(d.hunks()[0].aCount, 1);
+    EXPECT_EQ(d.hunks()[0].bCount, 1);
+    EXPECT_FALSE(d.mapLine(2).has_value());
+    EXPECT_TRUE(TextDiff::compare("same\n", "same\n").identical());
+}

@@ -1,0 +1,45 @@
+"""What a run was made from (provenance.py): the report's provenance and each capture's inputs
+and decompositions, which `library diff` compares to say why two runs differ."""
+import hashlib
+
+from conftest import script_path
+
+
+def test_the_run_names_its_script_torch_python_and_environment(run):
+    report = run("rt_train.py", verify=False)
+    prov = report["provenance"]
+    with open(script_path("rt_train.py"), "rb") as f:
+        assert prov["script_sha256"] == hashlib.sha256(f.read()).hexdigest()
+    import torch
+
+    assert prov["torch"]["version"] == torch.__version__
+    assert prov["torch"]["git"] == torch.version.git_version
+    assert prov["python"].count(".") == 2
+    assert prov["machine"]["arch"]
+    # eager: inductor never ran, so no ISA is claimed
+    assert prov["machine"]["cpu_vec_isa"] is None
+
+
+def test_each_capture_describes_its_inputs_structure(run):
+    cap = run("rt_train.py", verify=False)["captures"][0]
+    entries = {e["path"]: e for e in cap["inputs"]["entries"]}
+    assert list(entries) == ["model", "x", "t"]
+    model = entries["model"]
+    assert model["kind"] == "module" and model["type"] == "Sequential"
+    assert model["parameters"] == 4 and model["parameter_elements"] == 4 * 8 + 8 + 8 * 2 + 2
+    assert len(model["structure_sha256"]) == 64
+    x = entries["x"]
+    assert (x["kind"], x["shape"], x["stride"], x["dtype"], x["device"]) == ("tensor", [3, 4], [4, 1], "float32", "cpu")
+    assert cap["decompositions"] is None
+
+
+def test_a_decomposition_table_is_named(run):
+    cap = run("acc_wrong.py", verify=False)["captures"][0]
+    assert cap["decompositions"]["count"] == 1
+    assert cap["decompositions"]["ops"] == ["aten.tanh.default"]
+    assert len(cap["decompositions"]["sha256"]) == 64
+
+
+def test_inductor_names_the_cpu_vector_isa_it_compiled_for(run):
+    prov = run("ind_train.py", verify=False)["provenance"]
+    assert prov["machine"]["cpu_vec_isa"] is not None
