@@ -60,7 +60,9 @@ int studioMain(int argc, char** argv)
 
     std::string libraryPath;
     std::string pythonEnv;
-    app.add_option("--library", libraryPath, "the artifact library file");
+    app.add_option("--library", libraryPath,
+        "the artifact library file (the window uses it for this launch only; without it, the last library "
+        "opened from the window)");
     app.add_option("--python-env", pythonEnv,
         "your own Python environment (a venv folder) whose packages the script needs; the worker keeps the "
         "studio's Python and torch (a torch in it must be the same build)");

@@ -1,5 +1,7 @@
 #include "ui/EditorTheme.h"
 
+#include "ui/LineColours.h"
+
 #include <Qsci/qscilexerpython.h>
 #include <Qsci/qsciscintilla.h>
 
@@ -66,7 +68,10 @@ QsciLexerPython* EditorTheme::applyPython(QsciScintilla* editor)
     editor->setFoldMarginColors(mix(paper, ink, 0.05), mix(paper, ink, 0.05));
     editor->setCaretForegroundColor(ink);
     editor->setCaretLineVisible(true);
-    editor->setCaretLineBackgroundColor(mix(paper, ink, 0.05));
+    // Translucent, so that a highlighted or coloured line keeps its colour under the caret.
+    QColor caretLine = ink;
+    caretLine.setAlpha(dark ? 28 : 16);
+    editor->setCaretLineBackgroundColor(caretLine);
     editor->setSelectionBackgroundColor(pal.color(QPalette::Highlight));
     editor->setSelectionForegroundColor(pal.color(QPalette::HighlightedText));
     editor->setMatchedBraceBackgroundColor(mix(paper, pal.color(QPalette::Highlight), 0.3));
@@ -81,6 +86,7 @@ QsciLexerPython* EditorTheme::applyPython(QsciScintilla* editor)
 
     editor->markerDefine(QsciScintilla::Background, kHighlightMarker);
     editor->setMarkerBackgroundColor(mix(paper, pal.color(QPalette::Highlight), dark ? 0.45 : 0.28), kHighlightMarker);
+    LineColours::defineMarkers(editor);
     return lexer;
 }
 

@@ -1,5 +1,7 @@
 #include "ui/GraphBoxItem.h"
 
+#include "ui/StatusStyle.h"
+
 #include <QPaintDevice>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
@@ -26,6 +28,14 @@ void GraphBoxItem::setRelation(Relation relation)
     if (m_relation == relation)
         return;
     m_relation = relation;
+    update();
+}
+
+void GraphBoxItem::setMarked(bool marked)
+{
+    if (m_marked == marked)
+        return;
+    m_marked = marked;
     update();
 }
 
@@ -86,16 +96,17 @@ void GraphBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opti
     const bool selected = isSelected();
     const QColor relationColor = m_relation == Relation::Upstream ? m_colors.upstream
         : m_relation == Relation::Downstream                      ? m_colors.downstream
+        : m_marked                                                ? StatusStyle::color(model::CaptureStatus::Error)
                                                                   : m_colors.border;
+    const bool framed = m_relation != Relation::None || m_marked;
     if (detail == Detail::Plain) {
-        painter->fillRect(
-            m_rect, selected ? m_colors.highlight : (m_relation != Relation::None ? relationColor : m_colors.fill));
+        painter->fillRect(m_rect, selected ? m_colors.highlight : (framed ? relationColor : m_colors.fill));
         return;
     }
     if (detail == Detail::Title) {
         painter->fillRect(m_rect, m_colors.fill);
-        if (selected || m_relation != Relation::None) {
-            QPen pen(selected ? m_colors.highlight : relationColor, selected ? 3.0 : 2.0);
+        if (selected || framed) {
+            QPen pen(selected ? m_colors.highlight : relationColor, selected || m_marked ? 3.0 : 2.0);
             pen.setCosmetic(true);
             painter->setPen(pen);
             painter->setBrush(Qt::NoBrush);
@@ -105,8 +116,8 @@ void GraphBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opti
         return;
     }
     painter->setRenderHint(QPainter::Antialiasing, true);
-    QPen pen(
-        selected ? m_colors.highlight : relationColor, selected ? 3.0 : (m_relation != Relation::None ? 2.5 : 1.0));
+    QPen pen(selected ? m_colors.highlight : relationColor,
+        selected || m_marked ? 3.0 : (m_relation != Relation::None ? 2.5 : 1.0));
     if (dashed() && !selected)
         pen.setStyle(Qt::DashLine);
     paintFrame(painter, pen);

@@ -45,6 +45,11 @@ public:
     void setColors(const Colors& colors);
     void setRelation(Relation relation);
     Relation relation() const { return m_relation; }
+    /// Marked as where a violation is: a thick frame in the error colour, kept while selected
+    /// elsewhere (GraphView::setMarkedNodes).
+    void setMarked(bool marked);
+    bool marked() const { return m_marked; }
+    QColor fill() const { return m_colors.fill; }
 
     /// How a box `boxHeight` tall (scene units) draws at zoom `lod` with a font of `fontPx`.
     static Detail detailAt(qreal lod, qreal fontPx, qreal boxHeight);
@@ -75,6 +80,7 @@ private:
     QRectF m_rect;
     Colors m_colors;
     Relation m_relation = Relation::None;
+    bool m_marked = false;
     // The title as last elided, and for which zoom: zooming re-elides, panning does not.
     QString m_elided;
     qreal m_elidedLod = -1;

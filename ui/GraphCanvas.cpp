@@ -5,7 +5,9 @@
 #include <QGraphicsScene>
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QScrollBar>
+#include <QStyleOptionGraphicsItem>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -14,7 +16,6 @@
 namespace ps::ui {
 
 namespace {
-constexpr qreal kMinZoom = 0.02;
 constexpr qreal kMaxZoom = 4.0;
 }  // namespace
 
@@ -45,9 +46,23 @@ void GraphCanvas::setZoom(qreal z)
     applyZoom(z);
 }
 
+qreal GraphCanvas::fitZoom() const
+{
+    const QRectF r = sceneRect();
+    if (r.isEmpty())
+        return 1.0;
+    const QSizeF vp = viewport()->size();
+    return std::min(vp.width() / r.width(), vp.height() / r.height()) * 0.95;
+}
+
+qreal GraphCanvas::minZoom() const
+{
+    return std::min(kFloorZoom, fitZoom());
+}
+
 void GraphCanvas::applyZoom(qreal z)
 {
-    z = std::clamp(z, kMinZoom, kMaxZoom);
+    z = std::clamp(z, minZoom(), kMaxZoom);
     setTransform(QTransform::fromScale(z, z));
     emit zoomChanged(z);
 }
@@ -55,7 +70,7 @@ void GraphCanvas::applyZoom(qreal z)
 void GraphCanvas::zoomBy(qreal factor)
 {
     m_keepFitted = false;
-    const qreal target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
+    const qreal target = std::clamp(zoom() * factor, minZoom(), kMaxZoom);
     const qreal f = target / zoom();
     if (std::abs(f - 1) < 1e-9)
         return;
@@ -75,7 +90,7 @@ void GraphCanvas::fitScene(qreal minZoom)
     if (r.isEmpty())
         return;
     const QSizeF vp = viewport()->size();
-    const qreal fit = std::min(vp.width() / r.width(), vp.height() / r.height()) * 0.95;
+    const qreal fit = fitZoom();
     if (fit >= minZoom) {
         applyZoom(std::min(fit, 1.0));
         centerOn(r.center());
@@ -164,7 +179,25 @@ void GraphCanvas::resizeEvent(QResizeEvent* event)
 
 void GraphCanvas::paintEvent(QPaintEvent* event)
 {
-    QGraphicsView::paintEvent(event);
+    const auto overview = m_overviewItems && zoom() < kFloorZoom ? m_overviewItems() : std::vector<QGraphicsItem*>{};
+    if (overview.empty()) {
+        QGraphicsView::paintEvent(event);
+        emit painted();
+        return;
+    }
+    QPainter painter(viewport());
+    painter.fillRect(event->rect(), palette().brush(backgroundRole()));
+    painter.setRenderHints(renderHints());
+    painter.setFont(font());
+    painter.setWorldTransform(viewportTransform());
+    QStyleOptionGraphicsItem option;
+    option.exposedRect = mapToScene(event->rect()).boundingRect();
+    for (QGraphicsItem* item : overview) {
+        painter.save();
+        item->paint(&painter, &option, viewport());
+        painter.restore();
+    }
+    painter.end();
     emit painted();
 }
 

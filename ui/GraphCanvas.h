@@ -4,6 +4,9 @@
 
 #include <QGraphicsView>
 
+#include <functional>
+#include <vector>
+
 namespace ps::ui {
 
 /// The graph's QGraphicsView: drag the background to pan, the wheel (or Ctrl + / Ctrl -) to
@@ -11,13 +14,22 @@ namespace ps::ui {
 /// activate an item (GraphView expands a module), right-click for an item's menu. With a box
 /// selected, the arrow keys ask to move the selection (stepRequested: Up to an input, Down to a
 /// user, Left and Right along the layer); with none, or with Ctrl held, they pan. A fitted view
-/// stays fitted when the canvas is resized, until the user zooms or pans.
+/// stays fitted when the canvas is resized, until the user zooms or pans. Zooming out stops at
+/// 0.02, or at the zoom that shows the whole scene when that is smaller: however big the graph,
+/// Fit shows all of it (the boxes then draw as their modules' named regions, GraphBoxItem).
 class GraphCanvas : public QGraphicsView {
     Q_OBJECT
 public:
     explicit GraphCanvas(QWidget* parent = nullptr);
 
+    /// Zooming out stops here unless the whole scene needs less (see minZoom()).
+    static constexpr qreal kFloorZoom = 0.02;
+
     qreal zoom() const;
+    /// The zoom at which the whole scene fits the viewport, with a little room around it.
+    qreal fitZoom() const;
+    /// The least zoom: 0.02, or fitZoom() where that is smaller.
+    qreal minZoom() const;
     void setZoom(qreal zoom);
     void zoomBy(qreal factor);
     /// Scrolls the view by `delta` viewport pixels (what was at delta is then at 0,0).
@@ -25,6 +37,11 @@ public:
     /// The whole scene in view (never past 1:1), but never smaller than `minZoom` (then the top
     /// is shown).
     void fitScene(qreal minZoom);
+    /// What the canvas draws below kFloorZoom in place of the whole scene, asked at every paint
+    /// there (GraphScene::overviewItems(): one picture of the boxes and the regions): a fitted
+    /// view of tens of thousands of items would otherwise walk and sort them all every frame.
+    /// Empty: the scene as usual.
+    void setOverviewItems(std::function<std::vector<QGraphicsItem*>()> items) { m_overviewItems = std::move(items); }
     /// While set, a resize fits the scene again (fitScene(0)); the user's zoom or pan clears it.
     void setKeepFitted(bool keep) { m_keepFitted = keep; }
     bool keepsFitted() const { return m_keepFitted; }
@@ -51,6 +68,7 @@ private:
     void applyZoom(qreal zoom);
 
     bool m_keepFitted = false;
+    std::function<std::vector<QGraphicsItem*>()> m_overviewItems;
 };
 
 }  // namespace ps::ui

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "graph/GraphLens.h"
+#include "ui/EdgesItem.h"
 #include "ui/GraphMinimap.h"
 
 #include <QGraphicsScene>
@@ -19,12 +20,12 @@ struct LayoutResult;
 
 namespace ps::ui {
 
-class EdgesItem;
 class GraphBoxItem;
+class GraphOverviewItem;
 class ModuleRegionsItem;
 
 /// The Graph tab's scene: a box per visible item (NodeItem, ModuleItem, indexed like the
-/// VisibleGraph's items), the edges (EdgesItem, made by GraphView), the named regions of the
+/// VisibleGraph's items), the edges along the layout's routes (EdgesItem), the named regions of the
 /// expanded modules (ModuleRegionsItem); how a lens colours the boxes and which boxes the
 /// selection reads from and feeds. Holds pointers into the GraphModel and ModuleTree it is
 /// shown from, which GraphView keeps alive while the scene shows them.
@@ -39,8 +40,14 @@ public:
     /// scene rectangle of the layout and `margin` around it.
     void showBoxes(const graph::GraphModel& graph, const graph::ModuleTree& tree, const graph::VisibleGraph& visible,
         const graph::LayoutResult& layout, qreal margin, const QPalette& palette);
-    /// Adds the edges (owned by the scene from now).
-    void setEdges(EdgesItem* edges);
+    /// The edges of `visible` along `layout`'s routes (end to end where it has none), drawn
+    /// in the palette's placeholder colour, highlighted in its highlight; owned by the scene.
+    EdgesItem* showEdges(
+        const graph::VisibleGraph& visible, const graph::LayoutResult& layout, const QPalette& palette);
+    /// The polyline of every edge of `visible`, in its order: its route in `layout`, or from the
+    /// producer's bottom centre to the consumer's top centre when the layout has none for it.
+    static std::vector<EdgesItem::Edge> edgeRoutes(
+        const graph::VisibleGraph& visible, const graph::LayoutResult& layout);
 
     const std::vector<GraphBoxItem*>& boxes() const { return m_boxes; }
     /// The box of VisibleGraph item `item`, or null.
@@ -53,6 +60,29 @@ public:
     std::vector<std::pair<std::string, int>> applyLens(const graph::GraphModel& graph, const graph::ModuleTree& tree,
         const graph::VisibleGraph& visible, graph::Lens lens, const QPalette& palette,
         std::vector<GraphMinimap::Box>* minimap);
+
+    /// The boxes as they look now (rectangles, fills), for the overview's picture.
+    void setOverviewBoxes(std::vector<GraphMinimap::Box> boxes);
+    /// Below GraphCanvas::kFloorZoom: one picture of every box (GraphOverviewItem) in place of
+    /// the box items and the edges, so that a fitted view of tens of thousands paints fast; the
+    /// regions stay. Off: the boxes and edges again.
+    void setOverview(bool on);
+    bool overview() const { return m_overview; }
+    /// In the overview, what is drawn (the boxes' picture, then the regions); else empty.
+    std::vector<QGraphicsItem*> overviewItems() const;
+    /// Every box and edge shown while it lives, the overview as it was after (an export draws
+    /// them all, whatever the zoom).
+    class FullDetail {
+    public:
+        explicit FullDetail(GraphScene* scene) : m_scene(scene), m_was(scene->overview()) { scene->setOverview(false); }
+        ~FullDetail() { m_scene->setOverview(m_was); }
+        FullDetail(const FullDetail&) = delete;
+        FullDetail& operator=(const FullDetail&) = delete;
+
+    private:
+        GraphScene* m_scene;
+        bool m_was;
+    };
 
     /// The selected boxes' items, in item order.
     QList<int> selectedBoxes() const;
@@ -69,6 +99,9 @@ private:
     std::vector<GraphBoxItem*> m_boxes;
     EdgesItem* m_edges = nullptr;
     ModuleRegionsItem* m_regions = nullptr;
+    std::vector<GraphMinimap::Box> m_overviewBoxes;
+    GraphOverviewItem* m_overviewItem = nullptr;  ///< made when first needed
+    bool m_overview = false;
 };
 
 }  // namespace ps::ui

@@ -4,6 +4,7 @@
 #include "graph/GraphModel.h"
 #include "graph/LayeredLayout.h"
 #include "graph/LayoutCache.h"
+#include "graph/LayoutCodec.h"
 #include "graph/ModuleTree.h"
 #include "graph/VisibleGraph.h"
 
@@ -49,15 +50,15 @@ GraphLayoutJob layOut(std::shared_ptr<const graph::ModuleTree> tree, std::shared
     if (cache && visible->items().size() >= kCacheFrom) {
         // Everything the layout is computed from, and nothing else: a key can never name a
         // layout of another graph, another state, other widths or other options.
-        key = "layout2:" + graph::LayeredLayout::inputKey(input, options);
+        key = "layout2:" + graph::LayoutCodec::inputKey(input, options);
         if (auto bytes = cache->load(key))
-            if (auto hit = graph::LayeredLayout::decode(*bytes, visible->items().size()))
+            if (auto hit = graph::LayoutCodec::decode(*bytes, visible->items().size()))
                 job.layout = std::make_shared<graph::LayoutResult>(std::move(*hit));
     }
     if (!job.layout) {
         job.layout = std::make_shared<graph::LayoutResult>(graph::LayeredLayout::compute(input, options));
         if (!key.empty())
-            cache->store(key, graph::LayeredLayout::encode(*job.layout));
+            cache->store(key, graph::LayoutCodec::encode(*job.layout));
     }
     job.tree = std::move(tree);
     job.state = std::move(state);

@@ -4,6 +4,8 @@
 #include "ui/LensPalette.h"
 
 #include <QComboBox>
+#include <QEvent>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -51,7 +53,8 @@ GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
     m_searchField->addItem(tr("module"), int(graph::SearchField::Module));
     m_searchField->addItem(tr("shape"), int(graph::SearchField::Shape));
     m_matchLabel = new QLabel;
-    m_matchLabel->setMinimumWidth(60);
+    // wide enough for "999 matches" and "999 / 999": never cut
+    m_matchLabel->setMinimumWidth(m_matchLabel->fontMetrics().horizontalAdvance(QStringLiteral("9999 matches")));
     m_debounce = new QTimer(this);
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(150);
@@ -92,7 +95,8 @@ GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
     // A long legend (a kernel per colour) is cut at the edge, never widening the window; its
     // tooltip lists it whole.
     m_legend->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_legend->setMinimumWidth(40);
+    m_legend->setMinimumWidth(m_legend->fontMetrics().horizontalAdvance(tr("+%1 more").arg(99)) + 4);
+    m_legend->installEventFilter(this);  // the entries that fit are chosen at each width
     m_panelButton = new QToolButton;
     m_panelButton->setObjectName(QStringLiteral("graphSidePanelToggle"));
     m_panelButton->setText(tr("Modules && details"));
@@ -165,7 +169,8 @@ void GraphToolBar::setMatches(std::vector<int> matches, bool searched)
 
 void GraphToolBar::showMatchCount()
 {
-    m_matchLabel->setText(m_matches.empty() ? tr("no match") : tr("%n match(es)", nullptr, matchCount()));
+    m_matchLabel->setText(
+        m_matches.empty() ? tr("no match") : (matchCount() == 1 ? tr("1 match") : tr("%1 matches").arg(matchCount())));
 }
 
 int GraphToolBar::currentMatchNode() const
@@ -229,29 +234,61 @@ void GraphToolBar::setDepth(int depth)
 
 void GraphToolBar::setLegend(const std::vector<std::pair<std::string, int>>& counts, graph::Lens lens)
 {
-    const QPalette pal = palette();
+    m_legendCounts = counts;
+    m_legendLens = lens;
+    m_legendSet = true;
     m_legendEntries.clear();
-    QString html;
-    const std::size_t shown = std::min<std::size_t>(counts.size(), 8);
-    for (std::size_t k = 0; k < counts.size(); ++k) {
-        const auto& [name, n] = counts[k];
+    for (const auto& [name, n] : counts)
         m_legendEntries << QStringLiteral("%1 (%2)").arg(QString::fromStdString(name)).arg(n);
-        if (k < shown)
-            html += QStringLiteral("<span style='background:%1'>&nbsp;&nbsp;&nbsp;</span>&nbsp;%2&nbsp;&nbsp;")
-                        .arg(LensPalette::fill(name, pal).name(),
-                            esc(name.size() > 28 ? "…" + name.substr(name.size() - 27) : name));
-    }
-    if (counts.size() > shown)
-        html += tr("+%1 more").arg(counts.size() - shown);
-    if (counts.empty() && lens == graph::Lens::Kernel)
-        html = tr("<i>no kernels: the eager backend generates none, or the lowering named none</i>");
-    m_legend->setText(html);
     m_legend->setToolTip(m_legendEntries.join('\n'));
+    renderLegend();
+}
+
+void GraphToolBar::renderLegend()
+{
+    const QPalette pal = palette();
+    const QFontMetrics fm(m_legend->font());
+    const int width = m_legend->width();
+    const std::size_t total = m_legendCounts.size();
+    auto label = [](const std::string& name) { return name.size() > 28 ? "…" + name.substr(name.size() - 27) : name; };
+    QString html;
+    std::size_t shown = 0;
+    int used = 0;
+    for (; shown < total && shown < 8; ++shown) {
+        const std::string name = label(m_legendCounts[shown].first);
+        // swatch, name and the gaps around them, in this font
+        const int entry
+            = fm.horizontalAdvance(QStringLiteral("MMM  ") + QString::fromStdString(name) + QStringLiteral("  "));
+        const int rest = shown + 1 < total ? fm.horizontalAdvance(tr("+%1 more").arg(total - shown - 1)) : 0;
+        if (used + entry + rest > width && shown > 0)
+            break;
+        if (used + entry > width)
+            break;  // not even the first fits: "+N more" alone
+        used += entry;
+        html += QStringLiteral("<span style='background:%1'>&nbsp;&nbsp;&nbsp;</span>&nbsp;%2&nbsp;&nbsp;")
+                    .arg(LensPalette::fill(m_legendCounts[shown].first, pal).name(), esc(name));
+    }
+    if (total > shown)
+        html += tr("+%1 more").arg(total - shown);
+    if (total == 0 && m_legendSet && m_legendLens == graph::Lens::Kernel)
+        html = tr("<i>no kernels: the eager backend generates none, or the lowering named none</i>");
+    m_legendShown = static_cast<int>(shown);
+    m_legend->setText(html);
+}
+
+bool GraphToolBar::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_legend && event->type() == QEvent::Resize)
+        renderLegend();
+    return QWidget::eventFilter(watched, event);
 }
 
 void GraphToolBar::clearLegend()
 {
     m_legendEntries.clear();
+    m_legendCounts.clear();
+    m_legendSet = false;
+    m_legendShown = 0;
     m_legend->clear();
     m_legend->setToolTip(QString());
 }

@@ -58,15 +58,21 @@ public:
     void setLens(graph::Lens lens);
     /// Sets the depth box without emitting depthChanged.
     void setDepth(int depth);
-    /// The legend: `counts` (category, boxes), most common first; the first eight are drawn
-    /// with their colours, the whole list is the tooltip.
+    /// The legend: `counts` (category, boxes), most common first; as many whole entries as fit
+    /// the toolbar's width (at most eight) are drawn with their colours, then "+N more"; the whole
+    /// list is the tooltip. An entry is never cut in the middle.
     void setLegend(const std::vector<std::pair<std::string, int>>& counts, graph::Lens lens);
     void clearLegend();
     /// The legend's entries, "category (count)", most common first.
     const QStringList& legendEntries() const { return m_legendEntries; }
+    /// How many legend entries are drawn at the current width.
+    int legendShown() const { return m_legendShown; }
 
     /// Checks the side panel's toggle without emitting sidePanelToggled.
     void setSidePanelShown(bool shown);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 signals:
     void searchChanged(const QString& text, graph::SearchField field);
@@ -86,6 +92,7 @@ signals:
 private:
     void emitSearch();
     void showMatchCount();
+    void renderLegend();
 
     QLabel* m_summary;
     QLineEdit* m_search;
@@ -97,6 +104,10 @@ private:
     QLabel* m_legend;
     QToolButton* m_panelButton;
     QStringList m_legendEntries;
+    std::vector<std::pair<std::string, int>> m_legendCounts;
+    graph::Lens m_legendLens{};
+    bool m_legendSet = false;
+    int m_legendShown = 0;
     std::vector<int> m_matches;
     int m_matchIndex = -1;
 };

@@ -5,10 +5,12 @@
 #include "ui/GraphNavigator.h"
 #include "ui/GraphSession.h"
 
+#include <QColor>
 #include <QList>
 #include <QPointF>
 #include <QWidget>
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -119,6 +121,16 @@ public:
     QStringList legend() const;
     void setNeighbourDepth(int depth);
 
+    // Marks and colours from the window (RunMarkers); a new graph drops both.
+    /// Marks the boxes showing these nodes (a violation's) until other marks are set.
+    void setMarkedNodes(const QList<int>& nodes);
+    const QList<int>& markedNodes() const { return m_marked; }
+    /// Fills node boxes with these colours instead of the lens's (a module box: the colour most
+    /// of its nodes have); the legend is hidden meanwhile. Empty: the lens colours again.
+    void setNodeFills(const std::map<int, QColor>& fills);
+    /// The fill of the box showing a node now (invalid when none shows it).
+    QColor boxFill(int node) const;
+
     // Export of what is visible.
     bool exportSvg(const QString& path, QString* error) const;
     bool exportPng(const QString& path, QString* error) const;
@@ -185,6 +197,8 @@ private:
     GraphSidePanel* m_side;
     QSplitter* m_split;
     graph::Lens m_lens = graph::Lens::Kind;
+    QList<int> m_marked;
+    std::map<int, QColor> m_nodeFills;
     int m_depth = 1;
     bool m_selecting = false;
     bool m_stepping = false;

@@ -1,25 +1,24 @@
 #include "ui/LessonsView.h"
 
-#include "ui/RunDocument.h"
+#include "ui/LessonDiffView.h"
+#include "ui/LessonOutcomeView.h"
+#include "ui/LessonRunner.h"
 #include "ui/ScriptEditor.h"
 #include "ui/ScriptFile.h"
 #include "ui/WorkerClient.h"
-
-#include "commands/LessonExpectation.h"
-#include "protocol/RunOptions.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
-#include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSettings>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStyle>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextCursor>
 #include <QVBoxLayout>
 
 namespace ps::ui {
@@ -30,22 +29,27 @@ constexpr int kNameRole = Qt::UserRole + 1;
 
 QString sideName(int k)
 {
-    return QString::fromLatin1(commands::LessonExpectation::kSides[k]);
+    return LessonRunner::sideName(k);
 }
 
-/// Replaces a read-only editor's text (QScintilla refuses to change a read-only document).
-void showText(ScriptEditor* editor, const QString& text)
+/// lesson.md without its first heading (the view shows it as the title above).
+QString withoutTitle(const QString& md)
 {
-    editor->setReadOnly(false);
-    editor->setText(text);
-    editor->setModified(false);
-    editor->setReadOnly(true);
+    QStringList lines = md.split(QLatin1Char('\n'));
+    for (int i = 0; i < lines.size(); ++i) {
+        if (lines[i].trimmed().isEmpty())
+            continue;
+        if (lines[i].startsWith(QLatin1Char('#')))
+            lines.remove(i);
+        break;
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 }  // namespace
 
 LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QWidget* parent)
-    : QWidget(parent), m_pythonEnv(pythonEnv)
+    : QWidget(parent), m_pythonEnv(pythonEnv), m_runner(new LessonRunner(pythonEnv, this))
 {
     setObjectName(QStringLiteral("lessonsView"));
 
@@ -57,19 +61,30 @@ LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QW
     m_problem->setStyleSheet(QStringLiteral("QLabel { color: #c62828; font-weight: bold; }"));
     m_problem->hide();
 
+    // The title: a heading one step above the text, not lesson.md's H1.
+    m_title = new QLabel;
+    m_title->setObjectName(QStringLiteral("lessonTitle"));
+    m_title->setTextFormat(Qt::PlainText);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    QFont heading = m_title->font();
+    heading.setBold(true);
+    heading.setPointSizeF(heading.pointSizeF() * 1.3);
+    m_title->setFont(heading);
+
     m_runButton = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run Both"));
-    m_runButton->setToolTip(tr("Run broken.py, then fixed.py, in a worker of the panel's own (nothing is stored in "
+    m_runButton->setToolTip(tr("Run broken.py, then fixed.py, in a worker of the Lessons' own (nothing is stored in "
                                "the library), and compare each with expect.json"));
     m_cancelButton = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Cancel"));
     m_cancelButton->setToolTip(tr("Kill the worker running the lesson's script"));
     m_stageLabel = new QLabel;
     m_stageLabel->setTextFormat(Qt::PlainText);
-    m_stageLabel->setWordWrap(true);  // a long status must not widen the dock, nor the window
+    m_stageLabel->setWordWrap(true);  // a long status must not widen the window
     m_stageLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* top = new QHBoxLayout;
+    top->addWidget(m_title, 1);
     top->addWidget(m_runButton);
     top->addWidget(m_cancelButton);
-    top->addWidget(m_stageLabel, 1);
 
     m_list = new QListWidget;
     m_list->setObjectName(QStringLiteral("lessonList"));
@@ -80,6 +95,7 @@ LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QW
     m_dirLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_dirLabel->setForegroundRole(QPalette::PlaceholderText);
     m_dirLabel->setWordWrap(true);
+    m_dirLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* listBox = new QWidget;
     auto* ll = new QVBoxLayout(listBox);
     ll->setContentsMargins(0, 0, 0, 0);
@@ -90,71 +106,81 @@ LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QW
     m_explanation->setObjectName(QStringLiteral("lessonExplanation"));
     m_explanation->setOpenExternalLinks(true);
 
-    auto* upper = new QSplitter(Qt::Horizontal);
-    upper->addWidget(listBox);
-    upper->addWidget(m_explanation);
-    upper->setStretchFactor(0, 1);
-    upper->setStretchFactor(1, 3);
+    m_upper = new QSplitter(Qt::Horizontal);
+    m_upper->addWidget(listBox);
+    m_upper->addWidget(m_explanation);
+    m_upper->setStretchFactor(0, 0);
+    m_upper->setStretchFactor(1, 1);
+    m_upper->setChildrenCollapsible(false);
 
-    auto* lower = new QSplitter(Qt::Horizontal);
+    m_diff = new LessonDiffView;
+    m_outcomeSplit = new QSplitter(Qt::Horizontal);
+    m_outcomeSplit->setChildrenCollapsible(false);
     for (int k = 0; k < 2; ++k) {
-        m_titles[k] = new QLabel(QStringLiteral("<b>%1.py</b>").arg(sideName(k)));
+        m_diff->title(k)->setText(sideName(k) + QStringLiteral(".py"));
+        m_sideRunButtons[k] = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run"));
+        m_sideRunButtons[k]->setObjectName(QStringLiteral("lessonRun_%1").arg(sideName(k)));
+        m_sideRunButtons[k]->setToolTip(tr("Run %1.py alone and compare it with expect.json").arg(sideName(k)));
         m_openButtons[k] = new QPushButton(tr("Open in Editor"));
         m_openButtons[k]->setToolTip(tr("Open %1.py in the window's editor").arg(sideName(k)));
-        m_scripts[k] = new ScriptEditor;
-        m_scripts[k]->setObjectName(QStringLiteral("lesson_%1").arg(sideName(k)));
-        m_scripts[k]->setReadOnly(true);
-        m_scripts[k]->setAcceptDrops(false);
-        m_verdicts[k] = new QLabel;
-        m_verdicts[k]->setTextFormat(Qt::PlainText);
-        m_verdicts[k]->setWordWrap(true);
-        m_verdicts[k]->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        m_details[k] = new QPlainTextEdit;
-        m_details[k]->setReadOnly(true);
-        m_details[k]->setPlaceholderText(tr("Run Both to see what the studio reports for %1.py").arg(sideName(k)));
-
-        auto* header = new QHBoxLayout;
-        header->addWidget(m_titles[k], 1);
-        header->addWidget(m_openButtons[k]);
-        auto* outcomeBox = new QWidget;
-        auto* ol = new QVBoxLayout(outcomeBox);
-        ol->setContentsMargins(0, 0, 0, 0);
-        ol->addWidget(m_verdicts[k]);
-        ol->addWidget(m_details[k], 1);
-        auto* split = new QSplitter(Qt::Vertical);
-        split->addWidget(m_scripts[k]);
-        split->addWidget(outcomeBox);
-        split->setStretchFactor(0, 3);
-        split->setStretchFactor(1, 2);
-        auto* pane = new QWidget;
-        auto* pl = new QVBoxLayout(pane);
-        pl->setContentsMargins(0, 0, 0, 0);
-        pl->addLayout(header);
-        pl->addWidget(split, 1);
-        lower->addWidget(pane);
+        m_diff->addHeaderWidget(k, m_sideRunButtons[k]);
+        m_diff->addHeaderWidget(k, m_openButtons[k]);
+        m_diff->editor(k)->setObjectName(QStringLiteral("lesson_%1").arg(sideName(k)));
+        m_outcomeViews[k] = new LessonOutcomeView(sideName(k) + QStringLiteral(".py"));
+        m_outcomeSplit->addWidget(m_outcomeViews[k]);
 
         connect(m_openButtons[k], &QPushButton::clicked, this, [this, k]() {
             if (m_current)
                 emit openScript(LessonOutcome::scriptPath(*m_current, sideName(k)));
         });
+        connect(m_sideRunButtons[k], &QPushButton::clicked, this, [this, k]() { runSides({k}); });
     }
+    // The outcomes stay under their scripts when the panes' divider moves.
+    connect(m_diff->splitter(), &QSplitter::splitterMoved, this,
+        [this]() { m_outcomeSplit->setSizes(m_diff->splitter()->sizes()); });
+    connect(m_outcomeSplit, &QSplitter::splitterMoved, this,
+        [this]() { m_diff->splitter()->setSizes(m_outcomeSplit->sizes()); });
 
-    auto* outer = new QSplitter(Qt::Vertical);
-    outer->addWidget(upper);
-    outer->addWidget(lower);
-    outer->setStretchFactor(0, 2);
-    outer->setStretchFactor(1, 3);
+    m_outer = new QSplitter(Qt::Vertical);
+    m_outer->setChildrenCollapsible(false);
+    m_outer->addWidget(m_upper);
+    m_outer->addWidget(m_diff);
+    m_outer->addWidget(m_outcomeSplit);
+    m_outer->setStretchFactor(0, 3);
+    m_outer->setStretchFactor(1, 5);
+    m_outer->setStretchFactor(2, 2);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_problem);
     layout->addLayout(top);
-    layout->addWidget(outer, 1);
+    layout->addWidget(m_stageLabel);
+    layout->addWidget(m_outer, 1);
 
     connect(m_list, &QListWidget::currentRowChanged, this, &LessonsView::showLesson);
     connect(m_runButton, &QPushButton::clicked, this, [this]() { runBoth(); });
     connect(m_cancelButton, &QPushButton::clicked, this, &LessonsView::cancel);
     m_tick.setInterval(100);
     connect(&m_tick, &QTimer::timeout, this, [this]() { m_stageLabel->setText(stageText()); });
+
+    connect(m_runner, &LessonRunner::sideStarted, this, [this](int k) {
+        m_outcomes[k].reset();
+        m_outcomeViews[k]->showRunning();
+        m_tick.start();
+        updateButtons();
+        m_stageLabel->setText(stageText());
+    });
+    connect(m_runner, &LessonRunner::stageChanged, this, [this]() {
+        updateButtons();
+        m_stageLabel->setText(stageText());
+    });
+    connect(m_runner, &LessonRunner::sideFinished, this, &LessonsView::onSideFinished);
+    connect(m_runner, &LessonRunner::workerProblem, this, [this](const QString& message) {
+        m_runProblem = tr("The worker could not start: %1. The studio's Python environment is made by "
+                          "`packaging/bootstrap.sh`.")
+                           .arg(message);
+        updateProblem();
+    });
+    connect(m_runner, &LessonRunner::finished, this, &LessonsView::onRunEnded);
 
     setLessonsDir(
         lessonsDir.isEmpty() ? QString::fromStdString(commands::LessonCatalogue::defaultLessonsDir()) : lessonsDir);
@@ -163,12 +189,7 @@ LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QW
 LessonsView::~LessonsView()
 {
     m_tick.stop();
-    if (m_worker) {
-        // Nothing of the worker may reach this half-destroyed view; its destructor kills a run.
-        m_worker->disconnect(this);
-        delete m_worker;
-        m_worker = nullptr;
-    }
+    m_runner->disconnect(this);  // the runner (a child) ends after this view's members
 }
 
 int LessonsView::sideIndex(const QString& side)
@@ -178,6 +199,30 @@ int LessonsView::sideIndex(const QString& side)
     if (side == QLatin1String("fixed"))
         return 1;
     return -1;
+}
+
+bool LessonsView::busy() const
+{
+    return m_runner->busy();
+}
+
+bool LessonsView::hasWorker() const
+{
+    return m_runner->hasWorker();
+}
+
+void LessonsView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_sized)
+        return;
+    // First sizes: a readable list beside the explanation; most of the height for the scripts.
+    m_sized = true;
+    const int w = std::max(width(), 600);
+    m_upper->setSizes({std::clamp(w / 5, 220, 320), w});
+    const int h = std::max(m_outer->height(), 400);
+    m_outer->setSizes({h * 26 / 100, h * 52 / 100, h * 22 / 100});
+    m_outcomeSplit->setSizes(m_diff->splitter()->sizes());
 }
 
 // ---- the list -----------------------------------------------------------------------------------
@@ -271,20 +316,24 @@ void LessonsView::showLesson(int row)
     if (row < 0 || row >= static_cast<int>(m_lessons.size())) {
         m_current.reset();
         m_lessonProblem.clear();
+        m_title->clear();
         m_explanation->clear();
-        for (auto* editor : m_scripts)
-            showText(editor, QString());
+        m_diff->clear();
         updateProblem();
         updateButtons();
+        m_stageLabel->setText(stageText());
         return;
     }
     m_current = m_lessons[static_cast<std::size_t>(row)];
     QStringList problems;
+    m_title->setText(
+        m_current->title.empty() ? QString::fromStdString(m_current->name) : QString::fromStdString(m_current->title));
+    m_title->setToolTip(QString::fromStdString(m_current->dir));
 
     const QString md = QString::fromStdString(m_current->lessonMd);
     QFile mdFile(md);
     if (mdFile.open(QIODevice::ReadOnly)) {
-        m_explanation->setMarkdown(QString::fromUtf8(mdFile.readAll()));
+        showExplanation(withoutTitle(QString::fromUtf8(mdFile.readAll())));
     } else {
         const QString why = QFileInfo::exists(md) ? tr("%1 cannot be read: %2").arg(md, mdFile.errorString())
                                                   : tr("%1 is missing").arg(md);
@@ -292,18 +341,19 @@ void LessonsView::showLesson(int row)
         problems << why;
     }
 
+    QString texts[2];
     for (int k = 0; k < 2; ++k) {
         const QString path = LessonOutcome::scriptPath(*m_current, sideName(k));
-        const ScriptFile file = m_scripts[k]->open(path);
-        if (file.status == ScriptFile::Status::Refused) {
-            showText(m_scripts[k], QString());
+        const ScriptFile file = ScriptFile::read(path);
+        if (file.status == ScriptFile::Status::Refused)
             problems << tr("%1.py cannot be shown: %2").arg(sideName(k), file.message);
-        } else if (file.status == ScriptFile::Status::ReadOnly) {
+        else if (file.status == ScriptFile::Status::ReadOnly)
             problems << tr("%1.py is shown in part: %2").arg(sideName(k), file.message);
-        }
-        m_scripts[k]->setReadOnly(true);
-        m_titles[k]->setToolTip(path);
+        if (file.status != ScriptFile::Status::Refused)
+            texts[k] = file.text;
+        m_diff->title(k)->setToolTip(path);
     }
+    m_diff->setTexts(texts[0], texts[1]);
 
     QString error;
     if (!LessonOutcome::readExpect(QString::fromStdString(m_current->expect), &error))
@@ -315,9 +365,41 @@ void LessonsView::showLesson(int row)
     emit lessonChanged(QString::fromStdString(m_current->name));
 }
 
+void LessonsView::showExplanation(const QString& markdown)
+{
+    m_explanation->setMarkdown(markdown);
+    // Markdown headings come in up to twice the text's size; here they are section heads of a
+    // short text: bold, a little larger.
+    QTextDocument* doc = m_explanation->document();
+    const qreal base = doc->defaultFont().pointSizeF() > 0 ? doc->defaultFont().pointSizeF() : font().pointSizeF();
+    for (QTextBlock block = doc->begin(); block.isValid(); block = block.next()) {
+        const int level = block.blockFormat().headingLevel();
+        if (level <= 0)
+            continue;
+        QTextCursor cursor(block);
+        cursor.select(QTextCursor::BlockUnderCursor);
+        QTextCharFormat format;
+        format.setFontWeight(QFont::Bold);
+        format.setFontPointSize(base * (level <= 2 ? 1.15 : 1.0));
+        format.setProperty(QTextFormat::FontSizeAdjustment, 0);
+        cursor.mergeCharFormat(format);
+    }
+}
+
 // ---- running ------------------------------------------------------------------------------------
 
 bool LessonsView::runBoth()
+{
+    return runSides({0, 1});
+}
+
+bool LessonsView::runSide(const QString& side)
+{
+    const int k = sideIndex(side);
+    return k >= 0 && runSides({k});
+}
+
+bool LessonsView::runSides(const QList<int>& sides)
 {
     if (busy())
         return false;
@@ -336,7 +418,7 @@ bool LessonsView::runBoth()
         return false;
     }
     QStringList missing;
-    for (int k = 0; k < 2; ++k) {
+    for (int k : sides) {
         const QString path = LessonOutcome::scriptPath(*lesson, sideName(k));
         if (!QFileInfo(path).isFile())
             missing << tr("%1 is missing").arg(path);
@@ -353,121 +435,57 @@ bool LessonsView::runBoth()
         updateProblem();
         return false;
     }
-
-    if (m_worker && !m_worker->launchError().isEmpty()) {
-        delete m_worker;  // try again: the environment may have been made since
-        m_worker = nullptr;
+    for (int k : sides) {
+        m_outcomes[k].reset();
+        m_seconds[k] = 0;
+        showOutcome(k);
     }
-    if (!m_worker) {
-        m_worker = new WorkerClient(m_pythonEnv, this);
-        m_worker->setLibraryPath(QString());  // lessons are never stored in the library
-        connect(m_worker, &WorkerClient::stageChanged, this, &LessonsView::onStage);
-        connect(m_worker, &WorkerClient::finished, this, &LessonsView::onRunFinished);
-    }
-    if (!m_worker->launchError().isEmpty()) {
-        m_runProblem = tr("Scripts cannot run: %1").arg(m_worker->launchError());
+    m_lastResult.clear();
+    if (!m_runner->start(*lesson, *expect, sides, &error)) {
+        m_runProblem = tr("Scripts cannot run: %1").arg(error);
         updateProblem();
         return false;
     }
-
-    clearOutcomes();
     updateProblem();
-    m_runLesson = *lesson;
-    m_runExpect = *expect;
-    m_cancelRequested = false;
-    m_seconds[0] = m_seconds[1] = 0;
-    m_lastResult.clear();
-    startSide(0);
     return true;
-}
-
-void LessonsView::startSide(int side)
-{
-    m_running = side;
-    m_stage = QStringLiteral("start");
-    m_stageCapture.clear();
-    m_clock.start();
-    m_tick.start();
-    m_verdicts[side]->setStyleSheet(QString());
-    m_verdicts[side]->setText(tr("running…"));
-    updateButtons();
-    m_stageLabel->setText(stageText());
-
-    protocol::RunOptions options;
-    options.script = LessonOutcome::scriptPath(m_runLesson, sideName(side)).toStdString();
-    options.verify = true;
-    options.timeoutSeconds = QSettings().value(QStringLiteral("run/timeoutSeconds"), 600).toDouble();
-    if (!m_worker->run(options)) {
-        m_outcomes[side] = LessonOutcome::failed(m_runLesson, sideName(side), model::RunStatus::Error,
-            tr("the panel's worker is busy with another run"), m_runExpect);
-        showOutcome(side);
-        finishRun();
-    }
 }
 
 void LessonsView::cancel()
 {
-    if (!busy() || !m_worker)
-        return;
-    m_cancelRequested = true;
-    m_worker->cancel();
-    updateButtons();
-    m_stageLabel->setText(stageText());
+    m_runner->cancel();
 }
 
-void LessonsView::onStage(const QString& stage, const QString& capture)
+void LessonsView::prewarm()
 {
-    if (!busy())
-        return;
-    m_stage = stage;
-    m_stageCapture = capture;
-    m_stageLabel->setText(stageText());
+    m_runner->prewarm();
 }
 
-void LessonsView::onRunFinished(const std::shared_ptr<const RunDocument>& run)
+void LessonsView::releaseWorker()
 {
-    if (!busy() || !run)
-        return;
-    const int k = m_running;
-    const auto& r = run->report;
-    m_seconds[k] = run->elapsedSeconds;
-    // A cancelled run says so itself (status "cancelled"); one that ended as the cancel came
-    // keeps what it found.
-    m_outcomes[k] = LessonOutcome(m_runLesson, sideName(k), r.toJson(), m_runExpect);
+    m_runner->release(tr("not run: the Lessons window was closed"));
+}
+
+void LessonsView::onSideFinished(int k, const LessonOutcome& outcome, double seconds)
+{
+    m_outcomes[k] = outcome;
+    m_seconds[k] = seconds;
     showOutcome(k);
-    if (!m_cancelRequested && r.startFailure) {
-        m_runProblem = tr("The worker could not start: %1. The studio's Python environment is made by "
-                          "`packaging/bootstrap.sh`.")
-                           .arg(QString::fromStdString(r.message));
-        updateProblem();
-    }
-    if (k == 0 && !m_cancelRequested) {
-        startSide(1);
-        return;
-    }
-    if (k == 0) {
-        m_outcomes[1] = LessonOutcome::failed(m_runLesson, sideName(1), model::RunStatus::Cancelled,
-            tr("not run: the lesson was cancelled"), m_runExpect);
-        showOutcome(1);
-    }
-    finishRun();
 }
 
-void LessonsView::finishRun()
+void LessonsView::onRunEnded(bool cancelled)
 {
-    m_running = -1;
     m_tick.stop();
-    const bool cancelled = m_cancelRequested;
-    m_cancelRequested = false;
+    const QList<int>& sides = m_runner->sides();
+    const bool both = sides.size() == 2;
     if (cancelled) {
         m_lastResult = tr("Cancelled: the worker was killed.");
-    } else if (m_outcomes[0] && m_outcomes[1] && m_outcomes[0]->matches() && m_outcomes[1]->matches()) {
+    } else if (both && m_outcomes[0] && m_outcomes[1] && m_outcomes[0]->matches() && m_outcomes[1]->matches()) {
         m_lastResult = tr("Both scripts report what expect.json says (broken.py %1 s, fixed.py %2 s).")
                            .arg(m_seconds[0], 0, 'f', 1)
                            .arg(m_seconds[1], 0, 'f', 1);
     } else {
         QStringList parts;
-        for (int k = 0; k < 2; ++k)
+        for (int k : sides)
             parts << QStringLiteral("%1.py: %2")
                          .arg(sideName(k), m_outcomes[k] ? m_outcomes[k]->verdict() : tr("not run"));
         m_lastResult = parts.join(QStringLiteral("; "));
@@ -489,35 +507,7 @@ void LessonsView::clearOutcomes()
 
 void LessonsView::showOutcome(int k)
 {
-    const auto& o = m_outcomes[k];
-    if (!o) {
-        m_verdicts[k]->clear();
-        m_verdicts[k]->setStyleSheet(QString());
-        m_details[k]->clear();
-        return;
-    }
-    QString colour;
-    if (o->matches())
-        colour = QStringLiteral("#2e7d32");
-    else if (!o->cancelled())
-        colour = QStringLiteral("#c62828");
-    m_verdicts[k]->setStyleSheet(colour.isEmpty()
-            ? QStringLiteral("QLabel { font-weight: bold; }")
-            : QStringLiteral("QLabel { color: %1; font-weight: bold; }").arg(colour));
-    QString verdict = o->verdict();
-    if (o->ran())
-        verdict += tr(" (%1, %2 s)").arg(o->status()).arg(m_seconds[k], 0, 'f', 1);
-    m_verdicts[k]->setText(verdict);
-
-    QStringList lines;
-    if (!o->differences().isEmpty()) {
-        lines << tr("Differences from expect.json:");
-        for (const QString& d : o->differences())
-            lines << QStringLiteral("  ") + d;
-        lines << QString();
-    }
-    lines << o->summary();
-    m_details[k]->setPlainText(lines.join(QLatin1Char('\n')));
+    m_outcomeViews[k]->showOutcome(m_outcomes[k], m_seconds[k]);
 }
 
 void LessonsView::updateProblem()
@@ -537,10 +527,11 @@ void LessonsView::updateButtons()
     for (int k = 0; k < 2; ++k) {
         const bool exists = m_current && QFileInfo(LessonOutcome::scriptPath(*m_current, sideName(k))).isFile();
         m_openButtons[k]->setEnabled(exists);
+        m_sideRunButtons[k]->setEnabled(!running && exists);
         scripts = scripts && exists;
     }
     m_runButton->setEnabled(!running && scripts);
-    m_cancelButton->setEnabled(running && !m_cancelRequested);
+    m_cancelButton->setEnabled(running && !m_runner->cancelRequested());
     m_list->setEnabled(!running);
 }
 
@@ -551,14 +542,13 @@ QString LessonsView::stageText() const
             return m_lastResult;
         return m_current ? tr("Run Both runs broken.py, then fixed.py (nothing is stored in the library).") : QString();
     }
-    if (m_cancelRequested)
-        return tr("%1.py: cancelling…").arg(sideName(m_running));
-    QString s = WorkerClient::stageWords(m_stage);
-    if (!m_stageCapture.isEmpty())
-        s += QStringLiteral(" · ") + m_stageCapture;
-    return tr("%1.py: %2 · %3 s")
-        .arg(sideName(m_running), s)
-        .arg(static_cast<double>(m_clock.elapsed()) / 1000.0, 0, 'f', 1);
+    const QString script = sideName(m_runner->running());
+    if (m_runner->cancelRequested())
+        return tr("%1.py: cancelling…").arg(script);
+    QString s = WorkerClient::stageWords(m_runner->stage());
+    if (!m_runner->stageCapture().isEmpty())
+        s += QStringLiteral(" · ") + m_runner->stageCapture();
+    return tr("%1.py: %2 · %3 s").arg(script, s).arg(m_runner->elapsedSeconds(), 0, 'f', 1);
 }
 
 QString LessonsView::problem() const
@@ -575,19 +565,25 @@ std::optional<LessonOutcome> LessonsView::outcome(const QString& side) const
 QString LessonsView::verdictText(const QString& side) const
 {
     const int k = sideIndex(side);
-    return k < 0 ? QString() : m_verdicts[k]->text();
+    return k < 0 ? QString() : m_outcomeViews[k]->verdictText();
 }
 
 QString LessonsView::outcomeText(const QString& side) const
 {
     const int k = sideIndex(side);
-    return k < 0 ? QString() : m_details[k]->toPlainText();
+    return k < 0 ? QString() : m_outcomeViews[k]->detailsText();
 }
 
 ScriptEditor* LessonsView::scriptView(const QString& side) const
 {
     const int k = sideIndex(side);
-    return k < 0 ? nullptr : m_scripts[k];
+    return k < 0 ? nullptr : m_diff->editor(k);
+}
+
+QPushButton* LessonsView::runSideButton(const QString& side) const
+{
+    const int k = sideIndex(side);
+    return k < 0 ? nullptr : m_sideRunButtons[k];
 }
 
 QPushButton* LessonsView::openButton(const QString& side) const

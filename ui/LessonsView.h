@@ -3,37 +3,36 @@
 #include "commands/LessonCatalogue.h"
 #include "ui/LessonOutcome.h"
 
-#include <QElapsedTimer>
+#include <QList>
 #include <QString>
 #include <QStringList>
 #include <QTimer>
 #include <QWidget>
 
-#include <nlohmann/json.hpp>
-
-#include <memory>
 #include <optional>
 
 class QLabel;
 class QListWidget;
-class QPlainTextEdit;
 class QPushButton;
 class QSplitter;
 class QTextBrowser;
 
 namespace ps::ui {
 
+class LessonDiffView;
+class LessonOutcomeView;
+class LessonRunner;
 class ScriptEditor;
-class WorkerClient;
-struct RunDocument;
 
-/// The Lessons panel: one lesson per rule of the programming model (resources/lessons/). It
-/// shows the lesson's explanation (lesson.md) and its broken.py and fixed.py side by side,
-/// read-only; Run Both runs broken.py then fixed.py in a worker of the panel's own (nothing is
-/// stored in the library) and shows under each script what it reported and whether that is
-/// what the lesson's expect.json says, as `precompile-studio lessons run NAME` does.
+/// The Lessons view: one lesson per rule of the programming model (resources/lessons/). The
+/// list and the lesson's explanation (lesson.md, under its title) across the top; below them,
+/// the whole width for broken.py and fixed.py side by side, read-only, their difference marked
+/// (LessonDiffView); under each script what it reported when run and whether that is what the
+/// lesson's expect.json says, as `precompile-studio lessons run NAME` does. Run broken.py, Run
+/// fixed.py or Run Both use a worker of the view's own (nothing is stored in the library).
 ///
-/// Cheap to make: no worker is started before the first Run Both.
+/// The worker (a process importing torch, about 700 MB) starts at the first run or prewarm()
+/// and is stopped by releaseWorker(), which the Lessons window calls when it is closed.
 class LessonsView : public QWidget {
     Q_OBJECT
 public:
@@ -56,8 +55,8 @@ public:
     bool selectLesson(const QString& name);
     std::optional<commands::Lesson> currentLesson() const;
 
-    bool busy() const { return m_running >= 0; }
-    /// What the panel is doing: "broken.py: running the script · 4.2 s", or the last result.
+    bool busy() const;
+    /// What the view is doing: "broken.py: running the script · 4.2 s", or the last result.
     QString stageText() const;
     /// What went wrong, naming the path or cause ("" when nothing did): no lessons folder, a
     /// missing or invalid expect.json, a worker that cannot start, a script that cannot be shown.
@@ -70,10 +69,16 @@ public:
     QString verdictText(const QString& side) const;
     QString outcomeText(const QString& side) const;
 
+    /// A worker process is held (started by a run or prewarm(), not yet released).
+    bool hasWorker() const;
+
     QListWidget* lessonList() const { return m_list; }
+    QLabel* titleLabel() const { return m_title; }
     QTextBrowser* explanation() const { return m_explanation; }
+    LessonDiffView* diffView() const { return m_diff; }
     ScriptEditor* scriptView(const QString& side) const;
     QPushButton* runButton() const { return m_runButton; }
+    QPushButton* runSideButton(const QString& side) const;
     QPushButton* cancelButton() const { return m_cancelButton; }
     QPushButton* openButton(const QString& side) const;
 
@@ -81,26 +86,36 @@ public slots:
     /// Runs broken.py, then fixed.py. False (and problem() says why) when it cannot start: a run
     /// is in progress, no lesson is shown, expect.json is missing or invalid, no worker can start.
     bool runBoth();
-    /// Kills the run in progress; the other script is not run. finished() follows.
+    /// Runs one script ("broken" or "fixed"); the other side keeps what it showed.
+    bool runSide(const QString& side);
+    /// Kills the run in progress; the scripts not yet run are not run. finished() follows.
     void cancel();
+    /// Starts the worker now (torch imported by the first run); nothing when none can start.
+    void prewarm();
+    /// Stops the worker and frees its memory: a run in progress is cancelled (finished()
+    /// follows). The next run or prewarm() starts a fresh one.
+    void releaseWorker();
 
 signals:
     /// "Open in Editor": the window opens this script in its editor.
     void openScript(const QString& path);
     void lessonChanged(const QString& name);
-    /// Both scripts have run (or the run was cancelled, or a script could not run).
+    /// The scripts asked for have run (or the run was cancelled, or a script could not run).
     void finished();
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
     static int sideIndex(const QString& side);
+    bool runSides(const QList<int>& sides);
     void showLesson(int row);
+    void showExplanation(const QString& markdown);
     void clearOutcomes();
     void showOutcome(int side);
     void updateProblem();
-    void startSide(int side);
-    void onStage(const QString& stage, const QString& capture);
-    void onRunFinished(const std::shared_ptr<const RunDocument>& run);
-    void finishRun();
+    void onSideFinished(int side, const LessonOutcome& outcome, double seconds);
+    void onRunEnded(bool cancelled);
     void updateButtons();
 
     QString m_pythonEnv;
@@ -111,31 +126,28 @@ private:
     QString m_lessonProblem;  ///< about the lesson shown (missing files, invalid expect.json)
     QString m_runProblem;     ///< about running (no worker)
 
-    WorkerClient* m_worker = nullptr;  ///< made at the first Run Both
-    int m_running = -1;                ///< the side running: 0 broken, 1 fixed; -1 none
-    bool m_cancelRequested = false;
-    commands::Lesson m_runLesson;
-    nlohmann::json m_runExpect;
+    LessonRunner* m_runner;
     std::optional<LessonOutcome> m_outcomes[2];
     double m_seconds[2] = {0, 0};
-    QString m_stage;
-    QString m_stageCapture;
     QString m_lastResult;
-    QElapsedTimer m_clock;
     QTimer m_tick;
+    bool m_sized = false;  ///< the splitters got their first sizes
 
     QLabel* m_problem;
+    QLabel* m_title;
     QLabel* m_dirLabel;
     QListWidget* m_list;
     QTextBrowser* m_explanation;
     QPushButton* m_runButton;
     QPushButton* m_cancelButton;
     QLabel* m_stageLabel;
-    QLabel* m_titles[2];
-    ScriptEditor* m_scripts[2];
+    QSplitter* m_outer;
+    QSplitter* m_upper;
+    LessonDiffView* m_diff;
+    QSplitter* m_outcomeSplit;
+    QPushButton* m_sideRunButtons[2];
     QPushButton* m_openButtons[2];
-    QLabel* m_verdicts[2];
-    QPlainTextEdit* m_details[2];
+    LessonOutcomeView* m_outcomeViews[2];
 };
 
 }  // namespace ps::ui

@@ -1,32 +1,35 @@
 #pragma once
 
-#include <QElapsedTimer>
 #include <QMainWindow>
-#include <QTimer>
 
 #include <memory>
 
 class QAction;
-class QActionGroup;
-class QComboBox;
 class QDockWidget;
 class QLabel;
-class QMenu;
 class QSplitter;
 
 namespace ps::ui {
 
+class CrossSelection;
 class FindBar;
 class LessonsView;
+class LessonsWindow;
 class LibraryView;
 class PythonEnvironmentControl;
 class LogView;
+class MainActions;
 class NoticeBar;
+class PaneCycler;
 class ReportView;
+class RunController;
+class RunMarkers;
 class RunStore;
+class ScriptDocument;
 class ScriptEditor;
 class WorkerClient;
 struct RunDocument;
+class WorkbenchLayout;
 
 struct MainWindowOptions {
     QString libraryPath;       ///< "" : the last one used, else RunStore::defaultPath()
@@ -38,7 +41,9 @@ struct MainWindowOptions {
 /// The studio's window: the script editor on the left, the run's tabs on the right, the
 /// library and the log as docks. Runs go to the worker process through WorkerClient; stored
 /// runs come from the library through RunStore. Selecting graph nodes marks their script lines
-/// and their kernels in Source; clicking a script line (or a kernel) selects its nodes.
+/// and their kernels in Source; clicking a script line (or a kernel) selects its nodes
+/// (CrossSelection). The script is a ScriptDocument; the actions, menus and toolbar are
+/// MainActions'.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -49,7 +54,9 @@ public:
     /// notice bar says why) when the file is refused.
     bool openPath(const QString& path);
     /// Switches to another library file; false (the notice says why) when it cannot be used.
-    bool openLibrary(const QString& path);
+    /// `remember`: later launches open it too (false for --library: a command-line option is
+    /// for this window only).
+    bool openLibrary(const QString& path, bool remember = true);
     bool openStoredRun(qint64 id);
     /// "" : the script decides; else inductor / eager (make_fx / dynamo).
     void setBackendChoice(const QString& backend);
@@ -61,24 +68,31 @@ public:
     ReportView* report() const { return m_report; }
     LibraryView* libraryView() const { return m_library; }
     LessonsView* lessonsView() const { return m_lessons; }
-    QDockWidget* lessonsDock() const { return m_lessonsDock; }
+    LessonsWindow* lessonsWindow() const { return m_lessonsWindow.get(); }
     LogView* logView() const { return m_log; }
     NoticeBar* notice() const { return m_notice; }
     WorkerClient* worker() const { return m_worker; }
+    RunController* runs() const { return m_runs; }
+    RunMarkers* runMarkers() const { return m_markers; }
     RunStore* store() const { return m_store.get(); }
     QString stageText() const;
     bool isRunning() const;
-    QAction* runAction() const { return m_runAction; }
-    QAction* deepVerifyAction() const { return m_deepVerifyAction; }
-    QAction* cancelAction() const { return m_cancelAction; }
+    QAction* runAction() const;
+    QAction* deepVerifyAction() const;
+    QAction* cancelAction() const;
     QStringList recentFiles() const;
+    PaneCycler* panes() const { return m_panes; }
 
 public slots:
     void startRun();
     void cancelRun();
     void showAbout();
-    /// Shows the Lessons dock and raises it.
+    /// Help > Keyboard Shortcuts (ShortcutsDialog, non-modal).
+    void showShortcuts();
+    /// Shows the Lessons window and raises it.
     void showLessons();
+    /// File > Open Library… (`create`: New Library…): asks for a file, then openLibrary().
+    void openLibraryDialog(bool create);
 
 signals:
     void runFinished(const std::shared_ptr<const ps::ui::RunDocument>& run);
@@ -91,31 +105,9 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    void buildActions();
-    void buildMenus();
-    void buildToolBar();
     void restoreSettings(bool restoreState);
-    /// Once a graph is on screen, narrows the editor so the report gets the room a graph needs,
-    /// unless the user has placed the splitter (now, or in a past session). Once per window.
-    void makeRoomForGraph();
     void saveSettings();
-    bool maybeSave();
-    bool save();
-    bool saveAs();
-    void openDialog();
-    void openLibraryDialog(bool create);
-    void addRecent(const QString& path);
-    void rebuildRecentMenu();
-    void updateTitle();
     void updateRunActions();
-    void showRun(const std::shared_ptr<const RunDocument>& run);
-    void onRunFinished(const std::shared_ptr<const RunDocument>& run);
-    void onStage(const QString& stage, const QString& capture);
-    void onNodesSelected(const QList<int>& nodes);
-    void onScriptLineClicked(int line);
-    void onSourceNodes(const QStringList& names);
-    void onLocation(const QString& file, int line);
-    bool scriptMatchesRun() const;
 
     ScriptEditor* m_editor;
     FindBar* m_editorFind;
@@ -124,47 +116,22 @@ private:
     LogView* m_log;
     NoticeBar* m_notice;
     QSplitter* m_split;
-    bool m_splitPlaced = false;   ///< the user moved the splitter, or its place was restored
-    bool m_roomForGraph = false;  ///< makeRoomForGraph did its work
+    WorkbenchLayout* m_layout;  ///< the first layout, and a splitter that tabs cannot move
+    PaneCycler* m_panes;        ///< F6 / Ctrl+Tab between editor, report, library, log
     QDockWidget* m_libraryDock;
     QDockWidget* m_logDock;
     LessonsView* m_lessons;
-    QDockWidget* m_lessonsDock;
+    std::unique_ptr<LessonsWindow> m_lessonsWindow;  ///< a top-level window, not a child
     WorkerClient* m_worker;
+    RunController* m_runs;  ///< the run flow: runs, their progress, what the report shows
+    RunMarkers* m_markers;  ///< violations, warnings and line colours in the editor, graph and source
     PythonEnvironmentControl* m_environment;
     std::unique_ptr<RunStore> m_store;
-
-    QAction* m_newAction;
-    QAction* m_openAction;
-    QAction* m_saveAction;
-    QAction* m_saveAsAction;
-    QAction* m_openLibraryAction;
-    QAction* m_newLibraryAction;
-    QAction* m_quitAction;
-    QAction* m_findAction;
-    QAction* m_findNextAction;
-    QAction* m_findPrevAction;
-    QAction* m_gotoAction;
-    QAction* m_runAction;
-    QAction* m_cancelAction;
-    QAction* m_verifyAction;
-    QAction* m_deepVerifyAction;
-    QAction* m_aboutAction;
-    QAction* m_lessonsAction;
-    QActionGroup* m_backendGroup;
-    QActionGroup* m_tracerGroup;
-    QMenu* m_recentMenu = nullptr;
-    QComboBox* m_backendCombo;
-    QComboBox* m_tracerCombo;
+    ScriptDocument* m_document;   ///< open, save, recent files, the title, the untitled copy
+    CrossSelection* m_selection;  ///< editor, graph, Source and Violations in step
+    MainActions* m_actions;       ///< the actions, menus and the Run toolbar
     QLabel* m_stageLabel;
     QLabel* m_workerLabel;
-
-    QString m_stage;
-    QString m_stageCapture;
-    QElapsedTimer m_clock;
-    QTimer m_tick;
-    QString m_lastOutcome;
-    bool m_syncing = false;
 };
 
 }  // namespace ps::ui

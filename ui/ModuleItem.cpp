@@ -1,6 +1,7 @@
 #include "ui/ModuleItem.h"
 
 #include "graph/ModuleTree.h"
+#include "ui/ModuleLabel.h"
 
 #include <QPainter>
 
@@ -15,20 +16,20 @@ ModuleItem::ModuleItem(
     const QString name = QString::fromStdString(info.name);
     const QString modelPath = QString::fromStdString(info.modelPath);
     const bool backward = info.phase == graph::Phase::Backward;
+    m_title = ModuleLabel::title(info.role, info.phase, name, type, nodes);
     QString tip;
     switch (info.role) {
     case Role::PhaseGroup:
-        m_title = name;
         tip = backward ? QObject::tr("The backward pass") : QObject::tr("The forward pass");
         break;
     case Role::Gradients:
-        m_title = QStringLiteral("%1 (%2)").arg(name).arg(nodes);
         tip = QObject::tr("The gradient outputs and the views that only feed them");
         break;
+    case Role::Outside:
+        tip = backward ? QObject::tr("The backward nodes outside every module (the loss's backward)")
+                       : QObject::tr("The forward nodes outside every module (the loss)");
+        break;
     case Role::Model:
-        m_title = backward ? QObject::tr("%1 (backward)").arg(name) : name;
-        if (!type.isEmpty())
-            m_title += QStringLiteral(" · ") + type;
         m_where = modelPath;
         tip = (backward ? QObject::tr("backward of %1 (%2)") : QStringLiteral("%1 (%2)"))
                   .arg(modelPath, type.isEmpty() ? QObject::tr("module") : type);

@@ -5,6 +5,7 @@
 #include "graph/ModuleTree.h"
 #include "graph/VisibleGraph.h"
 #include "ui/GraphBoxItem.h"
+#include "ui/ModuleLabel.h"
 
 #include <QFontMetricsF>
 #include <QPaintDevice>
@@ -20,37 +21,6 @@
 namespace ps::ui {
 
 namespace {
-
-bool isNumber(const std::string& s)
-{
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-/// What a region says: "forward", "gradients", "h.3 · Block", "attn (backward) · Attention",
-/// "stages.0.blocks · ModuleList".
-QString regionLabel(const graph::ModuleTree& tree, int m)
-{
-    const auto& mod = tree.module(m);
-    if (mod.role != graph::Module::Role::Model)
-        return QString::fromStdString(mod.name);
-    // "3" alone says little in an overview of 24 blocks, nor "blocks" beside another stage's:
-    // "h.3" and "stages.0.blocks" do.
-    auto model = [&](int id) { return id > 0 && tree.module(id).role == graph::Module::Role::Model; };
-    std::string name = mod.name;
-    if (model(mod.parent)) {
-        const auto& parent = tree.module(mod.parent);
-        if (isNumber(name))
-            name = parent.name + "." + name;
-        else if (isNumber(parent.name) && model(parent.parent))
-            name = tree.module(parent.parent).name + "." + parent.name + "." + name;
-    }
-    QString label = QString::fromStdString(name);
-    if (mod.phase == graph::Phase::Backward)
-        label += QObject::tr(" (backward)");
-    if (!mod.type.empty())
-        label += QStringLiteral(" · ") + QString::fromStdString(mod.type);
-    return label;
-}
 
 /// Screen cells of 64 px holding the labels placed so far: a new label is checked against
 /// the labels near it only.
@@ -112,7 +82,7 @@ std::vector<ModuleRegionsItem::Region> ModuleRegionsItem::build(const graph::Gra
         index[static_cast<std::size_t>(m)] = static_cast<int>(out.size());
         const int parent = mods[static_cast<std::size_t>(m)].parent;
         // A little room around what the module holds, so that nested frames stay apart.
-        out.push_back({rects[static_cast<std::size_t>(m)].adjusted(-6, -6, 6, 6), regionLabel(tree, m),
+        out.push_back({rects[static_cast<std::size_t>(m)].adjusted(-6, -6, 6, 6), ModuleLabel::title(tree, m),
             parent > 0 ? index[static_cast<std::size_t>(parent)] : -1});
     }
     return out;
@@ -161,10 +131,17 @@ std::vector<ModuleRegionsItem::Label> ModuleRegionsItem::labelsAt(
     LabelGrid placed;
     // Innermost first: children come after their parents.
     for (int i = static_cast<int>(m_regions.size()) - 1; i >= 0; --i) {
-        const QRectF screen = toScreen.mapRect(m_regions[static_cast<std::size_t>(i)].rect);
+        const QRectF& rect = m_regions[static_cast<std::size_t>(i)].rect;
+        if (rect.height() * lod < chipHeight + 4 || rect.width() * lod < minWidth)
+            continue;  // too small to name, known without mapping it (thousands are, zoomed out)
+        const QRectF screen = toScreen.mapRect(rect);
         if (screen.height() < chipHeight + 4 || screen.width() < minWidth || !screen.intersects(area))
             continue;
         const qreal room = screen.width() - 8;
+        // Where even the narrowest chip would cover a placed label, no need to elide this one.
+        const QRectF narrowest(screen.left() + 2, screen.top() + 2, 9, chipHeight);
+        if (!narrowest.intersects(area) || placed.overlaps(narrowest.adjusted(-1, -1, 1, 1)))
+            continue;
         auto& elided = m_elided[static_cast<std::size_t>(i)];
         if (std::abs(m_elidedWidth[static_cast<std::size_t>(i)] - room) > 0.5) {
             // The name leads, the type follows: cut the end.

@@ -27,7 +27,7 @@ public:
 
     struct Region {
         QRectF rect;      ///< in the scene
-        QString label;    ///< "forward", "h.3 · Block", "gradients"
+        QString label;    ///< ModuleLabel::title: "forward", "h.3 · Block", "gradients (117)"
         int parent = -1;  ///< index of the enclosing region, or -1; parents come before children
     };
 

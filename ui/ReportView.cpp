@@ -3,6 +3,7 @@
 #include "graph/GraphModel.h"
 #include "ui/CacheView.h"
 #include "ui/GraphView.h"
+#include "ui/ReportHeader.h"
 #include "ui/RunDocument.h"
 #include "ui/SourceView.h"
 #include "ui/StatusStyle.h"
@@ -10,21 +11,18 @@
 #include "ui/ViolationsView.h"
 
 #include <QComboBox>
-#include <QDateTime>
+#include <QFileInfo>
+#include <QGraphicsOpacityEffect>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QTabWidget>
-#include <QTextDocument>
 #include <QVBoxLayout>
 
 namespace ps::ui {
 
 ReportView::ReportView(QWidget* parent) : QWidget(parent)
 {
-    m_summary = new QLabel;
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_summary->setTextFormat(Qt::RichText);
+    m_header = new ReportHeader;
     m_capturesLabel = new QLabel(tr("Capture:"));
     m_captures = new QComboBox;
     m_captures->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -45,9 +43,9 @@ ReportView::ReportView(QWidget* parent) : QWidget(parent)
 
     auto* top = new QHBoxLayout;
     top->setContentsMargins(6, 4, 6, 0);
-    top->addWidget(m_summary, 1);
-    top->addWidget(m_capturesLabel);
-    top->addWidget(m_captures);
+    top->addWidget(m_header, 1);
+    top->addWidget(m_capturesLabel, 0, Qt::AlignTop);
+    top->addWidget(m_captures, 0, Qt::AlignTop);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -67,13 +65,56 @@ void ReportView::clear()
     }
     m_captures->hide();
     m_capturesLabel->hide();
-    m_summary->setText(tr("No run shown. Run the script with <b>Ctrl+R</b>, or open a past run from the library."));
+    m_header->showEmpty(tr("No run shown. Run the script with <b>Ctrl+R</b>, or open a past run from the library."));
+    clearPanes(tr("No run yet."));
     m_graph->clear(tr("Run a script (Ctrl+R) or open a run from the library to see its graph."));
-    m_source->clear(tr("No run yet."));
-    m_violations->clear();
-    m_cache->clear(tr("No run yet."));
-    m_verify->clear(tr("No run yet."));
+    setStale(QString(), false);
     updateTitles();
+}
+
+void ReportView::clearPanes(const QString& why)
+{
+    m_graph->clear(why);
+    m_source->clear(why);
+    m_violations->clear();
+    m_cache->clear(why);
+    m_verify->clear(why);
+}
+
+void ReportView::beginRun(const QString& scriptPath)
+{
+    clear();
+    m_header->showRunning(scriptPath);
+    const QString why = tr("Running %1: its results appear here when it ends.").arg(QFileInfo(scriptPath).fileName());
+    clearPanes(why);
+    updateTitles();
+}
+
+void ReportView::setProgress(const QString& stage, const QString& capture, int step, int steps, double seconds)
+{
+    m_header->setProgress(stage, capture, step, steps, seconds);
+}
+
+void ReportView::setStale(const QString& reason, bool greyPanes)
+{
+    m_staleReason = reason;
+    m_panesGreyed = !reason.isEmpty() && greyPanes;
+    m_header->setStale(reason);
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        QWidget* pane = m_tabs->widget(i);
+        if (pane->isEnabled() == !m_panesGreyed)
+            continue;
+        pane->setEnabled(!m_panesGreyed);
+        // Disabled widgets grey their text, not a graph's coloured boxes: faded, all of it is.
+        if (m_panesGreyed) {
+            auto* fade = new QGraphicsOpacityEffect(pane);
+            fade->setOpacity(0.45);
+            pane->setGraphicsEffect(fade);
+        } else {
+            pane->setGraphicsEffect(nullptr);
+        }
+    }
+    m_captures->setEnabled(!m_panesGreyed);
 }
 
 void ReportView::showRun(const std::shared_ptr<const RunDocument>& run)
@@ -85,29 +126,8 @@ void ReportView::showRun(const std::shared_ptr<const RunDocument>& run)
     m_run = run;
     m_graphs.assign(run->report.captures.size(), nullptr);
     const auto& r = run->report;
-    const QString status = StatusStyle::verdict(r);
-    const QString color = StatusStyle::verdictColor(r).name();
-    QStringList facts;
-    if (r.runId)
-        facts << tr("run #%1").arg(*r.runId);
-    if (run->origin == "export")
-        facts << tr("exported artifact");
-    if (!run->trusted)
-        facts << tr("not trusted: python_code and the cache are executable");
-    if (!run->createdAt.isEmpty()) {
-        const QDateTime t = QDateTime::fromString(run->createdAt, Qt::ISODateWithMs);
-        facts << (t.isValid() ? QLocale().toString(t.toLocalTime(), QLocale::ShortFormat) : run->createdAt);
-    }
-    if (run->elapsedSeconds > 0)
-        facts << tr("%1 s").arg(run->elapsedSeconds, 0, 'f', 1);
-    if (!run->storeError().isEmpty() && run->origin == "run")
-        facts << tr("not stored: %1").arg(run->storeError());
-    QString message = QString::fromStdString(r.message).section('\n', 0, 0);
-    if (message.size() > 300)
-        message = message.left(300) + "…";
-    m_summary->setText(
-        QStringLiteral("<b style='color:%1'>%2</b> %3<br><small>%4</small>")
-            .arg(color, status.toHtmlEscaped(), message.toHtmlEscaped(), facts.join(" · ").toHtmlEscaped()));
+    m_header->showRun(*run);
+    setStale(QString(), false);
     m_violations->setRun(run);
     {
         const QSignalBlocker block(m_captures);
@@ -173,7 +193,12 @@ void ReportView::updateTitles()
     const auto graph = currentGraph();
     m_tabs->setTabText(GraphTab, title(tr("Graph"), graph ? static_cast<int>(graph->nodes().size()) : 0, any && graph));
     m_tabs->setTabText(SourceTab, title(tr("Source"), m_source->sectionCount() + m_source->kernelCount(), any));
-    m_tabs->setTabText(ViolationsTab, title(tr("Violations"), m_violations->count(), m_run != nullptr));
+    // The list's own words ("1 error", "2 violations, 1 warning"), so title and list agree.
+    const QString counts = m_violations->countsText();
+    m_tabs->setTabText(ViolationsTab,
+        !m_run                 ? tr("Violations")
+            : counts.isEmpty() ? tr("Violations (0)")
+                               : tr("Violations (%1)").arg(counts));
     m_tabs->setTabText(CacheTab, title(tr("Cache"), m_cache->entryCount(), any));
     m_tabs->setTabText(VerifyTab, title(tr("Verify"), m_verify->comparisonCount(), any));
     m_tabs->setTabToolTip(SourceTab, tr("python_code: sections and kernels"));
@@ -188,9 +213,12 @@ QString ReportView::tabText(Tab tab) const
 
 QString ReportView::summary() const
 {
-    QTextDocument doc;
-    doc.setHtml(m_summary->text());
-    return doc.toPlainText();
+    return m_header->verdictText();
+}
+
+QString ReportView::identity() const
+{
+    return m_header->identityText();
 }
 
 }  // namespace ps::ui

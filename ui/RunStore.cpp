@@ -8,6 +8,7 @@
 #include <QStandardPaths>
 
 #ifdef PS_UI_HAVE_LIBRARY
+#include "commands/LibraryDiff.h"
 #include "library/ArtifactFiles.h"
 #include "library/ArtifactLibrary.h"
 #include "library/DefaultLibraryPath.h"
@@ -160,6 +161,102 @@ qint64 RunStore::insert(const RunDocument& run, QString* error)
     }
 }
 
+bool RunStore::details(qint64 id, StoredRunDetails* out, QString* error) const
+{
+    if (!isOpen()) {
+        *error = m_error;
+        return false;
+    }
+    try {
+        const library::RunRecord record = m_impl->lib->show(id, /*checkBlobs=*/false);
+        *out = StoredRunDetails();
+        out->captures = static_cast<int>(record.summary.captures.size());
+        for (const auto& c : record.summary.captures)
+            out->bytes += c.pythonCodeBytes.value_or(0) + c.cacheBytes.value_or(0);
+        out->scriptText = q(record.scriptText);
+        return true;
+    } catch (const std::exception& e) {
+        *error = q(e.what());
+        return false;
+    }
+}
+
+bool RunStore::compareSide(qint64 id, compare::RunSide* out, QString* error) const
+{
+    if (!isOpen()) {
+        *error = m_error;
+        return false;
+    }
+    try {
+        *out = commands::LibraryDiff::load(*m_impl->lib, id);
+        return true;
+    } catch (const std::exception& e) {
+        *error = q(e.what());
+        return false;
+    }
+}
+
+QStringList RunStore::exportRun(qint64 id, const QString& dir, QString* error) const
+{
+    QStringList written;
+    if (!isOpen()) {
+        *error = m_error;
+        return written;
+    }
+    try {
+        for (const auto& file : m_impl->lib->exportRun(id, dir.toStdString()))
+            written << q(file);
+    } catch (const std::exception& e) {
+        *error = q(e.what());
+        written.clear();
+    }
+    return written;
+}
+
+qint64 RunStore::importArtifact(const QString& pythonCodePath, QString* error)
+{
+    if (!isOpen()) {
+        *error = m_error;
+        return -1;
+    }
+    try {
+        return m_impl->lib->importArtifact(pythonCodePath.toStdString());
+    } catch (const std::exception& e) {
+        *error = q(e.what());
+        return -1;
+    }
+}
+
+bool RunStore::trust(qint64 id, QString* error)
+{
+    if (!isOpen()) {
+        *error = m_error;
+        return false;
+    }
+    try {
+        m_impl->lib->trust(id);
+        return true;
+    } catch (const std::exception& e) {
+        *error = q(e.what());
+        return false;
+    }
+}
+
+bool RunStore::remove(qint64 id, QString* error)
+{
+    if (!isOpen()) {
+        *error = m_error;
+        return false;
+    }
+    try {
+        m_impl->lib->remove(id);
+        return true;
+    } catch (const std::exception& e) {
+        *error = q(e.what());
+        return false;
+    }
+}
+
 std::shared_ptr<RunDocument> RunStore::readExport(const QString& path, QString* error)
 {
     try {
@@ -227,6 +324,42 @@ qint64 RunStore::insert(const RunDocument&, QString* error)
     return -1;
 }
 
+bool RunStore::details(qint64, StoredRunDetails*, QString* error) const
+{
+    *error = m_error;
+    return false;
+}
+
+bool RunStore::compareSide(qint64, compare::RunSide*, QString* error) const
+{
+    *error = m_error;
+    return false;
+}
+
+QStringList RunStore::exportRun(qint64, const QString&, QString* error) const
+{
+    *error = m_error;
+    return {};
+}
+
+qint64 RunStore::importArtifact(const QString&, QString* error)
+{
+    *error = m_error;
+    return -1;
+}
+
+bool RunStore::trust(qint64, QString* error)
+{
+    *error = m_error;
+    return false;
+}
+
+bool RunStore::remove(qint64, QString* error)
+{
+    *error = m_error;
+    return false;
+}
+
 std::shared_ptr<RunDocument> RunStore::readExport(const QString& path, QString* error)
 {
     *error = tr("%1: this build of Precompile Studio cannot read exported artifacts").arg(path);
@@ -239,6 +372,21 @@ std::shared_ptr<graph::LayoutCache> RunStore::layoutCache() const
 }
 
 #endif
+
+qint64 RunStore::lastRunOf(const QString& scriptPath) const
+{
+    if (scriptPath.isEmpty() || !isOpen())
+        return 0;
+    QString error;
+    const QString canonical = QFileInfo(scriptPath).canonicalFilePath();
+    for (const StoredRun& r : list(QString(), QString(), &error)) {  // newest first
+        if (r.scriptPath == scriptPath)
+            return r.id;
+        if (!canonical.isEmpty() && QFileInfo(r.scriptPath).canonicalFilePath() == canonical)
+            return r.id;
+    }
+    return 0;
+}
 
 bool RunStore::looksLikeExport(const QString& path)
 {

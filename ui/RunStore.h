@@ -9,6 +9,9 @@
 namespace ps::graph {
 class LayoutCache;
 }
+namespace ps::compare {
+struct RunSide;
+}
 
 namespace ps::ui {
 
@@ -25,6 +28,13 @@ struct StoredRun {
     QString origin;
     bool trusted = true;
     QStringList backends;
+};
+
+/// What the library's list does not carry: read for one run on demand (the details line).
+struct StoredRunDetails {
+    qint64 bytes = 0;  ///< python_code and cache of every capture, as stored (uncompressed)
+    int captures = 0;
+    QString scriptText;  ///< the script as it was run
 };
 
 /// The window's side of the artifact library (engine/library): its results in Qt terms, its
@@ -54,10 +64,29 @@ public:
     /// Newest first. `search`: full text over names, script path and text, messages; `status`:
     /// exactly, or "" for all. Empty with `error` set when the query failed.
     std::vector<StoredRun> list(const QString& search, const QString& status, QString* error) const;
+    /// The newest stored run of the script at `scriptPath` (the same file, however the path is
+    /// spelled), or 0 when there is none or the library cannot be read.
+    qint64 lastRunOf(const QString& scriptPath) const;
     /// A whole run with its artifacts (a damaged blob is said per capture); null with `error`.
     std::shared_ptr<RunDocument> load(qint64 id, QString* error) const;
     /// Stores a finished run; returns its id, or -1 with `error`.
     qint64 insert(const RunDocument& run, QString* error);
+
+    /// Sizes and the script's text of one run; false with `error`.
+    bool details(qint64 id, StoredRunDetails* out, QString* error) const;
+    /// A stored run as engine/compare sees it (`library diff` loads it the same way: report,
+    /// script text, every capture's python_code checked against its hash); false with `error`.
+    bool compareSide(qint64 id, compare::RunSide* out, QString* error) const;
+
+    /// The library's own operations, as `precompile-studio library` runs them; each returns
+    /// false (or empty, or -1) with a one-line `error` naming the cause, and changes nothing
+    /// then. Writes NAME.py, NAME.cache and NAME.json per capture into `dir`; the files written.
+    QStringList exportRun(qint64 id, const QString& dir, QString* error) const;
+    /// NAME.py with NAME.cache and NAME.json beside it, as a new untrusted run; its id.
+    qint64 importArtifact(const QString& pythonCodePath, QString* error);
+    bool trust(qint64 id, QString* error);
+    /// The run and its captures; their blobs stay until the library's gc.
+    bool remove(qint64 id, QString* error);
 
     /// Reads an exported NAME.py with its NAME.cache and NAME.json beside it (not stored).
     static std::shared_ptr<RunDocument> readExport(const QString& pythonCodePath, QString* error);

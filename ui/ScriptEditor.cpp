@@ -1,11 +1,16 @@
 #include "ui/ScriptEditor.h"
 
+#include "ui/EditorMarkers.h"
 #include "ui/EditorTheme.h"
+#include "ui/LineColours.h"
 #include "ui/ScriptFile.h"
+
+#include <Qsci/qscicommandset.h>
 
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
+#include <QKeyEvent>
 #include <QMimeData>
 #include <QSaveFile>
 
@@ -26,6 +31,14 @@ QString droppedFile(const QMimeData* mime)
 ScriptEditor::ScriptEditor(QWidget* parent) : QsciScintilla(parent)
 {
     EditorTheme::applyPython(this);
+    // The window's shortcuts win over Scintilla's defaults on their keys: Ctrl+Shift+L (Go to
+    // the Library; Scintilla's line delete moves to Ctrl+Shift+K, as in VS Code) and Ctrl+L (Go
+    // to Line; Scintilla's line cut).
+    if (QsciCommand* lineDelete = standardCommands()->find(QsciCommand::LineDelete))
+        lineDelete->setKey(Qt::CTRL | Qt::SHIFT | Qt::Key_K);
+    if (QsciCommand* lineCut = standardCommands()->find(QsciCommand::LineCut))
+        lineCut->setKey(0);
+    m_markers = new EditorMarkers(this);
     setAcceptDrops(true);
     setWrapMode(WrapNone);
     setEolMode(EolUnix);
@@ -41,7 +54,7 @@ ScriptFile ScriptEditor::open(const QString& path)
     m_preview = file.status == ScriptFile::Status::ReadOnly;
     setReadOnly(m_preview);
     setModified(false);
-    highlightLines({});
+    dropRunMarks();
     setCursorPosition(0, 0);
     setPath(file.path);
     return file;
@@ -54,7 +67,7 @@ void ScriptEditor::newScript()
     setText(QStringLiteral("import torch\n\n\ndef fn(x):\n    return torch.sin(x) * 2 + 1\n\n\n"
                            "example_inputs = (torch.randn(8, 8),)\n"));
     setModified(false);
-    highlightLines({});
+    dropRunMarks();
     setPath(QString());
 }
 
@@ -96,6 +109,13 @@ void ScriptEditor::setPath(const QString& path)
     emit filePathChanged(path);
 }
 
+void ScriptEditor::dropRunMarks()
+{
+    highlightLines({});
+    m_markers->clear();
+    LineColours::paint(this, {});
+}
+
 void ScriptEditor::highlightLines(const QList<int>& lines)
 {
     markerDeleteAll(EditorTheme::kHighlightMarker);
@@ -129,6 +149,31 @@ int ScriptEditor::lineCenterY(int line) const
     const long y = self->SendScintilla(SCI_POINTYFROMPOSITION, 0UL, pos);
     const long h = self->SendScintilla(SCI_TEXTHEIGHT, static_cast<unsigned long>(line - 1));
     return static_cast<int>(y + h / 2);
+}
+
+QList<QPair<QString, QString>> ScriptEditor::keyHelp() const
+{
+    QList<QPair<QString, QString>> keys = {{tr("Indent / unindent the line or selection"), tr("Tab, Shift+Tab")},
+        {tr("Leave the editor for the next / previous pane"), tr("Esc then Tab, Esc then Shift+Tab")}};
+    if (const QsciCommand* lineDelete = standardCommands()->find(QsciCommand::LineDelete);
+        lineDelete && lineDelete->key())
+        keys.append({tr("Delete the line"), QKeySequence(lineDelete->key()).toString(QKeySequence::NativeText)});
+    return keys;
+}
+
+void ScriptEditor::keyPressEvent(QKeyEvent* event)
+{
+    const bool tab = event->key() == Qt::Key_Tab || event->key() == Qt::Key_Backtab;
+    if (m_escaped && tab && !(event->modifiers() & (Qt::ControlModifier | Qt::AltModifier))) {
+        m_escaped = false;
+        event->accept();
+        emit leaveRequested(event->key() == Qt::Key_Tab && !(event->modifiers() & Qt::ShiftModifier));
+        return;
+    }
+    const int key = event->key();
+    if (key != Qt::Key_Shift && key != Qt::Key_Control && key != Qt::Key_Alt && key != Qt::Key_Meta)
+        m_escaped = key == Qt::Key_Escape;  // a modifier pressed on its way to Shift+Tab keeps it
+    QsciScintilla::keyPressEvent(event);
 }
 
 void ScriptEditor::mouseReleaseEvent(QMouseEvent* event)

@@ -2,6 +2,7 @@
 
 #include "ui/EditorTheme.h"
 #include "ui/FindBar.h"
+#include "ui/LineColours.h"
 #include "ui/RunDocument.h"
 #include "ui/StatusStyle.h"
 
@@ -243,6 +244,38 @@ QStringList SourceView::highlightNodes(const QStringList& nodes)
         m_editor->setFirstVisibleLine(std::max(0, m_highlighted.front() - 4));
     }
     return kernels;
+}
+
+void SourceView::setNodeColours(const std::map<QString, int>& colourOfNode)
+{
+    std::map<int, int> lines;
+    if (!colourOfNode.empty()) {
+        // The colour most of `nodes` have (the smallest index on a tie), or -1.
+        auto colourOf = [&](const QStringList& nodes) {
+            std::map<int, int> votes;
+            for (const QString& n : nodes)
+                if (auto it = colourOfNode.find(n); it != colourOfNode.end())
+                    ++votes[it->second];
+            int best = -1, most = 0;
+            for (const auto& [index, count] : votes)
+                if (count > most) {
+                    best = index;
+                    most = count;
+                }
+            return best;
+        };
+        for (const auto& k : m_kernels)
+            if (const int c = colourOf(k.nodes); c >= 0) {
+                for (int l = k.start; l <= k.end && l > 0; ++l)
+                    lines.emplace(l, c);
+                for (int l : k.calls)
+                    lines.emplace(l, c);
+            }
+        for (const auto& [line, nodes] : m_lineNodes)
+            if (const int c = colourOf(nodes); c >= 0)
+                lines.emplace(line, c);
+    }
+    LineColours::paint(m_editor, lines);
 }
 
 QStringList SourceView::outlineEntries() const

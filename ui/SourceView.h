@@ -38,6 +38,10 @@ public:
     /// Returns the names of the kernels (and extern calls) marked; eager marks graph lines.
     QStringList highlightNodes(const QStringList& nodes);
     QList<int> highlightedLines() const { return m_highlighted; }
+    /// "Colour by Script Line": paints each line of python_code in the colour (a LineColours
+    /// palette index) of the nodes it computes; a kernel computing nodes of several lines takes
+    /// the colour most of them have. An empty map clears.
+    void setNodeColours(const std::map<QString, int>& colourOfNode);
     /// Sections (title) and kernels (name) with their first line, as the outline lists them.
     QStringList outlineEntries() const;
     /// Moves to an outline entry's line, as a click on it does.

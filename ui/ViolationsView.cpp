@@ -12,6 +12,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ps::ui {
 
 namespace {
@@ -73,6 +75,21 @@ ViolationsView::Entry fromViolation(
     e.fix = str(v, "fix");
     e.traceback = str(v, "traceback");
     readLocation(v, e);
+    if (auto d = v.find("details"); d != v.end() && d->is_object()) {
+        if (const QString node = str(*d, "node"); !node.isEmpty())
+            e.nodes << node;
+        if (auto consts = d->find("constants"); consts != d->end() && consts->is_array())
+            for (const auto& c : *consts) {
+                if (!c.is_object())
+                    continue;
+                if (const QString node = str(c, "node"); !node.isEmpty())
+                    e.nodes << node;
+                if (auto users = c.find("users"); users != c.end() && users->is_array())
+                    for (const auto& u : *users)
+                        if (u.is_string())
+                            e.nodes << QString::fromStdString(u.get<std::string>());
+            }
+    }
     return e;
 }
 
@@ -105,8 +122,12 @@ ViolationsView::ViolationsView(QWidget* parent) : QWidget(parent)
         [this](QTreeWidgetItem* item) { showDetails(item ? m_list->indexOfTopLevelItem(item) : -1); });
     connect(m_list, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
         const int row = m_list->indexOfTopLevelItem(item);
-        if (row >= 0 && row < count() && m_entries[row].line > 0)
-            emit locationActivated(m_entries[row].file, m_entries[row].line);
+        if (row < 0 || row >= count())
+            return;
+        const Entry& e = m_entries[row];
+        if (e.line > 0)
+            emit locationActivated(e.file, e.line);
+        emit violationActivated(e.capture, e.file, e.line, e.nodes);
     });
     connect(m_list, &QTreeWidget::itemActivated, m_list, &QTreeWidget::itemClicked);
     clear();
@@ -184,12 +205,7 @@ void ViolationsView::setRun(const std::shared_ptr<const RunDocument>& run)
                     m_entries.push_back(fromViolation(item, name, QStringLiteral("warning")));
     }
 
-    int violations = 0, errors = 0, warnings = 0, mismatches = 0;
     for (const auto& e : m_entries) {
-        violations += e.severity == "violation";
-        mismatches += e.severity == "mismatch";
-        errors += e.severity == "error";
-        warnings += e.severity == "warning";
         auto* item = new QTreeWidgetItem(m_list);
         item->setText(0, e.severity);
         item->setText(1, e.capture);
@@ -210,14 +226,27 @@ void ViolationsView::setRun(const std::shared_ptr<const RunDocument>& run)
                 ? tr("No violations: every capture kept the contract.")
                 : tr("Nothing to show for this run (%1).").arg(QString::fromStdString(report.message)));
     else
-        m_summary->setText(tr("%1 violation(s), %2 error(s), %3 mismatch(es), %4 warning(s). Click one to go to its "
-                              "line in the script.")
-                               .arg(violations)
-                               .arg(errors)
-                               .arg(mismatches)
-                               .arg(warnings));
+        m_summary->setText(tr("%1. Click one to go to its line in the script.").arg(countsText()));
     if (!m_entries.empty())
         m_list->setCurrentItem(m_list->topLevelItem(0));
+}
+
+QString ViolationsView::countsText() const
+{
+    const struct {
+        const char* severity;
+        QString one;
+        QString many;
+    } kinds[] = {{"violation", tr("violation"), tr("violations")}, {"error", tr("error"), tr("errors")},
+        {"mismatch", tr("mismatch"), tr("mismatches")}, {"warning", tr("warning"), tr("warnings")}};
+    QStringList parts;
+    for (const auto& k : kinds) {
+        const auto n = std::count_if(m_entries.begin(), m_entries.end(),
+            [&](const Entry& e) { return e.severity == QLatin1String(k.severity); });
+        if (n > 0)
+            parts << QStringLiteral("%1 %2").arg(n).arg(n == 1 ? k.one : k.many);
+    }
+    return parts.join(QStringLiteral(", "));
 }
 
 void ViolationsView::showDetails(int row)

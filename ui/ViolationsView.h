@@ -35,6 +35,7 @@ public:
         QString traceback;
         QString file;
         int line = 0;
+        QStringList nodes;  ///< graph nodes the report names (details.node, a constant and its users)
     };
 
     explicit ViolationsView(QWidget* parent = nullptr);
@@ -42,6 +43,10 @@ public:
     void setRun(const std::shared_ptr<const RunDocument>& run);
     void clear();
     int count() const { return static_cast<int>(m_entries.size()); }
+    /// What the list holds, by severity, in the order violation, error, mismatch, warning,
+    /// only the kinds present ("1 error", "2 violations, 1 warning"); "" when it is empty.
+    /// The tab's title and the summary line both say this, so they never disagree.
+    QString countsText() const;
     const std::vector<Entry>& entries() const { return m_entries; }
     QTreeWidget* list() const { return m_list; }
     QString detailsText() const;
@@ -51,6 +56,9 @@ public:
 signals:
     /// A violation with a location was clicked.
     void locationActivated(const QString& file, int line);
+    /// Any entry was clicked (after locationActivated): where it is and the nodes it names, so
+    /// that the graph can show them (line 0: no location).
+    void violationActivated(const QString& capture, const QString& file, int line, const QStringList& nodes);
 
 private:
     void showDetails(int row);

@@ -4,7 +4,10 @@
 
 #include "run/RunPipeline.h"
 
+#include <QDateTime>
 #include <QStringDecoder>
+
+#include <chrono>
 
 namespace ps::ui {
 
@@ -28,6 +31,7 @@ WorkerClient::WorkerClient(const QString& userEnv, QObject* parent) : QObject(pa
     qRegisterMetaType<std::shared_ptr<const RunDocument>>();
     m_pipeline = pipelineFor(userEnv);
     m_launchError = QString::fromStdString(m_pipeline->launchProblem());
+    m_state = m_launchError.isEmpty() ? State::Idle : State::Unavailable;
     m_threadContext = new QObject;
     m_threadContext->moveToThread(&m_thread);
     m_thread.setObjectName(QStringLiteral("worker-client"));
@@ -39,8 +43,8 @@ WorkerClient::WorkerClient(const QString& userEnv, QObject* parent) : QObject(pa
 WorkerClient::~WorkerClient()
 {
     m_flushTimer.stop();
-    if (m_busy)
-        m_pipeline->cancel();
+    if (!m_replacing)
+        m_pipeline->cancel();  // ends a run, or the wait for a warm worker's hello
     // Queued behind a run in progress (which the cancel ends): the client and the store are
     // destroyed on the thread that used them, then the thread ends.
     onWorkerThread([this]() {
@@ -69,6 +73,12 @@ void WorkerClient::setLibraryPath(const QString& path, const QString& unavailabl
     m_libraryUnavailable = path.isEmpty() ? unavailable : QString();
 }
 
+bool WorkerClient::storesRuns() const
+{
+    QMutexLocker lock(&m_mutex);
+    return !m_libraryPath.isEmpty();
+}
+
 bool WorkerClient::setUserEnvironment(const QString& userEnv)
 {
     if (m_busy)
@@ -76,6 +86,7 @@ bool WorkerClient::setUserEnvironment(const QString& userEnv)
     if (userEnv == m_userEnv)
         return true;
     m_userEnv = userEnv;
+    m_pipeline->cancel();  // the old worker retires: no need to wait for its hello
     // Located here (cheap: no process starts), swapped in on the thread that uses pipelines,
     // after whatever it is doing (a prewarm); runs wait for the swap (busy meanwhile).
     std::shared_ptr<run::RunPipeline> fresh = pipelineFor(userEnv);
@@ -86,6 +97,7 @@ bool WorkerClient::setUserEnvironment(const QString& userEnv)
     }
     m_busy = true;
     m_replacing = true;
+    setState(m_launchError.isEmpty() ? State::Restarting : State::Unavailable);
     onWorkerThread([this, fresh]() {
         m_pipeline = std::make_unique<run::RunPipeline>(std::move(*fresh));  // the old one retires its worker
         QMetaObject::invokeMethod(
@@ -94,6 +106,8 @@ bool WorkerClient::setUserEnvironment(const QString& userEnv)
                 m_busy = false;
                 m_replacing = false;
                 emit helloChanged();
+                if (m_launchError.isEmpty())
+                    setState(State::Restarting);
                 prewarm();
             },
             Qt::QueuedConnection);
@@ -106,7 +120,75 @@ void WorkerClient::prewarm()
 {
     if (!m_launchError.isEmpty() || m_busy)
         return;
-    onWorkerThread([this]() { m_pipeline->prewarm(); });
+    if (m_state == State::Idle || m_state == State::Failed)
+        setState(State::Starting);
+    onWorkerThread([this]() { warmUpOnThread(); });
+}
+
+void WorkerClient::warmUpOnThread()
+{
+    protocol::RunObserver observer;
+    QStringDecoder decoders[2] = {QStringDecoder(QStringDecoder::Utf8), QStringDecoder(QStringDecoder::Utf8)};
+    observer.onOutput = [this, &decoders](int stream, std::string_view data) {
+        QStringDecoder& d = decoders[stream == 2 ? 1 : 0];
+        addOutput(stream == 2 ? 2 : 1, d.decode(QByteArrayView(data.data(), static_cast<qsizetype>(data.size()))));
+    };
+    std::string problem;
+    const bool ready = m_pipeline->warmUp(std::chrono::minutes(10), observer, problem);
+    {
+        QMutexLocker lock(&m_mutex);
+        if (ready)
+            m_hello = m_pipeline->hello();
+    }
+    const QString why = QString::fromStdString(problem);
+    QMetaObject::invokeMethod(
+        this,
+        [this, ready, why]() {
+            if (m_busy)  // a run came meanwhile: it says what happens next
+                return;
+            flushOutput();
+            if (ready) {
+                emit helloChanged();
+                setState(State::Ready);
+            } else if (!why.isEmpty()) {
+                setState(State::Failed, why);
+            }
+        },
+        Qt::QueuedConnection);
+}
+
+void WorkerClient::setState(State state, const QString& problem)
+{
+    if (state == m_state && problem == m_stateProblem)
+        return;
+    m_state = state;
+    m_stateProblem = problem;
+    emit stateChanged(state);
+}
+
+QString WorkerClient::stateText() const
+{
+    switch (m_state) {
+    case State::Idle:
+        return tr("worker: starts with the first run");
+    case State::Starting:
+        return tr("worker: starting (importing torch)");
+    case State::Ready: {
+        const auto h = hello();
+        if (!h)
+            return tr("worker: ready");
+        return tr("worker: ready · torch %1 · Python %2")
+            .arg(QString::fromStdString(h->value("torch", "?")), QString::fromStdString(h->value("python", "?")));
+    }
+    case State::Running:
+        return tr("worker: running");
+    case State::Restarting:
+        return tr("worker: restarting (a fresh one imports torch)");
+    case State::Failed:
+    case State::Unavailable:
+        return tr("worker: cannot start");
+    }
+    return QString();
 }
 
 QString WorkerClient::stageWords(const QString& stage)
@@ -148,6 +230,7 @@ bool WorkerClient::run(const protocol::RunOptions& options)
         m_droppedBytes = 0;
     }
     m_flushTimer.start();
+    setState(State::Running);
     onWorkerThread([this, options]() {
         QStringDecoder decoders[2] = {QStringDecoder(QStringDecoder::Utf8), QStringDecoder(QStringDecoder::Utf8)};
         protocol::RunObserver observer;
@@ -195,6 +278,7 @@ bool WorkerClient::run(const protocol::RunOptions& options)
         auto doc = std::make_shared<RunDocument>();
         doc->report = std::move(result.report);
         doc->origin = QStringLiteral("run");
+        doc->createdAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
         doc->scriptText = std::move(result.scriptText);
         doc->elapsedSeconds = result.elapsedSeconds;
         doc->artifacts = std::move(result.artifacts);
@@ -209,9 +293,13 @@ bool WorkerClient::run(const protocol::RunOptions& options)
                 flushOutput();
                 m_busy = false;
                 emit helloChanged();
+                // Each worker serves one run: the pipeline has started the next one.
+                setState(m_launchError.isEmpty() ? State::Restarting : State::Unavailable);
                 emit finished(doc);
             },
             Qt::QueuedConnection);
+        if (m_launchError.isEmpty())
+            warmUpOnThread();
     });
     return true;
 }

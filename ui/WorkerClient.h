@@ -36,6 +36,20 @@ struct RunDocument;
 class WorkerClient : public QObject {
     Q_OBJECT
 public:
+    /// What the worker process is doing, as its own messages say: a worker is Ready once its
+    /// `hello` came (torch imported), not after some time; Starting and Restarting last until
+    /// then (the worker sends nothing before it).
+    enum class State {
+        Idle,         ///< none started yet: the first run (or prewarm) starts one
+        Starting,     ///< the first worker is starting (importing torch)
+        Ready,        ///< a worker said hello and waits for a run
+        Running,      ///< a run is in progress
+        Restarting,   ///< after a run (each worker serves one) or a change of environment
+        Failed,       ///< the last worker could not start; see stateProblem()
+        Unavailable,  ///< no worker can start at all; see launchError()
+    };
+    Q_ENUM(State)
+
     /// `userEnv`: the user's own Python environment whose packages scripts need
     /// (protocol::UserEnvironment); empty: the studio's packages only.
     explicit WorkerClient(const QString& userEnv, QObject* parent = nullptr);
@@ -45,6 +59,11 @@ public:
     /// makes what is missing; "" when one can.
     QString launchError() const { return m_launchError; }
     bool busy() const { return m_busy; }
+    State state() const { return m_state; }
+    /// Why the last worker could not start (State::Failed), else "".
+    QString stateProblem() const { return m_stateProblem; }
+    /// The state in the words the status bar shows ("worker: ready · torch 2.14.1 · Python 3.12").
+    QString stateText() const;
 
     /// A run's stage ("start", "script", "capture", ...) in the words the window shows.
     static QString stageWords(const QString& stage);
@@ -54,6 +73,8 @@ public:
     /// why (a library that cannot be opened), and each run's report says it was not stored.
     /// Takes effect at the next run.
     void setLibraryPath(const QString& path, const QString& unavailable = QString());
+    /// Runs are stored (a library path is set): a run has a "store" stage.
+    bool storesRuns() const;
     /// The user's environment the next runs use; a warm worker of the old one is retired.
     /// Refused (false) while a run is in progress.
     bool setUserEnvironment(const QString& userEnv);
@@ -76,6 +97,7 @@ signals:
     void workerEvent(const QString& text);
     void finished(const std::shared_ptr<const ps::ui::RunDocument>& run);
     void helloChanged();
+    void stateChanged(ps::ui::WorkerClient::State state);
 
 private:
     struct Pending {
@@ -85,6 +107,10 @@ private:
     void flushOutput();
     void onWorkerThread(std::function<void()> work);
     void addOutput(int stream, QString text);
+    void setState(State state, const QString& problem = QString());
+    /// On the worker thread: waits for the worker (started now if none runs) to say hello,
+    /// then says so on the GUI thread. Cancel (or the destructor) interrupts the wait.
+    void warmUpOnThread();
 
     QString m_launchError;
     QString m_userEnv;
@@ -95,6 +121,8 @@ private:
     std::atomic<bool> m_cancelRequested{false};
     bool m_replacing = false;  ///< busy replacing the pipeline (setUserEnvironment), not running
     QTimer m_flushTimer;
+    State m_state = State::Idle;
+    QString m_stateProblem;
 
     mutable QMutex m_mutex;  ///< guards the members below
     std::vector<Pending> m_pending;

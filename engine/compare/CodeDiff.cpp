@@ -210,6 +210,8 @@ CodeDiff CodeDiff::compare(const json& captureA, const std::optional<std::string
     for (const auto& [key, secA] : ka) {
         auto found = std::find_if(kb.begin(), kb.end(), [&](const auto& p) { return p.first == key; });
         SectionChange change{secA->kind, secA->title, "removed", 0, 0, {}};
+        change.startA = secA->start;
+        change.endA = secA->end;
         const std::string textA = sliceLines(linesA, secA->start, secA->end);
         if (found == kb.end()) {
             change.removed = secA->end - secA->start + 1;
@@ -220,6 +222,8 @@ CodeDiff CodeDiff::compare(const json& captureA, const std::optional<std::string
         const std::string textB = sliceLines(linesB, secB->start, secB->end);
         const TextDiff lines = TextDiff::compare(textA, textB);
         change.title = secB->title;
+        change.startB = secB->start;
+        change.endB = secB->end;
         change.status = lines.identical() ? "same" : "changed";
         change.added = lines.added();
         change.removed = lines.removed();
@@ -249,7 +253,8 @@ CodeDiff CodeDiff::compare(const json& captureA, const std::optional<std::string
     }
     for (const auto& [key, secB] : kb)
         if (!done.count(key))
-            d.m_sections.push_back({secB->kind, secB->title, "added", secB->end - secB->start + 1, 0, {}});
+            d.m_sections.push_back(
+                {secB->kind, secB->title, "added", secB->end - secB->start + 1, 0, {}, 0, 0, secB->start, secB->end});
     d.m_kernels = matchKernels(kernelsOf(captureA), kernelsOf(captureB), nameMap);
     return d;
 }

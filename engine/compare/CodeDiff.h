@@ -16,6 +16,12 @@ struct SectionChange {
     int added = 0;       ///< lines
     int removed = 0;
     std::vector<std::string> preview;  ///< the first changed lines, "-old" / "+new"
+    /// Where the section is in each side's python_code: 1-based lines, inclusive; 0 where the
+    /// section is not on that side (the Compare view shows these slices side by side).
+    int startA = 0;
+    int endA = 0;
+    int startB = 0;
+    int endB = 0;
 };
 
 /// A calling-convention metadata field (NAME = value) that differs.

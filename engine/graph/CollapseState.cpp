@@ -24,8 +24,8 @@ CollapseState CollapseState::initial(const ModuleTree& tree, int budget)
     auto total = [&](int m) { return mod(m).total + (twin(m) >= 0 ? mod(twin(m)).total : 0); };
     auto entries = [&](const std::vector<int>& children, std::vector<int>& out) {
         for (int c : children)
-            if (c != tree.gradients() && (mod(c).phase != Phase::Backward || tree.twin(c) < 0))
-                out.push_back(c);  // the gradient bundle opens only when asked to
+            if (mod(c).role == Module::Role::Model && (mod(c).phase != Phase::Backward || tree.twin(c) < 0))
+                out.push_back(c);  // the gradient and outside bundles open only when asked to
     };
     std::vector<int> top;
     int visible = static_cast<int>(mod(0).nodes.size() + mod(0).children.size());

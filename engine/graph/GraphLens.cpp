@@ -61,6 +61,15 @@ std::string layoutOf(const GraphNode& n)
     return "contiguous";
 }
 
+/// A module's colour under the module lens: its model path, so that a training step's forward
+/// and backward copies of one nn.Module ("model.0", "backward:model.0") share it; a phase
+/// group or the gradient bundle by its own path.
+std::string moduleKey(const ModuleTree& tree, int module)
+{
+    const auto& m = tree.module(module);
+    return m.modelPath.empty() ? m.path : m.modelPath;
+}
+
 }  // namespace
 
 std::string GraphLens::opKind(const std::string& target)
@@ -113,7 +122,7 @@ std::string GraphLens::category(const GraphModel& graph, const ModuleTree& tree,
         return opKind(n.target);
     case Lens::Module: {
         const int m = tree.moduleOf(node);
-        return m > 0 ? tree.module(m).path : std::string();
+        return m > 0 ? moduleKey(tree, m) : std::string();
     }
     case Lens::Kernel:
         return n.kernel;
@@ -139,7 +148,7 @@ std::string GraphLens::category(const GraphModel& graph, const ModuleTree& tree,
 std::string GraphLens::moduleCategory(const GraphModel& graph, const ModuleTree& tree, int module, Lens lens)
 {
     if (lens == Lens::Module)
-        return tree.module(module).path;
+        return moduleKey(tree, module);
     std::unordered_map<std::string, int> counts;
     std::string best;
     int bestCount = 0;

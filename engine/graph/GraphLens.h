@@ -15,7 +15,7 @@ class ModuleTree;
 enum class Lens {
     Kind,         ///< parameter, buffer, input, constant, output, forward, backward
     OpKind,       ///< matmul, convolution, reduction, normalization, view, memory, random, elementwise
-    Module,       ///< the module path
+    Module,       ///< the module's model path: a module's forward and backward copies share it
     Kernel,       ///< inductor: the generated kernel computing the node
     DtypeLayout,  ///< dtype change, layout change, unchanged
 };
@@ -23,8 +23,8 @@ enum class Lens {
 class GraphLens {
 public:
     static std::string category(const GraphModel& graph, const ModuleTree& tree, int node, Lens lens);
-    /// A collapsed module's category: its own path for Lens::Module, else the most common
-    /// non-empty category of its nodes.
+    /// A collapsed module's category: its model path for Lens::Module (its path for a phase
+    /// group or the gradient bundle), else the most common non-empty category of its nodes.
     static std::string moduleCategory(const GraphModel& graph, const ModuleTree& tree, int module, Lens lens);
     /// The op kind of a target such as "aten.addmm.default".
     static std::string opKind(const std::string& target);

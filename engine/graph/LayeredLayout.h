@@ -28,9 +28,6 @@
 // boxes of any width), alternately down and up.
 // O(sweeps * (edges + virtual items) log items). Plain data, no Qt: runs on any thread.
 
-#include <optional>
-#include <string>
-#include <string_view>
 #include <vector>
 
 namespace ps::graph {
@@ -95,16 +92,6 @@ public:
     static LayoutResult compute(const LayoutInput& input, const LayoutOptions& options = {});
     /// Every node of the graph, uncollapsed.
     static LayoutResult compute(const GraphModel& graph, const LayoutOptions& options = {});
-
-    /// 16 hex digits hashing everything compute() reads: the inputs, the widths, the bands, the
-    /// options.
-    static std::string inputKey(const LayoutInput& input, const LayoutOptions& options);
-
-    /// A compact binary form for the layout cache, routes included, and back. decode() refuses
-    /// (nullopt) bytes that are not a layout of exactly `items` items in this format (an older
-    /// format's bytes included) and never reads past `bytes`.
-    static std::string encode(const LayoutResult& layout);
-    static std::optional<LayoutResult> decode(std::string_view bytes, std::size_t items);
 };
 
 }  // namespace ps::graph

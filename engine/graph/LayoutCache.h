@@ -1,8 +1,8 @@
 #pragma once
 
 // Where laid-out graphs are kept so that reopening a big graph (or a state of it seen before)
-// skips the layout. The key is LayeredLayout::inputKey (everything the layout reads); the
-// value is LayeredLayout::encode's bytes.
+// skips the layout. The key is LayoutCodec::inputKey (everything the layout reads); the
+// value is LayoutCodec::encode's bytes.
 //
 // Thread contract: implementations are called from layout threads, several at once.
 

@@ -242,6 +242,18 @@ ModuleTree ModuleTree::build(const GraphModel& graph)
         }
         t.m_moduleOf[i] = m;
     }
+    if (t.phased()) {
+        // A phase's nodes outside every module (a loss of a few ops and its backward): one box.
+        for (auto [group, path] :
+            {std::pair{t.m_forward, kForwardOutsidePath}, std::pair{t.m_backward, kBackwardOutsidePath}}) {
+            const auto outside = std::count(t.m_moduleOf.begin(), t.m_moduleOf.end(), group);
+            if (outside < kOutsideBundleFrom)
+                continue;
+            const int bundle = t.addGroup(
+                path, "outside", t.m_modules[static_cast<std::size_t>(group)].phase, Module::Role::Outside, group);
+            std::replace(t.m_moduleOf.begin(), t.m_moduleOf.end(), group, bundle);
+        }
+    }
     for (std::size_t i = 0; i < nodes.size(); ++i)
         t.m_modules[static_cast<std::size_t>(t.m_moduleOf[i])].nodes.push_back(static_cast<int>(i));
     if (t.phased()) {
@@ -279,6 +291,12 @@ ModuleTree::PathInfo ModuleTree::describe(const std::string& path)
         info.name = "gradients";
         return info;
     }
+    if (path == kForwardOutsidePath || path == kBackwardOutsidePath) {
+        info.phase = path == kForwardOutsidePath ? Phase::Forward : Phase::Backward;
+        info.role = Module::Role::Outside;
+        info.name = "outside";
+        return info;
+    }
     for (auto [prefix, phase] :
         {std::pair{kForwardPrefix, Phase::Forward}, std::pair{kBackwardPrefix, Phase::Backward}})
         if (rest.substr(0, prefix.size()) == prefix) {
@@ -299,7 +317,9 @@ ModuleTree::PathInfo ModuleTree::describe(const std::string& path)
 int ModuleTree::find(const std::string& path) const
 {
     std::string key = normalisedPath(path);
-    // "forward:model.0" is "model.0"; "forward:" alone is the forward group.
+    if (auto exact = m_byPath.find(key); exact != m_byPath.end())
+        return exact->second;  // "forward:" alone, "forward:[outside]"
+    // "forward:model.0" is "model.0".
     if (phased() && key.size() > kForwardPrefix.size() && key.compare(0, kForwardPrefix.size(), kForwardPrefix) == 0)
         key.erase(0, kForwardPrefix.size());
     auto it = m_byPath.find(key);

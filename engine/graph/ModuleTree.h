@@ -15,8 +15,13 @@
 //                             loss), and below it the model's modules holding only their
 //                             forward nodes and their parameters and buffers
 //       model, model.layers.0, ...      addressed by their model path, as in an inference graph
+//       forward:[outside]     the forward nodes outside every module, bundled when there are
+//                             kOutsideBundleFrom or more (a loss of a few ops), collapsed when a
+//                             graph opens: the outline of a step then fits a canvas
 //     backward:               the backward group: the backward nodes outside every module
 //       backward:model, backward:model.layers.0, ...   the same modules' backward nodes
+//       backward:[outside]    the backward nodes outside every module (the loss's backward),
+//                             bundled alike
 //       backward:[gradients]  the gradient bundle, collapsed when a graph opens: the gradient
 //                             outputs that only feed the output and are plumbing (alias, view,
 //                             detach, t, getitem, ...) or belong to no module, and the plumbing
@@ -45,6 +50,7 @@ struct Module {
         Model,       ///< an nn.Module of the model (or one phase's copy of it)
         PhaseGroup,  ///< "forward:" or "backward:"
         Gradients,   ///< the gradient bundle
+        Outside,     ///< a phase's nodes outside every module of the model (the loss), bundled
     };
     std::string path;           ///< "model.layers.3", "backward:model.layers.3"; "" for the root
     std::string name;           ///< the last component, "3"; "forward", "backward", "gradients"
@@ -64,6 +70,10 @@ public:
     static constexpr std::string_view kForwardPrefix = "forward:";
     static constexpr std::string_view kBackwardPrefix = "backward:";
     static constexpr std::string_view kGradientsPath = "backward:[gradients]";
+    static constexpr std::string_view kForwardOutsidePath = "forward:[outside]";
+    static constexpr std::string_view kBackwardOutsidePath = "backward:[outside]";
+    /// A phase's nodes outside every module are bundled when there are at least this many.
+    static constexpr int kOutsideBundleFrom = 3;
 
     static ModuleTree build(const GraphModel& graph);
 

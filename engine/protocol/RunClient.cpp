@@ -80,6 +80,27 @@ void RunClient::prewarm()
     m_workerReady = false;
 }
 
+bool RunClient::warmUp(Clock::time_point deadline, const RunObserver& observer, std::string& problem)
+{
+    problem.clear();
+    if (m_workerReady && m_worker && m_worker->running())
+        return true;
+    if (m_cancelled)  // a cancel no run has consumed: this client is being stopped
+        return false;
+    StartProblem start;
+    if (startWorker(deadline, observer, start))
+        return true;
+    if (m_cancelled) {
+        dropWorker();
+        return false;
+    }
+    if (start.cause == model::StartFailure::Timeout)
+        return false;
+    dropWorker();
+    problem = start.message;
+    return false;
+}
+
 void RunClient::dropWorker()
 {
     m_activePid = 0;
@@ -288,6 +309,8 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
         return r;
     };
 
+    if (m_cancelled)  // asked before this run began (while a warm-up was waited for, say)
+        return cancelledReport();
     StartProblem problem;
     if (!startWorker(deadline, observer, problem)) {
         if (m_cancelled)

@@ -33,6 +33,8 @@ struct ExitStatus;
 /// thread may call at any time (the window's Cancel while a run blocks its worker thread).
 class RunClient {
 public:
+    using Clock = std::chrono::steady_clock;
+
     explicit RunClient(WorkerLaunch launch, bool keepWarm = false);
     ~RunClient();
 
@@ -40,6 +42,12 @@ public:
 
     /// Starts a worker now if none is running (for a warm first run).
     void prewarm();
+    /// Starts a worker if none is running and waits until it says hello (torch imported) or
+    /// `deadline` passes; its output goes to `observer`. True when a worker is ready. False
+    /// with `problem` when it could not become ready (it died, sent `fatal` or broke the
+    /// protocol: it is dropped, and the next run starts another and reports why); false with
+    /// an empty `problem` when the deadline passed (it is kept) or cancel() interrupted it.
+    bool warmUp(Clock::time_point deadline, const RunObserver& observer, std::string& problem);
     /// The worker's hello message from the last start (python, torch and libtorch versions).
     const std::optional<nlohmann::json>& hello() const { return m_hello; }
     /// Output of the last run, bounded.
@@ -53,8 +61,6 @@ public:
     void clearCancel();
 
 private:
-    using Clock = std::chrono::steady_clock;
-
     struct StartProblem {
         model::StartFailure cause = model::StartFailure::Died;
         std::string message;

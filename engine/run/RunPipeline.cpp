@@ -87,6 +87,21 @@ void RunPipeline::prewarm()
     }
 }
 
+bool RunPipeline::warmUp(std::chrono::milliseconds timeout, const protocol::RunObserver& observer, std::string& problem)
+{
+    problem.clear();
+    if (!m_client) {
+        problem = m_launchProblem;
+        return false;
+    }
+    try {
+        return m_client->warmUp(protocol::RunClient::Clock::now() + timeout, observer, problem);
+    } catch (const protocol::ProtocolError& e) {
+        problem = std::string("the worker could not be started: ") + e.what();
+        return false;
+    }
+}
+
 void RunPipeline::cancel()
 {
     if (m_client)

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,6 +58,10 @@ public:
     const std::string& launchProblem() const { return m_launchProblem; }
     /// Starts a worker now, so that the first run finds torch imported. Never throws.
     void prewarm();
+    /// Starts a worker if none is running and waits up to `timeout` for its hello (see
+    /// RunClient::warmUp). True when a worker is ready; false with `problem` when none can be
+    /// (`problem` empty: the wait timed out or was cancelled). Never throws.
+    bool warmUp(std::chrono::milliseconds timeout, const protocol::RunObserver& observer, std::string& problem);
     /// Kills the running worker; see RunClient::cancel. Thread-safe.
     void cancel();
     void clearCancel();

@@ -232,3 +232,30 @@ TEST(Collapse, ATrainingStepOpensBothPhasesMirroredWithTheGradientsShut)
     // Fully expanded too: the data never runs from the backward into the forward.
     EXPECT_TRUE(backToForward(VisibleGraph::build(g, t, CollapseState::allExpanded(t))).empty());
 }
+
+TEST(Collapse, ATrainingStepOpensWithItsLossBundlesShut)
+{
+    // The loss outside every module, four ops in each phase: one box per phase at opening.
+    std::vector<N> nodes = {{"x", {}, "", "input"}, {"w", {}, "", "parameter", "m.weight"},
+        {"y", {"x", "w"}, "m", "compute", "aten.mm.default", "forward"}};
+    for (int i = 0; i < 4; ++i)
+        nodes.push_back({"l" + std::to_string(i), {nodes.back().name}, "", "compute", "aten.relu.default", "forward"});
+    for (int i = 0; i < 4; ++i)
+        nodes.push_back({"b" + std::to_string(i), {nodes.back().name}, "", "compute", "aten.relu.default", "backward"});
+    nodes.push_back({"gy", {nodes.back().name, "x"}, "m", "compute", "aten.mm.default", "backward"});
+    nodes.push_back({"out", {"l3", "gy"}, "", "output"});
+    const auto g = makeGraph(nodes);
+    const auto t = ModuleTree::build(g);
+    const auto s = CollapseState::initial(t, 80);
+    const int fwd = t.find("forward:[outside]"), bwd = t.find("backward:[outside]");
+    ASSERT_GT(fwd, 0);
+    ASSERT_GT(bwd, 0);
+    EXPECT_FALSE(s.expanded(fwd));
+    EXPECT_FALSE(s.expanded(bwd));
+    EXPECT_TRUE(s.expanded(t.find("m")));
+    const auto v = VisibleGraph::build(g, t, s);
+    EXPECT_EQ(v.itemOfNode(3), v.itemOfNode(6)) << "the forward loss is one box";
+    EXPECT_EQ(v.itemOfNode(7), v.itemOfNode(10)) << "its backward is one box";
+    EXPECT_NE(v.itemOfNode(3), v.itemOfNode(7));
+    EXPECT_TRUE(backToForward(v).empty());
+}

@@ -1,18 +1,18 @@
 // The layered layout: no overlapping boxes, every edge pointing down (layer order), cycles
 // from collapsed modules survived, edges routed around the boxes they do not join, few
-// crossings, bands, and the cache's binary form.
+// crossings, bands.
 #include "GraphTestSupport.h"
 #include "SyntheticGraph.h"
 
 #include "graph/CollapseState.h"
 #include "graph/LayeredLayout.h"
+#include "graph/LayoutCodec.h"
 #include "graph/ModuleTree.h"
 #include "graph/VisibleGraph.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <numeric>
 #include <random>
@@ -240,51 +240,6 @@ TEST(Layout, ABackEdgeNeverJoinsTwoBoxesOfOneLayer)
     expectNoOverlap(layout, LayoutOptions{}.nodeGap);
 }
 
-TEST(Layout, TheCacheKeyNamesEverythingTheLayoutReads)
-{
-    const LayoutInput a{{{}, {0}, {0, 1}}, {176, 214, 176}};
-    const std::string key = LayeredLayout::inputKey(a, {});
-    EXPECT_EQ(key.size(), 16u);
-    EXPECT_EQ(LayeredLayout::inputKey(a, {}), key);  // stable
-    LayoutInput b = a;
-    b.inputs[2] = {1, 0};  // the same edges, read in another order: another barycentre
-    EXPECT_NE(LayeredLayout::inputKey(b, {}), key);
-    LayoutInput c = a;
-    c.widths[1] = 176;
-    EXPECT_NE(LayeredLayout::inputKey(c, {}), key);
-    LayoutOptions wider;
-    wider.nodeGap += 1;
-    EXPECT_NE(LayeredLayout::inputKey(a, wider), key);
-    LayoutInput banded = a;
-    banded.bands = {0, 0, 1};
-    EXPECT_NE(LayeredLayout::inputKey(banded, {}), key);
-    LayoutOptions roomier;
-    roomier.edgeGap += 1;
-    EXPECT_NE(LayeredLayout::inputKey(a, roomier), key);
-    const LayoutInput d{{{}, {0}, {0}, {1}}, {}};  // one item more
-    EXPECT_NE(LayeredLayout::inputKey(d, {}), LayeredLayout::inputKey(LayoutInput{{{}, {0}, {0}}, {}}, {}));
-}
-
-TEST(Layout, EncodesAndDecodesExactly)
-{
-    const auto g = GraphModel::fromJson(transformerGraph(400));
-    const auto layout = LayeredLayout::compute(g);
-    const std::string bytes = LayeredLayout::encode(layout);
-    const auto back = LayeredLayout::decode(bytes, layout.boxes.size());
-    ASSERT_TRUE(back);
-    EXPECT_EQ(back->layerCount, layout.layerCount);
-    EXPECT_EQ(back->width, layout.width);
-    for (std::size_t i = 0; i < layout.boxes.size(); ++i) {
-        EXPECT_EQ(back->boxes[i].x, layout.boxes[i].x);
-        EXPECT_EQ(back->boxes[i].layer, layout.boxes[i].layer);
-    }
-    EXPECT_FALSE(LayeredLayout::decode(bytes, layout.boxes.size() + 1));            // another graph
-    EXPECT_FALSE(LayeredLayout::decode(bytes.substr(0, 40), layout.boxes.size()));  // truncated
-    std::string tampered = bytes;
-    tampered[0] = 'X';
-    EXPECT_FALSE(LayeredLayout::decode(tampered, layout.boxes.size()));
-}
-
 TEST(Layout, NoRouteRunsThroughABoxItDoesNotJoin)
 {
     for (int n : {300, 3000}) {
@@ -445,53 +400,5 @@ TEST(Layout, TheSameInputGivesTheSameLayout)
     const auto t = ModuleTree::build(g);
     const auto v = VisibleGraph::build(g, t, CollapseState::initial(t, 120));
     LayoutInput in{v.inputLists(), {}};
-    EXPECT_EQ(LayeredLayout::encode(LayeredLayout::compute(in)), LayeredLayout::encode(LayeredLayout::compute(in)));
-}
-
-TEST(Layout, RoutesSurviveTheCacheAndOldOrDamagedBytesAreRefused)
-{
-    const auto g = GraphModel::fromJson(transformerGraph(400));
-    const auto layout = LayeredLayout::compute(g);
-    ASSERT_FALSE(layout.routes.empty());
-    const std::string bytes = LayeredLayout::encode(layout);
-    const auto back = LayeredLayout::decode(bytes, layout.boxes.size());
-    ASSERT_TRUE(back);
-    ASSERT_EQ(back->routes.size(), layout.routes.size());
-    for (std::size_t i = 0; i < layout.routes.size(); ++i) {
-        EXPECT_EQ(back->routes[i].from, layout.routes[i].from);
-        EXPECT_EQ(back->routes[i].to, layout.routes[i].to);
-        ASSERT_EQ(back->routes[i].points.size(), layout.routes[i].points.size());
-        for (std::size_t k = 0; k < layout.routes[i].points.size(); ++k) {
-            EXPECT_EQ(back->routes[i].points[k].x, layout.routes[i].points[k].x);
-            EXPECT_EQ(back->routes[i].points[k].y, layout.routes[i].points[k].y);
-        }
-    }
-    EXPECT_EQ(LayeredLayout::encode(*back), bytes);
-
-    // What the first format wrote: "PSLAYOU1", the head and the boxes, no routes.
-    std::string v1 = bytes.substr(0, 8 + 8 + 4 + 16 + layout.boxes.size() * (4 * 8 + 4));
-    v1[7] = '1';
-    EXPECT_FALSE(LayeredLayout::decode(v1, layout.boxes.size()));
-    std::string renamed = bytes;
-    renamed[7] = '1';
-    EXPECT_FALSE(LayeredLayout::decode(renamed, layout.boxes.size()));
-
-    // Cut anywhere, or with a count pointing past the end: refused, never read past the end.
-    for (std::size_t cut = 0; cut < bytes.size(); cut += 1 + cut / 64)
-        EXPECT_FALSE(LayeredLayout::decode(std::string_view(bytes).substr(0, cut), layout.boxes.size())) << cut;
-    EXPECT_FALSE(LayeredLayout::decode(bytes + "x", layout.boxes.size()));
-    const std::size_t routeCountAt = 8 + 8 + 4 + 16 + layout.boxes.size() * (4 * 8 + 4);
-    for (std::uint64_t count : {std::uint64_t{0}, std::uint64_t{1} << 60, ~std::uint64_t{0}}) {
-        std::string lying = bytes;
-        std::memcpy(lying.data() + routeCountAt, &count, sizeof count);
-        EXPECT_FALSE(LayeredLayout::decode(lying, layout.boxes.size()));
-    }
-    std::string farPoint = bytes;  // the first route's point count
-    const std::uint32_t many = 0xffffffffu;
-    std::memcpy(farPoint.data() + routeCountAt + 8 + 8, &many, sizeof many);
-    EXPECT_FALSE(LayeredLayout::decode(farPoint, layout.boxes.size()));
-    std::string badEnd = bytes;  // the first route's producer, out of range
-    const std::int32_t outside = static_cast<std::int32_t>(layout.boxes.size());
-    std::memcpy(badEnd.data() + routeCountAt + 8, &outside, sizeof outside);
-    EXPECT_FALSE(LayeredLayout::decode(badEnd, layout.boxes.size()));
+    EXPECT_EQ(LayoutCodec::encode(LayeredLayout::compute(in)), LayoutCodec::encode(LayeredLayout::compute(in)));
 }

@@ -52,3 +52,34 @@ TEST(Lens, DtypeAndLayoutChangesAgainstTheInputs)
     for (Lens l : GraphLens::all())
         EXPECT_EQ(GraphLens::fromName(GraphLens::name(l)), l);
 }
+
+TEST(Lens, AModulesForwardAndBackwardCopiesShareTheModuleColour)
+{
+    // trainingStep(): model.0 and model.1 each have a forward copy ("model.0") and a backward
+    // copy ("backward:model.0"); under the module lens both copies are one category.
+    const auto g = trainingStep();
+    const auto t = ModuleTree::build(g);
+    ASSERT_TRUE(t.phased());
+    ASSERT_GT(t.gradients(), 0);
+    for (const char* path : {"model.0", "model.1", "model"}) {
+        const int forward = t.find(path);
+        const int backward = t.find(std::string("backward:") + path);
+        ASSERT_GT(forward, 0) << path;
+        ASSERT_GT(backward, 0) << path;
+        EXPECT_EQ(GraphLens::moduleCategory(g, t, forward, Lens::Module), path);
+        EXPECT_EQ(GraphLens::moduleCategory(g, t, backward, Lens::Module), path);
+    }
+    // Node by node: a0 (forward, model.0) and g0w (backward, model.0); a1 and g1w in model.1.
+    EXPECT_EQ(GraphLens::category(g, t, 3, Lens::Module), "model.0");
+    EXPECT_EQ(GraphLens::category(g, t, 11, Lens::Module), "model.0");
+    EXPECT_EQ(GraphLens::category(g, t, 4, Lens::Module), "model.1");
+    EXPECT_EQ(GraphLens::category(g, t, 7, Lens::Module), "model.1");
+    // Two modules still differ, and the groups keep colours of their own.
+    EXPECT_NE(GraphLens::category(g, t, 3, Lens::Module), GraphLens::category(g, t, 4, Lens::Module));
+    EXPECT_EQ(GraphLens::moduleCategory(g, t, t.phaseGroup(Phase::Forward), Lens::Module), "forward:");
+    EXPECT_EQ(GraphLens::moduleCategory(g, t, t.phaseGroup(Phase::Backward), Lens::Module), "backward:");
+    EXPECT_EQ(GraphLens::moduleCategory(g, t, t.gradients(), Lens::Module), std::string(ModuleTree::kGradientsPath));
+    // The loss (in the forward group, no module of the model) and an input (the root): as before.
+    EXPECT_EQ(GraphLens::category(g, t, 5, Lens::Module), "forward:");
+    EXPECT_EQ(GraphLens::category(g, t, 0, Lens::Module), "");
+}

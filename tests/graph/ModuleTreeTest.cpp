@@ -246,3 +246,62 @@ TEST(ModuleTree, APathSaysItsPhaseAndRole)
     EXPECT_EQ(d.role, Module::Role::Gradients);
     EXPECT_EQ(d.name, "gradients");
 }
+
+namespace {
+
+/// A step whose loss is four ops outside every module (log_softmax, nll, mean, alias) and whose
+/// backward of it is four more: 0 x, 1 w, 2 y (m), 3-6 the loss, 7 seed, 8-10 its backward,
+/// 11 gy (backward m), 12 gw (backward m), 13 out.
+ps::graph::GraphModel stepWithALoss()
+{
+    return makeGraph({
+        {"x", {}, "", "input"},
+        {"w", {}, "", "parameter", "m.weight"},
+        {"y", {"x", "w"}, "m", "compute", "aten.mm.default", "forward"},
+        {"ls", {"y"}, "", "compute", "aten._log_softmax.default", "forward"},
+        {"nll", {"ls"}, "", "compute", "aten.nll_loss_forward.default", "forward"},
+        {"loss", {"nll"}, "", "compute", "aten.mean.default", "forward"},
+        {"det", {"loss"}, "", "compute", "aten.alias.default", "forward"},
+        {"seed", {"loss"}, "", "compute", "aten.ones_like.default", "backward"},
+        {"gnll", {"seed", "ls"}, "", "compute", "aten.nll_loss_backward.default", "backward"},
+        {"gls", {"gnll", "ls"}, "", "compute", "aten._log_softmax_backward_data.default", "backward"},
+        {"gsum", {"gls"}, "", "compute", "aten.mul.Tensor", "backward"},
+        {"gy", {"gsum", "x"}, "m", "compute", "aten.mm.default", "backward"},
+        {"gw", {"gy"}, "m", "compute", "aten.t.default", "backward"},
+        {"out", {"det", "gw"}, "", "output"},
+    });
+}
+
+}  // namespace
+
+TEST(ModuleTree, APhasesNodesOutsideEveryModuleAreOneBundleWhenThereAreSeveral)
+{
+    using ps::graph::Module;
+    using ps::graph::Phase;
+    const auto g = stepWithALoss();
+    const auto t = ModuleTree::build(g);
+    ASSERT_TRUE(t.phased());
+    const int fwd = t.find("forward:[outside]"), bwd = t.find("backward:[outside]");
+    ASSERT_GT(fwd, 0);
+    ASSERT_GT(bwd, 0);
+    EXPECT_EQ(t.module(fwd).role, Module::Role::Outside);
+    EXPECT_EQ(t.module(fwd).parent, t.phaseGroup(Phase::Forward));
+    EXPECT_EQ(t.module(fwd).phase, Phase::Forward);
+    EXPECT_EQ(t.module(fwd).nodes, (std::vector<int>{3, 4, 5, 6}));
+    EXPECT_EQ(t.module(bwd).parent, t.phaseGroup(Phase::Backward));
+    EXPECT_EQ(t.module(bwd).phase, Phase::Backward);
+    EXPECT_EQ(t.module(bwd).nodes, (std::vector<int>{7, 8, 9, 10}));
+    EXPECT_TRUE(t.module(t.phaseGroup(Phase::Forward)).nodes.empty());
+    EXPECT_TRUE(t.module(t.phaseGroup(Phase::Backward)).nodes.empty());
+    EXPECT_EQ(t.module(ModuleTree::root()).total, static_cast<int>(g.nodes().size()));
+    // The path alone says what it is.
+    const auto d = ModuleTree::describe("backward:[outside]");
+    EXPECT_EQ(d.role, Module::Role::Outside);
+    EXPECT_EQ(d.phase, Phase::Backward);
+    EXPECT_EQ(ModuleTree::describe("forward:[outside]").phase, Phase::Forward);
+
+    // One loose node (trainingStep's loss, its seed) stays in its group.
+    const auto small = ModuleTree::build(trainingStep());
+    EXPECT_EQ(small.find("forward:[outside]"), -1);
+    EXPECT_EQ(small.find("backward:[outside]"), -1);
+}

@@ -8,6 +8,7 @@
 #include "ui/GraphBoxItem.h"
 #include "ui/GraphView.h"
 #include "ui/ModuleItem.h"
+#include "ui/ModuleRegionsItem.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -160,4 +161,25 @@ TEST_F(UiGraphPhases, AnInferenceGraphHasNoPhaseGroups)
     auto* box = moduleBox("model.layers.1");
     ASSERT_NE(box, nullptr);
     EXPECT_EQ(box->title().toStdString(), "1 · Block");
+}
+
+TEST_F(UiGraphPhases, AnExpandedModulesRegionIsNamedAsItsBoxWas)
+{
+    ASSERT_TRUE(shown([&]() { view.setGraph(model); }));
+    auto* grads = moduleBox("backward:[gradients]");
+    ASSERT_NE(grads, nullptr);
+    const QString gradsTitle = grads->title();
+    ASSERT_TRUE(shown([&]() { view.collapseModule("backward:model"); }));
+    auto* backward = moduleBox("backward:model");
+    ASSERT_NE(backward, nullptr);
+    const QString backwardTitle = backward->title();
+    EXPECT_EQ(backwardTitle.toStdString(), "model (backward) · Sequential");
+
+    ASSERT_TRUE(shown([&]() { view.expandAll(); }));
+    ASSERT_NE(view.regions(), nullptr);
+    QStringList labels;
+    for (const auto& r : view.regions()->regions())
+        labels << r.label;
+    EXPECT_TRUE(labels.contains(gradsTitle)) << labels.join(" | ").toStdString();
+    EXPECT_TRUE(labels.contains(backwardTitle)) << labels.join(" | ").toStdString();
 }

@@ -12,6 +12,7 @@
 #include "ui/GraphBoxItem.h"
 #include "ui/GraphCanvas.h"
 #include "ui/GraphMinimap.h"
+#include "ui/GraphScene.h"
 #include "ui/GraphSession.h"
 #include "ui/GraphView.h"
 #include "ui/MainWindow.h"
@@ -53,6 +54,18 @@ bool shown(ps::ui::GraphView& view, const std::function<void()>& request)
     QSignalSpy spy(&view, &ps::ui::GraphView::graphShown);
     request();
     return waitFor([&]() { return spy.count() > 0 && !view.layoutPending(); }, 60000);
+}
+
+/// `view` shown at `size` with all of `graph` expanded.
+::testing::AssertionResult showExpanded(ps::ui::GraphView& view, const QSize& size, const nlohmann::json& graph)
+{
+    view.resize(size);
+    view.show();
+    if (!QTest::qWaitForWindowExposed(&view))
+        return ::testing::AssertionFailure() << "the view was not exposed";
+    if (!shown(view, [&]() { view.setGraph(model(graph)); }) || !shown(view, [&]() { view.expandAll(); }))
+        return ::testing::AssertionFailure() << "the graph was not laid out";
+    return ::testing::AssertionSuccess();
 }
 
 std::vector<ps::ui::GraphBoxItem*> boxes(const ps::ui::GraphView& view)
@@ -199,11 +212,7 @@ TEST_F(UiGraphSpace, TheOpeningStateIsTheLargestThatReadsAtFitOnTheCanvas)
 TEST_F(UiGraphSpace, ZoomedOutBoxesKeepTheirTitlesThenModulesAreNamedRegions)
 {
     ps::ui::GraphView view;
-    view.resize(1200, 800);
-    view.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
-    ASSERT_TRUE(shown(view, [&]() { view.setGraph(model(ps::graphtest::transformerGraph(800, 2))); }));
-    ASSERT_TRUE(shown(view, [&]() { view.expandAll(); }));
+    ASSERT_TRUE(showExpanded(view, QSize(1200, 800), ps::graphtest::transformerGraph(800, 2)));
     auto* canvas = view.canvas();
     const qreal px = fontPx(view);
 
@@ -302,3 +311,64 @@ TEST_F(UiGraphSpace, TheSidePanelOpensBesideTheCanvasOnRequest)
 }
 
 }  // namespace
+
+TEST_F(UiGraphSpace, FitShowsABigExpandedGraphWholeWithItsModulesNamed)
+{
+    // All of a 3,000-node graph expanded on a small canvas: the whole of it fits only well below
+    // the 0.02 that zooming out otherwise stops at.
+    ps::ui::GraphView view;
+    ASSERT_TRUE(showExpanded(view, QSize(640, 420), ps::graphtest::transformerGraph(3000, 4)));
+    auto* canvas = view.canvas();
+    view.zoomToFit();
+    QTest::qWait(50);
+    ASSERT_LT(canvas->fitZoom(), 0.02) << "the graph is not big enough to test the floor";
+    EXPECT_TRUE(fitted(view));
+    EXPECT_DOUBLE_EQ(canvas->zoom(), canvas->fitZoom());
+
+    // What is drawn there: no box text, the expanded modules named in labels of 8 px or more.
+    auto* first = view.boxOfNode(view.graph()->nodes().size() / 2);
+    ASSERT_NE(first, nullptr);
+    EXPECT_EQ(first->titlePixelsAt(canvas->zoom(), fontPx(view)), 0);
+    const auto labels
+        = view.regions()->labelsAt(canvas->viewportTransform(), canvas->viewport()->rect(), canvas->font());
+    ASSERT_GE(labels.size(), 2u) << "the modules are named at Fit";
+    for (const auto& l : labels) {
+        EXPECT_FALSE(l.text.isEmpty());
+        EXPECT_GE(l.chip.height(), 8 + 4) << "a label of at least 8 px";
+        EXPECT_TRUE(QRectF(canvas->viewport()->rect()).contains(l.chip));
+    }
+
+    // There the boxes and edges are one picture (tens of thousands of items would take a tenth
+    // of a second a frame), drawn: ink on the canvas where the graph is.
+    auto* scene = static_cast<ps::ui::GraphScene*>(canvas->scene());
+    EXPECT_TRUE(scene->overview());
+    EXPECT_FALSE(first->isVisible());
+    const QImage image = canvas->viewport()->grab().toImage();
+    const QRect graphArea = canvas->mapFromScene(canvas->sceneRect()).boundingRect().intersected(image.rect());
+    int ink = 0;
+    for (int y = graphArea.top(); y <= graphArea.bottom(); ++y)
+        for (int x = graphArea.left(); x <= graphArea.right(); ++x)
+            ink += qGray(image.pixel(x, y)) < 230;
+    EXPECT_GT(ink, 200) << "the boxes' picture is drawn";
+
+    // Zooming out stops at the whole graph; zooming in and out again comes back to it.
+    view.zoomOut();
+    EXPECT_DOUBLE_EQ(canvas->zoom(), canvas->fitZoom());
+    EXPECT_TRUE(fitted(view));
+    view.zoomIn();
+    EXPECT_GT(canvas->zoom(), canvas->fitZoom());
+    canvas->setZoom(0.05);  // above the floor: the boxes themselves again
+    EXPECT_FALSE(scene->overview());
+    EXPECT_TRUE(first->isVisible());
+    for (int i = 0; i < 30; ++i)
+        view.zoomOut();
+    EXPECT_DOUBLE_EQ(canvas->zoom(), canvas->fitZoom());
+    EXPECT_TRUE(scene->overview());
+
+    // A graph that fits above the floor keeps it: zooming out past its fit stops at 0.02.
+    ASSERT_TRUE(shown(view, [&]() { view.setGraph(model(trainingStep())); }));
+    ASSERT_GT(canvas->fitZoom(), 0.02);
+    EXPECT_DOUBLE_EQ(canvas->minZoom(), 0.02);
+    canvas->setZoom(0.001);
+    EXPECT_DOUBLE_EQ(canvas->zoom(), 0.02);
+}

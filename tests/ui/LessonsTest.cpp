@@ -1,10 +1,14 @@
-// The Lessons panel: every lesson listed with its title, a lesson shown with its explanation
-// and both scripts, Run Both through the real worker compared with expect.json, a wrong
-// expect.json, the errors named in the panel, and a cancel that leaves the panel usable.
+// The Lessons: every lesson listed with its title, a lesson shown with its explanation and both
+// scripts side by side with their difference marked, a window of their own that leaves the main
+// window's editor as it was and stops its worker when closed, Run Both and Run one side through
+// the real worker compared with expect.json, a wrong expect.json, the errors named in the view,
+// and a cancel that leaves the view usable.
 #include "UiTestSupport.h"
 
+#include "ui/LessonDiffView.h"
 #include "ui/LessonOutcome.h"
 #include "ui/LessonsView.h"
+#include "ui/LessonsWindow.h"
 #include "ui/LibraryView.h"
 #include "ui/ScriptEditor.h"
 
@@ -13,14 +17,24 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QTest>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QToolBar>
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iterator>
+#include <set>
+
+#include <signal.h>
+#include <unistd.h>
 
 using namespace ps::uitest;
 using ps::ui::LessonsView;
@@ -85,6 +99,32 @@ void writeLesson(const QString& root, const QString& name, const QByteArray& md,
     }
 }
 
+/// The worker processes this test process has started and that still run: children whose
+/// executable is precompile-studio-worker (a reaped worker is gone from /proc).
+std::set<int> workerProcesses()
+{
+    std::set<int> pids;
+    const QString me = QString::number(::getpid());
+    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool number = false;
+        const int pid = entry.toInt(&number);
+        if (!number)
+            continue;
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(entry));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        // pid (comm) state ppid ...: comm may hold spaces, so read after its closing parenthesis.
+        const QString text = QString::fromUtf8(stat.readAll());
+        const QStringList fields = text.mid(text.lastIndexOf(QLatin1Char(')')) + 2).split(QLatin1Char(' '));
+        if (fields.size() < 2 || fields[1] != me || fields[0] == QLatin1String("Z"))
+            continue;
+        if (QFileInfo(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(entry))).fileName()
+            == QLatin1String("precompile-studio-worker"))
+            pids.insert(pid);
+    }
+    return pids;
+}
+
 const QByteArray kOkExpect = R"({"broken": {"status": "ok", "violation": null,
                                              "captures": [{"status": "ok", "violation": null}]},
                                   "fixed":  {"status": "ok", "violation": null,
@@ -129,14 +169,19 @@ TEST_F(UiLessons, SelectingALessonShowsItsExplanationAndBothScriptsReadOnly)
     EXPECT_EQ(changed, name);
     ASSERT_TRUE(view.currentLesson().has_value());
     EXPECT_EQ(QString::fromStdString(view.currentLesson()->name), name);
-    EXPECT_EQ(view.lessonList()->currentItem()->data(Qt::DisplayRole).toString(),
-        firstHeading(lessonsDir() + "/" + name + "/lesson.md"));
+    const QString title = firstHeading(lessonsDir() + "/" + name + "/lesson.md");
+    EXPECT_EQ(view.lessonList()->currentItem()->data(Qt::DisplayRole).toString(), title);
 
-    // lesson.md is rendered (markdown: the heading's text without its '#').
+    // The title is a heading above the text, a step larger than it, not lesson.md's huge H1.
+    EXPECT_EQ(view.titleLabel()->text(), title);
+    const qreal base = view.font().pointSizeF();
+    EXPECT_GT(view.titleLabel()->font().pointSizeF(), base);
+    EXPECT_LE(view.titleLabel()->font().pointSizeF(), base * 1.5);
+    // lesson.md is rendered (markdown) below it, without the title again.
     const QString shown = view.explanation()->toPlainText();
-    EXPECT_TRUE(shown.contains("Everything live is an input")) << shown.toStdString();
+    EXPECT_FALSE(shown.contains(title)) << shown.toStdString();
     EXPECT_TRUE(shown.contains("register_buffer")) << shown.toStdString();
-    EXPECT_FALSE(shown.contains("# Everything")) << shown.toStdString();
+    EXPECT_FALSE(shown.contains("**The rule.**")) << shown.toStdString();
 
     for (const char* side : {"broken", "fixed"}) {
         ps::ui::ScriptEditor* editor = view.scriptView(side);
@@ -159,30 +204,147 @@ TEST_F(UiLessons, SelectingALessonShowsItsExplanationAndBothScriptsReadOnly)
     EXPECT_TRUE(view.explanation()->toPlainText().contains("make_fx"));
 }
 
-TEST_F(UiLessons, TheWindowHasALessonsDockThatOpensScriptsInTheEditor)
+TEST_F(UiLessons, HeadingsInLessonMdAreSectionHeadsNotPosters)
+{
+    const QString root = dir.file("lessons");
+    writeLesson(
+        root, "sections", "# The title\n\nIntro.\n\n## A section\n\nText.\n", tinyScript(), tinyScript(), kOkExpect);
+    LessonsView view(QString(), root);
+    ASSERT_TRUE(view.selectLesson("sections"));
+    EXPECT_EQ(view.titleLabel()->text(), "The title");
+    EXPECT_FALSE(view.explanation()->toPlainText().contains("The title"));
+    const qreal base = view.font().pointSizeF();
+    int headings = 0;
+    for (QTextBlock b = view.explanation()->document()->begin(); b.isValid(); b = b.next()) {
+        if (b.blockFormat().headingLevel() == 0)
+            continue;
+        ++headings;
+        EXPECT_EQ(b.text(), "A section");
+        for (auto it = b.begin(); !it.atEnd(); ++it) {
+            const QTextCharFormat f = it.fragment().charFormat();
+            EXPECT_LE(f.intProperty(QTextFormat::FontSizeAdjustment), 0);
+            EXPECT_LE(f.fontPointSize(), base * 1.3);
+            EXPECT_GE(f.fontWeight(), QFont::Bold);
+        }
+    }
+    EXPECT_EQ(headings, 1);
+}
+
+TEST_F(UiLessons, TheDiffMarksExactlyTheLinesThatDifferAndThePanesScrollTogether)
+{
+    LessonsView view(QString(), lessonsDir());
+    ASSERT_TRUE(view.selectLesson("inv1-closed-over-tensor"));
+    ps::ui::LessonDiffView* diff = view.diffView();
+    // As `diff broken.py fixed.py` says: 1c1, 7,9d6, 14a12,13, 17c16.
+    EXPECT_EQ(diff->markedLines(0), (QList<int>{1, 7, 8, 9, 17}));
+    EXPECT_EQ(diff->markedLines(1), (QList<int>{1, 12, 13, 16}));
+    // Within a changed line paired with one on the other side, only the part that differs.
+    EXPECT_EQ(
+        diff->markedFragments(0), (QStringList{"broken", "offset  # reads a tensor from outside fn and the model"}));
+    EXPECT_EQ(diff->markedFragments(1), (QStringList{"fixed", "self.offset"}));
+
+    // Scrolled on one side, the other shows the matching line at the top.
+    view.resize(1000, 380);
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    ps::ui::ScriptEditor* broken = view.scriptView("broken");
+    ps::ui::ScriptEditor* fixed = view.scriptView("fixed");
+    ASSERT_LE(broken->SendScintilla(QsciScintillaBase::SCI_LINESONSCREEN), 9) << "the panes must scroll";
+    QTest::qWait(100);
+    broken->setFirstVisibleLine(15);  // line 16: "    def forward(self, x):", line 15 of fixed.py
+    QTest::qWait(100);
+    EXPECT_EQ(fixed->firstVisibleLine(), 14);
+    fixed->setFirstVisibleLine(11);  // line 12, added: broken.py's next line, 15 (the blank after line 14)
+    QTest::qWait(100);
+    EXPECT_EQ(broken->firstVisibleLine(), 14);
+
+    // Another lesson: its own marks, none left from the first.
+    ASSERT_TRUE(view.selectLesson("tracer-dynamo"));
+    EXPECT_FALSE(diff->markedLines(0).isEmpty());
+    EXPECT_FALSE(diff->markedLines(0).contains(17));
+    EXPECT_FALSE(diff->markedFragments(1).contains("self.offset"));
+}
+
+TEST_F(UiLessons, LessonsOpenInARoomyWindowOfTheirOwnAndTheEditorKeepsItsSize)
 {
     ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));
+    window.resize(1400, 900);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    ASSERT_NE(window.lessonsView(), nullptr);
-    ASSERT_NE(window.lessonsDock(), nullptr);
-    EXPECT_FALSE(window.lessonsDock()->isVisible());
+    QTest::qWait(200);
+    const QSize editorBefore = window.editor()->size();
+    ASSERT_NE(window.lessonsWindow(), nullptr);
+    EXPECT_FALSE(window.lessonsWindow()->isVisible());
 
+    // One click away: on the toolbar, and Help > Lessons (Ctrl+Shift+E).
     QAction* lessons = nullptr;
     for (QAction* a : window.findChildren<QAction*>())
         if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E))
             lessons = a;
     ASSERT_NE(lessons, nullptr) << "no Ctrl+Shift+E action";
+    bool onToolBar = false;
+    for (QToolBar* bar : window.findChildren<QToolBar*>())
+        onToolBar = onToolBar || bar->actions().contains(lessons);
+    EXPECT_TRUE(onToolBar);
     lessons->trigger();
-    EXPECT_TRUE(window.lessonsDock()->isVisible());
-    EXPECT_TRUE(window.lessonsDock()->toggleViewAction()->isChecked());
+    ps::ui::LessonsWindow* lessonsWindow = window.lessonsWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(lessonsWindow));
+    QTest::qWait(200);
+    EXPECT_TRUE(lessonsWindow->isWindow());
+    EXPECT_EQ(lessonsWindow->parentWidget(), nullptr);  // beside the main window, not above it
+    EXPECT_EQ(window.editor()->size(), editorBefore);
 
+    // At 1400x900 each script shows at least 80 columns, and the list is readable.
+    lessonsWindow->resize(1400, 900);
+    QTest::qWait(200);
     LessonsView* view = window.lessonsView();
+    EXPECT_GE(view->diffView()->visibleColumns(0), 80);
+    EXPECT_GE(view->diffView()->visibleColumns(1), 80);
+    EXPECT_GE(view->lessonList()->width(), 220);
+    EXPECT_EQ(window.editor()->size(), editorBefore);
+
     EXPECT_GE(view->lessonNames().size(), 7);
     ASSERT_TRUE(view->selectLesson("inv1-closed-over-tensor"));
     view->openButton("broken")->click();
     EXPECT_EQ(canonical(window.editor()->filePath()), canonical(lessonsDir() + "/inv1-closed-over-tensor/broken.py"));
     EXPECT_TRUE(window.editor()->text().contains("+ offset"));
+
+    // Closing the main window closes the lessons' too.
+    window.close();
+    EXPECT_FALSE(lessonsWindow->isVisible());
+}
+
+TEST_F(UiLessons, ClosingTheLessonsWindowStopsItsWorkerAndReopeningStartsAnother)
+{
+    const std::set<int> before = workerProcesses();
+    auto added = [&]() {
+        std::set<int> now = workerProcesses(), fresh;
+        std::set_difference(now.begin(), now.end(), before.begin(), before.end(), std::inserter(fresh, fresh.end()));
+        return fresh;
+    };
+    ps::ui::LessonsWindow lessonsWindow(QString(), /*prewarm=*/true);
+    LessonsView* view = lessonsWindow.view();
+    EXPECT_FALSE(view->hasWorker());
+    EXPECT_TRUE(added().empty());
+
+    lessonsWindow.showAndRaise();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&lessonsWindow));
+    EXPECT_TRUE(view->hasWorker());
+    ASSERT_TRUE(waitFor([&]() { return !added().empty(); }, 30000)) << "no worker process started";
+    const std::set<int> first = added();
+
+    lessonsWindow.close();
+    EXPECT_FALSE(view->hasWorker());
+    EXPECT_TRUE(waitFor([&]() { return added().empty(); }, 5000)) << "the worker outlived the window";
+    for (int pid : first)
+        EXPECT_NE(::kill(pid, 0), 0) << pid;
+
+    lessonsWindow.showAndRaise();
+    ASSERT_TRUE(waitFor([&]() { return !added().empty(); }, 30000)) << "no worker after reopening";
+    for (int pid : added())
+        EXPECT_EQ(first.count(pid), 0u) << "the same process";
+    lessonsWindow.close();
+    EXPECT_TRUE(waitFor([&]() { return added().empty(); }, 5000));
 }
 
 TEST_F(UiLessons, RunBothRunsBrokenThenFixedAndBothReportWhatExpectJsonSays)
@@ -248,6 +410,20 @@ TEST_F(UiLessons, RunBothRunsBrokenThenFixedAndBothReportWhatExpectJsonSays)
     EXPECT_TRUE(view->stageText().contains("Both scripts report what expect.json says"))
         << view->stageText().toStdString();
     EXPECT_EQ(view->problem(), QString()) << view->problem().toStdString();
+
+    // One side alone: the other keeps what it showed.
+    const QString fixedShown = view->outcomeText("fixed");
+    done = false;
+    ASSERT_TRUE(view->runSideButton("broken")->isEnabled());
+    view->runSideButton("broken")->click();
+    EXPECT_TRUE(view->busy());
+    EXPECT_FALSE(view->runSideButton("fixed")->isEnabled());
+    EXPECT_EQ(view->outcomeText("fixed"), fixedShown);
+    ASSERT_TRUE(waitFor([&]() { return done; }, kRunTimeoutMs)) << view->stageText().toStdString();
+    ASSERT_TRUE(view->outcome("broken").has_value());
+    EXPECT_TRUE(view->outcome("broken")->matches()) << view->outcomeText("broken").toStdString();
+    EXPECT_EQ(view->outcomeText("fixed"), fixedShown);
+    EXPECT_TRUE(view->stageText().startsWith("broken.py: as expected")) << view->stageText().toStdString();
 
     // Lessons are never stored in the library.
     window.libraryView()->reload();
@@ -394,7 +570,21 @@ TEST_F(UiLessons, CancelDuringARunLeavesThePanelUsable)
     ASSERT_TRUE(view.outcome("broken").has_value());
     EXPECT_TRUE(view.outcome("broken")->cancelled()) << view.outcome("broken")->status().toStdString();
 
-    // The panel runs the next lesson as usual.
+    // Released (its window closed) during a run: the run ends as cancelled, the worker is gone.
+    done = false;
+    ASSERT_TRUE(view.runBoth());
+    ASSERT_TRUE(waitFor([&]() { return view.stageText().startsWith("broken.py: running the script"); }, 300000))
+        << view.stageText().toStdString();
+    view.releaseWorker();
+    EXPECT_TRUE(done);
+    EXPECT_FALSE(view.busy());
+    EXPECT_FALSE(view.hasWorker());
+    ASSERT_TRUE(view.outcome("broken").has_value());
+    EXPECT_TRUE(view.outcome("broken")->cancelled());
+    EXPECT_TRUE(view.outcomeText("broken").contains("closed")) << view.outcomeText("broken").toStdString();
+    EXPECT_TRUE(view.runButton()->isEnabled());
+
+    // The panel runs the next lesson as usual (with a fresh worker).
     ASSERT_TRUE(view.selectLesson("tiny"));
     ASSERT_TRUE(runBothAndWait(view)) << view.problem().toStdString();
     ASSERT_TRUE(view.outcome("broken").has_value());

@@ -1,7 +1,9 @@
-// The library dock over a real library file: list, search, filter, sort, open a past run.
+// The library dock over a real library file: list, search, filter, sort, open a past run; a
+// read-only library is browsed, its writing actions off.
 #include "UiTestSupport.h"
 
 #include "ui/GraphView.h"
+#include "ui/LibraryActions.h"
 #include "ui/LibraryView.h"
 #include "ui/NoticeBar.h"
 #include "ui/ReportView.h"
@@ -9,6 +11,7 @@
 #include "ui/SourceView.h"
 #include "ui/ViolationsView.h"
 
+#include <QAction>
 #include <QLabel>
 #include <QSettings>
 #include <QTabWidget>
@@ -127,6 +130,14 @@ TEST_F(UiLibrary, AReadOnlyLibraryIsBrowsedAndARunSaysNotStored)
     for (const QLabel* label : window.libraryView()->findChildren<QLabel*>())
         saysReadOnly |= label->text().contains("(read-only)");
     EXPECT_TRUE(saysReadOnly);
+    // What would write is off, and says why; export (it only reads) stays on.
+    window.libraryView()->selectRun(ids[0]);
+    auto* actions = window.libraryView()->actions();
+    for (QAction* write : {actions->importAction(), actions->deleteAction(), actions->trustAction()}) {
+        EXPECT_FALSE(write->isEnabled()) << write->text().toStdString();
+        EXPECT_TRUE(write->toolTip().contains("read-only")) << write->toolTip().toStdString();
+    }
+    EXPECT_TRUE(actions->exportAction()->isEnabled());
     ASSERT_TRUE(window.openStoredRun(ids[0]));  // a past run opens from it too
 
     // A run goes through the real worker; the library refuses it, and the window says so.

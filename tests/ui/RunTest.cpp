@@ -84,7 +84,9 @@ TEST_F(UiRun, AScriptRunsInTheWorkerAndEveryTabShowsItsCount)
     ReportView* report = window.report();
     EXPECT_EQ(report->tabText(ReportView::GraphTab), QString("Graph (%1)").arg(nodes));
     EXPECT_EQ(report->tabText(ReportView::SourceTab), QString("Source (%1)").arg(sections));
-    EXPECT_EQ(report->tabText(ReportView::ViolationsTab), QString("Violations (%1)").arg(warnings));
+    EXPECT_EQ(report->tabText(ReportView::ViolationsTab),
+        warnings == 0 ? QString("Violations (0)")
+                      : QString("Violations (%1 warning%2)").arg(warnings).arg(warnings == 1 ? "" : "s"));
     EXPECT_EQ(report->tabText(ReportView::CacheTab), QString("Cache (%1)").arg(entries));
     EXPECT_EQ(report->tabText(ReportView::VerifyTab), QString("Verify (%1)").arg(compared));
     EXPECT_GT(nodes, 20);

@@ -90,6 +90,29 @@ TEST(WorkerProtocol, AKeptWarmClientServesRunAfterRun)
     EXPECT_EQ(client.run(o, observer).status, ps::model::RunStatus::Ok) << "a fresh worker took over after the crash";
 }
 
+// The window's worker indicator says "ready" when the worker's hello came, read while no run
+// is going; a cancel (the window closing) ends that wait at once.
+TEST(WorkerProtocol, WarmUpReadsTheHelloBeforeAnyRunAndACancelEndsTheWait)
+{
+    ps::protocol::RunClient client(launch(), /*keepWarm=*/true);
+    std::string problem;
+    ASSERT_TRUE(client.warmUp(std::chrono::steady_clock::now() + std::chrono::minutes(5), {}, problem)) << problem;
+    ASSERT_TRUE(client.hello().has_value());
+    EXPECT_EQ((*client.hello())["python"].get<std::string>().substr(0, 2), "3.");
+    EXPECT_TRUE(client.warmUp(std::chrono::steady_clock::now(), {}, problem)) << "a ready worker stays ready";
+
+    ps::protocol::RunClient other(launch(), /*keepWarm=*/true);
+    std::thread canceller([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        other.cancel();
+    });
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_FALSE(other.warmUp(std::chrono::steady_clock::now() + std::chrono::minutes(5), {}, problem));
+    canceller.join();
+    EXPECT_EQ(problem, "") << "a cancel is not a failure to start";
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
+}
+
 TEST(WorkerProtocol, CancelFromAnotherThreadStopsAnEndlessLoop)
 {
     ps::protocol::RunClient client(launch());

@@ -1,0 +1,259 @@
+// The Compare view: two runs side by side (engine/compare's RunDiff), the verdict and why on
+// top, the graphs coloured and their selections synchronised, python_code by section, and the
+// library's "Compare Two Runs" action that opens it.
+#include "UiTestSupport.h"
+
+#include "../compare/CompareTestSupport.h"
+#include "compare/GraphDiff.h"
+#include "graph/GraphModel.h"
+#include "ui/CompareCodePane.h"
+#include "ui/CompareGraphPane.h"
+#include "ui/CompareTablePane.h"
+#include "ui/CompareView.h"
+#include "ui/DiffColours.h"
+#include "ui/GraphView.h"
+#include "ui/LessonDiffView.h"
+#include "ui/LibraryActions.h"
+#include "ui/LibraryView.h"
+#include "ui/RunDocument.h"
+#include "ui/RunStore.h"
+#include "ui/ScriptEditor.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QMenu>
+#include <QSet>
+#include <QTest>
+#include <QTreeView>
+#include <QTreeWidget>
+
+#include <gtest/gtest.h>
+
+using namespace ps::uitest;
+using nlohmann::json;
+using ps::compare::RunSide;
+using ps::comparetest::Layer;
+using ps::comparetest::stack;
+using ps::ui::CompareView;
+
+namespace {
+
+const std::string kScript = "import torch\n\ndef fn(model, x):\n    return model(x)\n";
+
+/// python_code of a stack: a header section, then one line per layer (its width).
+std::string codeOf(const std::vector<Layer>& layers, const std::string& backend)
+{
+    std::string code = "# generated\n# backend " + backend + "\n";
+    for (const Layer& l : layers)
+        code += "layer(" + std::to_string(l.width) + ")\n";
+    return code;
+}
+
+RunSide side(const std::string& label, const std::vector<Layer>& layers, const std::string& backend = "eager")
+{
+    const int lines = 2 + static_cast<int>(layers.size());
+    json capture
+        = {{"name", "fn"}, {"backend", backend}, {"tracer", "make_fx"}, {"status", "ok"}, {"graph", stack(layers)},
+            {"lowering",
+                {{"sections",
+                    {{{"kind", "header"}, {"title", "Header"}, {"start", 1}, {"end", 2}},
+                        {{"kind", "graph_function"}, {"title", "Captured graph"}, {"start", 3}, {"end", lines}}}}}},
+            {"inputs", {{"entries", {{{"path", "x"}, {"kind", "tensor"}, {"shape", {3, 4}}, {"dtype", "float32"}}}}}},
+            {"decompositions", nullptr},
+            {"cache", {{"format", "torch.compiler.precompile"}, {"backend", backend}, {"bytes", 100}}},
+            {"verify", {{"status", "ok"}}}, {"timings_s", {{"load", 0.1}}}};
+    json report = {{"schema", 1}, {"script", "/w/s.py"}, {"status", "ok"}, {"captures", {capture}},
+        {"provenance", {{"script", "/w/s.py"}, {"torch", {{"version", "2.14.1"}}}, {"python", "3.12.3"}}}};
+    return {label, report, kScript, {codeOf(layers, backend)}};
+}
+
+/// A Compare window shown at the size it opens with, its graphs laid out.
+std::unique_ptr<CompareView> shown(RunSide a, RunSide b)
+{
+    auto view = std::make_unique<CompareView>(std::move(a), std::move(b));
+    view->setAttribute(Qt::WA_DeleteOnClose, false);  // the test owns it
+    view->resize(1400, 900);
+    view->show();
+    EXPECT_TRUE(QTest::qWaitForWindowExposed(view.get()));
+    for (int k = 0; k < 2; ++k) {
+        ps::ui::GraphView* g = view->graphPane()->view(k);
+        EXPECT_TRUE(waitFor([g]() { return g->moduleTree() && !g->layoutPending(); }, 20000)) << k;
+    }
+    return view;
+}
+
+bool isDiffColour(const QColor& c)
+{
+    return c == ps::ui::DiffColours::added() || c == ps::ui::DiffColours::removed()
+        || c == ps::ui::DiffColours::changed();
+}
+
+}  // namespace
+
+TEST(UiCompareView, TheVerdictComesFirstThenWhyNumbered)
+{
+    const auto view = shown(side("run #1", {{8}, {2}}), side("run #2", {{8}, {2}}, "inductor"));
+    EXPECT_TRUE(view->windowTitle().startsWith("Compare run #1 and run #2")) << view->windowTitle().toStdString();
+    const auto* verdict = view->findChild<QLabel*>("compareVerdict");
+    ASSERT_TRUE(verdict);
+    EXPECT_TRUE(verdict->text().startsWith("Differ")) << verdict->text().toStdString();
+    const auto* why = view->findChild<QLabel*>("compareWhy");
+    ASSERT_TRUE(why);
+    EXPECT_TRUE(why->isVisible());
+    EXPECT_TRUE(why->text().contains("1. options changed: backend eager -> inductor")) << why->text().toStdString();
+    // The same graph lowered differently: the window opens on the code.
+    EXPECT_EQ(view->tabs()->currentIndex(), CompareView::CodeTab);
+    // The Cache tab highlights the envelope field that differs.
+    EXPECT_TRUE(view->tablePane()->rows("Cache").contains("*backend: eager | inductor"))
+        << view->tablePane()->rows("Cache").join('\n').toStdString();
+
+    const auto same = shown(side("run #1", {{8}, {2}}), side("run #3", {{8}, {2}}));
+    EXPECT_TRUE(same->findChild<QLabel*>("compareVerdict")->text().startsWith("Equivalent"));
+    EXPECT_FALSE(same->findChild<QLabel*>("compareWhy")->isVisible());
+    EXPECT_EQ(same->tabs()->currentIndex(), CompareView::GraphTab);
+    // Nothing differs: every box plain, not the lens colours (green parameters read as added).
+    ps::ui::GraphView* g = same->graphPane()->view(1);
+    QSet<QRgb> fills;
+    for (int n = 0; n < static_cast<int>(g->graph()->nodes().size()); ++n)
+        if (g->boxOfNode(n))
+            fills.insert(g->boxFill(n).rgba());
+    EXPECT_EQ(fills.size(), 1);
+}
+
+TEST(UiCompareView, AnAddedLayerIsGreenOnBAndMatchedNodesStayPlain)
+{
+    const auto view = shown(side("run #1", {{8}, {2}}), side("run #2", {{8}, {8}, {2}}));
+    const auto& graph = view->diff().captures().at(0).graph;
+    ASSERT_FALSE(graph.added().empty());
+    EXPECT_TRUE(graph.removed().empty());
+    ps::ui::GraphView* b = view->graphPane()->view(1);
+    ps::ui::GraphView* a = view->graphPane()->view(0);
+    for (int n : graph.added()) {
+        // the box showing it (its own, or a collapsed module's made only of added nodes)
+        b->selectNodes({n}, true);
+        ASSERT_TRUE(waitFor([&]() { return !b->layoutPending(); }, 20000));
+        EXPECT_EQ(b->boxFill(n), ps::ui::DiffColours::added()) << n;
+    }
+    // The input x, matched and unchanged, is plain.
+    int plain = -1;
+    for (const auto& [i, j] : graph.matched())
+        if (a->graph()->nodes()[static_cast<std::size_t>(i)].kind == "input")
+            plain = i;
+    ASSERT_GE(plain, 0);
+    a->selectNodes({plain}, true);
+    ASSERT_TRUE(waitFor([&]() { return !a->layoutPending(); }, 20000));
+    EXPECT_FALSE(isDiffColour(a->boxFill(plain))) << a->boxFill(plain).name().toStdString();
+    EXPECT_TRUE(view->graphPane()->summary().contains("Added")) << view->graphPane()->summary().toStdString();
+}
+
+TEST(UiCompareView, SelectingANodeOnASelectsItsMatchOnB)
+{
+    const auto view = shown(side("run #1", {{8}, {2}}), side("run #2", {{8}, {8}, {2}}));
+    const auto& graph = view->diff().captures().at(0).graph;
+    ps::ui::GraphView* a = view->graphPane()->view(0);
+    ps::ui::GraphView* b = view->graphPane()->view(1);
+    // The last addmm of A (the output layer) matches B's last addmm, past the inserted layer.
+    int nodeA = -1, nodeB = -1;
+    for (const auto& [i, j] : graph.matched())
+        if (a->graph()->nodes()[static_cast<std::size_t>(i)].target == "aten.addmm.default") {
+            nodeA = i;
+            nodeB = j;
+        }
+    ASSERT_GE(nodeA, 0);
+    EXPECT_EQ(view->graphPane()->matchOf(0, nodeA), nodeB);
+    a->selectNodes({nodeA}, true);
+    ASSERT_TRUE(waitFor([&]() { return b->selectedNodes().contains(nodeB) && !b->layoutPending(); }, 20000))
+        << b->selectedNodes().size();
+    EXPECT_TRUE(a->selectedNodes().contains(nodeA));  // not echoed back as something else
+    // ... and back: selecting on B selects on A.
+    const auto& first = graph.matched().front();
+    b->selectNodes({first.second}, true);
+    ASSERT_TRUE(waitFor([&]() { return a->selectedNodes().contains(first.first) && !a->layoutPending(); }, 20000));
+}
+
+TEST(UiCompareView, TheCodeTabListsTheChangedSectionAndShowsBothTexts)
+{
+    const auto view = shown(side("run #1", {{8}, {2}}), side("run #2", {{8}, {8}, {2}}));
+    view->tabs()->setCurrentIndex(CompareView::CodeTab);
+    QTreeWidget* list = view->codePane()->sectionList();
+    ASSERT_EQ(list->topLevelItemCount(), 2);
+    EXPECT_EQ(list->topLevelItem(0)->text(0), "Header");
+    EXPECT_EQ(list->topLevelItem(0)->text(1), "same");
+    EXPECT_EQ(list->topLevelItem(1)->text(0), "Captured graph");
+    EXPECT_EQ(list->topLevelItem(1)->text(1), "changed");
+    // The first section that differs is shown at once, each side its own slice.
+    EXPECT_EQ(list->currentItem(), list->topLevelItem(1));
+    ps::ui::LessonDiffView* diff = view->codePane()->diffView();
+    EXPECT_EQ(diff->editor(0)->text(), "layer(8)\nlayer(2)\n");
+    EXPECT_EQ(diff->editor(1)->text(), "layer(8)\nlayer(8)\nlayer(2)\n");
+    EXPECT_EQ(diff->markedLines(0), QList<int>());
+    EXPECT_EQ(diff->markedLines(1), QList<int>({2}));
+    EXPECT_TRUE(diff->title(0)->text().contains("run #1")) << diff->title(0)->text().toStdString();
+    // The unchanged header, on request.
+    list->setCurrentItem(list->topLevelItem(0));
+    EXPECT_EQ(diff->editor(0)->text(), "# generated\n# backend eager\n");
+    EXPECT_TRUE(diff->markedLines(1).isEmpty());
+}
+
+TEST(UiCompareView, TheLibraryActionNeedsTwoRunsAndOpensTheView)
+{
+    TempDir dir;
+    ps::ui::RunStore store(dir.file("library.sqlite3"));
+    ASSERT_TRUE(store.isOpen()) << store.error().toStdString();
+    const std::string script = dir.write("alpha.py", "x = 1\n").toStdString();
+    std::vector<qint64> ids;
+    for (int nodes : {12, 14}) {
+        auto run = syntheticRun(script, syntheticGraph(nodes, script, 1), "ok", "alpha");
+        run.scriptText = "x = 1\n";
+        QString error;
+        ids.push_back(store.insert(run, &error));
+        ASSERT_GT(ids.back(), 0) << error.toStdString();
+    }
+    ps::ui::LibraryView lib;
+    lib.setStore(&store);
+    lib.resize(400, 500);
+    lib.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&lib));
+    QAction* compare = lib.actions()->compareAction();
+    ASSERT_EQ(lib.rowCount(), 2);
+    EXPECT_FALSE(compare->isEnabled());
+    lib.selectRun(ids[0]);
+    EXPECT_FALSE(compare->isEnabled());
+    EXPECT_TRUE(compare->toolTip().contains("Select two runs")) << compare->toolTip().toStdString();
+    lib.view()->selectionModel()->select(
+        lib.view()->model()->index(0, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    lib.view()->selectionModel()->select(
+        lib.view()->model()->index(1, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    ASSERT_EQ(lib.selectedRuns().size(), 2);
+    EXPECT_TRUE(compare->isEnabled());
+    QMenu menu;
+    lib.actions()->fillMenu(&menu);
+    EXPECT_TRUE(menu.actions().contains(compare));
+
+    compare->trigger();
+    const auto windows = lib.actions()->compareWindows();
+    ASSERT_EQ(windows.size(), 1);
+    CompareView* view = windows.front();
+    EXPECT_TRUE(view->isVisible());
+    EXPECT_TRUE(
+        view->windowTitle().startsWith(QString("Compare run #%1 (alpha) and run #%2 (alpha)").arg(ids[0]).arg(ids[1])))
+        << view->windowTitle().toStdString();
+    EXPECT_FALSE(view->diff().equivalent());  // 12 nodes against 14
+    EXPECT_FALSE(view->diff().captures().at(0).graph.added().empty());
+    EXPECT_TRUE(lib.message().contains("they differ")) << lib.message().toStdString();
+    view->close();  // deletes itself
+    EXPECT_TRUE(waitFor([&]() { return lib.actions()->compareWindows().isEmpty(); }, 5000));
+}
+
+TEST(UiCompareView, ARunDocumentComparesAsItsStoredSelf)
+{
+    TempDir dir;
+    const std::string script = dir.write("alpha.py", "x = 1\n").toStdString();
+    auto run = syntheticRun(script, syntheticGraph(12, script, 1), "ok", "alpha");
+    run.scriptText = "x = 1\n";
+    const RunSide a = CompareView::sideOf(run, "the current run");
+    ASSERT_EQ(a.pythonCode.size(), 1u);
+    ASSERT_TRUE(a.pythonCode[0].has_value());
+    const auto view = shown(a, CompareView::sideOf(run, "again"));
+    EXPECT_TRUE(view->diff().equivalent());
+}

@@ -1,0 +1,62 @@
+// The graph's toolbar at the widths a 1280x800 window gives it: the legend shows whole entries
+// (never a word cut in the middle, as "forwa" was) and says how many more there are; the match
+// count is never cut.
+#include "ui/GraphToolBar.h"
+
+#include <QApplication>
+#include <QLabel>
+#include <gtest/gtest.h>
+
+using ps::ui::GraphToolBar;
+
+namespace {
+
+const std::vector<std::pair<std::string, int>> kPhases
+    = {{"forward", 12}, {"backward", 15}, {"input", 6}, {"output", 1}};
+
+QLabel* legendLabel(GraphToolBar& bar)
+{
+    // the legend is the label whose tooltip lists the entries
+    for (QLabel* label : bar.findChildren<QLabel*>())
+        if (label->toolTip().contains(QStringLiteral("forward (12)")))
+            return label;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST(UiGraphToolBar, ANarrowLegendShowsWholeEntriesAndHowManyMore)
+{
+    GraphToolBar bar;
+    bar.resize(560, 80);
+    bar.show();
+    bar.setLegend(kPhases, ps::graph::Lens::Kind);
+    QApplication::processEvents();
+    QLabel* legend = legendLabel(bar);
+    ASSERT_NE(legend, nullptr);
+    ASSERT_LT(bar.legendShown(), 4) << "560 px cannot hold the lens box, depth, buttons and four entries";
+    EXPECT_TRUE(legend->text().contains(QStringLiteral("+%1 more").arg(4 - bar.legendShown())))
+        << legend->text().toStdString();
+    // what is drawn fits: no entry runs past the label's edge
+    EXPECT_LE(legend->sizeHint().width(), legend->width() + 4);
+
+    bar.resize(1600, 80);
+    QApplication::processEvents();
+    EXPECT_EQ(bar.legendShown(), 4);
+    EXPECT_FALSE(legend->text().contains(QStringLiteral("more")));
+}
+
+TEST(UiGraphToolBar, TheMatchCountIsNeverCut)
+{
+    GraphToolBar bar;
+    bar.resize(560, 80);
+    bar.show();
+    bar.setMatches({1, 2}, true);
+    QApplication::processEvents();
+    QLabel* count = nullptr;
+    for (QLabel* label : bar.findChildren<QLabel*>())
+        if (label->text() == QStringLiteral("2 matches"))
+            count = label;
+    ASSERT_NE(count, nullptr);
+    EXPECT_GE(count->width(), count->sizeHint().width());
+}

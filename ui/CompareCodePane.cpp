@@ -1,0 +1,169 @@
+#include "ui/CompareCodePane.h"
+
+#include "compare/CodeDiff.h"
+#include "compare/TextDiff.h"
+#include "ui/DiffColours.h"
+#include "ui/LessonDiffView.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace ps::ui {
+
+namespace {
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+/// Lines start..end (1-based, inclusive) of a text; "" where the section is not on that side.
+QString slice(const std::vector<std::string_view>& lines, int start, int end)
+{
+    std::string out;
+    for (int i = std::max(1, start); start > 0 && i <= end && i <= static_cast<int>(lines.size()); ++i) {
+        out.append(lines[static_cast<std::size_t>(i - 1)]);
+        out.push_back('\n');
+    }
+    return q(out);
+}
+
+}  // namespace
+
+CompareCodePane::CompareCodePane(QWidget* parent) : QWidget(parent)
+{
+    m_list = new QTreeWidget;
+    m_list->setObjectName(QStringLiteral("compareSections"));
+    m_list->setRootIsDecorated(false);
+    m_list->setUniformRowHeights(true);
+    m_list->setHeaderLabels({tr("Section"), tr("Status"), tr("Lines")});
+    m_list->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_list->header()->setStretchLastSection(false);
+    m_notes = new QLabel;
+    m_notes->setWordWrap(true);
+    m_notes->setTextFormat(Qt::PlainText);
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_diff = new LessonDiffView;
+    m_diff->setObjectName(QStringLiteral("compareCodeDiff"));
+
+    auto* top = new QWidget;
+    auto* tl = new QVBoxLayout(top);
+    tl->setContentsMargins(0, 0, 0, 0);
+    tl->addWidget(m_list, 1);
+    tl->addWidget(m_notes);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->setChildrenCollapsible(false);
+    split->addWidget(top);
+    split->addWidget(m_diff);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+
+    connect(m_list, &QTreeWidget::currentItemChanged, this,
+        [this](QTreeWidgetItem* item) { showSection(item ? m_list->indexOfTopLevelItem(item) : -1); });
+}
+
+void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const std::optional<std::string>& codeB,
+    const compare::CodeDiff& diff, const QString& labelA, const QString& labelB)
+{
+    m_labels[0] = labelA;
+    m_labels[1] = labelB;
+    m_diff->setSideNames(labelA, labelB);
+    m_slices.clear();
+    m_list->clear();
+    const auto linesA = compare::TextDiff::splitLines(codeA ? *codeA : std::string_view());
+    const auto linesB = compare::TextDiff::splitLines(codeB ? *codeB : std::string_view());
+
+    auto add = [this](const QString& title, const QString& status, const QString& lines, Slice slice) {
+        auto* item = new QTreeWidgetItem({title, status, lines});
+        const QColor colour = DiffColours::of(status);
+        if (colour.isValid())
+            for (int c = 0; c < 3; ++c) {
+                item->setBackground(c, colour);
+                item->setForeground(c, QColor(Qt::black));
+            }
+        m_list->addTopLevelItem(item);
+        m_slices.push_back(std::move(slice));
+    };
+    if (!diff.present() || diff.sections().empty()) {
+        // Nothing to split by: the whole text of each side (or the side that has none said).
+        const QString status = !codeA && !codeB ? tr("none")
+            : !codeA                            ? tr("added")
+            : !codeB                            ? tr("removed")
+            : diff.identical()                  ? tr("same")
+                                                : tr("changed");
+        add(tr("python_code (whole)"), status, QString(),
+            {tr("python_code"), codeA ? q(*codeA) : QString(), codeB ? q(*codeB) : QString()});
+    } else {
+        for (const compare::SectionChange& s : diff.sections()) {
+            const QString title = q(s.title.empty() ? s.kind : s.title);
+            add(title, q(s.status), QStringLiteral("+%1 −%2").arg(s.added).arg(s.removed),
+                {title, slice(linesA, s.startA, s.endA), slice(linesB, s.startB, s.endB)});
+        }
+    }
+    m_list->resizeColumnToContents(1);
+    m_list->resizeColumnToContents(2);
+
+    QStringList notes;
+    if (diff.present() && diff.identical())
+        notes << tr("python_code is the same on both sides.");
+    for (const compare::MetadataChange& m : diff.metadata())
+        notes << tr("metadata %1: %2 → %3")
+                     .arg(q(m.name), m.before.empty() ? tr("absent") : q(m.before),
+                         m.after.empty() ? tr("absent") : q(m.after));
+    int same = 0;
+    for (const compare::KernelChange& k : diff.kernels()) {
+        if (k.status == "same") {
+            ++same;
+            continue;
+        }
+        QStringList names;
+        for (const std::string& n : k.a)
+            names << QStringLiteral("−") + q(n);
+        for (const std::string& n : k.b)
+            names << QStringLiteral("+") + q(n);
+        notes << tr("kernel %1: %2 (%n ATen node(s))", "", k.nodes).arg(q(k.status), names.join(' '));
+    }
+    if (!diff.kernels().empty())
+        notes << tr("kernels: %1 same, %2 differ").arg(same).arg(diff.kernelsChanged());
+    m_notes->setText(notes.join('\n'));
+    m_notes->setVisible(!notes.isEmpty());
+
+    // The first section that differs, else the first.
+    int first = 0;
+    for (int i = 0; i < m_list->topLevelItemCount(); ++i)
+        if (m_list->topLevelItem(i)->text(1) != QLatin1String("same")) {
+            first = i;
+            break;
+        }
+    if (m_list->topLevelItemCount() > 0)
+        m_list->setCurrentItem(m_list->topLevelItem(first));
+    else
+        showSection(-1);
+}
+
+void CompareCodePane::showSection(int row)
+{
+    if (row < 0 || row >= static_cast<int>(m_slices.size())) {
+        m_diff->title(0)->setText(m_labels[0]);
+        m_diff->title(1)->setText(m_labels[1]);
+        m_diff->clear();
+        return;
+    }
+    const Slice& s = m_slices[static_cast<std::size_t>(row)];
+    m_diff->title(0)->setText(tr("%1: %2").arg(m_labels[0], s.title));
+    m_diff->title(1)->setText(tr("%1: %2").arg(m_labels[1], s.title));
+    m_diff->setTexts(s.a, s.b);
+}
+
+QString CompareCodePane::notes() const
+{
+    return m_notes->text();
+}
+
+}  // namespace ps::ui

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+class QLabel;
+class QTreeWidget;
+
+namespace ps::compare {
+class CodeDiff;
+}
+
+namespace ps::ui {
+
+class LessonDiffView;
+
+/// python_code of two captures compared by section (engine/compare's CodeDiff): a list of the
+/// sections with their status (same, changed, added, removed: coloured as in the graphs) and
+/// lines added and removed; selecting one shows its text of run A and of run B side by side
+/// with the lines that differ marked (LessonDiffView). Under the list, the calling-convention
+/// metadata fields and the kernels that differ.
+class CompareCodePane : public QWidget {
+    Q_OBJECT
+public:
+    explicit CompareCodePane(QWidget* parent = nullptr);
+
+    void setCapture(const std::optional<std::string>& codeA, const std::optional<std::string>& codeB,
+        const compare::CodeDiff& diff, const QString& labelA, const QString& labelB);
+
+    QTreeWidget* sectionList() const { return m_list; }
+    LessonDiffView* diffView() const { return m_diff; }
+    /// Shows section `row` of the list side by side.
+    void showSection(int row);
+    /// The metadata and kernel lines under the list.
+    QString notes() const;
+
+private:
+    struct Slice {
+        QString title;
+        QString a;
+        QString b;
+    };
+
+    QTreeWidget* m_list;
+    QLabel* m_notes;
+    LessonDiffView* m_diff;
+    std::vector<Slice> m_slices;
+    QString m_labels[2];
+};
+
+}  // namespace ps::ui

@@ -1,0 +1,221 @@
+#include "ui/CompareGraphPane.h"
+
+#include "compare/GraphDiff.h"
+#include "graph/GraphModel.h"
+#include "ui/DiffColours.h"
+#include "ui/GraphBoxItem.h"
+#include "ui/GraphCanvas.h"
+#include "ui/GraphView.h"
+#include "ui/LensPalette.h"
+
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <map>
+#include <unordered_map>
+
+namespace ps::ui {
+
+namespace {
+
+using nlohmann::json;
+
+const json& member(const json& j, const char* key)
+{
+    static const json kNull;
+    if (!j.is_object())
+        return kNull;
+    auto it = j.find(key);
+    return it == j.end() ? kNull : *it;
+}
+
+/// Index of each node_list entry in the GraphModel built from it (by name: the model leaves
+/// out entries it cannot read), -1 where it has none.
+std::vector<int> modelIndices(const json& graph, const graph::GraphModel& model)
+{
+    std::unordered_map<std::string, int> byName;
+    for (std::size_t i = 0; i < model.nodes().size(); ++i)
+        byName.emplace(model.nodes()[i].name, static_cast<int>(i));
+    std::vector<int> out;
+    const json& list = member(graph, "node_list");
+    if (!list.is_array())
+        return out;
+    for (const json& node : list) {
+        const json& name = member(node, "name");
+        auto it = name.is_string() ? byName.find(name.get<std::string>()) : byName.end();
+        out.push_back(it == byName.end() ? -1 : it->second);
+    }
+    return out;
+}
+
+int at(const std::vector<int>& v, int i)
+{
+    return i >= 0 && i < static_cast<int>(v.size()) ? v[static_cast<std::size_t>(i)] : -1;
+}
+
+}  // namespace
+
+CompareGraphPane::CompareGraphPane(QWidget* parent) : QWidget(parent)
+{
+    m_summary = new QLabel;
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_split = new QSplitter(Qt::Horizontal);
+    m_split->setChildrenCollapsible(false);
+    for (int k = 0; k < 2; ++k) {
+        m_titles[k] = new QLabel;
+        m_titles[k]->setTextFormat(Qt::PlainText);
+        QFont bold = m_titles[k]->font();
+        bold.setBold(true);
+        m_titles[k]->setFont(bold);
+        m_views[k] = new GraphView;
+        m_views[k]->setObjectName(k == 0 ? QStringLiteral("compareGraphA") : QStringLiteral("compareGraphB"));
+        auto* pane = new QWidget;
+        // Two graph views' toolbars side by side are wider than a 1400-pixel window: each pane
+        // may be narrower than its toolbar, whose last buttons are then cut (the wheel zooms).
+        pane->setMinimumWidth(420);
+        auto* pl = new QVBoxLayout(pane);
+        pl->setContentsMargins(0, 0, 0, 0);
+        pl->setSpacing(2);
+        pl->addWidget(m_titles[k]);
+        pl->addWidget(m_views[k], 1);
+        m_split->addWidget(pane);
+        m_split->setStretchFactor(k, 1);
+        connect(
+            m_views[k], &GraphView::nodesSelected, this, [this, k](const QList<int>& nodes) { onSelected(k, nodes); });
+    }
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_split, 1);
+}
+
+void CompareGraphPane::setCapture(const json& captureA, const json& captureB, const compare::GraphDiff& diff,
+    const QString& labelA, const QString& labelB)
+{
+    const json* captures[2] = {&captureA, &captureB};
+    const QString labels[2] = {labelA, labelB};
+    std::vector<int> index[2];
+    std::shared_ptr<const graph::GraphModel> models[2];
+    for (int k = 0; k < 2; ++k) {
+        m_match[k].clear();
+        m_expect[k] = -1;
+        const json& graphJson = member(*captures[k], "graph");
+        if (captures[k]->is_null()) {
+            m_views[k]->clear(tr("%1 has no capture of this name.").arg(labels[k]));
+            continue;
+        }
+        models[k] = std::make_shared<const graph::GraphModel>(
+            graph::GraphModel::fromJson(graphJson, member(*captures[k], "lowering")));
+        index[k] = modelIndices(graphJson, *models[k]);
+        m_match[k].assign(models[k]->nodes().size(), -1);
+        if (models[k]->empty())
+            m_views[k]->clear(tr("%1: no graph (%2)").arg(labels[k], QString::fromStdString(models[k]->error())));
+        else
+            m_views[k]->setGraph(models[k]);
+    }
+
+    // Colours and matches, from node_list indices to each model's.
+    std::map<int, QColor> fills[2];
+    for (int i : diff.removed())
+        if (int n = at(index[0], i); n >= 0)
+            fills[0][n] = DiffColours::removed();
+    for (int j : diff.added())
+        if (int n = at(index[1], j); n >= 0)
+            fills[1][n] = DiffColours::added();
+    for (const compare::NodeChange& c : diff.changed()) {
+        if (int n = at(index[0], c.a); n >= 0)
+            fills[0][n] = DiffColours::changed();
+        if (int n = at(index[1], c.b); n >= 0)
+            fills[1][n] = DiffColours::changed();
+    }
+    for (const auto& [i, j] : diff.matched()) {
+        const int a = at(index[0], i);
+        const int b = at(index[1], j);
+        if (a >= 0 && b >= 0) {
+            m_match[0][static_cast<std::size_t>(a)] = b;
+            m_match[1][static_cast<std::size_t>(b)] = a;
+        }
+    }
+    for (int k = 0; k < 2; ++k) {
+        // Unchanged nodes plain, also where nothing differs (no fills would be the lens colours,
+        // whose green parameters read as "added" here): one plain fill is enough to say so.
+        if (models[k] && fills[k].empty() && !models[k]->empty())
+            fills[k][0] = LensPalette::colors(std::string(), m_views[k]->palette()).fill;
+        if (models[k] && !models[k]->empty())
+            m_views[k]->setNodeFills(fills[k]);
+        const int nodes = models[k] ? static_cast<int>(models[k]->nodes().size()) : 0;
+        QString title = labels[k];
+        if (models[k])
+            title += tr(" — %n node(s)", "", nodes);
+        if (k == 0 && !diff.removed().empty())
+            title += tr(", %1 removed").arg(diff.removed().size());
+        if (k == 1 && !diff.added().empty())
+            title += tr(", %1 added").arg(diff.added().size());
+        if (!diff.changed().empty() && models[k])
+            title += tr(", %1 changed").arg(diff.changed().size());
+        m_titles[k]->setText(title);
+    }
+
+    QStringList lines;
+    if (diff.missing())
+        lines << tr("The graphs cannot be compared: a side has no node list.");
+    else if (diff.identical())
+        lines << tr("The graphs are the same: %n node(s), each matched and unchanged.", "", diff.nodesA());
+    for (const compare::NodeBlock& b : diff.blocks())
+        lines << tr("%1 %n node(s)%2%3", "", b.count)
+                     .arg(b.added ? tr("Added") : tr("Removed"))
+                     .arg(b.module.empty() ? QString()
+                                           : tr(" in %1%2")
+                                                 .arg(QString::fromStdString(b.module),
+                                                     b.moduleType.empty() ? QString()
+                                                                          : QStringLiteral(" (%1)").arg(
+                                                                              QString::fromStdString(b.moduleType))))
+                     .arg(b.ops.empty() ? QString() : QStringLiteral(": ") + QString::fromStdString(b.ops));
+    for (const auto& [from, to] : diff.renames())
+        lines << tr("Module %1 is now %2").arg(QString::fromStdString(from), QString::fromStdString(to));
+    if (!diff.changed().empty())
+        lines << tr("%n matched node(s) changed (amber); select one to see its match.", "",
+            static_cast<int>(diff.changed().size()));
+    if (diff.approximate())
+        lines << tr("The graphs differ too much for an exact alignment: the matching shown is approximate.");
+    m_summary->setText(lines.join('\n'));
+}
+
+int CompareGraphPane::matchOf(int side, int node) const
+{
+    return at(m_match[side], node);
+}
+
+QString CompareGraphPane::summary() const
+{
+    return m_summary->text();
+}
+
+void CompareGraphPane::onSelected(int side, const QList<int>& nodes)
+{
+    if (m_expect[side] >= 0 && nodes.contains(m_expect[side])) {
+        // The selection this pane made, now shown (at once, or after the layout that revealed
+        // it): centre it, and do not echo it back.
+        if (GraphBoxItem* box = m_views[side]->boxOfNode(m_expect[side]))
+            m_views[side]->canvas()->centerOn(box);
+        m_expect[side] = -1;
+        return;
+    }
+    if (m_syncing)
+        return;
+    const int other = 1 - side;
+    QList<int> matches;
+    for (int n : nodes)
+        if (int m = matchOf(side, n); m >= 0)
+            matches << m;
+    m_expect[other] = matches.isEmpty() ? -1 : matches.front();
+    m_syncing = true;
+    // One node: open what hides its match; a module box: the boxes showing its matches.
+    m_views[other]->selectNodes(matches, nodes.size() == 1);
+    m_syncing = false;
+}
+
+}  // namespace ps::ui

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+class QLabel;
+class QSplitter;
+
+namespace ps::compare {
+class GraphDiff;
+}
+
+namespace ps::ui {
+
+class GraphView;
+
+/// Two captured graphs side by side (side 0: run A, left; side 1: run B, right), each in a
+/// GraphView of its own, coloured by engine/compare's GraphDiff: nodes only in B green on B,
+/// nodes only in A red on A, matched nodes whose fields differ amber on both; matched
+/// unchanged nodes plain. Selecting nodes on one side selects their matches on the other
+/// (a module box stands for its nodes there too) and centres the first of them.
+class CompareGraphPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit CompareGraphPane(QWidget* parent = nullptr);
+
+    /// Shows two captures (the report's capture objects; null where the capture is only on
+    /// the other side) compared by `diff`; labels name the runs ("run #12").
+    void setCapture(const nlohmann::json& captureA, const nlohmann::json& captureB, const compare::GraphDiff& diff,
+        const QString& labelA, const QString& labelB);
+
+    GraphView* view(int side) const { return m_views[side]; }
+    /// The node of the other side matched to `node` of `side` (GraphModel indices), or -1.
+    int matchOf(int side, int node) const;
+    /// The line above the graphs: what was added, removed, renamed, changed.
+    QString summary() const;
+
+private:
+    void onSelected(int side, const QList<int>& nodes);
+
+    GraphView* m_views[2];
+    QLabel* m_titles[2];
+    QLabel* m_summary;
+    QSplitter* m_split;
+    std::vector<int> m_match[2];  ///< per GraphModel node of a side: its match on the other, or -1
+    int m_expect[2] = {-1, -1};   ///< a node this pane selected on a side, to centre when shown
+    bool m_syncing = false;
+};
+
+}  // namespace ps::ui

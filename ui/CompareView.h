@@ -1,0 +1,66 @@
+#pragma once
+
+#include "compare/RunDiff.h"
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QTabWidget;
+
+namespace ps::ui {
+
+class CompareCodePane;
+class CompareGraphPane;
+class CompareTablePane;
+struct RunDocument;
+
+/// Two runs compared, in a window of its own (like the Lessons): engine/compare's RunDiff of
+/// run A and run B. On top the verdict first ("Equivalent" or "Differ") and why, numbered, in
+/// the diff's order (script, inputs, options, torch or the machine); a capture selector when
+/// the runs have more than one; then tabs: Graph (CompareGraphPane: the graphs side by side,
+/// coloured, selection synchronised), Code (CompareCodePane: python_code by section) and
+/// Cache · Verify · Timings (CompareTablePane).
+///
+/// Not a child of the main window (it would stay above it); it deletes itself when closed.
+class CompareView : public QWidget {
+    Q_OBJECT
+public:
+    enum Tab { GraphTab, CodeTab, TableTab };
+
+    CompareView(compare::RunSide a, compare::RunSide b, QWidget* parent = nullptr);
+
+    /// A run the window shows (just run, or opened from disk) as the diff sees it.
+    static compare::RunSide sideOf(const RunDocument& run, const QString& label);
+
+    const compare::RunDiff& diff() const { return m_diff; }
+    /// "Equivalent" or "Differ", and the line after it.
+    QString verdictText() const;
+    /// The numbered why lines ("1. options changed: backend eager -> inductor").
+    QStringList whyLines() const;
+    QComboBox* captureSelector() const { return m_captures; }
+    QTabWidget* tabs() const { return m_tabs; }
+    CompareGraphPane* graphPane() const { return m_graph; }
+    CompareCodePane* codePane() const { return m_code; }
+    CompareTablePane* tablePane() const { return m_table; }
+    /// Shows capture `index` of the diff's captures in every tab.
+    void setCapture(int index);
+
+    /// Shows the window (1400x900, or most of a smaller screen), raised and active.
+    void showAndRaise();
+
+private:
+    compare::RunSide m_sides[2];
+    compare::RunDiff m_diff;
+    QLabel* m_verdict;
+    QLabel* m_why;
+    QComboBox* m_captures;
+    QTabWidget* m_tabs;
+    CompareGraphPane* m_graph;
+    CompareCodePane* m_code;
+    CompareTablePane* m_table;
+};
+
+}  // namespace ps::ui

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+namespace ps::ui {
+
+class ReportView;
+class RunController;
+class ScriptDocument;
+class ScriptEditor;
+
+/// Keeps the editor, the graph, Source and Violations pointing at the same thing: selecting
+/// graph nodes marks their script lines (when the report is a run of the editor's script) and
+/// their kernels in Source; clicking a script line or a kernel selects its nodes; a location
+/// (a violation, a node's line) opens its script if need be and goes to the line.
+///
+/// Thread contract: GUI thread only. It owns none of the widgets it connects.
+class CrossSelection : public QObject {
+    Q_OBJECT
+public:
+    CrossSelection(ScriptEditor* editor, ReportView* report, RunController* runs, ScriptDocument* document,
+        QObject* parent = nullptr);
+
+private:
+    void onNodesSelected(const QList<int>& nodes);
+    void onScriptLineClicked(int line);
+    void onSourceNodes(const QStringList& names);
+    void onLocation(const QString& file, int line);
+
+    ScriptEditor* m_editor;
+    ReportView* m_report;
+    RunController* m_runs;
+    ScriptDocument* m_document;
+    bool m_syncing = false;  ///< set while this class moves the others: their echoes are not acted on
+};
+
+}  // namespace ps::ui

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QColor>
+
+namespace ps::ui {
+
+/// The Compare view's colours, the same in the graphs, the tables and the section list: added
+/// green (on side B), removed red (on side A), changed amber (on both). Light fills, so that a
+/// box's title stays readable on them; unchanged things keep the plain colours.
+struct DiffColours {
+    static QColor added() { return QColor(0xa5, 0xd6, 0xa7); }
+    static QColor removed() { return QColor(0xef, 0x9a, 0x9a); }
+    static QColor changed() { return QColor(0xff, 0xcc, 0x80); }
+    /// The colour of a status word of engine/compare ("added", "removed", "changed", "refused");
+    /// invalid for "same" and anything else.
+    static QColor of(const QString& status)
+    {
+        if (status == QLatin1String("added"))
+            return added();
+        if (status == QLatin1String("removed"))
+            return removed();
+        if (status == QLatin1String("changed") || status == QLatin1String("refused"))
+            return changed();
+        return QColor();
+    }
+};
+
+}  // namespace ps::ui

@@ -1,0 +1,103 @@
+#pragma once
+
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+class QAction;
+class QMenu;
+class QWidget;
+
+namespace ps::ui {
+
+class CompareView;
+class LibraryView;
+struct RunDocument;
+
+/// What the library dock does to runs, from its toolbar and its context menu: open a run,
+/// open its script, show the script's folder, compare two runs (or a run and the one the window
+/// shows) in a Compare window, export, import, trust and delete. The library's
+/// own operations run through RunStore (as `precompile-studio library` runs them); each action
+/// ends in one line for the dock (LibraryView::message()): what was done, or why not. Nothing
+/// stored is lost: a delete is confirmed, and removes the run only (its blobs stay until gc).
+///
+/// Dialogs go through Prompts, so that tests can answer them.
+class LibraryActions : public QObject {
+    Q_OBJECT
+public:
+    struct Prompts {
+        /// The folder to export into; "" : cancelled.
+        std::function<QString(QWidget* parent)> exportFolder;
+        /// The NAME.py to import; "" : cancelled.
+        std::function<QString(QWidget* parent)> importFile;
+        /// Asks a yes/no question; true: go ahead.
+        std::function<bool(QWidget* parent, const QString& title, const QString& text)> confirm;
+        /// Shows a folder in the desktop's file manager.
+        std::function<bool(const QString& folder)> showFolder;
+    };
+    /// Opens a script in the editor: its file (`path`), or else `text` as an unsaved copy.
+    /// False when the user kept the editor's script (an unsaved change, say).
+    using ScriptOpener = std::function<bool(const QString& path, const QString& text)>;
+    /// The run the window shows now (null when none), for "Compare with Current Run".
+    using CurrentRun = std::function<std::shared_ptr<const RunDocument>()>;
+
+    explicit LibraryActions(LibraryView* view);
+    ~LibraryActions() override;
+
+    void setPrompts(const Prompts& prompts) { m_prompts = prompts; }
+    void setScriptOpener(ScriptOpener opener);
+    void setCurrentRun(CurrentRun current);
+
+    QAction* openAction() const { return m_open; }
+    QAction* scriptAction() const { return m_script; }
+    QAction* folderAction() const { return m_folder; }
+    QAction* compareAction() const { return m_compare; }
+    QAction* compareCurrentAction() const { return m_compareCurrent; }
+    QAction* exportAction() const { return m_export; }
+    QAction* importAction() const { return m_import; }
+    QAction* trustAction() const { return m_trust; }
+    QAction* deleteAction() const { return m_delete; }
+    /// The context menu for the current selection.
+    void fillMenu(QMenu* menu) const;
+    /// Enables what the selection and the library allow (the tooltip says why not).
+    void update();
+
+    /// The operations behind the actions, once their dialogs are answered.
+    bool exportRun(qint64 id, const QString& dir);
+    qint64 importArtifact(const QString& pythonCodePath);
+    bool trustRuns(const QList<qint64>& ids);
+    bool removeRuns(const QList<qint64>& ids);
+    bool openScript(qint64 id);
+    /// Opens a Compare window of two stored runs (a: the older, shown on the left); null, said
+    /// in the dock, when a run cannot be read.
+    CompareView* compareRuns(qint64 a, qint64 b);
+    /// Opens a Compare window of a stored run and the run the window shows now.
+    CompareView* compareWithCurrent(qint64 id);
+    /// The Compare windows still open, oldest first.
+    QList<CompareView*> compareWindows() const;
+
+private:
+    void say(const QString& text, bool error = false);
+    QString describe(const QList<qint64>& ids) const;
+
+    LibraryView* m_view;
+    Prompts m_prompts;
+    ScriptOpener m_opener;
+    CurrentRun m_current;
+    QList<QPointer<CompareView>> m_windows;
+    QAction* m_open;
+    QAction* m_script;
+    QAction* m_folder;
+    QAction* m_compare;
+    QAction* m_compareCurrent;
+    QAction* m_export;
+    QAction* m_import;
+    QAction* m_trust;
+    QAction* m_delete;
+};
+
+}  // namespace ps::ui

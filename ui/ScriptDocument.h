@@ -1,0 +1,73 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+class QMainWindow;
+class QMenu;
+
+namespace ps::ui {
+
+class NoticeBar;
+class RunController;
+class ScriptEditor;
+class UnsavedScript;
+
+/// The script in the window's editor as a document: New, Open (a script, or an exported
+/// artifact, whose run the report shows), Save, Save As, the question before unsaved changes
+/// are dropped, File > Open Recent, the window's title, and the untitled script's copy that
+/// runs read (UnsavedScript). Refusals and failures go to the notice bar.
+///
+/// Thread contract: GUI thread only. It owns none of the widgets it drives.
+class ScriptDocument : public QObject {
+    Q_OBJECT
+public:
+    ScriptDocument(QMainWindow* window, ScriptEditor* editor, NoticeBar* notice, RunController* runs);
+    ~ScriptDocument() override;
+
+    /// A script, or an exported NAME.py with NAME.cache and NAME.json beside it. False (and the
+    /// notice bar says why) when the file is refused.
+    bool openPath(const QString& path);
+    /// Asks for a file (after maybeSave) and opens it.
+    void openDialog();
+    /// An empty untitled script, once the editor's unsaved changes are saved or dropped.
+    void newScript();
+    bool save();
+    bool saveAs();
+    /// True when the editor's changes are saved, dropped, or there are none; false when the
+    /// user keeps them (Cancel).
+    bool maybeSave();
+    /// maybeSave(), then openPath(); false when either says no.
+    bool replaceWith(const QString& path);
+    /// Shows `text` as an untitled script (an example, a past run's script), once the editor's
+    /// unsaved changes are saved or dropped; false when the user keeps them.
+    bool openScriptCopy(const QString& text);
+    /// The file a run of the editor's script reads: its file, or the unsaved copy last run.
+    QString runScriptPath() const;
+    /// The file to run now: the editor's file (saved first when it has changes) or a fresh copy
+    /// of an untitled script's text; "" when it cannot be had (the notice says why) or the
+    /// user cancelled the save.
+    QString scriptForRun();
+
+    QStringList recentFiles() const;
+    /// File > Open Recent, rebuilt now and whenever the list changes.
+    void setRecentMenu(QMenu* menu);
+    /// The window's title: the script's name, [*] for unsaved changes, "(read-only)".
+    void updateTitle();
+
+private:
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+
+    QMainWindow* m_window;
+    ScriptEditor* m_editor;
+    NoticeBar* m_notice;
+    RunController* m_runs;
+    std::unique_ptr<UnsavedScript> m_unsaved;
+    QMenu* m_recentMenu = nullptr;
+};
+
+}  // namespace ps::ui

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QString>
+
+namespace ps::ui {
+
+/// Where file dialogs start and where the studio's examples are. The last folder a script was
+/// opened from or saved to is kept in QSettings ("files/lastDir"); before there is one, the
+/// examples folder, else the home folder: never the process's working directory.
+class ScriptLocations {
+public:
+    /// $PS_RESOURCES_DIR/examples, else the source tree's resources/examples (beside the
+    /// lessons folder that engine/commands' LessonCatalogue finds).
+    static QString examplesDir();
+    /// The folder Open and Save As start in.
+    static QString startDir();
+    /// Remembers the folder of this file as the last one used.
+    static void remember(const QString& filePath);
+};
+
+}  // namespace ps::ui
