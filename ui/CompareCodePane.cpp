@@ -45,9 +45,13 @@ CompareCodePane::CompareCodePane(QWidget* parent) : QWidget(parent)
     m_notes = new QLabel;
     m_notes->setWordWrap(true);
     m_notes->setTextFormat(Qt::PlainText);
+    m_notes->setSizePolicy(
+        QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long line is wrapped or cut, never widening the window
     m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_diff = new LessonDiffView;
     m_diff->setObjectName(QStringLiteral("compareCodeDiff"));
+    for (int k = 0; k < 2; ++k)  // "run #12 (name): a long section title" is cut, not widening the window
+        m_diff->title(k)->setMinimumWidth(1);
 
     auto* top = new QWidget;
     auto* tl = new QVBoxLayout(top);
@@ -158,6 +162,8 @@ void CompareCodePane::showSection(int row)
     const Slice& s = m_slices[static_cast<std::size_t>(row)];
     m_diff->title(0)->setText(tr("%1: %2").arg(m_labels[0], s.title));
     m_diff->title(1)->setText(tr("%1: %2").arg(m_labels[1], s.title));
+    for (int k = 0; k < 2; ++k)
+        m_diff->title(k)->setToolTip(m_diff->title(k)->text());
     m_diff->setTexts(s.a, s.b);
 }
 

@@ -1,5 +1,7 @@
 #include "ui/CompareGraphPane.h"
 
+#include "compare/JsonFields.h"
+
 #include "compare/GraphDiff.h"
 #include "graph/GraphModel.h"
 #include "ui/DiffColours.h"
@@ -20,15 +22,8 @@ namespace ps::ui {
 namespace {
 
 using nlohmann::json;
-
-const json& member(const json& j, const char* key)
-{
-    static const json kNull;
-    if (!j.is_object())
-        return kNull;
-    auto it = j.find(key);
-    return it == j.end() ? kNull : *it;
-}
+using ps::compare::JsonFields;
+constexpr auto member = JsonFields::member;
 
 /// Index of each node_list entry in the GraphModel built from it (by name: the model leaves
 /// out entries it cannot read), -1 where it has none.
@@ -61,6 +56,8 @@ CompareGraphPane::CompareGraphPane(QWidget* parent) : QWidget(parent)
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setSizePolicy(
+        QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long line is wrapped or cut, never widening the window
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_split = new QSplitter(Qt::Horizontal);
     m_split->setChildrenCollapsible(false);

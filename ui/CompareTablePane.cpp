@@ -1,5 +1,7 @@
 #include "ui/CompareTablePane.h"
 
+#include "compare/JsonFields.h"
+
 #include "compare/RunDiff.h"
 #include "ui/DiffColours.h"
 
@@ -14,6 +16,8 @@ namespace ps::ui {
 namespace {
 
 using nlohmann::json;
+using ps::compare::JsonFields;
+constexpr auto member = JsonFields::member;
 
 QString q(const std::string& s)
 {
@@ -30,15 +34,6 @@ QString cell(const json& v)
     if (v.is_number_float())
         return QString::number(v.get<double>(), 'g', 3);
     return q(v.dump());
-}
-
-const json& member(const json& j, const char* key)
-{
-    static const json kNull;
-    if (!j.is_object())
-        return kNull;
-    auto it = j.find(key);
-    return it == j.end() ? kNull : *it;
 }
 
 }  // namespace

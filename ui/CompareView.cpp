@@ -60,6 +60,8 @@ CompareView::CompareView(compare::RunSide a, compare::RunSide b, QWidget* parent
     m_verdict = new QLabel;
     m_verdict->setObjectName(QStringLiteral("compareVerdict"));
     m_verdict->setTextFormat(Qt::PlainText);
+    m_verdict->setSizePolicy(
+        QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long line is wrapped or cut, never widening the window
     m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QFont big = m_verdict->font();
     big.setBold(true);
@@ -75,6 +77,8 @@ CompareView::CompareView(compare::RunSide a, compare::RunSide b, QWidget* parent
     m_why = new QLabel;
     m_why->setObjectName(QStringLiteral("compareWhy"));
     m_why->setTextFormat(Qt::PlainText);
+    m_why->setSizePolicy(
+        QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long line is wrapped or cut, never widening the window
     m_why->setWordWrap(true);
     m_why->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_why->setText(whyLines().join('\n'));

@@ -151,6 +151,37 @@ std::vector<std::pair<std::string, int>> GraphScene::applyLens(const graph::Grap
     return sorted;
 }
 
+void GraphScene::applyFills(const graph::ModuleTree& tree, const graph::VisibleGraph& visible,
+    const std::map<int, QColor>& fills, const QPalette& palette, std::vector<GraphMinimap::Box>* minimap)
+{
+    const GraphBoxItem::Colors plain = LensPalette::colors(std::string(), palette);
+    for (std::size_t i = 0; i < m_boxes.size(); ++i) {
+        const auto& item = visible.items()[i];
+        std::map<QRgb, int> votes;  // a module box: the fill most of its nodes have
+        for (int n : item.kind == graph::VisibleItem::Node ? std::vector<int>{item.id} : tree.nodesIn(item.id))
+            if (auto it = fills.find(n); it != fills.end())
+                ++votes[it->second.rgba()];
+        GraphBoxItem::Colors colors = plain;
+        if (!votes.empty())
+            colors.fill = QColor::fromRgba(std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) {
+                return a.second < b.second;
+            })->first);
+        m_boxes[i]->setColors(colors);
+        (*minimap)[i].fill = colors.fill;
+    }
+}
+
+void GraphScene::markNodes(const graph::GraphModel& graph, const graph::VisibleGraph& visible, const QList<int>& nodes)
+{
+    for (auto* box : m_boxes)
+        box->setMarked(false);
+    const int count = static_cast<int>(graph.nodes().size());
+    for (int n : nodes)
+        if (n >= 0 && n < count)
+            if (auto* b = box(visible.itemOfNode(n)))
+                b->setMarked(true);
+}
+
 void GraphScene::setOverviewBoxes(std::vector<GraphMinimap::Box> boxes)
 {
     m_overviewBoxes = std::move(boxes);

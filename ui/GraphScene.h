@@ -4,9 +4,11 @@
 #include "ui/EdgesItem.h"
 #include "ui/GraphMinimap.h"
 
+#include <QColor>
 #include <QGraphicsScene>
 #include <QList>
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,6 +62,14 @@ public:
     std::vector<std::pair<std::string, int>> applyLens(const graph::GraphModel& graph, const graph::ModuleTree& tree,
         const graph::VisibleGraph& visible, graph::Lens lens, const QPalette& palette,
         std::vector<GraphMinimap::Box>* minimap);
+
+    /// Fills the boxes with `fills` (a node's colour) instead of the lens's, in the boxes and in
+    /// `minimap` (as applyLens left it): a module box gets the colour most of its nodes have, a
+    /// box none of whose nodes has one the plain colour.
+    void applyFills(const graph::ModuleTree& tree, const graph::VisibleGraph& visible,
+        const std::map<int, QColor>& fills, const QPalette& palette, std::vector<GraphMinimap::Box>* minimap);
+    /// Marks the boxes showing `nodes` (a hidden node's module box) and unmarks every other.
+    void markNodes(const graph::GraphModel& graph, const graph::VisibleGraph& visible, const QList<int>& nodes);
 
     /// The boxes as they look now (rectangles, fills), for the overview's picture.
     void setOverviewBoxes(std::vector<GraphMinimap::Box> boxes);

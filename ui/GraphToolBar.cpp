@@ -41,6 +41,7 @@ GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // A long summary is cut rather than widening the window.
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_summary->installEventFilter(this);
     m_search = new QLineEdit;
     m_search->setObjectName(QStringLiteral("graphSearch"));
     m_search->setPlaceholderText(tr("Find node: name, op, module or shape"));
@@ -195,8 +196,9 @@ void GraphToolBar::focusSearch()
 
 void GraphToolBar::setSummary(const QString& text)
 {
-    m_summary->setText(text);
+    m_summaryText = text;
     m_summary->setToolTip(text);
+    elideSummary();
 }
 
 void GraphToolBar::setSummary(const graph::GraphModel& graph, int layers, int collapsed)
@@ -276,10 +278,18 @@ void GraphToolBar::renderLegend()
     m_legend->setText(html);
 }
 
+void GraphToolBar::elideSummary()
+{
+    // cut with an ellipsis at the label's edge (the whole text is the tooltip), never mid-letter
+    m_summary->setText(m_summary->fontMetrics().elidedText(m_summaryText, Qt::ElideRight, m_summary->width()));
+}
+
 bool GraphToolBar::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_legend && event->type() == QEvent::Resize)
         renderLegend();
+    if (watched == m_summary && event->type() == QEvent::Resize)
+        elideSummary();
     return QWidget::eventFilter(watched, event);
 }
 

@@ -51,7 +51,9 @@ public:
     int stepMatch(int step);
     void focusSearch();
 
+    /// The summary line, ending in "…" where the toolbar is too narrow (the tooltip has it all).
     void setSummary(const QString& text);
+    QString summary() const { return m_summaryText; }
     /// The summary of a graph shown with `layers` layers and `collapsed` module boxes.
     void setSummary(const graph::GraphModel& graph, int layers, int collapsed);
     /// Selects the lens in its box without emitting lensChanged.
@@ -93,8 +95,10 @@ private:
     void emitSearch();
     void showMatchCount();
     void renderLegend();
+    void elideSummary();
 
     QLabel* m_summary;
+    QString m_summaryText;  ///< the whole summary; the label shows what fits
     QLineEdit* m_search;
     QComboBox* m_searchField;
     QLabel* m_matchLabel;

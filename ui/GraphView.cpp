@@ -15,7 +15,6 @@
 #include "ui/GraphSession.h"
 #include "ui/GraphSidePanel.h"
 #include "ui/GraphToolBar.h"
-#include "ui/LensPalette.h"
 #include "ui/ModuleItem.h"
 #include "ui/ModuleTreeModel.h"
 
@@ -273,31 +272,12 @@ void GraphView::applyLens()
     const auto sorted = m_scene->applyLens(*graph(), *moduleTree(), *m_visible, m_lens, palette(), &mini);
     m_toolBar->setLegend(sorted, m_lens);
     if (!m_nodeFills.empty()) {
-        m_toolBar->clearLegend();
-        const auto& boxes = m_scene->boxes();
-        for (std::size_t i = 0; i < boxes.size(); ++i) {
-            const auto& item = m_visible->items()[i];
-            std::map<QRgb, int> votes;  // a module box: the fill most of its nodes have
-            for (int n :
-                item.kind == graph::VisibleItem::Node ? std::vector<int>{item.id} : moduleTree()->nodesIn(item.id))
-                if (auto it = m_nodeFills.find(n); it != m_nodeFills.end())
-                    ++votes[it->second.rgba()];
-            auto colors = LensPalette::colors(std::string(), palette());
-            if (!votes.empty())
-                colors.fill = QColor::fromRgba(std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) {
-                    return a.second < b.second;
-                })->first);
-            boxes[i]->setColors(colors);
-            mini[i].fill = colors.fill;
-        }
+        m_toolBar->clearLegend();  // the fills stand for something else than the lens
+        m_scene->applyFills(*moduleTree(), *m_visible, m_nodeFills, palette(), &mini);
     }
     m_minimap->setBoxes(m_scene->sceneRect(), mini);
     m_scene->setOverviewBoxes(std::move(mini));
-    for (auto* box : m_scene->boxes())
-        box->setMarked(false);
-    for (int n : m_marked)
-        if (auto* box = boxOfNode(n))
-            box->setMarked(true);
+    m_scene->markNodes(*graph(), *m_visible, m_marked);
 }
 
 void GraphView::setMarkedNodes(const QList<int>& nodes)
@@ -577,26 +557,24 @@ QString GraphView::message() const
     return m_stack->currentIndex() == 0 ? m_message->text() : QString();
 }
 
+bool GraphView::exportable(QString* error) const
+{
+    const bool shown = graph() && !m_scene->boxes().empty();
+    if (!shown && error)
+        *error = tr("there is no graph to export");
+    return shown;
+}
+
 bool GraphView::exportSvg(const QString& path, QString* error) const
 {
-    if (!graph() || m_scene->boxes().empty()) {
-        if (error)
-            *error = tr("there is no graph to export");
-        return false;
-    }
     GraphScene::FullDetail full(m_scene);
-    return GraphExport::toSvg(m_scene, path, exportTitle(), error);
+    return exportable(error) && GraphExport::toSvg(m_scene, path, exportTitle(), error);
 }
 
 bool GraphView::exportPng(const QString& path, QString* error) const
 {
-    if (!graph() || m_scene->boxes().empty()) {
-        if (error)
-            *error = tr("there is no graph to export");
-        return false;
-    }
     GraphScene::FullDetail full(m_scene);
-    return GraphExport::toPng(m_scene, path, GraphExport::kPngSide, error);
+    return exportable(error) && GraphExport::toPng(m_scene, path, GraphExport::kPngSide, error);
 }
 
 QString GraphView::exportTitle() const
@@ -606,7 +584,7 @@ QString GraphView::exportTitle() const
 
 void GraphView::exportInteractive()
 {
-    if (graph() && !m_scene->boxes().empty()) {
+    if (exportable(nullptr)) {
         GraphScene::FullDetail full(m_scene);
         GraphExport::saveAs(this, m_scene, exportTitle());
     }

@@ -176,6 +176,8 @@ private:
     /// The selected box the arrow keys move from, or -1.
     int currentItem() const;
     void updateSummary();
+    /// Whether there is a graph shown to export; else says so in `error` (when not null).
+    bool exportable(QString* error) const;
     QString exportTitle() const;
 
     GraphSession* m_session;

@@ -13,6 +13,7 @@
 #include "ui/ViolationsView.h"
 #include "ui/WorkerClient.h"
 
+#include "ui/ScriptLocations.h"
 #include <QFileInfo>
 #include <QLabel>
 #include <QTabWidget>
@@ -21,15 +22,7 @@ namespace ps::ui {
 
 namespace {
 
-bool sameFile(const QString& a, const QString& b)
-{
-    if (a.isEmpty() || b.isEmpty())
-        return false;
-    if (a == b)
-        return true;
-    const QString ca = QFileInfo(a).canonicalFilePath(), cb = QFileInfo(b).canonicalFilePath();
-    return !ca.isEmpty() && ca == cb;
-}
+constexpr auto sameFile = ScriptLocations::sameFile;
 
 /// Line ends aside, the text a run was made from and the editor's are compared as they are.
 QString normalized(QString text)

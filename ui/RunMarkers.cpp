@@ -11,6 +11,7 @@
 #include "ui/SourceView.h"
 #include "ui/ViolationsView.h"
 
+#include "ui/ScriptLocations.h"
 #include <QAction>
 #include <QFileInfo>
 
@@ -18,15 +19,7 @@ namespace ps::ui {
 
 namespace {
 
-bool sameFile(const QString& a, const QString& b)
-{
-    if (a.isEmpty() || b.isEmpty())
-        return false;
-    if (a == b)
-        return true;
-    const QString ca = QFileInfo(a).canonicalFilePath(), cb = QFileInfo(b).canonicalFilePath();
-    return !ca.isEmpty() && ca == cb;
-}
+constexpr auto sameFile = ScriptLocations::sameFile;
 
 }  // namespace
 

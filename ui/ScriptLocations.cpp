@@ -36,4 +36,15 @@ void ScriptLocations::remember(const QString& filePath)
     QSettings().setValue(kLastDirKey, QFileInfo(filePath).absolutePath());
 }
 
+bool ScriptLocations::sameFile(const QString& a, const QString& b)
+{
+    if (a.isEmpty() || b.isEmpty())
+        return false;
+    if (a == b)
+        return true;
+    const QString ca = QFileInfo(a).canonicalFilePath();
+    const QString cb = QFileInfo(b).canonicalFilePath();
+    return !ca.isEmpty() && ca == cb;
+}
+
 }  // namespace ps::ui

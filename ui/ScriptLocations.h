@@ -16,6 +16,9 @@ public:
     static QString startDir();
     /// Remembers the folder of this file as the last one used.
     static void remember(const QString& filePath);
+    /// Whether two paths name the same file (equal, or the same file once links are resolved);
+    /// an empty path names none.
+    static bool sameFile(const QString& a, const QString& b);
 };
 
 }  // namespace ps::ui

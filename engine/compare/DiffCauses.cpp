@@ -1,5 +1,7 @@
 #include "compare/DiffCauses.h"
 
+#include "compare/JsonFields.h"
+
 #include "compare/TextDiff.h"
 
 #include <map>
@@ -10,24 +12,9 @@ namespace ps::compare {
 namespace {
 
 using nlohmann::json;
-
-std::string show(const json& value)
-{
-    if (value.is_null())
-        return "-";
-    if (value.is_string())
-        return value.get<std::string>();
-    return value.dump();
-}
-
-const json& member(const json& object, const char* key)
-{
-    static const json kNull;
-    if (!object.is_object())
-        return kNull;
-    auto it = object.find(key);
-    return it == object.end() ? kNull : *it;
-}
+using ps::compare::JsonFields;
+constexpr auto member = JsonFields::member;
+constexpr auto show = JsonFields::show;
 
 std::string range(int start, int count)
 {

@@ -1,5 +1,7 @@
 #include "compare/RunDiff.h"
 
+#include "compare/JsonFields.h"
+
 #include "compare/DiffCauses.h"
 #include "compare/TextDiff.h"
 
@@ -11,22 +13,9 @@ namespace ps::compare {
 namespace {
 
 using nlohmann::json;
-
-const json& member(const json& object, const char* key)
-{
-    static const json kNull;
-    if (!object.is_object())
-        return kNull;
-    auto it = object.find(key);
-    return it == object.end() ? kNull : *it;
-}
-
-std::string show(const json& value)
-{
-    if (value.is_null())
-        return "-";
-    return value.is_string() ? value.get<std::string>() : value.dump();
-}
+using ps::compare::JsonFields;
+constexpr auto member = JsonFields::member;
+constexpr auto show = JsonFields::show;
 
 const json& capturesOf(const RunSide& side)
 {

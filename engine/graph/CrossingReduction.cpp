@@ -11,6 +11,8 @@ constexpr int kRefinedIterations = 24;         // sweeps per start on a small gr
 constexpr int kPatience = 8;                   // sweeps without a better order before a start ends
 constexpr int kTransposePasses = 12;           // over all layers, per sweep
 constexpr int kSiftWidth = 400;                // wider layers are not sifted (quadratic in the width)
+constexpr int kShiftRounds = 8;                // chain shifts, each followed by exchanges
+constexpr std::size_t kMaxStarts = 256;        // a graph of a few thousand items and edges gets this many
 constexpr std::size_t kStartBudget = 1280000;  // swept starts * (items + edges) on a small graph
 
 // Compressed rows: for each item the other ends of its edges (first == upper: below; else above).
@@ -235,6 +237,70 @@ void CrossingReduction::transposeAll()
     }
 }
 
+bool CrossingReduction::shiftChains()
+{
+    const int items = static_cast<int>(m_pos.size());
+    auto oneToOne = [&](int v) {
+        const auto i = static_cast<std::size_t>(v);
+        return m_upStart[i + 1] - m_upStart[i] == 1 && m_downStart[i + 1] - m_downStart[i] == 1;
+    };
+    std::vector<int> layerOf(static_cast<std::size_t>(items), 0);
+    for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
+        for (int v : m_layers[static_cast<std::size_t>(l)])
+            layerOf[static_cast<std::size_t>(v)] = l;
+    bool any = false;
+    std::vector<int> chain;
+    for (int head = 0; head < items; ++head) {
+        // A chain starts at a one-to-one item whose input is not one.
+        if (!oneToOne(head) || oneToOne(m_up[static_cast<std::size_t>(m_upStart[static_cast<std::size_t>(head)])]))
+            continue;
+        chain.clear();
+        for (int v = head; oneToOne(v); v = m_down[static_cast<std::size_t>(m_downStart[static_cast<std::size_t>(v)])])
+            chain.push_back(v);
+        if (chain.size() < 2)
+            continue;  // one item: transposition moves it
+        const int top = layerOf[static_cast<std::size_t>(chain.front())];
+        const int bottom = layerOf[static_cast<std::size_t>(chain.back())];
+        auto local = [&]() {  // the crossings of the gaps the chain's edges pass
+            std::int64_t c = 0;
+            for (int l = std::max(0, top - 1); l <= bottom && l + 1 < static_cast<int>(m_layers.size()); ++l)
+                c += crossingsBelow(l);
+            m_work += static_cast<std::int64_t>(m_edgeCount);
+            return c;
+        };
+        auto shift = [&](int dir) {  // false when some member has no neighbour that side
+            for (int v : chain) {
+                const int to = m_pos[static_cast<std::size_t>(v)] + dir;
+                auto& l = m_layers[static_cast<std::size_t>(layerOf[static_cast<std::size_t>(v)])];
+                if (to < 0 || to >= static_cast<int>(l.size()))
+                    return false;
+            }
+            for (int v : chain) {
+                auto& l = m_layers[static_cast<std::size_t>(layerOf[static_cast<std::size_t>(v)])];
+                const int at = m_pos[static_cast<std::size_t>(v)], other = l[static_cast<std::size_t>(at + dir)];
+                std::swap(l[static_cast<std::size_t>(at)], l[static_cast<std::size_t>(at + dir)]);
+                m_pos[static_cast<std::size_t>(v)] = at + dir;
+                m_pos[static_cast<std::size_t>(other)] = at;
+            }
+            return true;
+        };
+        std::int64_t now = local();
+        for (int dir : {-1, 1}) {
+            while (now > 0 && shift(dir)) {
+                const std::int64_t after = local();
+                if (after < now) {
+                    now = after;
+                    any = true;
+                    continue;
+                }
+                shift(-dir);  // back: every member has its old neighbour on the other side
+                break;
+            }
+        }
+    }
+    return any;
+}
+
 std::int64_t CrossingReduction::search(int iterations, Key key, bool refine, bool downFirst)
 {
     const int layerCount = static_cast<int>(m_layers.size());
@@ -291,7 +357,8 @@ void CrossingReduction::run(int sweeps)
     // widely on graphs of many long edges.
     const auto given = m_layers;
     const std::size_t size = m_pos.size() + m_edgeCount;
-    const int starts = static_cast<int>(std::clamp<std::size_t>(kStartBudget / std::max<std::size_t>(size, 1), 4, 128));
+    const int starts
+        = static_cast<int>(std::clamp<std::size_t>(kStartBudget / std::max<std::size_t>(size, 1), 4, kMaxStarts));
     std::mt19937 shuffle(20261203);
     struct Start {
         std::int64_t crossings;
@@ -333,6 +400,16 @@ void CrossingReduction::run(int sweeps)
     m_layers = std::move(best);
     for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
         place(l);
+    // Chains shifted whole, then exchanges again, while crossings drop.
+    for (int round = 0; round < kShiftRounds && bestCrossings > 0 && shiftChains(); ++round) {
+        transposeAll();
+        for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
+            siftLayer(l);
+        const std::int64_t c = crossings();
+        if (c >= bestCrossings)
+            break;
+        bestCrossings = c;
+    }
 }
 
 }  // namespace ps::graph

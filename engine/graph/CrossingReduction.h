@@ -10,7 +10,8 @@
 // exactly after every sweep (an inversion count per layer pair, O(edges log items)) and the
 // best order seen is kept. A small graph is started from many orders (the given one, its
 // mirror, shuffles with a fixed seed; both sort keys), each swept alone; the starts that end
-// with the fewest crossings are then refined within the work budget, keeping the best. On
+// with the fewest crossings are then refined within the work budget, keeping the best, and
+// its paths of one-in-one-out items shifted whole (shiftChains) while that helps. On
 // graphs of many long edges (a training step's saved activations) the local optima of single
 // starts vary by a factor of five, so many cheap starts beat few refined ones. Deterministic.
 // Plain data, any thread.
@@ -29,6 +30,13 @@ public:
 
     /// Reorders the layers. `sweeps`: down-and-up sweep pairs on graphs too big to refine.
     void run(int sweeps);
+
+    /// Shifts each path of items that read one item and feed one (a long edge's virtual items,
+    /// a chain of unary ops) a slot left or right in all its layers at once, step by step
+    /// while that removes crossings: a move no exchange within one layer finds when the path
+    /// crosses a column of boxes, each step alone adding as many crossings as it removes.
+    /// Returns whether anything moved. run() ends with it on small graphs.
+    bool shiftChains();
 
     const std::vector<std::vector<int>>& layers() const { return m_layers; }
     /// Edge crossings of the current order (each pair of edges between two layers that cross).

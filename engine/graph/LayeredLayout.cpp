@@ -136,6 +136,9 @@ constexpr int kMaxLanes = 24;
 constexpr double kBoxWeight = 4;
 // Graphs up to this many items are ordered on both layerings (see compute()).
 constexpr int kTwoLayeringsItems = 2000;
+// Graphs up to this many items are also ordered on tightened layerings (see tighten).
+constexpr int kManyLayeringsItems = 200;
+constexpr int kTightenPasses = 64;
 
 }  // namespace
 
@@ -231,6 +234,46 @@ LayoutResult LayeredLayout::compute(const LayoutInput& input, const LayoutOption
             }
             if (first != std::numeric_limits<int>::max())
                 at[v] = std::max(lowest, first - 1);
+        }
+    };
+    // Each item to the end of its free range (between its inputs and its users, inside its
+    // band's layers) that shortens its edges: up when it reads more edges than it feeds, down
+    // when it feeds more; repeated until nothing moves. A local optimum of the total edge span
+    // (what network-simplex layering minimises), so fewer virtual items for the order to place.
+    auto tighten = [&](std::vector<int>& at) {
+        const int bands = *std::max_element(band.begin(), band.end()) + 1;
+        std::vector<int> first(static_cast<std::size_t>(bands), std::numeric_limits<int>::max());
+        std::vector<int> last(static_cast<std::size_t>(bands), 0);
+        for (int v = 0; v < n; ++v) {
+            auto b = static_cast<std::size_t>(band[v]);
+            first[b] = std::min(first[b], at[v]);
+            last[b] = std::max(last[b], at[v]);
+        }
+        for (int pass = 0; pass < kTightenPasses; ++pass) {
+            bool moved = false;
+            for (int v : order) {
+                int lo = first[static_cast<std::size_t>(band[v])], hi = last[static_cast<std::size_t>(band[v])];
+                int reads = 0, feeds = 0;
+                bool backEdge = false;
+                for (int u : inputs[v])
+                    if (joins(u, v)) {
+                        backEdge = backEdge || !forward(u, v);
+                        lo = std::max(lo, at[u] + 1);
+                        ++reads;
+                    }
+                for (int w : users[v]) {
+                    backEdge = backEdge || !forward(v, w);
+                    hi = std::min(hi, at[w] - 1);
+                    ++feeds;
+                }
+                const int to = reads > feeds ? lo : feeds > reads ? hi : at[v];
+                if (backEdge || lo > hi || to == at[v])
+                    continue;
+                at[v] = to;
+                moved = true;
+            }
+            if (!moved)
+                return;
         }
     };
     std::vector<int> pulled = depth;
@@ -344,9 +387,42 @@ LayoutResult LayeredLayout::compute(const LayoutInput& input, const LayoutOption
         p.total = total;
         return p;
     };
+    std::vector<std::vector<int>> layerings;
+    if (n <= kTwoLayeringsItems && pulled != depth)
+        layerings.push_back(depth);
+    if (n <= kManyLayeringsItems) {
+        // Small (an opening view): every item as low as its users allow (within its band's
+        // layers), and the tightened forms of all three; every distinct one ordered.
+        std::vector<int> low = depth;
+        std::vector<int> bandLast(static_cast<std::size_t>(*std::max_element(band.begin(), band.end())) + 1, 0);
+        for (int v = 0; v < n; ++v)
+            bandLast[static_cast<std::size_t>(band[v])] = std::max(bandLast[static_cast<std::size_t>(band[v])], low[v]);
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            const int v = *it;
+            int hi = bandLast[static_cast<std::size_t>(band[v])];
+            bool backEdge = false;
+            for (int w : users[v]) {
+                backEdge = backEdge || !forward(v, w);
+                hi = std::min(hi, low[w] - 1);
+            }
+            for (int u : inputs[v])
+                backEdge = backEdge || (joins(u, v) && !forward(u, v));
+            if (!backEdge && hi > low[v])
+                low[v] = hi;
+        }
+        auto add = [&](std::vector<int> t) {
+            if (t != pulled && std::find(layerings.begin(), layerings.end(), t) == layerings.end())
+                layerings.push_back(std::move(t));
+        };
+        add(low);
+        for (std::vector<int> t : {pulled, depth, low}) {
+            tighten(t);
+            add(std::move(t));
+        }
+    }
     Plan chosen = makePlan(pulled);
-    if (n <= kTwoLayeringsItems && pulled != depth) {
-        Plan other = makePlan(std::move(depth));
+    for (auto& l : layerings) {
+        Plan other = makePlan(std::move(l));
         if (other.crossings < chosen.crossings)
             chosen = std::move(other);
     }

@@ -7,7 +7,10 @@
 // band's last layer), then sources moved down next to their first user within their band. A
 // graph of up to a few thousand items is also ordered on a second layering where items that
 // feed more edges than they read (a weight's transpose) move down next to their first user
-// too; the layering whose order crosses fewer edges is kept (the bigger graphs take that one). A
+// too; the layering whose order crosses fewer edges is kept (the bigger graphs take that one).
+// A graph of up to 200 items (an opening view) is also ordered on every item as low as its
+// users allow, and on the three layerings tightened (each item moved to the end of its free
+// range that shortens its edges, to a local optimum of the total edge span). A
 // cycle (collapsed modules can make one) is broken at the earliest item in graph order; its
 // back edges point up and are laid out reversed.
 //

@@ -5,6 +5,7 @@
 #include "SyntheticGraph.h"
 
 #include "graph/CollapseState.h"
+#include "graph/CrossingReduction.h"
 #include "graph/LayeredLayout.h"
 #include "graph/LayoutCodec.h"
 #include "graph/ModuleTree.h"
@@ -352,11 +353,13 @@ TEST(Layout, SmallGraphsGetTheFewestCrossingsPossible)
                         in.inputs[v].push_back(u);
                 }
             }
-        // Every top item must feed the middle layer, so that it stays in layer 0.
-        for (int i = 0; i < width; ++i)
-            if (std::none_of(in.inputs.begin() + width, in.inputs.begin() + 2 * width,
-                    [&](const auto& l) { return std::find(l.begin(), l.end(), i) != l.end(); }))
-                in.inputs[static_cast<std::size_t>(width + i)].push_back(i);
+        // Every top item must feed the middle layer and every middle item the bottom one, so
+        // that every layering keeps them in layers 0 and 1.
+        for (int layer = 0; layer < 2; ++layer)
+            for (int i = layer * width; i < (layer + 1) * width; ++i)
+                if (std::none_of(in.inputs.begin() + (layer + 1) * width, in.inputs.begin() + (layer + 2) * width,
+                        [&](const auto& l) { return std::find(l.begin(), l.end(), i) != l.end(); }))
+                    in.inputs[static_cast<std::size_t>((layer + 1) * width + i % width)].push_back(i);
         const auto layout = LayeredLayout::compute(in);
         std::vector<std::vector<int>> layers(3);
         for (int v = 0; v < 3 * width; ++v) {
@@ -401,4 +404,37 @@ TEST(Layout, TheSameInputGivesTheSameLayout)
     const auto v = VisibleGraph::build(g, t, CollapseState::initial(t, 120));
     LayoutInput in{v.inputLists(), {}};
     EXPECT_EQ(LayoutCodec::encode(LayeredLayout::compute(in)), LayoutCodec::encode(LayeredLayout::compute(in)));
+}
+
+TEST(Layout, ALongEdgeAcrossAColumnOfBoxesIsShiftedWhole)
+{
+    // A column w0 .. w4 and a long edge b -> d1 -> d2 -> d3 -> y beside it, the edge left of
+    // the column in the middle layers but its ends right of it: two crossings. Moving one
+    // item, or swapping two neighbours, anywhere removes none (l1, r1, l3, r3 pin the ends);
+    // shifting the path d1 .. d3 (or the column's w1 .. w3) by one in every layer removes both.
+    const std::vector<std::vector<int>> layers = {{0, 5}, {10, 7, 1, 11}, {8, 2}, {12, 9, 3, 13}, {4, 6}};
+    const std::vector<std::pair<int, int>> edges
+        = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {5, 7}, {7, 8}, {8, 9}, {9, 6}, {0, 10}, {5, 11}, {12, 4}, {13, 6}};
+    CrossingReduction given(layers, 14, edges);
+    ASSERT_EQ(given.crossings(), 2);
+    for (std::size_t l = 0; l < layers.size(); ++l)
+        for (std::size_t from = 0; from < layers[l].size(); ++from)
+            for (std::size_t to = 0; to < layers[l].size(); ++to) {
+                auto moved = layers;
+                const int v = moved[l][from];
+                moved[l].erase(moved[l].begin() + static_cast<std::ptrdiff_t>(from));
+                moved[l].insert(moved[l].begin() + static_cast<std::ptrdiff_t>(to), v);
+                EXPECT_GE(CrossingReduction(moved, 14, edges).crossings(), 2) << "layer " << l << " item " << v;
+            }
+    EXPECT_TRUE(given.shiftChains());
+    EXPECT_EQ(given.crossings(), 0);
+    for (std::size_t l = 0; l < layers.size(); ++l) {  // the same items, reordered
+        auto a = layers[l], b = given.layers()[l];
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        EXPECT_EQ(a, b);
+    }
+    CrossingReduction whole(layers, 14, edges);
+    whole.run(4);
+    EXPECT_EQ(whole.crossings(), 0);
 }

@@ -257,3 +257,41 @@ TEST(UiCompareView, ARunDocumentComparesAsItsStoredSelf)
     const auto view = shown(a, CompareView::sideOf(run, "again"));
     EXPECT_TRUE(view->diff().equivalent());
 }
+
+TEST(UiCompareView, ARunComparesWithTheRunTheWindowShows)
+{
+    TempDir dir;
+    ps::ui::RunStore store(dir.file("library.sqlite3"));
+    ASSERT_TRUE(store.isOpen()) << store.error().toStdString();
+    const std::string script = dir.write("alpha.py", "x = 1\n").toStdString();
+    auto run = syntheticRun(script, syntheticGraph(12, script, 1), "ok", "alpha");
+    run.scriptText = "x = 1\n";
+    QString error;
+    const qint64 id = store.insert(run, &error);
+    ASSERT_GT(id, 0) << error.toStdString();
+    ps::ui::LibraryView lib;
+    lib.setStore(&store);
+    lib.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&lib));
+    lib.selectRun(id);
+    QAction* action = lib.actions()->compareCurrentAction();
+    EXPECT_FALSE(action->isEnabled());  // nobody says what the window shows
+    std::shared_ptr<const ps::ui::RunDocument> shownRun;
+    lib.actions()->setCurrentRun([&]() { return shownRun; });
+    ASSERT_TRUE(action->isEnabled());
+    action->trigger();  // the window shows no run: said, nothing opened
+    EXPECT_TRUE(lib.actions()->compareWindows().isEmpty());
+    EXPECT_TRUE(lib.messageIsError());
+    EXPECT_TRUE(lib.message().contains("shows no run")) << lib.message().toStdString();
+
+    auto edited = syntheticRun(script, syntheticGraph(13, script, 1), "ok", "alpha");
+    edited.scriptText = "x = 1\n";
+    shownRun = std::make_shared<const ps::ui::RunDocument>(edited);
+    action->trigger();
+    const auto windows = lib.actions()->compareWindows();
+    ASSERT_EQ(windows.size(), 1);
+    EXPECT_TRUE(
+        windows.front()->windowTitle().startsWith(QString("Compare run #%1 (alpha) and the current run").arg(id)))
+        << windows.front()->windowTitle().toStdString();
+    EXPECT_EQ(windows.front()->diff().captures().at(0).graph.added().size(), 1u);
+}

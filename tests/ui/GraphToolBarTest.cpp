@@ -60,3 +60,25 @@ TEST(UiGraphToolBar, TheMatchCountIsNeverCut)
     ASSERT_NE(count, nullptr);
     EXPECT_GE(count->width(), count->sizeHint().width());
 }
+
+TEST(UiGraphToolBar, ALongSummaryEndsInAnEllipsisWithTheWholeTextInItsTooltip)
+{
+    GraphToolBar bar;
+    bar.resize(700, 80);
+    bar.show();
+    const QString text = QStringLiteral(
+        "8 nodes · 7 edges · 3 inputs · 5 layers · partial: precompile stopped before the capture ended");
+    bar.setSummary(text);
+    QApplication::processEvents();
+    QLabel* summary = nullptr;
+    for (QLabel* label : bar.findChildren<QLabel*>())
+        if (label->toolTip() == text)
+            summary = label;
+    ASSERT_NE(summary, nullptr);
+    EXPECT_EQ(bar.summary(), text);
+    EXPECT_TRUE(summary->text().endsWith(QStringLiteral("…"))) << summary->text().toStdString();
+    EXPECT_LE(summary->fontMetrics().horizontalAdvance(summary->text()), summary->width());
+    bar.resize(1800, 80);
+    QApplication::processEvents();
+    EXPECT_EQ(summary->text(), text);
+}

@@ -201,7 +201,9 @@ TEST_F(UiLibraryActions, TheContextMenuOffersTheActionsForTheRowUnderTheMouse)
         if (!a->isSeparator())
             texts << a->text().remove('&');
     EXPECT_EQ(texts.join(", ").toStdString(),
-        "Open Run, Open Script in Editor, Show Script Folder, Export…, Import…, Trust, Delete…");
+        "Open Run, Open Script in Editor, Show Script Folder, Compare Two Runs, Compare with Current Run, Export…, "
+        "Import…, Trust, Delete…");
+    EXPECT_FALSE(lib->actions()->compareAction()->isEnabled());  // one run selected
     EXPECT_TRUE(lib->actions()->exportAction()->isEnabled());
     EXPECT_TRUE(lib->actions()->deleteAction()->isEnabled());
     EXPECT_FALSE(lib->actions()->trustAction()->isEnabled());  // a run of ours is trusted
@@ -209,6 +211,7 @@ TEST_F(UiLibraryActions, TheContextMenuOffersTheActionsForTheRowUnderTheMouse)
     // The toolbar carries the same actions.
     EXPECT_TRUE(lib->toolBar()->actions().contains(lib->actions()->exportAction()));
     EXPECT_TRUE(lib->toolBar()->actions().contains(lib->actions()->importAction()));
+    EXPECT_TRUE(lib->toolBar()->actions().contains(lib->actions()->compareAction()));
 }
 
 TEST_F(UiLibraryActions, ExportImportAndTrustRoundTripAsTheCliDoes)
