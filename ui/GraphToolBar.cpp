@@ -249,33 +249,30 @@ void GraphToolBar::setLegend(const std::vector<std::pair<std::string, int>>& cou
 void GraphToolBar::renderLegend()
 {
     const QPalette pal = palette();
-    const QFontMetrics fm(m_legend->font());
-    const int width = m_legend->width();
     const std::size_t total = m_legendCounts.size();
     auto label = [](const std::string& name) { return name.size() > 28 ? "…" + name.substr(name.size() - 27) : name; };
-    QString html;
-    std::size_t shown = 0;
-    int used = 0;
-    for (; shown < total && shown < 8; ++shown) {
-        const std::string name = label(m_legendCounts[shown].first);
-        // swatch, name and the gaps around them, in this font
-        const int entry
-            = fm.horizontalAdvance(QStringLiteral("MMM  ") + QString::fromStdString(name) + QStringLiteral("  "));
-        const int rest = shown + 1 < total ? fm.horizontalAdvance(tr("+%1 more").arg(total - shown - 1)) : 0;
-        if (used + entry + rest > width && shown > 0)
+    auto html = [&](std::size_t shown) {
+        QString text;
+        for (std::size_t k = 0; k < shown; ++k)
+            text += QStringLiteral("<span style='background:%1'>&nbsp;&nbsp;&nbsp;</span>&nbsp;%2&nbsp;&nbsp;")
+                        .arg(LensPalette::fill(m_legendCounts[k].first, pal).name(),
+                            esc(label(m_legendCounts[k].first)));
+        if (total > shown)
+            text += tr("+%1 more").arg(total - shown);
+        return text;
+    };
+    // As many whole entries as the label shows at its width, measured as the label lays them out.
+    std::size_t shown = std::min<std::size_t>(total, 8);
+    for (; shown > 0; --shown) {
+        m_legend->setText(html(shown));
+        if (m_legend->sizeHint().width() <= m_legend->width())
             break;
-        if (used + entry > width)
-            break;  // not even the first fits: "+N more" alone
-        used += entry;
-        html += QStringLiteral("<span style='background:%1'>&nbsp;&nbsp;&nbsp;</span>&nbsp;%2&nbsp;&nbsp;")
-                    .arg(LensPalette::fill(m_legendCounts[shown].first, pal).name(), esc(name));
     }
-    if (total > shown)
-        html += tr("+%1 more").arg(total - shown);
+    QString text = html(shown);
     if (total == 0 && m_legendSet && m_legendLens == graph::Lens::Kernel)
-        html = tr("<i>no kernels: the eager backend generates none, or the lowering named none</i>");
+        text = tr("<i>no kernels: the eager backend generates none, or the lowering named none</i>");
     m_legendShown = static_cast<int>(shown);
-    m_legend->setText(html);
+    m_legend->setText(text);
 }
 
 void GraphToolBar::elideSummary()
