@@ -69,9 +69,10 @@ CompareGraphPane::CompareGraphPane(QWidget* parent) : QWidget(parent)
         m_titles[k]->setFont(bold);
         m_views[k] = new GraphView;
         m_views[k]->setObjectName(k == 0 ? QStringLiteral("compareGraphA") : QStringLiteral("compareGraphB"));
+        // The panes are for the difference: no module/details panel, and its toggle's room goes
+        // to the toolbar, so two toolbars fit side by side in a 1400-pixel window.
+        m_views[k]->setSidePanelAvailable(false);
         auto* pane = new QWidget;
-        // Two graph views' toolbars side by side are wider than a 1400-pixel window: each pane
-        // may be narrower than its toolbar, whose last buttons are then cut (the wheel zooms).
         pane->setMinimumWidth(420);
         auto* pl = new QVBoxLayout(pane);
         pl->setContentsMargins(0, 0, 0, 0);

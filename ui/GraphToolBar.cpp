@@ -46,7 +46,7 @@ GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
     m_search->setObjectName(QStringLiteral("graphSearch"));
     m_search->setPlaceholderText(tr("Find node: name, op, module or shape"));
     m_search->setClearButtonEnabled(true);
-    m_search->setMinimumWidth(200);
+    m_search->setMinimumWidth(180);
     m_searchField = new QComboBox;
     m_searchField->addItem(tr("any"), int(graph::SearchField::Any));
     m_searchField->addItem(tr("name"), int(graph::SearchField::Name));
@@ -55,7 +55,7 @@ GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
     m_searchField->addItem(tr("shape"), int(graph::SearchField::Shape));
     m_matchLabel = new QLabel;
     // wide enough for "999 matches" and "999 / 999": never cut
-    m_matchLabel->setMinimumWidth(m_matchLabel->fontMetrics().horizontalAdvance(QStringLiteral("9999 matches")));
+    m_matchLabel->setMinimumWidth(m_matchLabel->fontMetrics().horizontalAdvance(QStringLiteral("999 matches")));
     m_debounce = new QTimer(this);
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(150);
@@ -96,7 +96,7 @@ GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
     // A long legend (a kernel per colour) is cut at the edge, never widening the window; its
     // tooltip lists it whole.
     m_legend->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_legend->setMinimumWidth(m_legend->fontMetrics().horizontalAdvance(tr("+%1 more").arg(99)) + 4);
+    m_legend->setMinimumWidth(m_legend->fontMetrics().horizontalAdvance(QStringLiteral("+99")) + 4);
     m_legend->installEventFilter(this);  // the entries that fit are chosen at each width
     m_panelButton = new QToolButton;
     m_panelButton->setObjectName(QStringLiteral("graphSidePanelToggle"));
@@ -269,6 +269,11 @@ void GraphToolBar::renderLegend()
             break;
     }
     QString text = html(shown);
+    if (shown == 0 && total > 0) {
+        m_legend->setText(text);
+        if (m_legend->sizeHint().width() > m_legend->width())
+            text = QStringLiteral("+%1").arg(total);  // the narrowest form; the tooltip lists them
+    }
     if (total == 0 && m_legendSet && m_legendLens == graph::Lens::Kernel)
         text = tr("<i>no kernels: the eager backend generates none, or the lowering named none</i>");
     m_legendShown = static_cast<int>(shown);
@@ -304,6 +309,11 @@ void GraphToolBar::setSidePanelShown(bool shown)
 {
     const QSignalBlocker block(m_panelButton);
     m_panelButton->setChecked(shown);
+}
+
+void GraphToolBar::setSidePanelToggleVisible(bool visible)
+{
+    m_panelButton->setVisible(visible);
 }
 
 }  // namespace ps::ui

@@ -72,6 +72,8 @@ public:
 
     /// Checks the side panel's toggle without emitting sidePanelToggled.
     void setSidePanelShown(bool shown);
+    /// Shows or hides the side panel's toggle (a view without the panel, as in Compare).
+    void setSidePanelToggleVisible(bool visible);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

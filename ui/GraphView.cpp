@@ -184,6 +184,13 @@ void GraphView::setSidePanelShown(bool shown)
     m_side->setShown(shown, false);
 }
 
+void GraphView::setSidePanelAvailable(bool available)
+{
+    if (!available)
+        setSidePanelShown(false);
+    m_toolBar->setSidePanelToggleVisible(available);
+}
+
 bool GraphView::sidePanelShown() const
 {
     return !m_side->isHidden();

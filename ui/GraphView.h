@@ -90,6 +90,8 @@ public:
     /// The module tree and details beside the canvas (hidden by default; the toolbar toggles it).
     void setSidePanelShown(bool shown);
     bool sidePanelShown() const;
+    /// Without the panel (Compare's narrow panes): hides it and its toolbar toggle.
+    void setSidePanelAvailable(bool available);
     /// How the next graph would open in this view as it is sized now.
     GraphOpening opening() const;
     QString detailsText() const;

@@ -11,6 +11,7 @@
 #include "ui/CompareTablePane.h"
 #include "ui/CompareView.h"
 #include "ui/DiffColours.h"
+#include "ui/GraphToolBar.h"
 #include "ui/GraphView.h"
 #include "ui/LessonDiffView.h"
 #include "ui/LibraryActions.h"
@@ -24,6 +25,7 @@
 #include <QMenu>
 #include <QSet>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
 
@@ -294,4 +296,20 @@ TEST(UiCompareView, ARunComparesWithTheRunTheWindowShows)
         windows.front()->windowTitle().startsWith(QString("Compare run #%1 (alpha) and the current run").arg(id)))
         << windows.front()->windowTitle().toStdString();
     EXPECT_EQ(windows.front()->diff().captures().at(0).graph.added().size(), 1u);
+}
+
+TEST(UiCompareView, BothGraphToolbarsFitSideBySideAt1400)
+{
+    const auto view = shown(side("run #1", {{8}, {2}}), side("run #2", {{8}, {8}, {2}}));
+    for (int k = 0; k < 2; ++k) {
+        ps::ui::GraphView* g = view->graphPane()->view(k);
+        EXPECT_FALSE(g->sidePanelShown()) << k;
+        auto* bar = g->findChild<ps::ui::GraphToolBar*>();
+        ASSERT_NE(bar, nullptr);
+        // every button at least at its own size: nothing drawn over another
+        EXPECT_LE(bar->minimumSizeHint().width(), bar->width()) << "side " << k;
+        auto* toggle = g->findChild<QToolButton*>(QStringLiteral("graphSidePanelToggle"));
+        ASSERT_NE(toggle, nullptr);
+        EXPECT_FALSE(toggle->isVisible());
+    }
 }
