@@ -12,7 +12,6 @@ constexpr int kPatience = 8;                   // sweeps without a better order 
 constexpr int kTransposePasses = 12;           // over all layers, per sweep
 constexpr int kSiftWidth = 400;                // wider layers are not sifted (quadratic in the width)
 constexpr int kShiftRounds = 8;                // chain shifts, each followed by exchanges
-constexpr std::size_t kMaxStarts = 256;        // a graph of a few thousand items and edges gets this many
 constexpr std::size_t kStartBudget = 1280000;  // swept starts * (items + edges) on a small graph
 
 // Compressed rows: for each item the other ends of its edges (first == upper: below; else above).
@@ -339,7 +338,7 @@ std::int64_t CrossingReduction::search(int iterations, Key key, bool refine, boo
     return bestCrossings;
 }
 
-void CrossingReduction::run(int sweeps)
+void CrossingReduction::run(int sweeps, int maxStarts)
 {
     if (m_layers.size() < 2)
         return;
@@ -357,8 +356,8 @@ void CrossingReduction::run(int sweeps)
     // widely on graphs of many long edges.
     const auto given = m_layers;
     const std::size_t size = m_pos.size() + m_edgeCount;
-    const int starts
-        = static_cast<int>(std::clamp<std::size_t>(kStartBudget / std::max<std::size_t>(size, 1), 4, kMaxStarts));
+    const int starts = static_cast<int>(std::clamp<std::size_t>(
+        kStartBudget / std::max<std::size_t>(size, 1), 4, static_cast<std::size_t>(std::max(4, maxStarts))));
     std::mt19937 shuffle(20261203);
     struct Start {
         std::int64_t crossings;

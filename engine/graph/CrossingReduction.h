@@ -28,8 +28,11 @@ public:
     /// (upper, lower) where lower lies in the layer right below upper's.
     CrossingReduction(std::vector<std::vector<int>> layers, int items, const std::vector<std::pair<int, int>>& edges);
 
-    /// Reorders the layers. `sweeps`: down-and-up sweep pairs on graphs too big to refine.
-    void run(int sweeps);
+    /// Reorders the layers. `sweeps`: down-and-up sweep pairs on graphs too big to refine;
+    /// `maxStarts`: the most starting orders a small graph gets (each refined start costs time:
+    /// the layout asks for more only on a view the size of an opening one).
+    void run(int sweeps, int maxStarts = kDefaultStarts);
+    static constexpr int kDefaultStarts = 128;
 
     /// Shifts each path of items that read one item and feed one (a long edge's virtual items,
     /// a chain of unary ops) a slot left or right in all its layers at once, step by step
