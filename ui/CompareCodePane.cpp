@@ -107,7 +107,7 @@ void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const 
         for (const compare::SectionChange& s : diff.sections()) {
             const QString title = q(s.title.empty() ? s.kind : s.title);
             add(title, q(s.status), QStringLiteral("+%1 −%2").arg(s.added).arg(s.removed),
-                {title, slice(linesA, s.startA, s.endA), slice(linesB, s.startB, s.endB)});
+                {title, slice(linesA, s.startA, s.endA), slice(linesB, s.startB, s.endB), s.startA, s.startB});
         }
     }
     m_list->resizeColumnToContents(1);
@@ -156,6 +156,7 @@ void CompareCodePane::showSection(int row)
     if (row < 0 || row >= static_cast<int>(m_slices.size())) {
         m_diff->title(0)->setText(m_labels[0]);
         m_diff->title(1)->setText(m_labels[1]);
+        m_diff->setFirstLines(1, 1);
         m_diff->clear();
         return;
     }
@@ -164,6 +165,7 @@ void CompareCodePane::showSection(int row)
     m_diff->title(1)->setText(tr("%1: %2").arg(m_labels[1], s.title));
     for (int k = 0; k < 2; ++k)
         m_diff->title(k)->setToolTip(m_diff->title(k)->text());
+    m_diff->setFirstLines(s.firstA, s.firstB);  // each side numbered as in its whole python_code
     m_diff->setTexts(s.a, s.b);
 }
 

@@ -43,6 +43,8 @@ private:
         QString title;
         QString a;
         QString b;
+        int firstA = 1;  ///< the python_code line each side's slice starts at
+        int firstB = 1;
     };
 
     QTreeWidget* m_list;

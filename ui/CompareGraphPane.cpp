@@ -4,12 +4,15 @@
 
 #include "compare/GraphDiff.h"
 #include "graph/GraphModel.h"
+#include "ui/CompareViewportSync.h"
 #include "ui/DiffColours.h"
 #include "ui/GraphBoxItem.h"
 #include "ui/GraphCanvas.h"
 #include "ui/GraphView.h"
 #include "ui/LensPalette.h"
 
+#include <QCheckBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -84,9 +87,19 @@ CompareGraphPane::CompareGraphPane(QWidget* parent) : QWidget(parent)
         connect(
             m_views[k], &GraphView::nodesSelected, this, [this, k](const QList<int>& nodes) { onSelected(k, nodes); });
     }
+    m_sync = new CompareViewportSync(m_views[0], m_views[1], this);
+    m_together = new QCheckBox(tr("Move together"));
+    m_together->setObjectName(QStringLiteral("compareMoveTogether"));
+    m_together->setChecked(true);
+    m_together->setToolTip(tr("Scroll, zoom, expand and collapse both graphs at once, matching nodes side by side"));
+    connect(m_together, &QCheckBox::toggled, m_sync, &CompareViewportSync::setEnabled);
+    auto* top = new QHBoxLayout;
+    top->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(m_summary, 1);
+    top->addWidget(m_together, 0, Qt::AlignTop);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_summary);
+    layout->addLayout(top);
     layout->addWidget(m_split, 1);
 }
 
@@ -137,6 +150,7 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
             m_match[1][static_cast<std::size_t>(b)] = a;
         }
     }
+    m_sync->setMatches(m_match[0], diff.renames());
     for (int k = 0; k < 2; ++k) {
         // Unchanged nodes plain, also where nothing differs (no fills would be the lens colours,
         // whose green parameters read as "added" here): one plain fill is enough to say so.

@@ -8,6 +8,7 @@
 
 #include <vector>
 
+class QCheckBox;
 class QLabel;
 class QSplitter;
 
@@ -17,13 +18,16 @@ class GraphDiff;
 
 namespace ps::ui {
 
+class CompareViewportSync;
 class GraphView;
 
 /// Two captured graphs side by side (side 0: run A, left; side 1: run B, right), each in a
 /// GraphView of its own, coloured by engine/compare's GraphDiff: nodes only in B green on B,
 /// nodes only in A red on A, matched nodes whose fields differ amber on both; matched
 /// unchanged nodes plain. Selecting nodes on one side selects their matches on the other
-/// (a module box stands for its nodes there too) and centres the first of them.
+/// (a module box stands for its nodes there too) and centres the first of them. With "Move
+/// together" (on by default), scrolling, zooming, expanding or collapsing one side does the same
+/// to the other, matching nodes kept side by side (CompareViewportSync).
 class CompareGraphPane : public QWidget {
     Q_OBJECT
 public:
@@ -35,6 +39,9 @@ public:
         const QString& labelA, const QString& labelB);
 
     GraphView* view(int side) const { return m_views[side]; }
+    CompareViewportSync* sync() const { return m_sync; }
+    /// The "Move together" box.
+    QCheckBox* moveTogether() const { return m_together; }
     /// The node of the other side matched to `node` of `side` (GraphModel indices), or -1.
     int matchOf(int side, int node) const;
     /// The line above the graphs: what was added, removed, renamed, changed.
@@ -46,6 +53,8 @@ private:
     GraphView* m_views[2];
     QLabel* m_titles[2];
     QLabel* m_summary;
+    QCheckBox* m_together;
+    CompareViewportSync* m_sync;
     QSplitter* m_split;
     std::vector<int> m_match[2];  ///< per GraphModel node of a side: its match on the other, or -1
     int m_expect[2] = {-1, -1};   ///< a node this pane selected on a side, to centre when shown

@@ -237,6 +237,7 @@ void GraphView::onLayoutShown(bool opened)
 
 void GraphView::onLayoutFailed(const QString& error)
 {
+    emit layoutFailed();
     const QString why = tr("The graph cannot be laid out: %1").arg(error);
     if (!m_session->shownState()) {
         clear(why);  // nothing shown yet
@@ -357,6 +358,7 @@ void GraphView::requestModule(const QString& modulePath, bool expand)
     anchorOn(tree->module(m).total > 0 ? tree->nodesIn(m).front() : -1);
     expand ? m_session->expand(m) : m_session->collapse(m);
     syncModuleTree(false);
+    emit expansionRequested(modulePath, expand);
 }
 
 void GraphView::expandAll()
@@ -364,6 +366,7 @@ void GraphView::expandAll()
     anchorOn(-1);
     m_session->expandAll();
     syncModuleTree(false);
+    emit expansionRequested(QString(), true);
 }
 
 void GraphView::collapseAll()
@@ -371,6 +374,7 @@ void GraphView::collapseAll()
     anchorOn(-1);
     m_session->collapseAll();
     syncModuleTree(false);
+    emit expansionRequested(QString(), false);
 }
 
 void GraphView::onExpansionRequested(int module, bool expand)

@@ -155,6 +155,11 @@ signals:
     void nodesSelected(const QList<int>& nodes);
     /// The scene shows the graph of the last request (setGraph, expand, collapse, ...).
     void graphShown();
+    /// The last request could not be laid out; what was shown stays.
+    void layoutFailed();
+    /// A module was expanded or collapsed by expandModule/collapseModule (the module tree, a
+    /// double-click), or every module (`modulePath` empty) by expandAll/collapseAll.
+    void expansionRequested(const QString& modulePath, bool expand);
     /// A source line in the details pane was clicked: `line` of `file` (1-based).
     void locationActivated(const QString& file, int line);
 

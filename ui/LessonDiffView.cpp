@@ -123,9 +123,46 @@ void LessonDiffView::setTexts(const QString& left, const QString& right)
         m_editors[k]->setText(texts[k]);
         m_editors[k]->setModified(false);
         m_editors[k]->setReadOnly(true);
+        numberLines(k);
     }
     m_diff = LineDiff::compare(linesOf(left), linesOf(right));
     markDiff();
+}
+
+void LessonDiffView::setFirstLines(int left, int right)
+{
+    m_first[0] = std::max(1, left);
+    m_first[1] = std::max(1, right);
+}
+
+void LessonDiffView::numberLines(int side)
+{
+    ScriptEditor* editor = m_editors[side];
+    if (m_first[side] == 1) {
+        editor->setMarginType(0, QsciScintilla::NumberMargin);
+        editor->setMarginWidth(0, QStringLiteral("0000"));
+        return;
+    }
+    // Scintilla numbers from 1: a text margin says the text's own numbers instead.
+    editor->clearMarginText();
+    editor->setMarginType(0, QsciScintilla::TextMarginRightJustified);
+    const int lines = editor->lines();
+    for (int i = 0; i < lines; ++i)
+        editor->setMarginText(i, QString::number(m_first[side] + i), QsciScintillaBase::STYLE_LINENUMBER);
+    editor->setMarginWidth(0, QString(QString::number(m_first[side] + lines).size() + 1, QLatin1Char('0')));
+}
+
+int LessonDiffView::shownLineNumber(int side, int line) const
+{
+    const ScriptEditor* editor = m_editors[side];
+    if (editor->marginType(0) == QsciScintilla::NumberMargin)
+        return line;
+    const auto at = static_cast<unsigned long>(line - 1);
+    QByteArray text(
+        static_cast<int>(editor->SendScintilla(QsciScintillaBase::SCI_MARGINGETTEXT, at, static_cast<void*>(nullptr))),
+        '\0');
+    editor->SendScintilla(QsciScintillaBase::SCI_MARGINGETTEXT, at, static_cast<void*>(text.data()));
+    return text.toInt();
 }
 
 void LessonDiffView::setSideNames(const QString& left, const QString& right)

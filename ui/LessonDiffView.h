@@ -32,6 +32,11 @@ public:
     /// The names the counts beside the titles use for each side ("same as fixed.py"); a
     /// lesson's broken.py and fixed.py unless set.
     void setSideNames(const QString& left, const QString& right);
+    /// The number the margins give the first line of each text from the next setTexts on (a
+    /// section of a longer text keeps that text's line numbers); 1 unless set.
+    void setFirstLines(int left, int right);
+    /// The number the margin shows beside `line` (1-based) of a side, read back from it.
+    int shownLineNumber(int side, int line) const;
 
     ScriptEditor* editor(int side) const { return m_editors[side]; }
     QLabel* title(int side) const { return m_titles[side]; }
@@ -50,6 +55,8 @@ public:
 
 private:
     void markDiff();
+    /// Numbers a side's lines in its margin from m_first.
+    void numberLines(int side);
     void followScroll(int from);
 
     ScriptEditor* m_editors[2];
@@ -61,7 +68,8 @@ private:
     LineDiff m_diff;
     int m_indicators[2] = {-1, -1};
     bool m_following = false;
-    int m_placed[2] = {-1, -1};  ///< the first line this view last scrolled each side to
+    int m_placed[2] = {-1, -1};
+    int m_first[2] = {1, 1};  ///< the first line this view last scrolled each side to
 };
 
 }  // namespace ps::ui

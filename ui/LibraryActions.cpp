@@ -214,7 +214,12 @@ void LibraryActions::update()
     set(m_script, one && m_opener, pickOne);
     set(m_folder, scriptOnDisk, one ? tr("The script's file is no longer there.") : pickOne);
     set(m_compare, open && ids.size() == 2, tr("Select two runs (Ctrl+click the second)."));
-    set(m_compareCurrent, open && one && m_current, pickOne);
+    const std::shared_ptr<const RunDocument> current = m_current ? m_current() : nullptr;
+    const bool itself = one && current && current->report.runId && *current->report.runId == one->id;
+    set(m_compareCurrent, open && one && current && !itself,
+        !one           ? pickOne
+            : !current ? tr("The window shows no run yet: run the script, or open a run from the library.")
+                       : tr("This is the run the window shows."));
     set(m_export, open && one, pickOne);
     set(m_import, writable, cannotWrite);
     set(m_trust, writable && anyUntrusted,

@@ -133,6 +133,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
         return path.isEmpty() ? m_document->openScriptCopy(text) : m_document->replaceWith(path);
     });
     m_library->actions()->setCurrentRun([this]() { return m_report->run(); });
+    // "Compare with Current Run" needs one shown, and another than the one selected.
+    connect(m_runs, &RunController::runShown, m_library->actions(), &LibraryActions::update);
+    connect(m_runs, &RunController::runningChanged, m_library->actions(), &LibraryActions::update);
     connect(m_lessons, &LessonsView::openScript, m_document, &ScriptDocument::replaceWith);
 
     restoreSettings(options.restoreState);

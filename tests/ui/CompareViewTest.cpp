@@ -11,6 +11,7 @@
 #include "ui/CompareTablePane.h"
 #include "ui/CompareView.h"
 #include "ui/DiffColours.h"
+#include "ui/GraphCanvas.h"
 #include "ui/GraphToolBar.h"
 #include "ui/GraphView.h"
 #include "ui/LessonDiffView.h"
@@ -21,8 +22,10 @@
 #include "ui/ScriptEditor.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QLabel>
 #include <QMenu>
+#include <QScrollBar>
 #include <QSet>
 #include <QTest>
 #include <QToolButton>
@@ -191,9 +194,13 @@ TEST(UiCompareView, TheCodeTabListsTheChangedSectionAndShowsBothTexts)
     EXPECT_EQ(diff->markedLines(0), QList<int>());
     EXPECT_EQ(diff->markedLines(1), QList<int>({2}));
     EXPECT_TRUE(diff->title(0)->text().contains("run #1")) << diff->title(0)->text().toStdString();
+    // Numbered as in the whole python_code: the section starts at its line 3 on both sides.
+    EXPECT_EQ(diff->shownLineNumber(0, 1), 3);
+    EXPECT_EQ(diff->shownLineNumber(1, 3), 5);
     // The unchanged header, on request.
     list->setCurrentItem(list->topLevelItem(0));
     EXPECT_EQ(diff->editor(0)->text(), "# generated\n# backend eager\n");
+    EXPECT_EQ(diff->shownLineNumber(0, 2), 2);
     EXPECT_TRUE(diff->markedLines(1).isEmpty());
 }
 
@@ -280,15 +287,26 @@ TEST(UiCompareView, ARunComparesWithTheRunTheWindowShows)
     EXPECT_FALSE(action->isEnabled());  // nobody says what the window shows
     std::shared_ptr<const ps::ui::RunDocument> shownRun;
     lib.actions()->setCurrentRun([&]() { return shownRun; });
-    ASSERT_TRUE(action->isEnabled());
-    action->trigger();  // the window shows no run: said, nothing opened
+    EXPECT_FALSE(action->isEnabled());  // the window shows no run: the tooltip says so
+    EXPECT_TRUE(action->toolTip().contains("shows no run yet")) << action->toolTip().toStdString();
+    EXPECT_EQ(lib.actions()->compareWithCurrent(id), nullptr);  // asked all the same: said, nothing opened
     EXPECT_TRUE(lib.actions()->compareWindows().isEmpty());
     EXPECT_TRUE(lib.messageIsError());
     EXPECT_TRUE(lib.message().contains("shows no run")) << lib.message().toStdString();
 
+    // The window shows the selected run itself: nothing to compare.
+    auto itself = run;
+    itself.report.runId = id;
+    shownRun = std::make_shared<const ps::ui::RunDocument>(itself);
+    lib.actions()->update();  // the window does this when it shows a run
+    EXPECT_FALSE(action->isEnabled());
+    EXPECT_TRUE(action->toolTip().contains("is the run the window shows")) << action->toolTip().toStdString();
+
     auto edited = syntheticRun(script, syntheticGraph(13, script, 1), "ok", "alpha");
     edited.scriptText = "x = 1\n";
     shownRun = std::make_shared<const ps::ui::RunDocument>(edited);
+    lib.actions()->update();
+    ASSERT_TRUE(action->isEnabled());
     action->trigger();
     const auto windows = lib.actions()->compareWindows();
     ASSERT_EQ(windows.size(), 1);
@@ -312,4 +330,46 @@ TEST(UiCompareView, BothGraphToolbarsFitSideBySideAt1400)
         ASSERT_NE(toggle, nullptr);
         EXPECT_FALSE(toggle->isVisible());
     }
+}
+
+TEST(UiCompareView, TheGraphsMoveTogetherWithMatchingNodesSideBySide)
+{
+    const auto view = shown(side("run #1", {{8}, {2}}), side("run #2", {{8}, {8}, {2}}));
+    const auto& graph = view->diff().captures().at(0).graph;
+    ps::ui::CompareGraphPane* pane = view->graphPane();
+    ps::ui::GraphView* a = pane->view(0);
+    ps::ui::GraphView* b = pane->view(1);
+    ASSERT_TRUE(pane->moveTogether()->isChecked());
+    // Expanding every module of A expands B's too.
+    a->expandAll();
+    ASSERT_TRUE(waitFor([&]() { return !a->layoutPending() && !b->layoutPending(); }, 20000));
+    ASSERT_TRUE(waitFor([&]() { return b->visibleModuleCount() == 0; }, 20000)) << b->visibleModuleCount();
+    // A matched node in the middle of A (by height): zoomed in on it, its match stands at the same
+    // place in B's view, at the same zoom, though B has a layer more above it.
+    std::vector<std::pair<qreal, std::pair<int, int>>> byY;
+    for (const auto& [i, j] : graph.matched())
+        if (a->boxOfNode(i) && b->boxOfNode(j))
+            byY.push_back({a->nodeCenter(i).y(), {i, j}});
+    ASSERT_GE(byY.size(), 4u);
+    std::sort(byY.begin(), byY.end());
+    const auto [nodeA, nodeB] = byY[byY.size() / 2].second;
+    const auto where = [](ps::ui::GraphView* g, int node) { return g->canvas()->mapFromScene(g->nodeCenter(node)); };
+    a->canvas()->setZoom(3);
+    a->canvas()->centerOn(a->nodeCenter(nodeA));
+    QApplication::processEvents();
+    EXPECT_DOUBLE_EQ(b->canvas()->zoom(), 3);
+    EXPECT_LE((where(a, nodeA) - where(b, nodeB)).manhattanLength(), 4)
+        << where(a, nodeA).x() << "," << where(a, nodeA).y() << " vs " << where(b, nodeB).x() << ","
+        << where(b, nodeB).y();
+    // B leads as well.
+    b->canvas()->verticalScrollBar()->setValue(b->canvas()->verticalScrollBar()->value() + 1);
+    b->canvas()->centerOn(b->nodeCenter(nodeB));
+    QApplication::processEvents();
+    EXPECT_LE((where(a, nodeA) - where(b, nodeB)).manhattanLength(), 4);
+    // Unticked, each side moves alone.
+    pane->moveTogether()->setChecked(false);
+    const int before = b->canvas()->verticalScrollBar()->value();
+    a->canvas()->verticalScrollBar()->setValue(a->canvas()->verticalScrollBar()->value() + 40);
+    QApplication::processEvents();
+    EXPECT_EQ(b->canvas()->verticalScrollBar()->value(), before);
 }

@@ -91,6 +91,17 @@ TEST_F(UiLibrary, DoubleClickOpensAPastRun)
     EXPECT_EQ(window.report()->violationsView()->entries().front().invariant, 1);
     EXPECT_EQ(window.report()->tabs()->currentIndex(), ps::ui::ReportView::ViolationsTab);
     EXPECT_FALSE(window.report()->sourceView()->message().isEmpty());  // a violation has no python_code
+    // "Compare with Current Run": on for another run than the one shown, off for that one.
+    QAction* compareCurrent = window.libraryView()->actions()->compareCurrentAction();
+    window.libraryView()->setStatusFilter(QString());  // every run listed
+    window.libraryView()->selectRun(ids[1]);
+    EXPECT_FALSE(compareCurrent->isEnabled());
+    window.libraryView()->selectRun(ids[0]);
+    EXPECT_TRUE(compareCurrent->isEnabled()) << compareCurrent->toolTip().toStdString();
+    // Showing the selected run turns it off (the selection did not change).
+    ASSERT_TRUE(window.openStoredRun(ids[0]));
+    EXPECT_FALSE(compareCurrent->isEnabled());
+    window.libraryView()->selectRun(ids[1]);
 
     ASSERT_TRUE(window.openStoredRun(ids[0]));
     ASSERT_TRUE(waitFor([&]() { return !window.report()->graphView()->layoutPending(); }, 10000));
