@@ -53,6 +53,51 @@ const std::string& moduleType(const json& node)
     return text(*it, "type");
 }
 
+/// The module a node belongs to: its module path, or for a parameter or buffer (which the
+/// worker records with no module) the module owning it, from its qualified name
+/// ("model.layer1.0.conv1.weight" -> "model.layer1.0.conv1"); "" when neither.
+std::string_view owner(const json& node)
+{
+    const std::string& path = modulePath(node);
+    if (!path.empty())
+        return path;
+    const std::string& qualname = text(node, "qualname");
+    const auto dot = qualname.rfind('.');
+    return dot == std::string::npos ? std::string_view() : std::string_view(qualname).substr(0, dot);
+}
+
+/// The last part of a parameter's qualified name ("weight"); "" when it has none.
+std::string_view leafName(const json& node)
+{
+    const std::string& qualname = text(node, "qualname");
+    const auto dot = qualname.rfind('.');
+    return dot == std::string::npos ? std::string_view(qualname) : std::string_view(qualname).substr(dot + 1);
+}
+
+int depth(std::string_view path)
+{
+    return path.empty() ? 0 : 1 + static_cast<int>(std::count(path.begin(), path.end(), '.'));
+}
+
+/// The deepest module path both are in ("model.layer1.0.conv1", "model.layer1.1" -> "model.layer1").
+std::string_view commonAncestor(std::string_view a, std::string_view b)
+{
+    std::size_t end = 0;
+    for (std::size_t k = 0;; ++k) {
+        const bool endA = k == a.size() || a[k] == '.';
+        const bool endB = k == b.size() || b[k] == '.';
+        if (endA || endB) {
+            if (endA && endB)
+                end = k;
+            if (endA != endB || k == a.size() || k == b.size())
+                break;
+        } else if (a[k] != b[k]) {
+            break;
+        }
+    }
+    return a.substr(0, end);
+}
+
 std::optional<int> sourceLine(const json& node)
 {
     auto it = node.find("source");
@@ -179,31 +224,77 @@ std::string joined(const std::vector<std::string>& names)
     return out.empty() ? std::string("-") : out;
 }
 
-NodeBlock makeBlock(const json& nodes, bool added, int first, int count)
+/// What a block is named by: the module types of a side, and how deep its outermost module is
+/// (the depth of the path every node's module starts with: 1 for "model").
+struct BlockNames {
+    std::unordered_map<std::string_view, std::string_view> types;
+    int rootDepth = 0;
+
+    explicit BlockNames(const json& graph, const json& nodes)
+    {
+        auto modules = graph.find("modules");
+        if (modules != graph.end() && modules->is_array())
+            for (const json& m : *modules)
+                if (m.is_object())
+                    types.emplace(text(m, "path"), text(m, "type"));
+        bool first = true;
+        std::string_view root;
+        for (const json& node : nodes) {
+            const std::string_view path = owner(node);
+            if (!modulePath(node).empty())
+                types.emplace(path, moduleType(node));
+            if (path.empty())
+                continue;
+            root = first ? path : commonAncestor(root, path);
+            first = false;
+        }
+        rootDepth = depth(root);
+    }
+
+    std::string typeOf(std::string_view path) const
+    {
+        auto it = types.find(path);
+        return it == types.end() ? std::string() : std::string(it->second);
+    }
+};
+
+NodeBlock makeBlock(const json& nodes, const BlockNames& names, bool added, int first, int count)
 {
     NodeBlock block{added, first, count, {}, {}, {}};
-    std::map<std::string, int> paths;
+    // The deepest module holding every node of the block; when that is the outermost one (two
+    // layers side by side in a Sequential), the modules themselves, up to three.
+    std::vector<std::string_view> owners;
+    std::string_view ancestor;
     std::map<std::string, int> ops;
     for (int i = first; i < first + count; ++i) {
         const json& node = nodes[static_cast<std::size_t>(i)];
-        ++paths[modulePath(node)];
+        if (const std::string_view path = owner(node); !path.empty()) {
+            ancestor = owners.empty() ? path : commonAncestor(ancestor, path);
+            if (std::find(owners.begin(), owners.end(), path) == owners.end())
+                owners.push_back(path);
+        }
         const std::string& target = text(node, "target");
         if (text(node, "op") == "call_function")
             ++ops[target];
         else if (!text(node, "kind").empty() && text(node, "kind") != "output")
             ++ops[text(node, "kind")];  // parameter, buffer, input, constant
     }
-    int best = 0;
-    for (const auto& [path, n] : paths)
-        if (n > best) {
-            best = n;
-            block.module = path;
+    if (owners.size() == 1 || (!owners.empty() && depth(ancestor) > names.rootDepth)) {
+        block.module = std::string(ancestor);
+        block.moduleType = names.typeOf(ancestor);
+    } else {
+        std::vector<std::string> types;
+        for (std::size_t k = 0; k < owners.size() && k < 3; ++k) {
+            block.module += (k ? ", " : "") + std::string(owners[k]);
+            if (std::string t = names.typeOf(owners[k]);
+                !t.empty() && std::find(types.begin(), types.end(), t) == types.end())
+                types.push_back(std::move(t));
         }
-    for (int i = first; i < first + count; ++i)
-        if (modulePath(nodes[static_cast<std::size_t>(i)]) == block.module) {
-            block.moduleType = moduleType(nodes[static_cast<std::size_t>(i)]);
-            break;
-        }
+        if (owners.size() > 3)
+            block.module += ", …";
+        for (const std::string& t : types)
+            block.moduleType += (block.moduleType.empty() ? "" : ", ") + t;
+    }
     std::vector<std::pair<int, std::string>> byCount;
     for (const auto& [op, n] : ops)
         byCount.emplace_back(-n, op);
@@ -218,17 +309,21 @@ NodeBlock makeBlock(const json& nodes, bool added, int first, int count)
         if (-byCount[k].first > 1)
             block.ops += " x" + std::to_string(-byCount[k].first);
     }
+    if (byCount.size() > 3)
+        block.ops += ", …";
     return block;
 }
 
-void collectBlocks(const json& nodes, const std::vector<int>& indices, bool added, std::vector<NodeBlock>& out)
+void collectBlocks(
+    const json& graph, const json& nodes, const std::vector<int>& indices, bool added, std::vector<NodeBlock>& out)
 {
+    const BlockNames names(graph, nodes);
     std::size_t k = 0;
     while (k < indices.size()) {
         std::size_t end = k + 1;
         while (end < indices.size() && indices[end] == indices[end - 1] + 1)
             ++end;
-        out.push_back(makeBlock(nodes, added, indices[k], static_cast<int>(end - k)));
+        out.push_back(makeBlock(nodes, names, added, indices[k], static_cast<int>(end - k)));
         k = end;
     }
 }
@@ -283,12 +378,19 @@ GraphDiff GraphDiff::compare(const json& graphA, const json& graphB, const TextD
         std::vector<std::vector<std::uint64_t>> levels(3);
         for (auto& level : levels)
             level.reserve(nodes.size());
+        const Modules& own = sideA ? ma : mb;
         for (const json& node : nodes) {
-            const std::string& path = modulePath(node);
+            // A parameter or buffer is keyed by the module owning it and its own name ("weight"),
+            // so that it pairs with its module's counterpart (renamed or not), not by position.
+            const std::string_view path = owner(node);
             std::uint64_t h = mix(kSeed, text(node, "phase"));
             h = what(h, node);
+            if (modulePath(node).empty() && !path.empty())
+                h = mix(h, leafName(node));
             if (path.empty()) {
                 h = mix(h, "-");
+            } else if (!own.index.count(path)) {
+                h = mix(mix(h, "q:"), path);  // a module with no nodes of its own: by its path
             } else if (sideA) {
                 auto m = moduleMap.find(path);
                 h = m != moduleMap.end() ? mix(h, m->second) : mix(mix(h, "a:"), path);
@@ -369,8 +471,8 @@ GraphDiff GraphDiff::compare(const json& graphA, const json& graphB, const TextD
         if (!change.fields.empty())
             d.m_changed.push_back(std::move(change));
     }
-    collectBlocks(a, d.m_removed, false, d.m_blocks);
-    collectBlocks(b, d.m_added, true, d.m_blocks);
+    collectBlocks(graphA, a, d.m_removed, false, d.m_blocks);
+    collectBlocks(graphB, b, d.m_added, true, d.m_blocks);
     return d;
 }
 

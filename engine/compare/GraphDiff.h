@@ -29,16 +29,21 @@ struct NodeBlock {
     bool added = true;
     int first = 0;  ///< index of its first node in its side's node_list
     int count = 0;
-    std::string module;  ///< the module path most of its nodes belong to; "" when none
-    std::string moduleType;
-    std::string ops;  ///< the commonest ops, e.g. "addmm x2, relu"
+    /// The deepest module holding all its nodes ("model.layer1.2", a whole inserted block); where
+    /// that is the outermost module, the modules themselves ("model.2, model.3", up to three and
+    /// "…"); "" when its nodes are in none. A parameter or buffer is in the module owning it.
+    std::string module;
+    std::string moduleType;  ///< that module's type ("BasicBlock"), or the listed modules' types
+    std::string ops;         ///< the three commonest ops, e.g. "addmm x2, relu" ("…" when more)
 };
 
 /// The semantic difference of two captured graphs (the report's graph.node_list).
 ///
 /// Nodes are matched by what they are, not by their generated names (which shift when anything
 /// is inserted before them): phase, op, target and module type, aligned in graph order
-/// (SequenceDiff), so an inserted layer reads as one added block. Matched nodes are compared
+/// (SequenceDiff), so an inserted layer reads as one added block. A parameter or buffer is
+/// matched through the module owning it (its qualified name), so that resnet34's extra blocks
+/// leave resnet18's weights paired with their own, not shifted by position. Matched nodes are compared
 /// field by field; a module path that changed consistently for all of its nodes (model.2 became
 /// model.3 because a layer was inserted before it) is one rename, not a change of every node;
 /// a source line that moved only because the script gained lines above it is not a change.

@@ -16,7 +16,9 @@ struct Layer {
 };
 
 /// x -> [t, addmm, relu] per layer -> output; parameters first, as make_fx orders placeholders.
-inline nlohmann::json stack(const std::vector<Layer>& layers, int batch = 3, int in = 4)
+/// With `qualnames`, parameters are as the worker writes them: no module, their qualified name
+/// ("model.0.weight") instead.
+inline nlohmann::json stack(const std::vector<Layer>& layers, int batch = 3, int in = 4, bool qualnames = false)
 {
     using nlohmann::json;
     json nodes = json::array();
@@ -30,10 +32,14 @@ inline nlohmann::json stack(const std::vector<Layer>& layers, int batch = 3, int
         nodes.push_back({{"name", weights.back()}, {"op", "placeholder"}, {"target", weights.back()},
             {"kind", "parameter"}, {"shape", {layers[k].width, prevWidth}}, {"dtype", "float32"},
             {"inputs", json::array()}, {"module", {{"path", path}, {"type", "Linear"}}}});
+        if (qualnames)
+            nodes.back()["module"] = nullptr, nodes.back()["qualname"] = path + ".weight";
         biases.push_back("flat_" + std::to_string(++flat));
         nodes.push_back({{"name", biases.back()}, {"op", "placeholder"}, {"target", biases.back()},
             {"kind", "parameter"}, {"shape", {layers[k].width}}, {"dtype", "float32"}, {"inputs", json::array()},
             {"module", {{"path", path}, {"type", "Linear"}}}});
+        if (qualnames)
+            nodes.back()["module"] = nullptr, nodes.back()["qualname"] = path + ".bias";
         prevWidth = layers[k].width;
     }
     const std::string x = "flat_" + std::to_string(++flat);

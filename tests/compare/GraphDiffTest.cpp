@@ -40,6 +40,43 @@ TEST(GraphDiff, AnInsertedLayerIsOneAddedBlockAndTheLaterModulesAreRenamedNotCha
     EXPECT_EQ(d.renames().at("model.5"), "model.7");
 }
 
+TEST(GraphDiff, ParametersPairWithTheModulesOwningThem)
+{
+    // As the worker writes them (no module, a qualified name): a stack with a third 8-wide layer
+    // inserted. Every parameter comes before the input (make_fx's order), far from its layer's
+    // ops; each must still pair with its own module's counterpart.
+    const auto a = stack({{8}, {8}, {2}}, 3, 4, true);
+    const auto b = stack({{8}, {8}, {8}, {2}}, 3, 4, true);
+    const GraphDiff d = GraphDiff::compare(a, b);
+    EXPECT_TRUE(d.removed().empty());
+    EXPECT_EQ(d.added().size(), 5u);    // the new layer's weight, bias, t, addmm, relu
+    EXPECT_EQ(d.changed().size(), 1u);  // the next layer reads the new one
+    ASSERT_EQ(d.renames().count("model.4"), 1u);
+    const std::string renamed = d.renames().at("model.4");
+    auto qualname = [](const nlohmann::json& g, const std::string& name) {
+        for (const auto& n : g["node_list"])
+            if (n["name"] == name)
+                return n.value("qualname", std::string());
+        return std::string();
+    };
+    int params = 0;
+    for (const auto& [na, nb] : d.nameMap()) {
+        const std::string qa = qualname(a, na);
+        if (qa.empty())
+            continue;
+        ++params;
+        const std::string expected = qa.rfind("model.4.", 0) == 0 ? renamed + qa.substr(7) : qa;
+        EXPECT_EQ(qualname(b, nb), expected) << na << " -> " << nb;
+    }
+    EXPECT_EQ(params, 6);
+    // The new weight and bias read as the new layer's; its ops span its Linear and its ReLU.
+    ASSERT_EQ(d.blocks().size(), 2u);
+    EXPECT_EQ(d.blocks().front().module, "model.4");
+    EXPECT_EQ(d.blocks().front().ops, "parameter x2");
+    EXPECT_EQ(d.blocks().back().module, "model.4, model.5");
+    EXPECT_EQ(d.blocks().back().moduleType, "Linear, ReLU");
+}
+
 TEST(GraphDiff, AChangedInputShapeShowsOnTheNodesItReaches)
 {
     const auto a = stack({{8}, {2}}, 3);
