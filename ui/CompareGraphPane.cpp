@@ -57,6 +57,7 @@ int at(const std::vector<int>& v, int i)
 CompareGraphPane::CompareGraphPane(QWidget* parent) : QWidget(parent)
 {
     m_summary = new QLabel;
+    m_summary->setObjectName(QStringLiteral("compareGraphSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setSizePolicy(
@@ -176,18 +177,35 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
         lines << tr("The graphs cannot be compared: a side has no node list.");
     else if (diff.identical())
         lines << tr("The graphs are the same: %n node(s), each matched and unchanged.", "", diff.nodesA());
+    // Up to kShownBlocks blocks above the graphs (each is coloured in them); all in the tooltip.
+    constexpr int kShownBlocks = 6;
+    QStringList blocks;
     for (const compare::NodeBlock& b : diff.blocks())
-        lines << tr("%1 %n node(s)%2%3", "", b.count)
-                     .arg(b.added ? tr("Added") : tr("Removed"))
-                     .arg(b.module.empty() ? QString()
-                                           : tr(" in %1%2")
-                                                 .arg(QString::fromStdString(b.module),
-                                                     b.moduleType.empty() ? QString()
-                                                                          : QStringLiteral(" (%1)").arg(
-                                                                              QString::fromStdString(b.moduleType))))
-                     .arg(b.ops.empty() ? QString() : QStringLiteral(": ") + QString::fromStdString(b.ops));
-    for (const auto& [from, to] : diff.renames())
-        lines << tr("Module %1 is now %2").arg(QString::fromStdString(from), QString::fromStdString(to));
+        blocks << tr("%1 %n node(s)%2%3", "", b.count)
+                      .arg(b.added ? tr("Added") : tr("Removed"))
+                      .arg(b.module.empty() ? QString()
+                                            : tr(" in %1%2")
+                                                  .arg(QString::fromStdString(b.module),
+                                                      b.moduleType.empty() ? QString()
+                                                                           : QStringLiteral(" (%1)").arg(
+                                                                               QString::fromStdString(b.moduleType))))
+                      .arg(b.ops.empty() ? QString() : QStringLiteral(": ") + QString::fromStdString(b.ops));
+    const int hidden = std::max(0, static_cast<int>(blocks.size()) - kShownBlocks);
+    lines << blocks.mid(0, kShownBlocks);
+    if (hidden > 0)
+        lines << tr("… and %n more block(s) (hover for all)", "", hidden);
+    m_summary->setToolTip(hidden > 0 ? blocks.join('\n') : QString());
+    // The outermost renames (model.2 -> model.4 says model.2.fc -> model.4.fc too), up to three.
+    QStringList renames;
+    for (const auto& [from, to] : diff.renames()) {
+        const auto dot = from.rfind('.');
+        const auto parent = dot == std::string::npos ? diff.renames().end() : diff.renames().find(from.substr(0, dot));
+        if (parent == diff.renames().end() || to.rfind(parent->second + ".", 0) != 0)
+            renames << tr("Module %1 is now %2").arg(QString::fromStdString(from), QString::fromStdString(to));
+    }
+    lines << renames.mid(0, 3);
+    if (renames.size() > 3)
+        lines << tr("… and %n more module(s) renamed", "", static_cast<int>(renames.size()) - 3);
     if (!diff.changed().empty())
         lines << tr("%n matched node(s) changed (amber); select one to see its match.", "",
             static_cast<int>(diff.changed().size()));

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 namespace ps::compare {
@@ -258,73 +259,137 @@ struct BlockNames {
     }
 };
 
-NodeBlock makeBlock(const json& nodes, const BlockNames& names, bool added, int first, int count)
+/// The modules a set of nodes is named by: the deepest module holding them all, or where that
+/// is the outermost module (two layers side by side in a Sequential), the modules themselves.
+std::vector<std::string_view> namesOf(const std::vector<std::string_view>& owners, int rootDepth)
 {
-    NodeBlock block{added, first, count, {}, {}, {}};
-    // The deepest module holding every node of the block; when that is the outermost one (two
-    // layers side by side in a Sequential), the modules themselves, up to three.
+    if (owners.empty())
+        return {};
+    std::string_view ancestor = owners.front();
+    for (std::string_view p : owners)
+        ancestor = commonAncestor(ancestor, p);
+    if (owners.size() == 1 || depth(ancestor) > rootDepth)
+        return {ancestor};
+    return owners;
+}
+
+/// Whether `path` is one of `names` or inside one of them.
+bool covered(std::string_view path, const std::vector<std::string_view>& names)
+{
+    return std::any_of(names.begin(), names.end(), [path](std::string_view n) {
+        return path == n || (path.size() > n.size() && path.substr(0, n.size()) == n && path[n.size()] == '.');
+    });
+}
+
+bool allCovered(const std::vector<std::string_view>& paths, const std::vector<std::string_view>& names)
+{
+    return std::all_of(paths.begin(), paths.end(), [&](std::string_view p) { return covered(p, names); });
+}
+
+std::vector<std::string_view> ownersOf(const json& nodes, const std::vector<int>& indices)
+{
     std::vector<std::string_view> owners;
-    std::string_view ancestor;
+    for (int i : indices)
+        if (const std::string_view path = owner(nodes[static_cast<std::size_t>(i)]);
+            !path.empty() && std::find(owners.begin(), owners.end(), path) == owners.end())
+            owners.push_back(path);
+    return owners;
+}
+
+NodeBlock makeBlock(const json& nodes, const BlockNames& names, bool added, const std::vector<int>& indices)
+{
+    NodeBlock block{added, indices.front(), static_cast<int>(indices.size()), {}, {}, {}};
+    const std::vector<std::string_view> owners = ownersOf(nodes, indices);
+    const std::vector<std::string_view> named = namesOf(owners, names.rootDepth);
+    std::vector<std::string> types;
+    for (std::size_t k = 0; k < named.size() && k < 3; ++k) {
+        block.module += (k ? ", " : "") + std::string(named[k]);
+        if (std::string t = names.typeOf(named[k]);
+            !t.empty() && std::find(types.begin(), types.end(), t) == types.end())
+            types.push_back(std::move(t));
+    }
+    if (named.size() > 3)
+        block.module += ", …";
+    for (const std::string& t : types)
+        block.moduleType += (block.moduleType.empty() ? "" : ", ") + t;
+
+    // The three commonest ops, those that compute first (getitem and alias only pick outputs and
+    // views); then the placeholders by kind.
     std::map<std::string, int> ops;
-    for (int i = first; i < first + count; ++i) {
+    std::map<std::string, int> kinds;
+    for (int i : indices) {
         const json& node = nodes[static_cast<std::size_t>(i)];
-        if (const std::string_view path = owner(node); !path.empty()) {
-            ancestor = owners.empty() ? path : commonAncestor(ancestor, path);
-            if (std::find(owners.begin(), owners.end(), path) == owners.end())
-                owners.push_back(path);
-        }
-        const std::string& target = text(node, "target");
         if (text(node, "op") == "call_function")
-            ++ops[target];
+            ++ops[text(node, "target")];
         else if (!text(node, "kind").empty() && text(node, "kind") != "output")
-            ++ops[text(node, "kind")];  // parameter, buffer, input, constant
+            ++kinds[text(node, "kind")];  // parameter, buffer, input, constant
     }
-    if (owners.size() == 1 || (!owners.empty() && depth(ancestor) > names.rootDepth)) {
-        block.module = std::string(ancestor);
-        block.moduleType = names.typeOf(ancestor);
-    } else {
-        std::vector<std::string> types;
-        for (std::size_t k = 0; k < owners.size() && k < 3; ++k) {
-            block.module += (k ? ", " : "") + std::string(owners[k]);
-            if (std::string t = names.typeOf(owners[k]);
-                !t.empty() && std::find(types.begin(), types.end(), t) == types.end())
-                types.push_back(std::move(t));
-        }
-        if (owners.size() > 3)
-            block.module += ", …";
-        for (const std::string& t : types)
-            block.moduleType += (block.moduleType.empty() ? "" : ", ") + t;
-    }
-    std::vector<std::pair<int, std::string>> byCount;
+    const auto plumbing = [](const std::string& op) { return op == "operator.getitem" || op == "aten.alias.default"; };
+    std::vector<std::tuple<bool, int, std::string>> byCount;
     for (const auto& [op, n] : ops)
-        byCount.emplace_back(-n, op);
+        byCount.emplace_back(plumbing(op), -n, op);
     std::sort(byCount.begin(), byCount.end());
+    const auto counted = [](std::string name, int n) { return n > 1 ? name + " x" + std::to_string(n) : name; };
     for (std::size_t k = 0; k < byCount.size() && k < 3; ++k) {
-        std::string op = byCount[k].second;
+        std::string op = std::get<2>(byCount[k]);
         if (op.rfind("aten.", 0) == 0)
             op = op.substr(5);
         if (auto dot = op.rfind(".default"); dot != std::string::npos && dot + 8 == op.size())
             op.resize(dot);
-        block.ops += (block.ops.empty() ? "" : ", ") + op;
-        if (-byCount[k].first > 1)
-            block.ops += " x" + std::to_string(-byCount[k].first);
+        block.ops += (block.ops.empty() ? "" : ", ") + counted(op, -std::get<1>(byCount[k]));
     }
     if (byCount.size() > 3)
         block.ops += ", …";
+    std::vector<std::pair<int, std::string>> byKind;
+    for (const auto& [kind, n] : kinds)
+        byKind.emplace_back(-n, kind);
+    std::sort(byKind.begin(), byKind.end());
+    for (std::size_t k = 0; k < byKind.size(); ++k)
+        block.ops += (k == 0 ? (block.ops.empty() ? "" : "; ") : ", ") + counted(byKind[k].second, -byKind[k].first);
     return block;
 }
 
+/// The added (or removed) nodes as blocks: runs of consecutive nodes, and the runs that belong to
+/// the same modules together (make_fx lists a layer's parameters and buffers far from its ops:
+/// one inserted layer is one block all the same).
 void collectBlocks(
     const json& graph, const json& nodes, const std::vector<int>& indices, bool added, std::vector<NodeBlock>& out)
 {
     const BlockNames names(graph, nodes);
+    struct Group {
+        std::vector<int> indices;
+        std::vector<std::string_view> owners;
+        std::vector<std::string_view> named;
+    };
+    std::vector<Group> groups;
     std::size_t k = 0;
     while (k < indices.size()) {
         std::size_t end = k + 1;
         while (end < indices.size() && indices[end] == indices[end - 1] + 1)
             ++end;
-        out.push_back(makeBlock(nodes, names, added, indices[k], static_cast<int>(end - k)));
+        Group run{std::vector<int>(indices.begin() + static_cast<std::ptrdiff_t>(k),
+                      indices.begin() + static_cast<std::ptrdiff_t>(end)),
+            {}, {}};
+        run.owners = ownersOf(nodes, run.indices);
+        run.named = namesOf(run.owners, names.rootDepth);
+        auto into
+            = run.owners.empty() ? groups.end() : std::find_if(groups.begin(), groups.end(), [&run](const Group& g) {
+                  return !g.owners.empty() && (allCovered(run.owners, g.named) || allCovered(g.owners, run.named));
+              });
+        if (into == groups.end()) {
+            groups.push_back(std::move(run));
+        } else {
+            into->indices.insert(into->indices.end(), run.indices.begin(), run.indices.end());
+            for (std::string_view p : run.owners)
+                if (std::find(into->owners.begin(), into->owners.end(), p) == into->owners.end())
+                    into->owners.push_back(p);
+            into->named = namesOf(into->owners, names.rootDepth);
+        }
         k = end;
+    }
+    for (Group& g : groups) {
+        std::sort(g.indices.begin(), g.indices.end());
+        out.push_back(makeBlock(nodes, names, added, g.indices));
     }
 }
 

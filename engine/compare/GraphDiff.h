@@ -24,17 +24,21 @@ struct NodeChange {
     std::vector<FieldChange> fields;
 };
 
-/// A run of consecutive added (or removed) nodes, named by the module they sit in.
+/// Added (or removed) nodes that go together, named by the module they sit in: a run of
+/// consecutive ones, with the other runs in the same modules (a layer's parameters and buffers,
+/// which make_fx lists before every op, join its ops).
 struct NodeBlock {
     bool added = true;
     int first = 0;  ///< index of its first node in its side's node_list
-    int count = 0;
+    int count = 0;  ///< how many nodes (not all consecutive)
     /// The deepest module holding all its nodes ("model.layer1.2", a whole inserted block); where
     /// that is the outermost module, the modules themselves ("model.2, model.3", up to three and
     /// "…"); "" when its nodes are in none. A parameter or buffer is in the module owning it.
     std::string module;
     std::string moduleType;  ///< that module's type ("BasicBlock"), or the listed modules' types
-    std::string ops;         ///< the three commonest ops, e.g. "addmm x2, relu" ("…" when more)
+    /// The three commonest ops, getitem and alias last ("addmm x2, relu", "…" when more), then
+    /// the placeholders by kind ("; parameter x2").
+    std::string ops;
 };
 
 /// The semantic difference of two captured graphs (the report's graph.node_list).

@@ -25,6 +25,7 @@
 #include <QCheckBox>
 #include <QLabel>
 #include <QMenu>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSet>
 #include <QTest>
@@ -372,4 +373,25 @@ TEST(UiCompareView, TheGraphsMoveTogetherWithMatchingNodesSideBySide)
     a->canvas()->verticalScrollBar()->setValue(a->canvas()->verticalScrollBar()->value() + 40);
     QApplication::processEvents();
     EXPECT_EQ(b->canvas()->verticalScrollBar()->value(), before);
+}
+
+TEST(UiCompareView, ManyBlocksAreSummedUpAboveTheGraphsAndListedInTheTooltip)
+{
+    // A stack of 8 layers (8 wide down to 1), and the same with a square layer after each: 8
+    // inserted blocks apart from each other.
+    std::vector<Layer> a;
+    std::vector<Layer> b;
+    for (int w = 8; w >= 1; --w) {
+        a.push_back({w});
+        b.push_back({w});
+        b.push_back({w});
+    }
+    const auto view = shown(side("run #1", a), side("run #2", b));
+    ASSERT_EQ(view->diff().captures().at(0).graph.blocks().size(), 8u);
+    const QStringList lines = view->graphPane()->summary().split('\n');
+    EXPECT_EQ(lines.filter(QRegularExpression("^Added ")).size(), 6) << lines.join('\n').toStdString();
+    EXPECT_TRUE(lines.contains("… and 2 more block(s) (hover for all)")) << lines.join('\n').toStdString();
+    const auto* label = view->graphPane()->findChild<QLabel*>("compareGraphSummary");
+    ASSERT_TRUE(label);
+    EXPECT_EQ(label->toolTip().split('\n').filter(QRegularExpression("^Added ")).size(), 8);
 }

@@ -10,7 +10,7 @@
 // it expanded, fitted, then at 35 %).
 // PS_SHOT_COMPARE=LIBRARY:A:B: only the Compare window of runs A and B of that library, at PS_SHOT_SIZE (1400x900):
 // OUT.png (as it opens), OUT-selected.png (Graph: the first changed, else a matched, node selected on both sides),
-// OUT-code.png, OUT-table.png.
+// OUT-zoomed.png (the same at 1:1, both sides moved together), OUT-code.png, OUT-table.png.
 #include "SyntheticGraph.h"
 
 #include "compare/RunDiff.h"
@@ -127,6 +127,12 @@ int shootCompare(const QString& spec, const QString& out, const QSize& size)
             spinUntil(settled, 60000);
             spinUntil([]() { return false; }, 500);
             view.grab().save(sibling("-selected.png"));
+            // Zoomed in on it (B leads): A follows, its match beside it ("Move together").
+            ps::ui::GraphCanvas* canvas = pane->view(1)->canvas();
+            canvas->setZoom(1.0);
+            canvas->centerOn(pane->view(1)->nodeCenter(node));
+            spinUntil([]() { return false; }, 500);
+            view.grab().save(sibling("-zoomed.png"));
         }
     }
     view.tabs()->setCurrentIndex(ps::ui::CompareView::CodeTab);
