@@ -82,7 +82,7 @@ LineDiff LineDiff::compare(const std::vector<std::string>& left, const std::vect
         return out;
     };
     std::vector<char> removed(static_cast<std::size_t>(n), 1), added(static_cast<std::size_t>(m), 1);
-    for (const auto& [i, j] : compare::SequenceDiff::align(keys(left), keys(right)))
+    for (const auto& [i, j] : compare::SequenceDiff::align(keys(left), keys(right)).pairs)
         if (left[static_cast<std::size_t>(i)] == right[static_cast<std::size_t>(j)])
             removed[static_cast<std::size_t>(i)] = added[static_cast<std::size_t>(j)] = 0;
     compact(left, removed);

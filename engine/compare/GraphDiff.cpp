@@ -362,6 +362,7 @@ void collectBlocks(
         std::vector<std::string_view> named;
     };
     std::vector<Group> groups;
+    std::unordered_map<std::string_view, int> byPrefix;  ///< every prefix of a group's modules -> it
     std::size_t k = 0;
     while (k < indices.size()) {
         std::size_t end = k + 1;
@@ -372,19 +373,44 @@ void collectBlocks(
             {}, {}};
         run.owners = ownersOf(nodes, run.indices);
         run.named = namesOf(run.owners, names.rootDepth);
-        auto into
-            = run.owners.empty() ? groups.end() : std::find_if(groups.begin(), groups.end(), [&run](const Group& g) {
-                  return !g.owners.empty() && (allCovered(run.owners, g.named) || allCovered(g.owners, run.named));
-              });
-        if (into == groups.end()) {
+        // Candidates: the latest group with a module on the path of the run's first module, or
+        // one under a name of the run (an index of every prefix of every group's modules: no scan
+        // of all the groups per run).
+        int into = -1;
+        auto tryGroup = [&](std::string_view path) {
+            auto it = byPrefix.find(path);
+            if (into < 0 && it != byPrefix.end()) {
+                const Group& g = groups[static_cast<std::size_t>(it->second)];
+                if (allCovered(run.owners, g.named) || allCovered(g.owners, run.named))
+                    into = it->second;
+            }
+        };
+        if (!run.owners.empty()) {
+            for (std::string_view p = run.owners.front();; p = p.substr(0, p.rfind('.'))) {
+                tryGroup(p);
+                if (p.find('.') == std::string_view::npos)
+                    break;
+            }
+            for (std::string_view n : run.named)
+                tryGroup(n);
+        }
+        if (into < 0) {
+            into = static_cast<int>(groups.size());
             groups.push_back(std::move(run));
         } else {
-            into->indices.insert(into->indices.end(), run.indices.begin(), run.indices.end());
+            Group& g = groups[static_cast<std::size_t>(into)];
+            g.indices.insert(g.indices.end(), run.indices.begin(), run.indices.end());
             for (std::string_view p : run.owners)
-                if (std::find(into->owners.begin(), into->owners.end(), p) == into->owners.end())
-                    into->owners.push_back(p);
-            into->named = namesOf(into->owners, names.rootDepth);
+                if (std::find(g.owners.begin(), g.owners.end(), p) == g.owners.end())
+                    g.owners.push_back(p);
+            g.named = namesOf(g.owners, names.rootDepth);
         }
+        for (std::string_view owner : groups[static_cast<std::size_t>(into)].owners)
+            for (std::string_view p = owner;; p = p.substr(0, p.rfind('.'))) {
+                byPrefix[p] = into;
+                if (p.find('.') == std::string_view::npos)
+                    break;
+            }
         k = end;
     }
     for (Group& g : groups) {
@@ -427,7 +453,8 @@ GraphDiff GraphDiff::compare(const json& graphA, const json& graphB, const TextD
         }
         return levels;
     };
-    for (const auto& [i, j] : SequenceDiff::alignLevels(moduleLevels(ma), moduleLevels(mb))) {
+    const Alignment modules = SequenceDiff::alignLevels(moduleLevels(ma), moduleLevels(mb));
+    for (const auto& [i, j] : modules.pairs) {
         const std::string& pa = ma.paths[static_cast<std::size_t>(i)];
         const std::string& pb = mb.paths[static_cast<std::size_t>(j)];
         moduleMap.emplace(pa, pb);
@@ -435,7 +462,6 @@ GraphDiff GraphDiff::compare(const json& graphA, const json& graphB, const TextD
         if (pa != pb)
             d.m_renames.emplace(pa, pb);
     }
-    bool approximate = SequenceDiff::lastWasApproximate();
 
     // Then nodes: what each is, in the module it maps to; identical shapes pair first, and among
     // identical nodes the one of the same name.
@@ -469,8 +495,9 @@ GraphDiff GraphDiff::compare(const json& graphA, const json& graphB, const TextD
         }
         return levels;
     };
-    d.m_matched = SequenceDiff::alignLevels(nodeLevels(a, true), nodeLevels(b, false));
-    d.m_approximate = approximate || SequenceDiff::lastWasApproximate();
+    Alignment nodes = SequenceDiff::alignLevels(nodeLevels(a, true), nodeLevels(b, false));
+    d.m_matched = std::move(nodes.pairs);
+    d.m_approximate = modules.approximate || nodes.approximate;
 
     std::vector<int> aToB(a.size(), -1);
     std::vector<bool> bMatched(b.size(), false);

@@ -7,8 +7,6 @@ namespace ps::compare {
 
 namespace {
 
-thread_local bool t_approximate = false;
-
 using Pairs = std::vector<std::pair<int, int>>;
 
 /// Myers' greedy forward search, keeping each round's furthest-reaching diagonals for the walk
@@ -120,11 +118,10 @@ void byOccurrence(const std::uint64_t* a, int n, const std::uint64_t* b, int m, 
 
 }  // namespace
 
-std::vector<std::pair<int, int>> SequenceDiff::align(
-    const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b)
+Alignment SequenceDiff::align(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b)
 {
-    t_approximate = false;
-    Pairs out;
+    Alignment result;
+    Pairs& out = result.pairs;
     const int n = static_cast<int>(a.size());
     const int m = static_cast<int>(b.size());
     int head = 0;
@@ -156,13 +153,13 @@ std::vector<std::pair<int, int>> SequenceDiff::align(
             }
         const long leastEdits = static_cast<long>(midA) + midB - 2 * common;
         if (leastEdits > kMaxEdits || !myers(pa, midA, pb, midB, head, head, kMaxEdits, out)) {
-            t_approximate = true;
+            result.approximate = true;
             byOccurrence(pa, midA, pb, midB, head, head, out);
         }
     }
     for (int t = tail; t > 0; --t)
         out.emplace_back(n - t, m - t);
-    return out;
+    return result;
 }
 
 namespace {
@@ -174,11 +171,11 @@ void alignFrom(const std::vector<std::vector<std::uint64_t>>& a, const std::vect
         return;
     const std::vector<std::uint64_t> subA(a[level].begin() + beginA, a[level].begin() + endA);
     const std::vector<std::uint64_t> subB(b[level].begin() + beginB, b[level].begin() + endB);
-    const Pairs pairs = SequenceDiff::align(subA, subB);
-    approximate = approximate || SequenceDiff::lastWasApproximate();
+    const Alignment found = SequenceDiff::align(subA, subB);
+    approximate = approximate || found.approximate;
     int i = beginA;
     int j = beginB;
-    for (const auto& [x, y] : pairs) {
+    for (const auto& [x, y] : found.pairs) {
         alignFrom(a, b, level + 1, i, x + beginA, j, y + beginB, out, approximate);
         out.emplace_back(x + beginA, y + beginB);
         i = x + beginA + 1;
@@ -189,20 +186,14 @@ void alignFrom(const std::vector<std::vector<std::uint64_t>>& a, const std::vect
 
 }  // namespace
 
-std::vector<std::pair<int, int>> SequenceDiff::alignLevels(
+Alignment SequenceDiff::alignLevels(
     const std::vector<std::vector<std::uint64_t>>& a, const std::vector<std::vector<std::uint64_t>>& b)
 {
-    Pairs out;
-    bool approximate = false;
+    Alignment result;
     if (!a.empty() && a.size() == b.size())
-        alignFrom(a, b, 0, 0, static_cast<int>(a[0].size()), 0, static_cast<int>(b[0].size()), out, approximate);
-    t_approximate = approximate;
-    return out;
-}
-
-bool SequenceDiff::lastWasApproximate()
-{
-    return t_approximate;
+        alignFrom(a, b, 0, 0, static_cast<int>(a[0].size()), 0, static_cast<int>(b[0].size()), result.pairs,
+            result.approximate);
+    return result;
 }
 
 }  // namespace ps::compare

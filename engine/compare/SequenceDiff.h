@@ -6,6 +6,14 @@
 
 namespace ps::compare {
 
+/// What SequenceDiff found: the matched index pairs (a, b), increasing in both; and whether it
+/// fell back to occurrence pairing somewhere (the alignment is then good, not minimal: the
+/// report says so).
+struct Alignment {
+    std::vector<std::pair<int, int>> pairs;
+    bool approximate = false;
+};
+
 /// Aligns two sequences of keys (hashed lines, hashed node signatures): the longest common
 /// subsequence where it can afford it, so that one inserted block reads as one inserted block.
 ///
@@ -18,19 +26,13 @@ public:
     /// Edits beyond which the exact algorithm gives way to occurrence pairing.
     static constexpr int kMaxEdits = 4000;
 
-    /// Matched index pairs (a, b), increasing in both.
-    static std::vector<std::pair<int, int>> align(
-        const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b);
+    static Alignment align(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b);
 
     /// Aligns by the first level of keys, then each gap between two matches by the next level,
     /// and so on (levels[k] holds one key per item; every level has the same length per side):
     /// identical things pair first, similar ones in the gaps between them.
-    static std::vector<std::pair<int, int>> alignLevels(
+    static Alignment alignLevels(
         const std::vector<std::vector<std::uint64_t>>& a, const std::vector<std::vector<std::uint64_t>>& b);
-
-    /// Whether the last align() on this thread fell back to occurrence pairing (for tests and
-    /// the report's honesty: the alignment is then good, not minimal).
-    static bool lastWasApproximate();
 };
 
 }  // namespace ps::compare

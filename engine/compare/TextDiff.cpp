@@ -42,7 +42,7 @@ TextDiff TextDiff::compare(std::string_view a, std::string_view b)
     };
     const std::vector<std::uint64_t> ka = intern(d.m_linesA);
     const std::vector<std::uint64_t> kb = intern(d.m_linesB);
-    const auto pairs = SequenceDiff::align(ka, kb);
+    const auto pairs = SequenceDiff::align(ka, kb).pairs;
 
     d.m_aToB.assign(d.m_linesA.size(), 0);
     int i = 0;

@@ -153,11 +153,13 @@ void LibraryDiff::checkAnAddedLayerIsTheScriptEditAndOneInsertedBlock()
         << d.result["why"].dump();
     const json& graph = d.result["captures"][0]["graph"];
     EXPECT_EQ(graph["removed"], 0) << graph.dump();
-    int computeBlocks = 0;
-    for (const json& block : graph["blocks"])
-        if (block["kind"] == "added" && block["module_type"] == "Linear")
-            ++computeBlocks;
-    EXPECT_EQ(computeBlocks, 1) << graph["blocks"].dump();
+    // One block: the new Linear's weight and bias with its ops and the new ReLU's.
+    ASSERT_EQ(graph["blocks"].size(), 1u) << graph["blocks"].dump();
+    const json& block = graph["blocks"][0];
+    EXPECT_EQ(block["kind"], "added");
+    EXPECT_EQ(block["count"], graph["added"]) << block.dump();
+    EXPECT_EQ(block["module"], "model.2, model.3") << block.dump();
+    EXPECT_EQ(block["module_type"], "Linear, ReLU") << block.dump();
     EXPECT_EQ(graph["renames"]["model.2"], "model.4") << graph.dump();
     EXPECT_LE(graph["changed"].get<int>(), 1) << "only the next layer's input was rewired";
 }

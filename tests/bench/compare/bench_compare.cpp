@@ -48,6 +48,13 @@ int main()
     std::vector<Layer> widened = base;
     for (int k = 0; k < kLayers; k += 10)
         widened[static_cast<std::size_t>(k)].width = 12;
+    // 500 layers inserted apart (each after twenty of the base): 500 added blocks to name.
+    std::vector<Layer> scattered;
+    for (int k = 0; k < kLayers; ++k) {
+        scattered.push_back(base[static_cast<std::size_t>(k)]);
+        if (k % 20 == 19)
+            scattered.push_back(Layer{16});
+    }
 
     const nlohmann::json a = ps::comparetest::stack(base);
     struct Pair {
@@ -55,9 +62,10 @@ int main()
         nlohmann::json b;
     };
     const std::vector<Pair> pairs = {{"same", a}, {"inserted_layer", ps::comparetest::stack(inserted)},
-        {"batch_changed", ps::comparetest::stack(base, 5)}, {"every_tenth_widened", ps::comparetest::stack(widened)}};
-    std::printf("%-22s %8s %8s %8s %8s %8s %10s %10s\n", "pair (50k nodes)", "nodes_b", "added", "removed", "changed",
-        "approx", "graph_s", "run_s");
+        {"batch_changed", ps::comparetest::stack(base, 5)}, {"every_tenth_widened", ps::comparetest::stack(widened)},
+        {"every_20th_inserted", ps::comparetest::stack(scattered)}};
+    std::printf("%-22s %8s %8s %8s %8s %8s %8s %10s %10s\n", "pair (50k nodes)", "nodes_b", "added", "removed",
+        "changed", "blocks", "approx", "graph_s", "run_s");
     std::vector<std::string> lines;
     for (const Pair& p : pairs) {
         ps::compare::GraphDiff d;
@@ -65,8 +73,8 @@ int main()
         const auto sa = side(a);
         const auto sb = side(p.b);
         const double runS = medianSeconds([&] { (void)ps::compare::RunDiff::compare(sa, sb); });
-        std::printf("%-22s %8d %8zu %8zu %8zu %8s %10.3f %10.3f\n", p.name, d.nodesB(), d.added().size(),
-            d.removed().size(), d.changed().size(), d.approximate() ? "yes" : "no", graphS, runS);
+        std::printf("%-22s %8d %8zu %8zu %8zu %8zu %8s %10.3f %10.3f\n", p.name, d.nodesB(), d.added().size(),
+            d.removed().size(), d.changed().size(), d.blocks().size(), d.approximate() ? "yes" : "no", graphS, runS);
         lines.push_back(
             "BENCH compare.graph_diff_50k." + std::string(p.name) + " " + std::to_string(graphS) + " s 1.0");
         lines.push_back("BENCH compare.run_diff_50k." + std::string(p.name) + " " + std::to_string(runS) + " s 1.0");
