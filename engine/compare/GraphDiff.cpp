@@ -166,32 +166,49 @@ std::uint64_t what(std::uint64_t h, const json& node)
     return mix(mix(h, op), op == "placeholder" || op == "get_attr" ? text(node, "kind") : text(node, "target"));
 }
 
-/// The modules of one side in order of first appearance, each keyed by its type, its nodes'
-/// ops (loose) and their shapes too (strict).
+/// The modules of one side in the order they compute (then those with only parameters), each
+/// keyed by its type, its nodes' ops (loose) and their shapes too (strict), its parameters and
+/// buffers included (make_fx lists them all first: ordered by them, every Linear would come
+/// before any ReLU).
 struct Modules {
-    std::vector<std::string> paths;
+    std::vector<std::string_view> paths;
     std::unordered_map<std::string_view, int> index;
     std::vector<std::uint64_t> type;
     std::vector<std::uint64_t> loose;
     std::vector<std::uint64_t> strict;
+    /// Its ops and the shape of what it computes last (its output): a layer whose input grew
+    /// keeps it, one inserted before it does not.
+    std::vector<std::uint64_t> output;
 
     explicit Modules(const json& nodes)
     {
-        for (const json& node : nodes) {
-            const std::string& path = modulePath(node);
-            if (path.empty())
-                continue;
-            auto [it, fresh] = index.emplace(path, static_cast<int>(paths.size()));
-            if (fresh) {
-                paths.push_back(path);
-                type.push_back(mix(kSeed, moduleType(node)));
-                loose.push_back(type.back());
-                strict.push_back(type.back());
-            }
-            const std::size_t k = static_cast<std::size_t>(it->second);
-            loose[k] = what(loose[k], node);
-            strict[k] = shapeKey(what(strict[k], node), node);
+        for (const bool placeholders : {false, true})
+            for (const json& node : nodes)
+                if ((text(node, "op") == "placeholder") == placeholders)
+                    add(node);
+        for (std::size_t k = 0; k < paths.size(); ++k)
+            output[k] = mix(output[k] ^ loose[k], "out");
+    }
+
+private:
+    void add(const json& node)
+    {
+        const std::string_view path = owner(node);
+        if (path.empty())
+            return;
+        auto [it, fresh] = index.emplace(path, static_cast<int>(paths.size()));
+        if (fresh) {
+            paths.push_back(path);
+            type.push_back(mix(kSeed, moduleType(node)));
+            loose.push_back(type.back());
+            strict.push_back(type.back());
+            output.push_back(kSeed);
         }
+        const std::size_t k = static_cast<std::size_t>(it->second);
+        loose[k] = what(loose[k], node);
+        strict[k] = shapeKey(what(strict[k], node), node);
+        if (text(node, "op") != "placeholder")
+            output[k] = shapeKey(kSeed, node);
     }
 };
 
@@ -438,29 +455,44 @@ GraphDiff GraphDiff::compare(const json& graphA, const json& graphB, const TextD
     const Modules mb(b);
     std::unordered_map<std::string_view, std::string_view> moduleMap;
     std::unordered_map<std::string_view, bool> mappedB;
-    // the same path with the same nodes first (among identical layers, the one of the same name),
-    // then the same nodes, then the same ops, then the same path and type (a layer whose ops
-    // changed), then the same type
-    auto moduleLevels = [](const Modules& m) {
-        std::vector<std::vector<std::uint64_t>> levels(5);
-        for (std::size_t k = 0; k < m.paths.size(); ++k) {
-            const std::uint64_t path = mix(kSeed, m.paths[k]);
-            levels[0].push_back(mix(path ^ m.strict[k], "ps"));
-            levels[1].push_back(m.strict[k]);
-            levels[2].push_back(m.loose[k]);
-            levels[3].push_back(mix(path ^ m.type[k], "pt"));
-            levels[4].push_back(m.type[k]);
+    // Two orders of preference, the better kept: the same path with the same nodes first (among
+    // identical layers, the one of the same name), then the same nodes, then the same ops and
+    // output (a layer whose input grew), then the same ops, then the same path and type (a layer
+    // whose ops changed), then the same type; or the same without
+    // the path first. Path first misreads a layer inserted in a stack of identical ones (the
+    // layers after it keep their paths' twins: it would say the last layer was added and the
+    // inserted one changed one); it is kept only where it pairs as many identical modules.
+    auto moduleLevels = [](const Modules& m, bool pathFirst) {
+        std::vector<std::vector<std::uint64_t>> levels;
+        for (int level = pathFirst ? 0 : 1; level < 6; ++level) {
+            std::vector<std::uint64_t> keys;
+            keys.reserve(m.paths.size());
+            for (std::size_t k = 0; k < m.paths.size(); ++k) {
+                const std::uint64_t path = mix(kSeed, m.paths[k]);
+                const std::uint64_t key[6] = {mix(path ^ m.strict[k], "ps"), m.strict[k], m.output[k], m.loose[k],
+                    mix(path ^ m.type[k], "pt"), m.type[k]};
+                keys.push_back(key[level]);
+            }
+            levels.push_back(std::move(keys));
         }
         return levels;
     };
-    const Alignment modules = SequenceDiff::alignLevels(moduleLevels(ma), moduleLevels(mb));
+    const auto identicalPairs = [&](const Alignment& found) {
+        return std::count_if(found.pairs.begin(), found.pairs.end(), [&](const std::pair<int, int>& p) {
+            return ma.strict[static_cast<std::size_t>(p.first)] == mb.strict[static_cast<std::size_t>(p.second)];
+        });
+    };
+    Alignment modules = SequenceDiff::alignLevels(moduleLevels(ma, true), moduleLevels(mb, true));
+    if (Alignment byNodes = SequenceDiff::alignLevels(moduleLevels(ma, false), moduleLevels(mb, false));
+        identicalPairs(byNodes) > identicalPairs(modules))
+        modules = std::move(byNodes);
     for (const auto& [i, j] : modules.pairs) {
-        const std::string& pa = ma.paths[static_cast<std::size_t>(i)];
-        const std::string& pb = mb.paths[static_cast<std::size_t>(j)];
+        const std::string_view pa = ma.paths[static_cast<std::size_t>(i)];
+        const std::string_view pb = mb.paths[static_cast<std::size_t>(j)];
         moduleMap.emplace(pa, pb);
         mappedB.emplace(pb, true);
         if (pa != pb)
-            d.m_renames.emplace(pa, pb);
+            d.m_renames.emplace(std::string(pa), std::string(pb));
     }
 
     // Then nodes: what each is, in the module it maps to; identical shapes pair first, and among

@@ -47,7 +47,10 @@ struct NodeBlock {
 /// is inserted before them): phase, op, target and module type, aligned in graph order
 /// (SequenceDiff), so an inserted layer reads as one added block. A parameter or buffer is
 /// matched through the module owning it (its qualified name), so that resnet34's extra blocks
-/// leave resnet18's weights paired with their own, not shifted by position. Matched nodes are compared
+/// leave resnet18's weights paired with their own, not shifted by position. Modules are aligned
+/// in the order they compute, twice: the same path first (among identical layers, the one of the
+/// same name), and without the path; the second is kept where it pairs more identical modules
+/// (a layer inserted in a stack of identical ones). Matched nodes are compared
 /// field by field; a module path that changed consistently for all of its nodes (model.2 became
 /// model.3 because a layer was inserted before it) is one rename, not a change of every node;
 /// a source line that moved only because the script gained lines above it is not a change.

@@ -143,17 +143,22 @@ Alignment SequenceDiff::align(const std::vector<std::uint64_t>& a, const std::ve
         // it under ~64 MiB.
         std::unordered_map<std::uint64_t, int> counts;
         counts.reserve(static_cast<std::size_t>(midA));
+        bool unique = true;  // no key twice on either side
         for (int i = 0; i < midA; ++i)
-            ++counts[pa[i]];
+            unique = ++counts[pa[i]] == 1 && unique;
         long common = 0;
         for (int j = 0; j < midB; ++j)
             if (auto it = counts.find(pb[j]); it != counts.end() && it->second > 0) {
                 --it->second;
                 ++common;
+            } else if (it != counts.end()) {
+                unique = false;  // matched already: a second one on b
             }
         const long leastEdits = static_cast<long>(midA) + midB - 2 * common;
         if (leastEdits > kMaxEdits || !myers(pa, midA, pb, midB, head, head, kMaxEdits, out)) {
-            result.approximate = true;
+            // With every key once a side, each key pairs once and the longest increasing run of
+            // those pairs is the longest common subsequence: exact after all.
+            result.approximate = !unique;
             byOccurrence(pa, midA, pb, midB, head, head, out);
         }
     }

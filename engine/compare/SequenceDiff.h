@@ -20,7 +20,9 @@ struct Alignment {
 /// Myers' O((N+M)·D) algorithm on what is left after the common prefix and suffix, with D capped
 /// (kMaxEdits); past the cap, or on a memory budget, keys are paired by occurrence (the k-th `x`
 /// of one side with the k-th `x` of the other) and the longest increasing run of those pairs is
-/// kept (O(N log N)). Either way the result is monotone: pairs are increasing in both indices.
+/// kept (O(N log N)); that is exact too where no key comes twice on a side (keys with node names
+/// in them), and only otherwise approximate. Either way the result is monotone: pairs are
+/// increasing in both indices.
 class SequenceDiff {
 public:
     /// Edits beyond which the exact algorithm gives way to occurrence pairing.

@@ -39,6 +39,22 @@ TEST(GraphDiff, AnInsertedLayerIsOneAddedBlockAndTheLaterModulesAreRenamedNotCha
     EXPECT_EQ(d.renames().at("model.5"), "model.7");
 }
 
+TEST(GraphDiff, ALayerInsertedAmongIdenticalOnesIsTheOneAdded)
+{
+    // Six identical 8-wide layers, and the same with a 16-wide one after the third: the layers
+    // after it keep twins of their paths on the other side (model.10 is an 8-wide layer on both),
+    // but the one added is the 16-wide one, not the last. (Parameters as the worker writes them.)
+    const auto a = stack({{8}, {8}, {8}, {8}, {8}, {8}, {2}}, 3, 4, true);
+    const auto b = stack({{8}, {8}, {8}, {16}, {8}, {8}, {8}, {2}}, 3, 4, true);
+    const GraphDiff d = GraphDiff::compare(a, b);
+    EXPECT_TRUE(d.removed().empty());
+    ASSERT_EQ(d.blocks().size(), 1u);
+    EXPECT_EQ(d.blocks().front().module, "model.6, model.7");  // the 16-wide Linear and its ReLU
+    EXPECT_EQ(d.renames().at("model.6"), "model.8");
+    // The next layer reads 16 features: its weight and its input changed, nothing else.
+    EXPECT_LE(d.changed().size(), 3u);
+}
+
 TEST(GraphDiff, ParametersPairWithTheModulesOwningThem)
 {
     // As the worker writes them (no module, a qualified name): a stack with a third 8-wide layer

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <random>
 
 using ps::compare::SequenceDiff;
@@ -64,6 +66,30 @@ TEST(SequenceDiff, VeryDifferentLongSequencesFallBackToAMonotoneApproximateAlign
     EXPECT_TRUE(found.approximate);
     EXPECT_TRUE(monotoneAndEqual(found.pairs, a, b));
     EXPECT_GT(found.pairs.size(), 1000u);
+}
+
+TEST(SequenceDiff, KeysOnceASideAlignExactlyPastTheEditCap)
+{
+    // 20000 distinct keys; b drops 5000 of them and gains 5000 new ones at random places: 10000
+    // edits, past the cap, yet the fallback is exact when no key repeats on a side.
+    std::mt19937 rng(7);
+    std::vector<std::uint64_t> a(20000);
+    for (std::size_t i = 0; i < a.size(); ++i)
+        a[i] = i;
+    std::vector<std::uint64_t> b;
+    std::uint64_t fresh = 1000000;
+    for (std::uint64_t x : a) {
+        if (rng() % 4 == 0)
+            b.push_back(fresh++);
+        else
+            b.push_back(x);
+    }
+    const int kept = static_cast<int>(std::count_if(b.begin(), b.end(), [](std::uint64_t x) { return x < 1000000; }));
+    ASSERT_GT(static_cast<int>(a.size()) - kept + static_cast<int>(fresh - 1000000), SequenceDiff::kMaxEdits);
+    const auto found = SequenceDiff::align(a, b);
+    EXPECT_FALSE(found.approximate);
+    EXPECT_TRUE(monotoneAndEqual(found.pairs, a, b));
+    EXPECT_EQ(static_cast<int>(found.pairs.size()), kept);
 }
 
 TEST(TextDiff, AnInsertedBlockIsOneHunkAndUnchangedLinesMapAcross)
