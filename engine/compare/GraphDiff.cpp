@@ -62,6 +62,9 @@ std::string_view owner(const json& node)
     const std::string& path = modulePath(node);
     if (!path.empty())
         return path;
+    const std::string& kind = text(node, "kind");
+    if (kind != "parameter" && kind != "buffer")
+        return {};  // an input's qualname is its argument path ("x", "batch.ids"), no module
     const std::string& qualname = text(node, "qualname");
     const auto dot = qualname.rfind('.');
     return dot == std::string::npos ? std::string_view() : std::string_view(qualname).substr(0, dot);
@@ -234,11 +237,21 @@ std::vector<std::string> inputNames(const json& node)
     return out;
 }
 
-std::string joined(const std::vector<std::string>& names)
+/// Input names as a user reads them: a placeholder by its qualified name (model.2.bias, x), not
+/// its generated flat_N.
+std::string joined(
+    const std::vector<std::string>& names, const json& nodes, const std::unordered_map<std::string_view, int>& byName)
 {
     std::string out;
-    for (const std::string& n : names)
-        out += (out.empty() ? "" : ", ") + n;
+    for (const std::string& n : names) {
+        std::string shown = n;
+        if (auto it = byName.find(n); it != byName.end()) {
+            const json& node = nodes[static_cast<std::size_t>(it->second)];
+            if (text(node, "op") == "placeholder" && !text(node, "qualname").empty())
+                shown = text(node, "qualname");
+        }
+        out += (out.empty() ? "" : ", ") + shown;
+    }
     return out.empty() ? std::string("-") : out;
 }
 
@@ -591,7 +604,7 @@ GraphDiff GraphDiff::compare(const json& graphA, const json& graphB, const TextD
             same = fa != nameA.end() && fb != nameB.end() && aToB[static_cast<std::size_t>(fa->second)] == fb->second;
         }
         if (!same)
-            change.fields.push_back({"inputs", joined(ia), joined(ib)});
+            change.fields.push_back({"inputs", joined(ia, a, nameA), joined(ib, b, nameB)});
         if (!change.fields.empty())
             d.m_changed.push_back(std::move(change));
     }

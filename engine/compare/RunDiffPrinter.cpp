@@ -1,6 +1,10 @@
 #include "compare/RunDiffPrinter.h"
 
+#include "compare/DiffText.h"
+
+#include <algorithm>
 #include <iomanip>
+#include <map>
 #include <sstream>
 
 namespace ps::compare {
@@ -26,27 +30,54 @@ void printDifferences(const char* title, const std::vector<Difference>& list, st
     if (list.empty())
         return;
     out << "  " << title << ":\n";
-    for (const Difference& d : list)
-        out << "    " << d.what << ": " << d.before << " -> " << d.after << '\n';
+    for (const Difference& d : list) {
+        const auto [before, after] = DiffText::values(d.before, d.after);
+        out << "    " << d.what << ": " << before << " -> " << after << '\n';
+    }
 }
 
-/// A node of side b's graph by its index: "addmm_1 (addmm)".
-std::string nodeWords(const json& graph, int index)
+/// A node of a graph by its index, as a user names it: "addmm_1", a placeholder by its qualified
+/// name ("model.2.bias", "x"); "" when there is none.
+std::string nodeName(const json& graph, int index)
 {
-    if (!graph.is_object() || !graph.contains("node_list") || !graph["node_list"].is_array()
+    if (!graph.is_object() || !graph.contains("node_list") || !graph["node_list"].is_array() || index < 0
         || index >= static_cast<int>(graph["node_list"].size()))
-        return "node " + std::to_string(index);
+        return std::string();
     const json& node = graph["node_list"][static_cast<std::size_t>(index)];
+    const std::string qualname = node.value("qualname", std::string());
+    if (node.value("op", std::string()) == "placeholder" && !qualname.empty())
+        return qualname;
+    return node.value("name", std::string());
+}
+
+/// What a node computes, short: "addmm", "" for a placeholder.
+std::string nodeOp(const json& graph, int index)
+{
+    if (nodeName(graph, index).empty())
+        return std::string();
+    const json& node = graph["node_list"][static_cast<std::size_t>(index)];
+    if (node.value("op", std::string()) != "call_function")
+        return std::string();
     std::string target = node.value("target", std::string());
     if (target.rfind("aten.", 0) == 0)
         target = target.substr(5);
     if (target.size() > 8 && target.compare(target.size() - 8, 8, ".default") == 0)
         target.resize(target.size() - 8);
-    const std::string name = node.value("name", std::string());
-    return target.empty() || target == name ? name : name + " (" + target + ")";
+    return target;
 }
 
-void printGraph(const GraphDiff& g, const json& graphB, std::ostream& out)
+/// "addmm_1 -> addmm_2 (addmm)": each side's name where they differ.
+std::string nodeWords(const json& graphA, int a, const json& graphB, int b)
+{
+    const std::string na = nodeName(graphA, a);
+    std::string nb = nodeName(graphB, b);
+    if (nb.empty())
+        nb = "node " + std::to_string(b);
+    const std::string op = nodeOp(graphB, b);
+    return (na.empty() || na == nb ? nb : na + " -> " + nb) + (op.empty() || op == nb ? "" : " (" + op + ")");
+}
+
+void printGraph(const GraphDiff& g, const json& graphA, const json& graphB, std::ostream& out)
 {
     if (g.missing()) {
         out << "  graph: not on both sides\n";
@@ -60,19 +91,63 @@ void printGraph(const GraphDiff& g, const json& graphB, std::ostream& out)
             << (b.module.empty() ? std::string()
                                  : " in " + b.module + (b.moduleType.empty() ? "" : " (" + b.moduleType + ")"))
             << (b.ops.empty() ? std::string() : ": " + b.ops) << '\n';
-    for (const auto& [from, to] : g.renames())
-        out << "    module " << from << " is now " << to << '\n';
+    // The outermost renames (model.2 -> model.4 says model.2.fc -> model.4.fc too).
+    std::vector<std::string> renames;
+    for (const auto& [from, to] : g.renames()) {
+        const auto dot = from.rfind('.');
+        const auto parent = dot == std::string::npos ? g.renames().end() : g.renames().find(from.substr(0, dot));
+        if (parent == g.renames().end() || to.rfind(parent->second + ".", 0) != 0)
+            renames.push_back("    module " + from + " is now " + to + '\n');
+    }
+    for (std::size_t k = 0; k < renames.size() && k < 10; ++k)
+        out << renames[k];
+    if (renames.size() > 10)
+        out << "    ... and " << renames.size() - 10 << " more modules renamed\n";
     std::size_t shown = 0;
     for (const NodeChange& c : g.changed()) {
         if (++shown > 12) {
             out << "    ... and " << g.changed().size() - 12 << " more changed nodes\n";
             break;
         }
-        out << "    ~ " << nodeWords(graphB, c.b) << ':';
-        for (const FieldChange& f : c.fields)
-            out << ' ' << f.field << ' ' << f.before << " -> " << f.after << ';';
+        out << "    ~ " << nodeWords(graphA, c.a, graphB, c.b) << ": ";
+        for (std::size_t k = 0; k < c.fields.size(); ++k) {
+            const auto [before, after] = DiffText::values(c.fields[k].before, c.fields[k].after);
+            out << (k ? "; " : "") << c.fields[k].field << ' ' << before << " -> " << after;
+        }
         out << '\n';
     }
+}
+
+/// A section's first changed lines, each cut around where it differs from its counterpart (the
+/// k-th "-" line of a run pairs with the k-th "+" line after it).
+void printPreview(const SectionChange& s, std::ostream& out)
+{
+    constexpr std::size_t kLines = 6;
+    constexpr std::size_t kWidth = 110;
+    const std::vector<std::string>& lines = s.preview;
+    std::vector<std::size_t> focus(lines.size(), 0);
+    for (std::size_t i = 0; i < lines.size();) {
+        std::size_t minus = i;
+        while (minus < lines.size() && lines[minus].rfind('-', 0) == 0)
+            ++minus;
+        std::size_t plus = minus;
+        while (plus < lines.size() && lines[plus].rfind('+', 0) == 0)
+            ++plus;
+        for (std::size_t k = 0; i + k < minus && minus + k < plus; ++k)
+            focus[i + k] = focus[minus + k]
+                = 1 + DiffText::firstDifference(lines[i + k].substr(1), lines[minus + k].substr(1));
+        i = plus > i ? plus : i + 1;
+    }
+    for (std::size_t i = 0; i < lines.size() && i < kLines; ++i) {
+        const std::string& line = lines[i];
+        out << "      " << line.substr(0, 1)  // the sign stays
+            << DiffText::clip(
+                   line.substr(std::min<std::size_t>(1, line.size())), focus[i] > 0 ? focus[i] - 1 : 0, kWidth)
+            << '\n';
+    }
+    const int more = s.added + s.removed - static_cast<int>(std::min(lines.size(), kLines));
+    if (more > 0)
+        out << "      ... and " << more << " more changed line" << (more == 1 ? "" : "s") << '\n';
 }
 
 void printCode(const CodeDiff& code, std::ostream& out)
@@ -91,34 +166,46 @@ void printCode(const CodeDiff& code, std::ostream& out)
             continue;
         out << "    " << s.status << ' ' << (s.title.empty() ? s.kind : s.title) << " (+" << s.added << " -"
             << s.removed << " lines)\n";
-        for (std::size_t i = 0; i < s.preview.size() && i < 6; ++i)
-            out << "      " << s.preview[i].substr(0, 110) << '\n';
+        // The metadata's lines are its fields, compared one by one below.
+        if (s.kind != "metadata" || code.metadata().empty())
+            printPreview(s, out);
     }
-    for (const MetadataChange& m : code.metadata())
-        out << "    metadata " << m.name << ": " << (m.before.empty() ? "absent" : m.before) << " -> "
-            << (m.after.empty() ? "absent" : m.after) << '\n';
-    int same = 0;
+    for (const MetadataChange& m : code.metadata()) {
+        const auto [before, after] = DiffText::values(m.before, m.after);
+        out << "    metadata " << m.name << ": " << (m.before.empty() ? "absent" : before) << " -> "
+            << (m.after.empty() ? "absent" : after) << '\n';
+    }
+    std::map<std::string, int> byStatus;
     for (const KernelChange& k : code.kernels()) {
-        if (k.status == "same") {
-            ++same;
+        ++byStatus[k.status];
+        if (k.status == "same")
             continue;
-        }
         out << "    kernel " << k.status << ':';
         for (const std::string& n : k.a)
             out << " -" << n;
         for (const std::string& n : k.b)
             out << " +" << n;
-        out << " (" << k.nodes << " nodes)\n";
+        out << " (" << k.nodes << " node" << (k.nodes == 1 ? "" : "s") << ")\n";
     }
-    if (!code.kernels().empty())
-        out << "    kernels: " << same << " same, " << code.kernelsChanged() << " differ\n";
+    if (!code.kernels().empty()) {
+        out << "    kernels:";
+        const char* sep = " ";
+        for (const char* status : {"same", "changed", "refused", "added", "removed"})
+            if (byStatus.count(status)) {
+                out << sep << byStatus[status] << ' '
+                    << (std::string(status) == "refused" ? "fused differently" : status);
+                sep = ", ";
+            }
+        out << '\n';
+    }
 }
 
 }  // namespace
 
 void RunDiffPrinter::print(const RunDiff& diff, const RunSide& a, const RunSide& b, std::ostream& out)
 {
-    out << (diff.equivalent() ? "equivalent: " : "differ: ") << a.label << " vs " << b.label << '\n';
+    out << (diff.equivalent() ? "equivalent: " : "differ: ") << a.label << " vs " << b.label
+        << (a.label == b.label ? " (the same run)" : "") << '\n';
     if (!diff.why().empty()) {
         out << "why:\n";
         int n = 0;
@@ -126,25 +213,27 @@ void RunDiffPrinter::print(const RunDiff& diff, const RunSide& a, const RunSide&
             out << "  " << ++n << ". " << w << '\n';
     }
     for (const CaptureComparison& c : diff.captures()) {
-        out << "capture " << c.name << ": " << (c.equivalent ? "equivalent" : "differs") << " (" << c.statusA << " | "
-            << c.statusB << ")\n";
+        out << "capture " << c.name << ": " << (c.equivalent ? "equivalent" : "differs") << " (status "
+            << (c.statusA == c.statusB ? c.statusA : c.statusA + " -> " + c.statusB) << ")\n";
         printDifferences("inputs", c.inputs, out);
         printDifferences("options", c.options, out);
-        const json& capsB = b.report.contains("captures") ? b.report["captures"] : json();
-        const json graphB = c.indexB >= 0 && capsB.is_array() && c.indexB < static_cast<int>(capsB.size())
-            ? capsB[static_cast<std::size_t>(c.indexB)].value("graph", json())
-            : json();
-        printGraph(c.graph, graphB, out);
+        const auto graphOf = [](const RunSide& side, int index) {
+            const json& caps = side.report.contains("captures") ? side.report["captures"] : json();
+            return index >= 0 && caps.is_array() && index < static_cast<int>(caps.size())
+                ? caps[static_cast<std::size_t>(index)].value("graph", json())
+                : json();
+        };
+        printGraph(c.graph, graphOf(a, c.indexA), graphOf(b, c.indexB), out);
         printCode(c.code, out);
         printDifferences("cache", c.cache, out);
         const json& va = c.verify["a"];
         const json& vb = c.verify["b"];
-        out << "  verify: " << show(va["status"]) << " (" << show(va["verdict"]) << ") | " << show(vb["status"]) << " ("
-            << show(vb["verdict"]) << ")\n";
+        out << "  verify: " << show(va["status"]) << " (" << show(va["verdict"]) << ") -> " << show(vb["status"])
+            << " (" << show(vb["verdict"]) << ")\n";
         std::string timings;
         for (const char* key : {"precompile", "load", "call", "call_eager"})
             if (c.timings.contains(key))
-                timings += std::string(timings.empty() ? "" : ", ") + key + " " + show(c.timings[key]["a"]) + " | "
+                timings += std::string(timings.empty() ? "" : ", ") + key + " " + show(c.timings[key]["a"]) + " -> "
                     + show(c.timings[key]["b"]);
         if (!timings.empty())
             out << "  timings (s): " << timings << '\n';

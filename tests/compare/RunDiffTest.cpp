@@ -87,3 +87,39 @@ TEST(RunDiff, JsonNamesTheVerdictAndEachCapture)
     EXPECT_GT(j["captures"][0]["graph"]["changed"].get<int>(), 0);
     EXPECT_EQ(j["captures"][0]["inputs"][0]["what"], "x shape");
 }
+
+TEST(RunDiffPrinter, ChangedNodesReadByBothNamesAndLongMetadataIsSummedUp)
+{
+    // b: a layer inserted (parameters as the worker writes them), and python_code whose metadata
+    // lists every parameter: 4 names against 6.
+    RunSide a = side("run #1");
+    RunSide b = side("run #2");
+    a.report["captures"][0]["graph"] = stack({{8}, {2}}, 3, 4, true);
+    b.report["captures"][0]["graph"] = stack({{8}, {8}, {2}}, 3, 4, true);
+    auto code = [](int n) {
+        std::string names;
+        for (int i = 0; i < n; ++i)
+            names += (i ? ", '" : "'") + std::string("layers.") + std::to_string(i) + ".weight_parameter'";
+        return "# header\nPARAM_NAMES = [" + names + "]\n";
+    };
+    const json sections = {{"sections",
+        {{{"kind", "header"}, {"title", "Header"}, {"start", 1}, {"end", 1}},
+            {{"kind", "metadata"}, {"title", "Metadata"}, {"start", 2}, {"end", 2}}}}};
+    a.report["captures"][0]["lowering"] = sections;
+    b.report["captures"][0]["lowering"] = sections;
+    a.pythonCode = {code(4)};
+    b.pythonCode = {code(6)};
+    const RunDiff d = RunDiff::compare(a, b);
+    std::ostringstream out;
+    RunDiffPrinter::print(d, a, b, out);
+    const std::string text = out.str();
+    // The layer after the new one: named on each side, its inputs by their qualified names.
+    EXPECT_NE(text.find("~ n4 -> n7 (addmm): inputs model.2.bias, n2, n3 -> model.4.bias, n5, n6"), std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("flat_"), std::string::npos) << text;
+    // The metadata: its field, summed up, not its 300-character lines twice.
+    EXPECT_NE(text.find("metadata PARAM_NAMES: [4 entries] -> [6 entries]"), std::string::npos) << text;
+    EXPECT_EQ(text.find("-PARAM_NAMES"), std::string::npos) << text;
+    for (std::size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+        EXPECT_LE(end - start, 160u) << text.substr(start, end - start);
+}
