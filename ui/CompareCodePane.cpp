@@ -1,6 +1,7 @@
 #include "ui/CompareCodePane.h"
 
 #include "compare/CodeDiff.h"
+#include "compare/DiffText.h"
 #include "compare/TextDiff.h"
 #include "ui/DiffColours.h"
 #include "ui/LessonDiffView.h"
@@ -10,6 +11,8 @@
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <map>
 
 namespace ps::ui {
 
@@ -79,6 +82,7 @@ void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const 
     m_labels[1] = labelB;
     m_diff->setSideNames(labelA, labelB);
     m_slices.clear();
+    m_kinds.clear();
     m_list->clear();
     const auto linesA = compare::TextDiff::splitLines(codeA ? *codeA : std::string_view());
     const auto linesB = compare::TextDiff::splitLines(codeB ? *codeB : std::string_view());
@@ -106,6 +110,7 @@ void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const 
     } else {
         for (const compare::SectionChange& s : diff.sections()) {
             const QString title = q(s.title.empty() ? s.kind : s.title);
+            m_kinds.push_back(s.kind);
             add(title, q(s.status), QStringLiteral("+%1 −%2").arg(s.added).arg(s.removed),
                 {title, slice(linesA, s.startA, s.endA), slice(linesB, s.startB, s.endB), s.startA, s.startB});
         }
@@ -116,16 +121,19 @@ void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const 
     QStringList notes;
     if (diff.present() && diff.identical())
         notes << tr("python_code is the same on both sides.");
-    for (const compare::MetadataChange& m : diff.metadata())
+    for (const compare::MetadataChange& m : diff.metadata()) {
+        // A list of 100 parameter names is summed up ("[62 entries] → [110 entries]"); the
+        // section below has it whole.
+        const auto [before, after] = compare::DiffText::values(m.before, m.after);
         notes << tr("metadata %1: %2 → %3")
-                     .arg(q(m.name), m.before.empty() ? tr("absent") : q(m.before),
-                         m.after.empty() ? tr("absent") : q(m.after));
-    int same = 0;
+                     .arg(q(m.name), m.before.empty() ? tr("absent") : q(before),
+                         m.after.empty() ? tr("absent") : q(after));
+    }
+    std::map<std::string, int> byStatus;
     for (const compare::KernelChange& k : diff.kernels()) {
-        if (k.status == "same") {
-            ++same;
+        ++byStatus[k.status];
+        if (k.status == "same")
             continue;
-        }
         QStringList names;
         for (const std::string& n : k.a)
             names << QStringLiteral("−") + q(n);
@@ -133,18 +141,32 @@ void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const 
             names << QStringLiteral("+") + q(n);
         notes << tr("kernel %1: %2 (%n ATen node(s))", "", k.nodes).arg(q(k.status), names.join(' '));
     }
-    if (!diff.kernels().empty())
-        notes << tr("kernels: %1 same, %2 differ").arg(same).arg(diff.kernelsChanged());
+    if (!diff.kernels().empty()) {
+        QStringList counts;
+        const std::pair<const char*, QString> words[] = {{"same", tr("same")}, {"changed", tr("changed")},
+            {"refused", tr("fused differently")}, {"added", tr("added")}, {"removed", tr("removed")}};
+        for (const auto& [status, word] : words)
+            if (byStatus.count(status))
+                counts << QStringLiteral("%1 %2").arg(byStatus[status]).arg(word);
+        notes << tr("kernels: %1").arg(counts.join(QStringLiteral(", ")));
+    }
     m_notes->setText(notes.join('\n'));
     m_notes->setVisible(!notes.isEmpty());
 
-    // The first section that differs, else the first.
-    int first = 0;
-    for (int i = 0; i < m_list->topLevelItemCount(); ++i)
-        if (m_list->topLevelItem(i)->text(1) != QLatin1String("same")) {
+    // The first section that differs, its code before its header's comments; else the first.
+    int first = -1;
+    int header = -1;
+    for (int i = 0; i < m_list->topLevelItemCount() && first < 0; ++i) {
+        if (m_list->topLevelItem(i)->text(1) == QLatin1String("same"))
+            continue;
+        const bool isHeader = i < static_cast<int>(m_kinds.size()) && m_kinds[static_cast<std::size_t>(i)] == "header";
+        if (isHeader && header < 0)
+            header = i;
+        else if (!isHeader)
             first = i;
-            break;
-        }
+    }
+    if (first < 0)
+        first = std::max(header, 0);
     if (m_list->topLevelItemCount() > 0)
         m_list->setCurrentItem(m_list->topLevelItem(first));
     else

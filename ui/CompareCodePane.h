@@ -51,6 +51,7 @@ private:
     QLabel* m_notes;
     LessonDiffView* m_diff;
     std::vector<Slice> m_slices;
+    std::vector<std::string> m_kinds;  ///< per row, its section's kind ("header", "metadata", ...)
     QString m_labels[2];
 };
 

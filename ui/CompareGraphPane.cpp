@@ -2,6 +2,7 @@
 
 #include "compare/JsonFields.h"
 
+#include "compare/DiffText.h"
 #include "compare/GraphDiff.h"
 #include "graph/GraphModel.h"
 #include "ui/CompareViewportSync.h"
@@ -63,6 +64,12 @@ CompareGraphPane::CompareGraphPane(QWidget* parent) : QWidget(parent)
     m_summary->setSizePolicy(
         QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long line is wrapped or cut, never widening the window
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_detail = new QLabel;
+    m_detail->setObjectName(QStringLiteral("compareGraphDetail"));
+    m_detail->setWordWrap(true);
+    m_detail->setTextFormat(Qt::PlainText);
+    m_detail->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_split = new QSplitter(Qt::Horizontal);
     m_split->setChildrenCollapsible(false);
     for (int k = 0; k < 2; ++k) {
@@ -101,6 +108,7 @@ CompareGraphPane::CompareGraphPane(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
+    layout->addWidget(m_detail);
     layout->addWidget(m_split, 1);
 }
 
@@ -109,6 +117,9 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
 {
     const json* captures[2] = {&captureA, &captureB};
     const QString labels[2] = {labelA, labelB};
+    m_labels[0] = labelA;
+    m_labels[1] = labelB;
+    m_changes = diff.changed();
     std::vector<int> index[2];
     std::shared_ptr<const graph::GraphModel> models[2];
     for (int k = 0; k < 2; ++k) {
@@ -123,6 +134,7 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
             graph::GraphModel::fromJson(graphJson, member(*captures[k], "lowering")));
         index[k] = modelIndices(graphJson, *models[k]);
         m_match[k].assign(models[k]->nodes().size(), -1);
+        m_change[k].assign(models[k]->nodes().size(), -1);
         if (models[k]->empty())
             m_views[k]->clear(tr("%1: no graph (%2)").arg(labels[k], QString::fromStdString(models[k]->error())));
         else
@@ -137,11 +149,16 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
     for (int j : diff.added())
         if (int n = at(index[1], j); n >= 0)
             fills[1][n] = DiffColours::added();
-    for (const compare::NodeChange& c : diff.changed()) {
-        if (int n = at(index[0], c.a); n >= 0)
+    for (std::size_t i = 0; i < diff.changed().size(); ++i) {
+        const compare::NodeChange& c = diff.changed()[i];
+        if (int n = at(index[0], c.a); n >= 0) {
             fills[0][n] = DiffColours::changed();
-        if (int n = at(index[1], c.b); n >= 0)
+            m_change[0][static_cast<std::size_t>(n)] = static_cast<int>(i);
+        }
+        if (int n = at(index[1], c.b); n >= 0) {
             fills[1][n] = DiffColours::changed();
+            m_change[1][static_cast<std::size_t>(n)] = static_cast<int>(i);
+        }
     }
     for (const auto& [i, j] : diff.matched()) {
         const int a = at(index[0], i);
@@ -212,6 +229,67 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
     if (diff.approximate())
         lines << tr("The graphs differ too much for an exact alignment: the matching shown is approximate.");
     m_summary->setText(lines.join('\n'));
+    m_detail->setText(legend());
+}
+
+QString CompareGraphPane::detail() const
+{
+    return m_detail->text();
+}
+
+QString CompareGraphPane::legend() const
+{
+    return tr("Green: only in %1 · red: only in %2 · amber: in both, changed. Select a node to see what changed.")
+        .arg(m_labels[1], m_labels[0]);
+}
+
+QString CompareGraphPane::nodeName(int side, int node) const
+{
+    const auto& model = m_views[side]->graph();
+    if (!model || node < 0 || node >= static_cast<int>(model->nodes().size()))
+        return QString();
+    const graph::GraphNode& n = model->nodes()[static_cast<std::size_t>(node)];
+    return QString::fromStdString(n.qualname.empty() ? n.name : n.qualname);
+}
+
+QString CompareGraphPane::describe(int side, const QList<int>& nodes) const
+{
+    if (nodes.isEmpty())
+        return legend();
+    if (nodes.size() == 1) {
+        const int n = nodes.front();
+        const int m = matchOf(side, n);
+        if (m < 0)
+            return tr("%1 is only in %2 (%3).")
+                .arg(nodeName(side, n), m_labels[side], side == 1 ? tr("added") : tr("removed"));
+        const QString pair = side == 0
+            ? tr("%1 (%2) ↔ %3 (%4)").arg(nodeName(0, n), m_labels[0], nodeName(1, m), m_labels[1])
+            : tr("%1 (%2) ↔ %3 (%4)").arg(nodeName(0, m), m_labels[0], nodeName(1, n), m_labels[1]);
+        const int c = n < static_cast<int>(m_change[side].size()) ? m_change[side][static_cast<std::size_t>(n)] : -1;
+        if (c < 0)
+            return tr("%1: the same on both sides.").arg(pair);
+        QStringList fields;
+        for (const compare::FieldChange& f : m_changes[static_cast<std::size_t>(c)].fields) {
+            const auto [before, after] = compare::DiffText::values(f.before, f.after);
+            fields << tr("%1 %2 → %3")
+                          .arg(QString::fromStdString(f.field), QString::fromStdString(before),
+                              QString::fromStdString(after));
+        }
+        return tr("%1 changed: %2").arg(pair, fields.join(QStringLiteral("; ")));
+    }
+    int only = 0;
+    int changed = 0;
+    for (int n : nodes) {
+        if (matchOf(side, n) < 0)
+            ++only;
+        else if (n < static_cast<int>(m_change[side].size()) && m_change[side][static_cast<std::size_t>(n)] >= 0)
+            ++changed;
+    }
+    return tr("%n node(s) selected in %1: %2 only there, %3 changed, %4 the same.", "", static_cast<int>(nodes.size()))
+        .arg(m_labels[side])
+        .arg(only)
+        .arg(changed)
+        .arg(static_cast<int>(nodes.size()) - only - changed);
 }
 
 int CompareGraphPane::matchOf(int side, int node) const
@@ -236,6 +314,7 @@ void CompareGraphPane::onSelected(int side, const QList<int>& nodes)
     }
     if (m_syncing)
         return;
+    m_detail->setText(describe(side, nodes));
     const int other = 1 - side;
     QList<int> matches;
     for (int n : nodes)

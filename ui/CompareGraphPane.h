@@ -8,13 +8,11 @@
 
 #include <vector>
 
+#include "compare/GraphDiff.h"
+
 class QCheckBox;
 class QLabel;
 class QSplitter;
-
-namespace ps::compare {
-class GraphDiff;
-}
 
 namespace ps::ui {
 
@@ -46,13 +44,23 @@ public:
     int matchOf(int side, int node) const;
     /// The line above the graphs: what was added, removed, renamed, changed.
     QString summary() const;
+    /// The line under it: what the selection is on each side and what changed in it (the colours'
+    /// legend while nothing is selected).
+    QString detail() const;
 
 private:
     void onSelected(int side, const QList<int>& nodes);
+    QString describe(int side, const QList<int>& nodes) const;
+    QString nodeName(int side, int node) const;
+    QString legend() const;
 
     GraphView* m_views[2];
     QLabel* m_titles[2];
     QLabel* m_summary;
+    QLabel* m_detail;
+    QString m_labels[2];
+    std::vector<int> m_change[2];  ///< per GraphModel node of a side: its index in m_changes, or -1
+    std::vector<compare::NodeChange> m_changes;
     QCheckBox* m_together;
     CompareViewportSync* m_sync;
     QSplitter* m_split;

@@ -171,10 +171,19 @@ TEST(UiCompareView, SelectingANodeOnASelectsItsMatchOnB)
     ASSERT_TRUE(waitFor([&]() { return b->selectedNodes().contains(nodeB) && !b->layoutPending(); }, 20000))
         << b->selectedNodes().size();
     EXPECT_TRUE(a->selectedNodes().contains(nodeA));  // not echoed back as something else
+    // What changed in it is said under the summary: it reads the inserted layer's output.
+    const QString detail = view->graphPane()->detail();
+    EXPECT_TRUE(detail.contains("(run #1) ↔ ") && detail.contains(" changed: inputs ")) << detail.toStdString();
+    // An added node is only in run #2.
+    b->selectNodes({graph.added().back()}, true);
+    EXPECT_TRUE(view->graphPane()->detail().contains("is only in run #2 (added)"))
+        << view->graphPane()->detail().toStdString();
     // ... and back: selecting on B selects on A.
     const auto& first = graph.matched().front();
     b->selectNodes({first.second}, true);
     ASSERT_TRUE(waitFor([&]() { return a->selectedNodes().contains(first.first) && !a->layoutPending(); }, 20000));
+    EXPECT_TRUE(view->graphPane()->detail().endsWith("the same on both sides."))
+        << view->graphPane()->detail().toStdString();
 }
 
 TEST(UiCompareView, TheCodeTabListsTheChangedSectionAndShowsBothTexts)
@@ -394,4 +403,14 @@ TEST(UiCompareView, ManyBlocksAreSummedUpAboveTheGraphsAndListedInTheTooltip)
     const auto* label = view->graphPane()->findChild<QLabel*>("compareGraphSummary");
     ASSERT_TRUE(label);
     EXPECT_EQ(label->toolTip().split('\n').filter(QRegularExpression("^Added ")).size(), 8);
+}
+
+TEST(UiCompareView, TheCodeTabOpensOnChangedCodeBeforeAChangedHeader)
+{
+    // The header's comments name the backend: they differ, and so does the graph's code.
+    const auto view = shown(side("run #1", {{8}, {2}}), side("run #2", {{8}, {8}, {2}}, "inductor"));
+    QTreeWidget* list = view->codePane()->sectionList();
+    ASSERT_EQ(list->topLevelItemCount(), 2);
+    EXPECT_EQ(list->topLevelItem(0)->text(1), "changed");
+    EXPECT_EQ(list->currentItem(), list->topLevelItem(1));
 }
