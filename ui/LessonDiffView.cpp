@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace ps::ui {
 
@@ -126,6 +127,7 @@ void LessonDiffView::setTexts(const QString& left, const QString& right)
         numberLines(k);
     }
     m_diff = LineDiff::compare(linesOf(left), linesOf(right));
+    m_unpadded = false;
     markDiff();
 }
 
@@ -207,6 +209,7 @@ void LessonDiffView::markDiff()
             send(editor, QsciScintillaBase::SCI_INDICATORFILLRANGE, start + begins[k], ends[k] - begins[k]);
         }
     }
+    padHunks();
     // The first change in view on both sides.
     const auto& rows = m_diff.rows();
     const auto first
@@ -221,6 +224,55 @@ void LessonDiffView::markDiff()
     }
 }
 
+void LessonDiffView::padHunks()
+{
+    // Where a hunk has more lines on one side, the other gets blank lines (an annotation under
+    // the line before the hunk's end) so that the lines after it face each other again.
+    int spacers[2] = {0, 0};
+    for (ScriptEditor* editor : m_editors) {
+        editor->clearAnnotations();
+        editor->setAnnotationDisplay(QsciScintilla::AnnotationStandard);
+    }
+    const auto& rows = m_diff.rows();
+    int last[2] = {-1, -1};  // the last line of each side before or in the hunk
+    for (std::size_t i = 0; i < rows.size();) {
+        if (rows[i].kind == LineDiff::Kind::Same) {
+            last[0] = rows[i].left;
+            last[1] = rows[i].right;
+            ++i;
+            continue;
+        }
+        int count[2] = {0, 0};
+        for (; i < rows.size() && rows[i].kind != LineDiff::Kind::Same; ++i) {
+            if (rows[i].kind == LineDiff::Kind::Removed) {
+                ++count[0];
+                last[0] = rows[i].left;
+            } else {
+                ++count[1];
+                last[1] = rows[i].right;
+            }
+        }
+        const int shorter = count[0] < count[1] ? 0 : 1;
+        const int missing = std::abs(count[0] - count[1]);
+        if (missing > 0 && last[shorter] >= 0) {
+            QStringList blank;
+            for (int k = 0; k < missing; ++k)
+                blank << QStringLiteral(" ");
+            m_editors[shorter]->annotate(last[shorter], blank.join('\n'), QsciScintillaBase::STYLE_DEFAULT);
+            spacers[shorter] += missing;
+        } else if (missing > 0) {
+            m_unpadded = true;  // a hunk at the very top: nothing above it to hang blank lines on
+        }
+    }
+    m_padded[0] = spacers[0];
+    m_padded[1] = spacers[1];
+}
+
+int LessonDiffView::spacerLines(int side) const
+{
+    return m_padded[side];
+}
+
 void LessonDiffView::followScroll(int from)
 {
     if (m_following)
@@ -229,7 +281,8 @@ void LessonDiffView::followScroll(int from)
     if (top == m_placed[from])
         return;  // where this view put it: following back would undo the user's scroll
     m_placed[from] = -1;
-    const int other = from == 0 ? m_diff.rightLineFor(top) : m_diff.leftLineFor(top);
+    // Padded, the two sides are line for line on screen: the same display line faces.
+    const int other = !m_unpadded ? top : from == 0 ? m_diff.rightLineFor(top) : m_diff.leftLineFor(top);
     m_following = true;
     m_placed[1 - from] = other;
     m_editors[1 - from]->setFirstVisibleLine(other);

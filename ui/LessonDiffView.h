@@ -18,9 +18,10 @@ class ScriptEditor;
 /// Two texts side by side, read-only: a lesson's scripts (side 0: broken.py, left; side 1:
 /// fixed.py, right), or a section of two runs' python_code in the Compare view; with their difference marked as a diff
 /// tool marks it: a changed line has a tinted background and a bar in the margin (red on the left, green on the right),
-/// and where a changed line pairs with one on the other side, the part that differs is boxed. The two panes scroll
-/// together, each keeping the other on the matching line (LineDiff's mapping). Lines in this API are 1-based, as in the
-/// editors' margins.
+/// and where a changed line pairs with one on the other side, the part that differs is boxed. Where a hunk is longer on
+/// one side, the other shows blank lines for the difference, so the lines after it face each other; the two panes
+/// scroll together line for line (by LineDiff's mapping where a hunk at the very top could not be padded). Lines in
+/// this API are 1-based, as in the editors' margins.
 class LessonDiffView : public QWidget {
     Q_OBJECT
 public:
@@ -52,9 +53,13 @@ public:
     QStringList markedFragments(int side) const;
     /// How many characters of code a side shows across (its viewport less its margins).
     int visibleColumns(int side) const;
+    /// Blank lines shown on a side to face the other side's extra lines in a hunk.
+    int spacerLines(int side) const;
 
 private:
     void markDiff();
+    /// Blank lines under the shorter side of each hunk, so that what follows faces its match.
+    void padHunks();
     /// Numbers a side's lines in its margin from m_first.
     void numberLines(int side);
     void followScroll(int from);
@@ -69,7 +74,10 @@ private:
     int m_indicators[2] = {-1, -1};
     bool m_following = false;
     int m_placed[2] = {-1, -1};
-    int m_first[2] = {1, 1};  ///< the first line this view last scrolled each side to
+    int m_first[2] = {1, 1};
+    int m_padded[2] = {0, 0};
+    bool m_unpadded = false;  ///< a hunk could not be padded: scroll by the line map instead  ///< the first line this
+                              ///< view last scrolled each side to
 };
 
 }  // namespace ps::ui

@@ -204,6 +204,11 @@ TEST(UiCompareView, TheCodeTabListsTheChangedSectionAndShowsBothTexts)
     EXPECT_EQ(diff->markedLines(0), QList<int>());
     EXPECT_EQ(diff->markedLines(1), QList<int>({2}));
     EXPECT_TRUE(diff->title(0)->text().contains("run #1")) << diff->title(0)->text().toStdString();
+    // B's extra line faces a blank line on A: layer(2) faces layer(2).
+    EXPECT_EQ(diff->spacerLines(0), 1);
+    EXPECT_EQ(diff->spacerLines(1), 0);
+    EXPECT_EQ(diff->editor(0)->SendScintilla(QsciScintillaBase::SCI_VISIBLEFROMDOCLINE, 1ul),
+        diff->editor(1)->SendScintilla(QsciScintillaBase::SCI_VISIBLEFROMDOCLINE, 2ul));
     // Numbered as in the whole python_code: the section starts at its line 3 on both sides.
     EXPECT_EQ(diff->shownLineNumber(0, 1), 3);
     EXPECT_EQ(diff->shownLineNumber(1, 3), 5);

@@ -250,13 +250,27 @@ TEST_F(UiLessons, TheDiffMarksExactlyTheLinesThatDifferAndThePanesScrollTogether
     ps::ui::ScriptEditor* broken = view.scriptView("broken");
     ps::ui::ScriptEditor* fixed = view.scriptView("fixed");
     ASSERT_LE(broken->SendScintilla(QsciScintillaBase::SCI_LINESONSCREEN), 9) << "the panes must scroll";
+    // Each hunk's shorter side has blank lines for the difference, so the panes go line for
+    // line on screen (display lines, counting those blank ones).
+    EXPECT_EQ(diff->spacerLines(0), 2);  // fixed.py's lines 12-13
+    EXPECT_EQ(diff->spacerLines(1), 3);  // broken.py's lines 7-9
+    const auto visible = [](ps::ui::ScriptEditor* e, int doc) {
+        return static_cast<int>(
+            e->SendScintilla(QsciScintillaBase::SCI_VISIBLEFROMDOCLINE, static_cast<unsigned long>(doc)));
+    };
+    const auto docAtTop = [](ps::ui::ScriptEditor* e) {
+        return static_cast<int>(e->SendScintilla(
+            QsciScintillaBase::SCI_DOCLINEFROMVISIBLE, static_cast<unsigned long>(e->firstVisibleLine())));
+    };
     QTest::qWait(100);
-    broken->setFirstVisibleLine(15);  // line 16: "    def forward(self, x):", line 15 of fixed.py
+    broken->setFirstVisibleLine(visible(broken, 15));  // line 16: "    def forward(self, x):", line 15 of fixed.py
     QTest::qWait(100);
-    EXPECT_EQ(fixed->firstVisibleLine(), 14);
-    fixed->setFirstVisibleLine(11);  // line 12, added: broken.py's next line, 15 (the blank after line 14)
+    EXPECT_EQ(docAtTop(fixed), 14);
+    EXPECT_EQ(fixed->firstVisibleLine(), broken->firstVisibleLine());
+    fixed->setFirstVisibleLine(visible(fixed, 11));  // line 12, added: faces the blank lines under broken.py's 14
     QTest::qWait(100);
-    EXPECT_EQ(broken->firstVisibleLine(), 14);
+    EXPECT_EQ(broken->firstVisibleLine(), fixed->firstVisibleLine());
+    EXPECT_EQ(docAtTop(broken), 13);
 
     // Another lesson: its own marks, none left from the first.
     ASSERT_TRUE(view.selectLesson("tracer-dynamo"));
