@@ -5,6 +5,7 @@
 #include "compare/DiffText.h"
 #include "compare/GraphDiff.h"
 #include "graph/GraphModel.h"
+#include "graph/ModuleTree.h"
 #include "ui/CompareViewportSync.h"
 #include "ui/DiffColours.h"
 #include "ui/GraphBoxItem.h"
@@ -19,6 +20,7 @@
 #include <QVBoxLayout>
 
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace ps::ui {
@@ -94,6 +96,7 @@ CompareGraphPane::CompareGraphPane(QWidget* parent) : QWidget(parent)
         m_split->setStretchFactor(k, 1);
         connect(
             m_views[k], &GraphView::nodesSelected, this, [this, k](const QList<int>& nodes) { onSelected(k, nodes); });
+        connect(m_views[k], &GraphView::graphShown, this, &CompareGraphPane::onShown);
     }
     m_sync = new CompareViewportSync(m_views[0], m_views[1], this);
     m_together = new QCheckBox(tr("Move together"));
@@ -169,6 +172,35 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
         }
     }
     m_sync->setMatches(m_match[0], diff.renames());
+    // The modules to open: every parent of a block's module (model.layer1 for an added
+    // model.layer1.2), else of a changed node's, on both sides alike (where a side has it).
+    std::set<std::string> parents;
+    for (int k = 0; k < 2; ++k) {
+        auto addParents = [&parents](const std::string& path) {
+            for (auto dot = path.rfind('.'); dot != std::string::npos; dot = path.rfind('.', dot - 1)) {
+                parents.insert(path.substr(0, dot));
+                if (dot == 0)
+                    break;
+            }
+        };
+        for (const compare::NodeBlock& b : diff.blocks())
+            if (b.added == (k == 1))
+                for (QString module : QString::fromStdString(b.module).split(QStringLiteral(", ")))
+                    if (module != QStringLiteral("…"))
+                        addParents(module.toStdString());  // the module itself stays a box
+        // Changed nodes only where nothing was added or removed (a layer added also changes the
+        // next one's input: opening that too would open most of a deep model).
+        const auto& model = diff.blocks().empty() ? models[k] : nullptr;
+        for (std::size_t i = 0; model && i < m_change[k].size() && parents.size() < 64; ++i)
+            if (m_change[k][i] >= 0)
+                addParents(model->nodes()[i].modulePath);
+    }
+    for (int k = 0; k < 2; ++k) {
+        m_reveal[k].clear();
+        for (const std::string& p : parents)  // sorted: a parent before its children
+            m_reveal[k] << QString::fromStdString(p);
+    }
+    m_refit = false;
     for (int k = 0; k < 2; ++k) {
         // Unchanged nodes plain, also where nothing differs (no fills would be the lens colours,
         // whose green parameters read as "added" here): one plain fill is enough to say so.
@@ -290,6 +322,35 @@ QString CompareGraphPane::describe(int side, const QList<int>& nodes) const
         .arg(only)
         .arg(changed)
         .arg(static_cast<int>(nodes.size()) - only - changed);
+}
+
+void CompareGraphPane::onShown()
+{
+    for (GraphView* v : m_views)
+        if (!v->graph() || !v->moduleTree() || v->layoutPending())
+            return;  // both opened and settled first
+    if (!m_reveal[0].isEmpty() || !m_reveal[1].isEmpty()) {
+        QStringList reveal[2] = {m_reveal[0], m_reveal[1]};
+        m_reveal[0].clear();
+        m_reveal[1].clear();
+        const bool together = m_sync->isEnabled();
+        m_sync->setEnabled(false);  // each side opens its own modules
+        bool asked = false;
+        for (int k = 0; k < 2; ++k)
+            for (const QString& path : reveal[k])
+                if (!m_views[k]->isExpanded(path) && m_views[k]->moduleTree()->find(path.toStdString()) >= 0) {
+                    m_views[k]->expandModule(path);
+                    asked = true;
+                }
+        m_sync->setEnabled(together);
+        m_refit = asked;
+        return;
+    }
+    if (m_refit) {
+        m_refit = false;
+        for (GraphView* v : m_views)
+            v->zoomToFit();
+    }
 }
 
 int CompareGraphPane::matchOf(int side, int node) const

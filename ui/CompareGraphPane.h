@@ -2,6 +2,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 #include <nlohmann/json.hpp>
@@ -50,6 +51,9 @@ public:
 
 private:
     void onSelected(int side, const QList<int>& nodes);
+    /// Once both graphs have opened: the modules holding the differences opened too, so that
+    /// each added, removed or changed block shows as a box of its own; then both fitted again.
+    void onShown();
     QString describe(int side, const QList<int>& nodes) const;
     QString nodeName(int side, int node) const;
     QString legend() const;
@@ -67,6 +71,8 @@ private:
     std::vector<int> m_match[2];  ///< per GraphModel node of a side: its match on the other, or -1
     int m_expect[2] = {-1, -1};   ///< a node this pane selected on a side, to centre when shown
     bool m_syncing = false;
+    QStringList m_reveal[2];  ///< per side: the modules to open once it has opened (parents first)
+    bool m_refit = false;     ///< after those: fit both
 };
 
 }  // namespace ps::ui

@@ -14,6 +14,7 @@
 #include <QScreen>
 #include <QShortcut>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace ps::ui {
@@ -182,10 +183,36 @@ void CompareView::setCapture(int index)
         return;
     const compare::CaptureComparison& c = m_diff.captures()[static_cast<std::size_t>(index)];
     const QString labels[2] = {q(m_sides[0].label), q(m_sides[1].label)};
-    m_graph->setCapture(
-        captureAt(m_sides[0], c.indexA), captureAt(m_sides[1], c.indexB), c.graph, labels[0], labels[1]);
+    if (m_graphShown != -2)
+        showGraphs();
     m_code->setCapture(codeAt(m_sides[0], c.indexA), codeAt(m_sides[1], c.indexB), c.code, labels[0], labels[1]);
     m_table->setCapture(c, m_diff.provenance(), labels[0], labels[1]);
+}
+
+void CompareView::showGraphs()
+{
+    const int index = m_captures->currentIndex();
+    if (index < 0 || index >= static_cast<int>(m_diff.captures().size()) || index == m_graphShown)
+        return;
+    m_graphShown = index;
+    // The Graph tab laid out for a moment if another one is in front (a hidden tab has no size),
+    // within this call: nothing is painted in between.
+    const int tab = m_tabs->currentIndex();
+    m_tabs->setCurrentIndex(GraphTab);
+    const compare::CaptureComparison& c = m_diff.captures()[static_cast<std::size_t>(index)];
+    m_graph->setCapture(captureAt(m_sides[0], c.indexA), captureAt(m_sides[1], c.indexB), c.graph, q(m_sides[0].label),
+        q(m_sides[1].label));
+    m_tabs->setCurrentIndex(tab);
+}
+
+void CompareView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_graphShown == -2) {
+        m_graphShown = -1;
+        // After this show's layout: the graph panes have their real size then.
+        QTimer::singleShot(0, this, &CompareView::showGraphs);
+    }
 }
 
 void CompareView::showAndRaise()

@@ -51,8 +51,16 @@ public:
     /// Shows the window (1400x900, or most of a smaller screen), raised and active.
     void showAndRaise();
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    /// Shows a capture's graphs once the panes have their size (a graph opens as big as its pane
+    /// shows readable: sized 0, it would open on everything at once).
+    void showGraphs();
+
     compare::RunSide m_sides[2];
+    int m_graphShown = -2;  ///< the capture the graph pane shows; -2 until the window is shown
     compare::RunDiff m_diff;
     QLabel* m_verdict;
     QLabel* m_why;

@@ -613,8 +613,8 @@ void GraphView::zoomOut()
 
 void GraphView::zoomToFit()
 {
+    m_canvas->setKeepFitted(true);  // first: whoever hears the zoom change sees a fitted view
     m_canvas->fitScene(0.0);
-    m_canvas->setKeepFitted(true);
 }
 
 void GraphView::zoomReset()

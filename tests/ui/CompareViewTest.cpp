@@ -419,3 +419,24 @@ TEST(UiCompareView, TheCodeTabOpensOnChangedCodeBeforeAChangedHeader)
     EXPECT_EQ(list->topLevelItem(0)->text(1), "changed");
     EXPECT_EQ(list->currentItem(), list->topLevelItem(1));
 }
+
+TEST(UiCompareView, TheGraphsOpenOnTheModulesHoldingTheDifference)
+{
+    // 40 layers: more boxes than a graph opens with, so the model opens as one box; the layer
+    // inserted in it is then shown by opening the model, on both sides, fitted again.
+    std::vector<Layer> a(40, Layer{8});
+    std::vector<Layer> b = a;
+    b.insert(b.begin() + 20, Layer{16});
+    const auto view = shown(side("run #1", a), side("run #2", b));
+    for (int k = 0; k < 2; ++k) {
+        ps::ui::GraphView* g = view->graphPane()->view(k);
+        EXPECT_TRUE(waitFor([g]() { return g->isExpanded("model") && !g->layoutPending(); }, 20000)) << k;
+        EXPECT_TRUE(waitFor([g]() { return g->canvas()->keepsFitted(); }, 5000))
+            << k << " zoom " << g->canvas()->zoom() << " fit " << g->canvas()->fitZoom() << " items "
+            << g->visibleItemCount();
+    }
+    // The inserted layer is a green box of its own.
+    const auto& graph = view->diff().captures().at(0).graph;
+    ASSERT_FALSE(graph.added().empty());
+    EXPECT_EQ(view->graphPane()->view(1)->boxFill(graph.added().back()), ps::ui::DiffColours::added());
+}
