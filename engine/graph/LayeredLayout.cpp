@@ -279,10 +279,35 @@ LayoutResult LayeredLayout::compute(const LayoutInput& input, const LayoutOption
                 return;
         }
     };
+    // Items joined to nothing (an op whose result nothing reads, such as the empty buffer
+    // batch norm allocates) go beside their neighbour in graph order, in their own module,
+    // not to the top of the band: a module's region would otherwise reach up to there.
+    auto placeLoners = [&](std::vector<int>& at) {
+        auto lonely = [&](int v) { return inputs[v].empty() && users[v].empty(); };
+        for (int v = 0; v < n; ++v) {
+            if (!lonely(v))
+                continue;
+            for (int d = 1; d < n; ++d) {
+                const int near[2] = {v + d, v - d};
+                int found = -1;
+                for (int w : near)
+                    if (found < 0 && w >= 0 && w < n && band[w] == band[v] && !lonely(w))
+                        found = w;
+                if (found >= 0) {
+                    at[v] = at[found];
+                    break;
+                }
+                if (v + d >= n && v - d < 0)
+                    break;
+            }
+        }
+    };
     std::vector<int> pulled = depth;
     pullDown(pulled);
     sinkSources(pulled);
     sinkSources(depth);
+    placeLoners(pulled);
+    placeLoners(depth);
 
     // Two layerings on a small graph, each ordered, the one whose order crosses less kept: the
     // pulled one shortens edges but can cross more where a module's fan-in meets its skips.

@@ -215,6 +215,21 @@ TEST(Layout, AWeightsTransposeSitsJustAboveItsUserDeepInTheGraph)
     EXPECT_EQ(layout.boxes[10].layer, 8);
 }
 
+TEST(Layout, AnItemJoinedToNothingSitsBesideItsNeighbourNotAtTheTop)
+{
+    // A chain of ten items and, between items 6 and 7 in graph order, one that nothing reads
+    // and that reads nothing (batch norm's empty buffer): beside item 7, in its module's rows,
+    // not on the first layer, where the module's region would have to reach up to it.
+    LayoutInput input;
+    input.inputs.resize(11);
+    for (int k = 1; k < 11; ++k)
+        if (k != 7)
+            input.inputs[static_cast<std::size_t>(k)] = {k == 8 ? 6 : k - 1};
+    const auto layout = LayeredLayout::compute(input);
+    EXPECT_EQ(layout.boxes[7].layer, layout.boxes[8].layer);
+    EXPECT_GT(layout.boxes[7].layer, 0);
+}
+
 TEST(Layout, ACycleIsBrokenAtItsEarliestItem)
 {
     // 0 -> 1 -> 2 -> 1 (a module box read and feeding a node outside it), 2 -> 3.
