@@ -49,6 +49,68 @@ bool continuation(const std::string& s, std::size_t at)
     return at < s.size() && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80;
 }
 
+/// How alike two lines are: their common beginning and end over the longer one's length (1 for
+/// equal lines).
+double similarity(const std::string& a, const std::string& b)
+{
+    const std::size_t longest = std::max(a.size(), b.size());
+    if (longest == 0)
+        return 1;
+    std::size_t p = 0;
+    while (p < a.size() && p < b.size() && a[p] == b[p])
+        ++p;
+    std::size_t s = 0;
+    while (s < a.size() - p && s < b.size() - p && a[a.size() - 1 - s] == b[b.size() - 1 - s])
+        ++s;
+    return static_cast<double>(p + s) / static_cast<double>(longest);
+}
+
+/// A hunk's removed and added lines paired. As many on each side: in order, each replaces the
+/// one in its place. Else, in order, the pairing that is most alike together (a line whose
+/// counterpart moved down past lines added above it still pairs with it), lines less than 40 %
+/// alike unpaired; past 200 x 200 lines, in order.
+std::vector<std::pair<std::size_t, std::size_t>> pairLines(
+    const std::vector<const std::string*>& removed, const std::vector<const std::string*>& added)
+{
+    constexpr double kAlike = 0.4;
+    const std::size_t r = removed.size();
+    const std::size_t a = added.size();
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
+    if (r == a || r * a > 200 * 200) {  // a line for a line: each replaces the one in its place
+        for (std::size_t x = 0; x < std::min(r, a); ++x)
+            pairs.emplace_back(x, x);
+        return pairs;
+    }
+    // best[i][j]: the most alike pairing of the first i removed and the first j added lines.
+    std::vector<double> best((r + 1) * (a + 1), 0.0);
+    auto at = [&](std::size_t i, std::size_t j) -> double& { return best[i * (a + 1) + j]; };
+    std::vector<double> sim(r * a);
+    for (std::size_t i = 0; i < r; ++i)
+        for (std::size_t j = 0; j < a; ++j)
+            sim[i * a + j] = similarity(*removed[i], *added[j]);
+    for (std::size_t i = 1; i <= r; ++i)
+        for (std::size_t j = 1; j <= a; ++j) {
+            double v = std::max(at(i - 1, j), at(i, j - 1));
+            if (const double s = sim[(i - 1) * a + (j - 1)]; s >= kAlike)
+                v = std::max(v, at(i - 1, j - 1) + s);
+            at(i, j) = v;
+        }
+    for (std::size_t i = r, j = a; i > 0 && j > 0;) {
+        const double s = sim[(i - 1) * a + (j - 1)];
+        if (s >= kAlike && at(i, j) == at(i - 1, j - 1) + s) {
+            pairs.emplace_back(i - 1, j - 1);
+            --i;
+            --j;
+        } else if (at(i, j) == at(i - 1, j)) {
+            --i;
+        } else {
+            --j;
+        }
+    }
+    std::reverse(pairs.begin(), pairs.end());
+    return pairs;
+}
+
 }  // namespace
 
 std::vector<std::string> LineDiff::splitLines(const std::string& text)
@@ -130,9 +192,14 @@ void LineDiff::pairHunks(const std::vector<std::string>& left, const std::vector
         for (std::size_t x = 0; x < added.size(); ++x)
             m_rightToLeft[static_cast<std::size_t>(added[x])]
                 = x < removed.size() ? removed[x] : std::max(0, std::min(afterLeft, n - 1));
-        for (std::size_t x = 0; x < std::min(removed.size(), added.size()); ++x) {
+        std::vector<const std::string*> removedText, addedText;
+        for (int line : removed)
+            removedText.push_back(&left[static_cast<std::size_t>(line)]);
+        for (int line : added)
+            addedText.push_back(&right[static_cast<std::size_t>(line)]);
+        for (const auto& [x, y] : pairLines(removedText, addedText)) {
             const std::string& a = left[static_cast<std::size_t>(removed[x])];
-            const std::string& b = right[static_cast<std::size_t>(added[x])];
+            const std::string& b = right[static_cast<std::size_t>(added[y])];
             std::size_t p = 0;
             while (p < a.size() && p < b.size() && a[p] == b[p])
                 ++p;
@@ -143,7 +210,7 @@ void LineDiff::pairHunks(const std::vector<std::string>& left, const std::vector
                 ++s;
             while (s > 0 && continuation(a, a.size() - s))
                 --s;
-            m_pairs.push_back({removed[x], added[x], static_cast<int>(p), static_cast<int>(a.size() - s),
+            m_pairs.push_back({removed[x], added[y], static_cast<int>(p), static_cast<int>(a.size() - s),
                 static_cast<int>(p), static_cast<int>(b.size() - s)});
         }
         nextLeft = afterLeft;

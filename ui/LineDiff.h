@@ -9,9 +9,10 @@ namespace ps::ui {
 /// sections): the lines aligned by engine/compare's SequenceDiff (the one alignment algorithm
 /// of the studio: a longest common subsequence, or on texts that differ everywhere an
 /// occurrence pairing), each run of changed lines slid to where diff tools put it (one block,
-/// lowest place), then each hunk's lines paired one for one and, within a pair, the span that
-/// differs. Plain C++ (no Qt): lines are UTF-8 strings, compared exactly; lines and spans are
-/// 0-based, spans in bytes and never inside a character.
+/// lowest place), then each hunk's removed and added lines paired (line for line where the hunk
+/// has as many on each side, else by how alike they are: in order, the most alike pairing, lines
+/// less than 40 % alike unpaired) and, within a pair, the span that differs. Plain C++ (no Qt): lines are UTF-8
+/// strings, compared exactly; lines and spans are 0-based, spans in bytes and never inside a character.
 class LineDiff {
 public:
     enum class Kind { Same, Removed, Added };
@@ -21,9 +22,9 @@ public:
         int left;   ///< line of the left text; -1 for Added
         int right;  ///< line of the right text; -1 for Removed
     };
-    /// A removed and an added line of one hunk, paired in order (the first removed with the
-    /// first added, ...), and the byte span of each that differs: what is left when their common
-    /// beginning and end are taken off.
+    /// A removed and an added line of one hunk, paired by likeness (`_softmax = ...(addmm_1...)`
+    /// with `_softmax = ...(addmm_2...)` though lines were added before it), and the byte span of
+    /// each that differs: what is left when their common beginning and end are taken off.
     struct Pair {
         int left;
         int right;

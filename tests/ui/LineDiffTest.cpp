@@ -1,5 +1,5 @@
 // LineDiff, the diff behind the Lessons' side-by-side scripts: exactly the lines that differ,
-// hunks paired line for line with the part that differs, the lines shown opposite each other
+// hunks paired (line for line, or by likeness) with the part that differs, the lines shown opposite each other
 // when the panes scroll together, and texts too large for the table.
 #include "ui/LineDiff.h"
 
@@ -54,14 +54,14 @@ TEST(LineDiff, OnlyTheLinesThatDifferAndEachHunkPairedWithWhatDiffers)
     EXPECT_EQ(d.removedLines(), (std::vector<int>{1, 2, 4}));
     EXPECT_EQ(d.addedLines(), (std::vector<int>{2, 3, 4}));
 
-    // The replacement hunk: "x = ..." removed, "new 1", "new 2", "x = ..." added; in order the
-    // first removed pairs with the first added.
+    // The replacement hunk: "x = ..." removed, "new 1", "new 2", "x = ..." added; the removed
+    // line pairs with the one like it, and only what differs is marked.
     ASSERT_EQ(d.pairs().size(), 1u);
     const auto& p = d.pairs()[0];
     EXPECT_EQ(p.left, 4);
-    EXPECT_EQ(p.right, 2);
-    EXPECT_EQ(span(left[4], p.leftBegin, p.leftEnd), "x = a + offset");
-    EXPECT_EQ(span(right[2], p.rightBegin, p.rightEnd), "new 1");
+    EXPECT_EQ(p.right, 4);
+    EXPECT_EQ(span(left[4], p.leftBegin, p.leftEnd), "");
+    EXPECT_EQ(span(right[4], p.rightBegin, p.rightEnd), "self.");
 
     // Rows read in order: removed before added within a hunk.
     std::string kinds;
@@ -135,3 +135,22 @@ TEST(LineDiff, TextsTooLargeForTheTableCountTheirWholeMiddleAsChanged)
 }
 
 }  // namespace
+
+TEST(LineDiff, AHunksLinesPairByLikenessNotByPlace)
+{
+    // Two lines replaced by six: the four added first are new, the last two rewrite the two
+    // removed. Paired in order, `_softmax` would be boxed against `relu_1`.
+    const std::vector<std::string> left
+        = {"def f():", "    s = softmax(addmm_1, -1)", "    a = alias(s)", "    return s"};
+    const std::vector<std::string> right = {"def f():", "    r = relu(addmm_1)", "    b = alias(r)", "    t = t(w)",
+        "    m = addmm(b, r, t)", "    s = softmax(addmm_2, -1)", "    a = alias(s, 0)", "    return s"};
+    const LineDiff d = LineDiff::compare(left, right);
+    ASSERT_EQ(d.pairs().size(), 2u);
+    EXPECT_EQ(d.pairs()[0].left, 1);
+    EXPECT_EQ(d.pairs()[0].right, 5);
+    EXPECT_EQ(d.pairs()[1].left, 2);
+    EXPECT_EQ(d.pairs()[1].right, 6);
+    // Lines with nothing in common stay unpaired: nothing boxed.
+    const LineDiff unlike = LineDiff::compare({"x = 1", "alpha()"}, {"x = 1", "zzzzzz", "qqqq"});
+    EXPECT_TRUE(unlike.pairs().empty());
+}
