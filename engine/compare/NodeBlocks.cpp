@@ -14,12 +14,7 @@ namespace ps::compare {
 namespace {
 
 using nlohmann::json;
-constexpr auto text = NodeFields::text;
-constexpr auto modulePath = NodeFields::modulePath;
-constexpr auto moduleType = NodeFields::moduleType;
-constexpr auto owner = NodeFields::owner;
-constexpr auto depth = NodeFields::depth;
-constexpr auto commonAncestor = NodeFields::commonAncestor;
+using F = NodeFields;
 
 /// What a block is named by: the module types of a side, and how deep its outermost module is
 /// (the depth of the path every node's module starts with: 1 for "model").
@@ -33,19 +28,19 @@ struct BlockNames {
         if (modules != graph.end() && modules->is_array())
             for (const json& m : *modules)
                 if (m.is_object())
-                    types.emplace(text(m, "path"), text(m, "type"));
+                    types.emplace(F::text(m, "path"), F::text(m, "type"));
         bool first = true;
         std::string_view root;
         for (const json& node : nodes) {
-            const std::string_view path = owner(node);
-            if (!modulePath(node).empty())
-                types.emplace(path, moduleType(node));
+            const std::string_view path = F::owner(node);
+            if (!F::modulePath(node).empty())
+                types.emplace(path, F::moduleType(node));
             if (path.empty())
                 continue;
-            root = first ? path : commonAncestor(root, path);
+            root = first ? path : F::commonAncestor(root, path);
             first = false;
         }
-        rootDepth = depth(root);
+        rootDepth = F::depth(root);
     }
 
     std::string typeOf(std::string_view path) const
@@ -63,8 +58,8 @@ std::vector<std::string_view> namesOf(const std::vector<std::string_view>& owner
         return {};
     std::string_view ancestor = owners.front();
     for (std::string_view p : owners)
-        ancestor = commonAncestor(ancestor, p);
-    if (owners.size() == 1 || depth(ancestor) > rootDepth)
+        ancestor = F::commonAncestor(ancestor, p);
+    if (owners.size() == 1 || F::depth(ancestor) > rootDepth)
         return {ancestor};
     return owners;
 }
@@ -86,7 +81,7 @@ std::vector<std::string_view> ownersOf(const json& nodes, const std::vector<int>
 {
     std::vector<std::string_view> owners;
     for (int i : indices)
-        if (const std::string_view path = owner(nodes[static_cast<std::size_t>(i)]);
+        if (const std::string_view path = F::owner(nodes[static_cast<std::size_t>(i)]);
             !path.empty() && std::find(owners.begin(), owners.end(), path) == owners.end())
             owners.push_back(path);
     return owners;
@@ -115,10 +110,10 @@ NodeBlock makeBlock(const json& nodes, const BlockNames& names, bool added, cons
     std::map<std::string, int> kinds;
     for (int i : indices) {
         const json& node = nodes[static_cast<std::size_t>(i)];
-        if (text(node, "op") == "call_function")
-            ++ops[text(node, "target")];
-        else if (!text(node, "kind").empty() && text(node, "kind") != "output")
-            ++kinds[text(node, "kind")];  // parameter, buffer, input, constant
+        if (F::text(node, "op") == "call_function")
+            ++ops[F::text(node, "target")];
+        else if (!F::text(node, "kind").empty() && F::text(node, "kind") != "output")
+            ++kinds[F::text(node, "kind")];  // parameter, buffer, input, constant
     }
     const auto plumbing = [](const std::string& op) { return op == "operator.getitem" || op == "aten.alias.default"; };
     std::vector<std::tuple<bool, int, std::string>> byCount;

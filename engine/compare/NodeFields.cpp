@@ -15,22 +15,28 @@ const std::string& NodeFields::text(const json& node, const char* key)
     return it != node.end() && it->is_string() ? it->get_ref<const std::string&>() : kEmpty;
 }
 
+namespace {
+
+/// node.module, or null (then text() reads "" from it).
+const json& moduleOf(const json& node)
+{
+    static const json kNone;
+    if (!node.is_object())
+        return kNone;
+    auto it = node.find("module");
+    return it == node.end() ? kNone : *it;
+}
+
+}  // namespace
+
 const std::string& NodeFields::modulePath(const json& node)
 {
-    static const std::string kEmpty;
-    auto it = node.find("module");
-    if (it == node.end() || !it->is_object())
-        return kEmpty;
-    return text(*it, "path");
+    return text(moduleOf(node), "path");
 }
 
 const std::string& NodeFields::moduleType(const json& node)
 {
-    static const std::string kEmpty;
-    auto it = node.find("module");
-    if (it == node.end() || !it->is_object())
-        return kEmpty;
-    return text(*it, "type");
+    return text(moduleOf(node), "type");
 }
 
 std::string_view NodeFields::owner(const json& node)
