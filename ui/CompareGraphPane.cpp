@@ -22,6 +22,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <utility>
 
 namespace ps::ui {
 
@@ -185,9 +186,8 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
         };
         for (const compare::NodeBlock& b : diff.blocks())
             if (b.added == (k == 1))
-                for (QString module : QString::fromStdString(b.module).split(QStringLiteral(", ")))
-                    if (module != QStringLiteral("…"))
-                        addParents(module.toStdString());  // the module itself stays a box
+                for (const std::string& module : b.modules)
+                    addParents(module);  // the module itself stays a box
         // Changed nodes only where nothing was added or removed (a layer added also changes the
         // next one's input: opening that too would open most of a deep model).
         const auto& model = diff.blocks().empty() ? models[k] : nullptr;
@@ -195,11 +195,9 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
             if (m_change[k][i] >= 0)
                 addParents(model->nodes()[i].modulePath);
     }
-    for (int k = 0; k < 2; ++k) {
-        m_reveal[k].clear();
-        for (const std::string& p : parents)  // sorted: a parent before its children
-            m_reveal[k] << QString::fromStdString(p);
-    }
+    m_reveal.clear();
+    for (const std::string& p : parents)  // sorted: a parent before its children
+        m_reveal << QString::fromStdString(p);
     m_refit = false;
     for (int k = 0; k < 2; ++k) {
         // Unchanged nodes plain, also where nothing differs (no fills would be the lens colours,
@@ -244,14 +242,10 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
     if (hidden > 0)
         lines << tr("… and %n more block(s) (hover for all)", "", hidden);
     m_summary->setToolTip(hidden > 0 ? blocks.join('\n') : QString());
-    // The outermost renames (model.2 -> model.4 says model.2.fc -> model.4.fc too), up to three.
+    // The outermost renames, up to three.
     QStringList renames;
-    for (const auto& [from, to] : diff.renames()) {
-        const auto dot = from.rfind('.');
-        const auto parent = dot == std::string::npos ? diff.renames().end() : diff.renames().find(from.substr(0, dot));
-        if (parent == diff.renames().end() || to.rfind(parent->second + ".", 0) != 0)
-            renames << tr("Module %1 is now %2").arg(QString::fromStdString(from), QString::fromStdString(to));
-    }
+    for (const auto& [from, to] : diff.outermostRenames())
+        renames << tr("Module %1 is now %2").arg(QString::fromStdString(from), QString::fromStdString(to));
     lines << renames.mid(0, 3);
     if (renames.size() > 3)
         lines << tr("… and %n more module(s) renamed", "", static_cast<int>(renames.size()) - 3);
@@ -329,15 +323,13 @@ void CompareGraphPane::onShown()
     for (GraphView* v : m_views)
         if (!v->graph() || !v->moduleTree() || v->layoutPending())
             return;  // both opened and settled first
-    if (!m_reveal[0].isEmpty() || !m_reveal[1].isEmpty()) {
-        QStringList reveal[2] = {m_reveal[0], m_reveal[1]};
-        m_reveal[0].clear();
-        m_reveal[1].clear();
+    if (!m_reveal.isEmpty()) {
+        const QStringList reveal = std::exchange(m_reveal, QStringList());
         const bool together = m_sync->isEnabled();
         m_sync->setEnabled(false);  // each side opens its own modules
         bool asked = false;
         for (int k = 0; k < 2; ++k)
-            for (const QString& path : reveal[k])
+            for (const QString& path : reveal)
                 if (!m_views[k]->isExpanded(path) && m_views[k]->moduleTree()->find(path.toStdString()) >= 0) {
                     m_views[k]->expandModule(path);
                     asked = true;

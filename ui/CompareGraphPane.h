@@ -71,8 +71,8 @@ private:
     std::vector<int> m_match[2];  ///< per GraphModel node of a side: its match on the other, or -1
     int m_expect[2] = {-1, -1};   ///< a node this pane selected on a side, to centre when shown
     bool m_syncing = false;
-    QStringList m_reveal[2];  ///< per side: the modules to open once it has opened (parents first)
-    bool m_refit = false;     ///< after those: fit both
+    QStringList m_reveal;  ///< the modules to open on both sides once they have opened (parents first)
+    bool m_refit = false;  ///< after those: fit both
 };
 
 }  // namespace ps::ui

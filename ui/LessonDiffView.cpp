@@ -127,7 +127,6 @@ void LessonDiffView::setTexts(const QString& left, const QString& right)
         numberLines(k);
     }
     m_diff = LineDiff::compare(linesOf(left), linesOf(right));
-    m_unpadded = false;
     markDiff();
 }
 
@@ -228,7 +227,7 @@ void LessonDiffView::padHunks()
 {
     // Where a hunk has more lines on one side, the other gets blank lines (an annotation under
     // the line before the hunk's end) so that the lines after it face each other again.
-    int spacers[2] = {0, 0};
+    m_unpadded = false;
     for (ScriptEditor* editor : m_editors) {
         editor->clearAnnotations();
         editor->setAnnotationDisplay(QsciScintilla::AnnotationStandard);
@@ -259,18 +258,18 @@ void LessonDiffView::padHunks()
             for (int k = 0; k < missing; ++k)
                 blank << QStringLiteral(" ");
             m_editors[shorter]->annotate(last[shorter], blank.join('\n'), QsciScintillaBase::STYLE_DEFAULT);
-            spacers[shorter] += missing;
         } else if (missing > 0) {
             m_unpadded = true;  // a hunk at the very top: nothing above it to hang blank lines on
         }
     }
-    m_padded[0] = spacers[0];
-    m_padded[1] = spacers[1];
 }
 
 int LessonDiffView::spacerLines(int side) const
 {
-    return m_padded[side];
+    int lines = 0;
+    for (int line = 0; line < m_editors[side]->lines(); ++line)
+        lines += static_cast<int>(send(m_editors[side], QsciScintillaBase::SCI_ANNOTATIONGETLINES, line));
+    return lines;
 }
 
 void LessonDiffView::followScroll(int from)

@@ -53,7 +53,8 @@ public:
     QStringList markedFragments(int side) const;
     /// How many characters of code a side shows across (its viewport less its margins).
     int visibleColumns(int side) const;
-    /// Blank lines shown on a side to face the other side's extra lines in a hunk.
+    /// Blank lines shown on a side to face the other side's extra lines in a hunk (read back
+    /// from its editor).
     int spacerLines(int side) const;
 
 private:
@@ -75,7 +76,6 @@ private:
     bool m_following = false;
     int m_placed[2] = {-1, -1};
     int m_first[2] = {1, 1};
-    int m_padded[2] = {0, 0};
     bool m_unpadded = false;  ///< a hunk could not be padded: scroll by the line map instead  ///< the first line this
                               ///< view last scrolled each side to
 };

@@ -176,13 +176,9 @@ std::string joined(
 {
     std::string out;
     for (const std::string& n : names) {
-        std::string shown = n;
-        if (auto it = byName.find(n); it != byName.end()) {
-            const json& node = nodes[static_cast<std::size_t>(it->second)];
-            if (text(node, "op") == "placeholder" && !text(node, "qualname").empty())
-                shown = text(node, "qualname");
-        }
-        out += (out.empty() ? "" : ", ") + shown;
+        auto it = byName.find(n);
+        out += (out.empty() ? "" : ", ")
+            + (it == byName.end() ? n : NodeFields::shownName(nodes[static_cast<std::size_t>(it->second)]));
     }
     return out.empty() ? std::string("-") : out;
 }
@@ -209,10 +205,9 @@ GraphDiff GraphDiff::compare(const json& graphA, const json& graphB, const TextD
     // Two orders of preference, the better kept: the same path with the same nodes first (among
     // identical layers, the one of the same name), then the same nodes, then the same ops and
     // output (a layer whose input grew), then the same ops, then the same path and type (a layer
-    // whose ops changed), then the same type; or the same without
-    // the path first. Path first misreads a layer inserted in a stack of identical ones (the
-    // layers after it keep their paths' twins: it would say the last layer was added and the
-    // inserted one changed one); it is kept only where it pairs as many identical modules.
+    // whose ops changed), then the same type; or the same without the path first. Path first misreads a layer inserted
+    // in a stack of identical ones (the layers after it keep their paths' twins: it would say the last layer was added
+    // and the inserted one changed one); it is kept only where it pairs as many identical modules.
     auto moduleLevels = [](const Modules& m, bool pathFirst) {
         std::vector<std::vector<std::uint64_t>> levels;
         for (int level = pathFirst ? 0 : 1; level < 6; ++level) {
@@ -252,7 +247,6 @@ GraphDiff GraphDiff::compare(const json& graphA, const json& graphB, const TextD
         std::vector<std::vector<std::uint64_t>> levels(3);
         for (auto& level : levels)
             level.reserve(nodes.size());
-        const Modules& own = sideA ? ma : mb;
         for (const json& node : nodes) {
             // A parameter or buffer is keyed by the module owning it and its own name ("weight"),
             // so that it pairs with its module's counterpart (renamed or not), not by position.
@@ -263,8 +257,6 @@ GraphDiff GraphDiff::compare(const json& graphA, const json& graphB, const TextD
                 h = mix(h, leafName(node));
             if (path.empty()) {
                 h = mix(h, "-");
-            } else if (!own.index.count(path)) {
-                h = mix(mix(h, "q:"), path);  // a module with no nodes of its own: by its path
             } else if (sideA) {
                 auto m = moduleMap.find(path);
                 h = m != moduleMap.end() ? mix(h, m->second) : mix(mix(h, "a:"), path);
@@ -350,6 +342,18 @@ GraphDiff GraphDiff::compare(const json& graphA, const json& graphB, const TextD
     for (NodeBlock& block : NodeBlocks::collect(graphB, b, d.m_added, true))
         d.m_blocks.push_back(std::move(block));
     return d;
+}
+
+std::vector<std::pair<std::string, std::string>> GraphDiff::outermostRenames() const
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& [from, to] : m_renames) {
+        const auto dot = from.rfind('.');
+        const auto parent = dot == std::string::npos ? m_renames.end() : m_renames.find(from.substr(0, dot));
+        if (parent == m_renames.end() || to.rfind(parent->second + ".", 0) != 0)
+            out.emplace_back(from, to);
+    }
+    return out;
 }
 
 json GraphDiff::toJson(const json& graphA, const json& graphB) const

@@ -35,7 +35,8 @@ struct NodeBlock {
     /// that is the outermost module, the modules themselves ("model.2, model.3", up to three and
     /// "…"); "" when its nodes are in none. A parameter or buffer is in the module owning it.
     std::string module;
-    std::string moduleType;  ///< that module's type ("BasicBlock"), or the listed modules' types
+    std::string moduleType;            ///< that module's type ("BasicBlock"), or the listed modules' types
+    std::vector<std::string> modules;  ///< every module `module` names, not cut at three
     /// The three commonest ops, getitem and alias last ("addmm x2, relu", "…" when more), then
     /// the placeholders by kind ("; parameter x2").
     std::string ops;
@@ -69,6 +70,9 @@ public:
     const std::vector<NodeBlock>& blocks() const { return m_blocks; }
     /// Module paths renamed consistently: a path -> b path.
     const std::map<std::string, std::string>& renames() const { return m_renames; }
+    /// The renames not implied by their parent's (model.2 -> model.4 says model.2.fc ->
+    /// model.4.fc too), by path.
+    std::vector<std::pair<std::string, std::string>> outermostRenames() const;
     /// Node names of side a matched to side b's (the kernels' node lists are matched through it).
     const std::map<std::string, std::string>& nameMap() const { return m_nameMap; }
     /// The alignment was the fast approximate one (very different graphs).

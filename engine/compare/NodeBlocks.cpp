@@ -89,9 +89,13 @@ std::vector<std::string_view> ownersOf(const json& nodes, const std::vector<int>
 
 NodeBlock makeBlock(const json& nodes, const BlockNames& names, bool added, const std::vector<int>& indices)
 {
-    NodeBlock block{added, indices.front(), static_cast<int>(indices.size()), {}, {}, {}};
+    NodeBlock block;
+    block.added = added;
+    block.first = indices.front();
+    block.count = static_cast<int>(indices.size());
     const std::vector<std::string_view> owners = ownersOf(nodes, indices);
     const std::vector<std::string_view> named = namesOf(owners, names.rootDepth);
+    block.modules.assign(named.begin(), named.end());
     std::vector<std::string> types;
     for (std::size_t k = 0; k < named.size() && k < 3; ++k) {
         block.module += (k ? ", " : "") + std::string(named[k]);

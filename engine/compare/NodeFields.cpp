@@ -39,6 +39,12 @@ const std::string& NodeFields::moduleType(const json& node)
     return text(moduleOf(node), "type");
 }
 
+const std::string& NodeFields::shownName(const json& node)
+{
+    const std::string& qualname = text(node, "qualname");
+    return text(node, "op") == "placeholder" && !qualname.empty() ? qualname : text(node, "name");
+}
+
 std::string_view NodeFields::owner(const json& node)
 {
     const std::string& path = modulePath(node);

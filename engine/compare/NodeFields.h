@@ -22,6 +22,9 @@ public:
     static std::string_view owner(const nlohmann::json& node);
     /// The last part of a parameter's qualified name ("weight"); "" when it has none.
     static std::string_view leafName(const nlohmann::json& node);
+    /// The name a user knows a node by: a placeholder's qualified name ("model.2.bias", "x"),
+    /// else its name ("addmm_1").
+    static const std::string& shownName(const nlohmann::json& node);
     /// How many parts a module path has ("model.layer1" -> 2; "" -> 0).
     static int depth(std::string_view path);
     /// The deepest module path both are in ("model.layer1.0.conv1", "model.layer1.1" -> "model.layer1").

@@ -1,6 +1,7 @@
 #include "compare/RunDiffPrinter.h"
 
 #include "compare/DiffText.h"
+#include "compare/NodeFields.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -36,18 +37,14 @@ void printDifferences(const char* title, const std::vector<Difference>& list, st
     }
 }
 
-/// A node of a graph by its index, as a user names it: "addmm_1", a placeholder by its qualified
-/// name ("model.2.bias", "x"); "" when there is none.
+/// A node of a graph by its index, as a user names it (NodeFields::shownName); "" when there is
+/// none.
 std::string nodeName(const json& graph, int index)
 {
     if (!graph.is_object() || !graph.contains("node_list") || !graph["node_list"].is_array() || index < 0
         || index >= static_cast<int>(graph["node_list"].size()))
         return std::string();
-    const json& node = graph["node_list"][static_cast<std::size_t>(index)];
-    const std::string qualname = node.value("qualname", std::string());
-    if (node.value("op", std::string()) == "placeholder" && !qualname.empty())
-        return qualname;
-    return node.value("name", std::string());
+    return NodeFields::shownName(graph["node_list"][static_cast<std::size_t>(index)]);
 }
 
 /// What a node computes, short: "addmm", "" for a placeholder.
@@ -91,16 +88,9 @@ void printGraph(const GraphDiff& g, const json& graphA, const json& graphB, std:
             << (b.module.empty() ? std::string()
                                  : " in " + b.module + (b.moduleType.empty() ? "" : " (" + b.moduleType + ")"))
             << (b.ops.empty() ? std::string() : ": " + b.ops) << '\n';
-    // The outermost renames (model.2 -> model.4 says model.2.fc -> model.4.fc too).
-    std::vector<std::string> renames;
-    for (const auto& [from, to] : g.renames()) {
-        const auto dot = from.rfind('.');
-        const auto parent = dot == std::string::npos ? g.renames().end() : g.renames().find(from.substr(0, dot));
-        if (parent == g.renames().end() || to.rfind(parent->second + ".", 0) != 0)
-            renames.push_back("    module " + from + " is now " + to + '\n');
-    }
+    const auto renames = g.outermostRenames();
     for (std::size_t k = 0; k < renames.size() && k < 10; ++k)
-        out << renames[k];
+        out << "    module " << renames[k].first << " is now " << renames[k].second << '\n';
     if (renames.size() > 10)
         out << "    ... and " << renames.size() - 10 << " more modules renamed\n";
     std::size_t shown = 0;
