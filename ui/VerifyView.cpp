@@ -76,6 +76,116 @@ QString sci(const nlohmann::json& j, const char* key)
     return QString::number(it->get<double>(), 'g', 2);
 }
 
+/// How each judged value (kind/name) came out of the float64 judge: matches, drift, wrong or "".
+std::map<std::string, std::string> judgedVerdicts(const nlohmann::json& v)
+{
+    std::map<std::string, std::string> out;
+    if (auto a = v.find("accuracy"); a != v.end() && a->is_object())
+        if (auto ts = a->find("tensors"); ts != a->end() && ts->is_array())
+            for (const auto& t : *ts)
+                if (t.is_object()) {
+                    const auto verdict = t.find("verdict");
+                    out[t.value("kind", std::string()) + "/" + t.value("name", std::string())]
+                        = verdict != t.end() && verdict->is_string() ? verdict->get<std::string>() : std::string();
+                }
+    return out;
+}
+
+/// Whether a group (outputs, grads, ...) matches by the one verdict: each value within the tight
+/// tolerance or judged rounding against float64. "—" where the group is empty.
+QString groupVerdict(const nlohmann::json& v, const char* kind, const std::map<std::string, std::string>& judged)
+{
+    auto list = v.find(kind);
+    if (list == v.end() || !list->is_array() || list->empty())
+        return QStringLiteral("—");
+    bool drift = false;
+    for (const auto& e : *list) {
+        if (!e.is_object())
+            continue;
+        const auto r = e.value("result", nlohmann::json::object());
+        if (r.value("ok", false) == true)
+            continue;
+        auto j = judged.find(std::string(kind) + "/" + e.value("name", std::string()));
+        const std::string verdict = j == judged.end() ? std::string() : j->second;
+        if (verdict == "matches")
+            continue;
+        if (verdict == "drift") {
+            drift = true;
+            continue;
+        }
+        return QStringLiteral("✗ no");
+    }
+    return drift ? QObject::tr("≈ numerics drift") : QStringLiteral("✓ yes");
+}
+
+/// The one verdict of the capture's verification, as the header and `run` say it: the float64
+/// judge's where it ran, else what the status says.
+QString verdictWord(const nlohmann::json& v)
+{
+    if (auto a = v.find("accuracy"); a != v.end() && a->is_object() && a->contains("verdict")) {
+        const QString verdict = str(*a, "verdict");
+        return verdict.isEmpty() ? QObject::tr("no verdict (a mismatch)") : verdict;
+    }
+    const QString status = str(v, "status");
+    if (status == "ok")
+        return QObject::tr("matches");
+    return status;
+}
+
+/// The tight comparison, as a detail under the verdict: "bit-for-bit", or how far outside the
+/// dtype tolerance and what the judge made of it.
+QString toleranceHtml(const nlohmann::json& v)
+{
+    const auto mad = v.find("max_abs_diff");
+    if (mad == v.end() || !mad->is_number())
+        return {};
+    if (mad->get<double>() == 0.0)
+        return QObject::tr("<b>bit-for-bit</b>: yes");
+    bool within = true;
+    if (auto w = v.find("within_tolerance"); w != v.end() && w->is_boolean())
+        within = w->get<bool>();
+    else if (auto a = v.find("accuracy"); a != v.end() && a->is_object())
+        within = a->value("reference", nlohmann::json()) == "tolerance";
+    QString html = QObject::tr("<b>bit-for-bit</b>: no, max |Δ| %1, max rel Δ %2")
+                       .arg(number(v, "max_abs_diff"), number(v, "max_rel_diff"));
+    if (within) {
+        html += QObject::tr(": within the dtype's tolerance");
+    } else {
+        const QString verdict = verdictWord(v);
+        if (verdict == "matches")
+            html += QObject::tr(" (largest on near-zero elements): outside the dtype's tight tolerance, rounding "
+                                "against float64");
+        else
+            html += QObject::tr(": outside the dtype's tight tolerance");
+    }
+    return html;
+}
+
+/// The perturbed trials in one line: how each came out, with a drifting or diverging trial's note.
+QString perturbedHtml(const nlohmann::json& v)
+{
+    auto p = v.find("perturbed");
+    if (p == v.end() || !p->is_object())
+        return {};
+    if (!p->value("ran", false))
+        return QObject::tr("<br><b>perturbed inputs</b>: not run (%1)").arg(str(*p, "reason").toHtmlEscaped());
+    QStringList trials;
+    QString detail;
+    if (auto ts = p->find("trials"); ts != p->end() && ts->is_array())
+        for (const auto& t : *ts) {
+            if (!t.is_object())
+                continue;
+            const QString status = str(t, "status");
+            trials << str(t, "kind").toHtmlEscaped() + " " + status.toHtmlEscaped();
+            if (detail.isEmpty() && (status == "drift" || status == "diverged"))
+                detail = str(t, "note").toHtmlEscaped();
+        }
+    QString html = QObject::tr("<br><b>perturbed inputs</b>: %1").arg(trials.join(", "));
+    if (!detail.isEmpty())
+        html += " — " + detail;
+    return html;
+}
+
 /// The accuracy judge's verdict with both errors against float64, and what verification
 /// skipped to stay within its budget (the verify object's "accuracy" and "budget").
 QString accuracyHtml(const nlohmann::json& v)
@@ -267,17 +377,21 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
     if (!v.value("ran", true)) {
         html = tr("<b>Not verified</b>: %1").arg(str(v, "reason").toHtmlEscaped());
     } else {
-        const QString status = str(v, "status");
-        html = tr("<b>Status</b>: %1 &nbsp; <b>matches eager</b>: %2 &nbsp; <b>max |Δ|</b>: %3 &nbsp; "
-                  "<b>max rel Δ</b>: %4<br><b>gradients</b>: %5 &nbsp; <b>buffers</b>: %6 &nbsp; "
-                  "<b>inputs</b>: %7 &nbsp; <b>calls compared</b>: %8")
-                   .arg(status.toHtmlEscaped(), yesNo(v, "matches_eager"), number(v, "max_abs_diff"),
-                       number(v, "max_rel_diff"), yesNo(v, "grads_match"), yesNo(v, "buffers_match"),
-                       yesNo(v, "inputs_match"), str(v, "calls"));
+        // One verdict: the groups say what the judge says; the tight comparison is a detail.
+        const auto judged = judgedVerdicts(v);
+        html = tr("<b>Verdict</b>: %1 &nbsp; <b>outputs</b>: %2 &nbsp; <b>gradients</b>: %3 &nbsp; "
+                  "<b>buffers</b>: %4 &nbsp; <b>inputs</b>: %5 &nbsp; <b>calls compared</b>: %6")
+                   .arg(verdictWord(v).toHtmlEscaped(), groupVerdict(v, "outputs", judged),
+                       groupVerdict(v, "grads", judged), groupVerdict(v, "buffers", judged),
+                       groupVerdict(v, "inputs", judged), str(v, "calls"));
+        if (const QString tol = toleranceHtml(v); !tol.isEmpty())
+            html += "<br>" + tol;
         if (auto rt = v.find("runtime"); rt != v.end() && rt->is_object())
             html += tr("<br><b>runtime_inputs</b>: %1, matches eager: %2")
-                        .arg(str(*rt, "status").toHtmlEscaped(), yesNo(*rt, "matches_eager"));
+                        .arg(str(*rt, "status").toHtmlEscaped(),
+                            rt->contains("accuracy") ? verdictWord(*rt).toHtmlEscaped() : yesNo(*rt, "matches_eager"));
         html += accuracyHtml(v);
+        html += perturbedHtml(v);
     }
     QStringList times;
     for (const auto& [key, label] : std::vector<std::pair<std::string, QString>>{{"script", tr("script")},
@@ -290,6 +404,12 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
     m_summary->setText(html);
 
     // The accuracy judge's figures per compared value that was outside tolerance.
+    auto verdicts = judgedVerdicts(v);
+    // runtime_inputs' outputs have a judge of their own
+    if (auto rt = v.find("runtime"); rt != v.end() && rt->is_object())
+        for (const auto& [key, verdict] : judgedVerdicts(*rt))
+            if (key.rfind("outputs/", 0) == 0)
+                verdicts["runtime/" + key.substr(8)] = verdict;
     std::map<std::string, QString> judged;
     if (auto a = v.find("accuracy"); a != v.end() && a->is_object())
         if (auto ts = a->find("tensors"); ts != a->end() && ts->is_array())
@@ -299,7 +419,8 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
                         = tr("%1; against float64: artifact %2, eager %3")
                               .arg(str(t, "verdict").isEmpty() ? tr("no verdict") : str(t, "verdict"),
                                   sci(t, "artifact_error"), sci(t, "eager_error"));
-    auto addRows = [this, &judged](const nlohmann::json& list, const QString& group, const std::string& kind = {}) {
+    auto addRows = [this, &judged, &verdicts](
+                       const nlohmann::json& list, const QString& group, const std::string& kind = {}) {
         if (!list.is_array())
             return;
         for (const auto& e : list) {
@@ -311,8 +432,23 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
             item->setText(1, str(e, "name"));
             const auto okField = r.find("ok");
             const bool ok = okField != r.end() && okField->is_boolean() && okField->get<bool>();
-            item->setText(2, ok ? QStringLiteral("✓") : QStringLiteral("✗"));
-            item->setForeground(2, ok ? QColor(40, 150, 60) : QColor(200, 40, 30));
+            // The Match column says the verdict: within tolerance ✓, rounding against float64 ≈,
+            // numerics drift ~ (amber); only wrong or unjudged is a red ✗.
+            const auto verdict = verdicts.find(kind + "/" + e.value("name", std::string()));
+            const std::string judgedAs = ok || kind.empty() || verdict == verdicts.end() ? "" : verdict->second;
+            if (ok) {
+                item->setText(2, QStringLiteral("✓"));
+                item->setForeground(2, QColor(40, 150, 60));
+            } else if (judgedAs == "matches") {
+                item->setText(2, tr("≈ rounding"));
+                item->setForeground(2, QColor(40, 150, 60));
+            } else if (judgedAs == "drift") {
+                item->setText(2, tr("~ drift"));
+                item->setForeground(2, QColor(200, 130, 20));
+            } else {
+                item->setText(2, QStringLiteral("✗"));
+                item->setForeground(2, QColor(200, 40, 30));
+            }
             item->setText(3, number(r, "max_abs_diff"));
             item->setText(4, number(r, "rms_rel_diff"));
             item->setText(5, pair(r, "sizes"));
@@ -336,7 +472,7 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
     addRows(v.value("parameters", nlohmann::json()), tr("parameter"), "parameters");
     addRows(v.value("inputs", nlohmann::json()), tr("input"), "inputs");
     if (auto rt = v.find("runtime"); rt != v.end() && rt->is_object())
-        addRows(rt->value("outputs", nlohmann::json()), tr("runtime_inputs"));
+        addRows(rt->value("outputs", nlohmann::json()), tr("runtime_inputs"), "runtime");
     for (int col = 0; col < 8; ++col)
         m_rows->resizeColumnToContents(col);
     setCharts(c.timings);

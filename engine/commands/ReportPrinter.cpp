@@ -54,6 +54,16 @@ void printVerification(std::ostream& out, const nlohmann::json& c)
             out << "\n";
         }
     }
+    // A perturbed trial that drifted is the backend's arithmetic, not a contract finding: said as
+    // drift, with the judge's figures.
+    if (const auto p = v->find("perturbed"); p != v->end() && p->is_object())
+        if (const auto trials = p->find("trials"); trials != p->end() && trials->is_array())
+            for (const auto& t : *trials)
+                if (t.is_object() && t.value("status", nlohmann::json()) == "drift") {
+                    out << "    perturbed inputs (" << word(t.value("kind", std::string()))
+                        << "): " << word(t.value("note", std::string("numerics drift"))) << "\n";
+                    break;
+                }
     std::vector<std::string> skipped;
     std::string how;
     if (const auto b = v->find("budget"); b != v->end() && b->is_object()) {

@@ -34,7 +34,12 @@ const json& nodeList(const json& graph)
     return *it;
 }
 
-std::optional<int> sourceLine(const json& node)
+struct SourceLine {
+    std::string file;
+    int line = 0;
+};
+
+std::optional<SourceLine> sourceLine(const json& node)
 {
     auto it = node.find("source");
     if (it == node.end() || !it->is_object())
@@ -42,7 +47,43 @@ std::optional<int> sourceLine(const json& node)
     auto line = it->find("line");
     if (line == it->end() || !line->is_number_integer())
         return std::nullopt;
-    return line->get<int>();
+    auto file = it->find("file");
+    return SourceLine{
+        file != it->end() && file->is_string() ? file->get<std::string>() : std::string(), line->get<int>()};
+}
+
+/// "line 12" for a line of the side's script, "gpt.py:60" for a line of another file.
+std::string shown(const SourceLine& s, bool ofScript)
+{
+    if (ofScript || s.file.empty())
+        return "line " + std::to_string(s.line);
+    const auto slash = s.file.find_last_of('/');
+    return (slash == std::string::npos ? s.file : s.file.substr(slash + 1)) + ":" + std::to_string(s.line);
+}
+
+/// The "source" field of two matched nodes, if their lines differ: a script line through the
+/// scripts' text diff, a line of another file as it is, with its file.
+std::optional<FieldChange> sourceChange(const json& na, const json& nb, const ScriptLines* lines)
+{
+    const auto la = sourceLine(na);
+    const auto lb = sourceLine(nb);
+    if (!la && !lb)
+        return std::nullopt;
+    const bool scriptA = la && lines && la->file == lines->fileA;
+    const bool scriptB = lb && lines && lb->file == lines->fileB;
+    if (!la || !lb)
+        return FieldChange{"source", la ? shown(*la, scriptA) : "-", lb ? shown(*lb, scriptB) : "-"};
+    if (scriptA && scriptB) {
+        const std::optional<int> expected = lines->map ? lines->map->mapLine(la->line) : la->line;
+        if (!expected)
+            return FieldChange{"source", shown(*la, true) + " (edited)", shown(*lb, true)};
+        if (*expected != lb->line)
+            return FieldChange{"source", shown(*la, true), shown(*lb, true)};
+        return std::nullopt;
+    }
+    if (scriptA != scriptB || la->file != lb->file || la->line != lb->line)
+        return FieldChange{"source", shown(*la, scriptA), shown(*lb, scriptB)};
+    return std::nullopt;
 }
 
 std::string compact(const json& value)
@@ -185,7 +226,7 @@ std::string joined(
 
 }  // namespace
 
-GraphDiff GraphDiff::compare(const json& graphA, const json& graphB, const TextDiff* scriptLines)
+GraphDiff GraphDiff::compare(const json& graphA, const json& graphB, const ScriptLines* scriptLines)
 {
     GraphDiff d;
     const json& a = nodeList(graphA);
@@ -311,19 +352,8 @@ GraphDiff GraphDiff::compare(const json& graphA, const json& graphB, const TextD
             if (renamed == d.m_renames.end() || renamed->second != pb)
                 change.fields.push_back({"module", pa.empty() ? "-" : pa, pb.empty() ? "-" : pb});
         }
-        const auto la = sourceLine(na);
-        const auto lb = sourceLine(nb);
-        if (la && lb) {
-            const std::optional<int> expected = scriptLines ? scriptLines->mapLine(*la) : la;
-            if (!expected)
-                change.fields.push_back(
-                    {"source", "line " + std::to_string(*la) + " (edited)", "line " + std::to_string(*lb)});
-            else if (*expected != *lb)
-                change.fields.push_back({"source", "line " + std::to_string(*la), "line " + std::to_string(*lb)});
-        } else if (la.has_value() != lb.has_value()) {
-            change.fields.push_back(
-                {"source", la ? "line " + std::to_string(*la) : "-", lb ? "line " + std::to_string(*lb) : "-"});
-        }
+        if (auto source = sourceChange(na, nb, scriptLines))
+            change.fields.push_back(std::move(*source));
         // Inputs: each of a's inputs must be matched to b's input in the same position.
         const std::vector<std::string> ia = inputNames(na);
         const std::vector<std::string> ib = inputNames(nb);

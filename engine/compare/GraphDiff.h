@@ -1,5 +1,7 @@
 #pragma once
 
+#include "compare/ScriptLines.h"
+
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -57,9 +59,10 @@ struct NodeBlock {
 /// a source line that moved only because the script gained lines above it is not a change.
 class GraphDiff {
 public:
-    /// scriptLines maps side a's script lines to side b's (nullptr: lines compared as they are).
+    /// scriptLines says where each side's script is and maps its lines (nullptr: every line is
+    /// compared as it is, with its file).
     static GraphDiff compare(
-        const nlohmann::json& graphA, const nlohmann::json& graphB, const TextDiff* scriptLines = nullptr);
+        const nlohmann::json& graphA, const nlohmann::json& graphB, const ScriptLines* scriptLines = nullptr);
 
     int nodesA() const { return m_nodesA; }
     int nodesB() const { return m_nodesB; }

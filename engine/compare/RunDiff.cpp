@@ -111,6 +111,13 @@ RunDiff RunDiff::compare(const RunSide& a, const RunSide& b)
         }
     }
 
+    // A node's line is read against its own file: the script's lines through the text diff (when
+    // both texts are kept), a line of a file the script imports as it is.
+    const json& pathA = member(a.report, "script");
+    const json& pathB = member(b.report, "script");
+    const ScriptLines lines{bothTexts ? &script : nullptr, pathA.is_string() ? pathA.get<std::string>() : std::string(),
+        pathB.is_string() ? pathB.get<std::string>() : std::string()};
+
     const json& ca = capturesOf(a);
     const json& cb = capturesOf(b);
     // Captures pair by name; a name that repeats pairs by its occurrence.
@@ -151,7 +158,7 @@ RunDiff RunDiff::compare(const RunSide& a, const RunSide& b)
         c.indexB = j;
         c.statusA = i >= 0 ? show(member(x, "status")) : "absent";
         c.statusB = j >= 0 ? show(member(y, "status")) : "absent";
-        c.graph = GraphDiff::compare(member(x, "graph"), member(y, "graph"), bothTexts ? &script : nullptr);
+        c.graph = GraphDiff::compare(member(x, "graph"), member(y, "graph"), &lines);
         c.code = CodeDiff::compare(x, codeOf(a, i), y, codeOf(b, j), c.graph.nameMap());
         c.cache = cacheDifferences(x, y);
         c.inputs = DiffCauses::inputs(x, y);

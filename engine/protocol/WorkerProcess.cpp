@@ -184,6 +184,8 @@ std::optional<WorkerProcess::Event> WorkerProcess::reap(bool block)
         ev.status.signaled = true;
         ev.status.signal = WTERMSIG(st);
     }
+    // The kernel's own figure for the reaped child (Linux: KiB), whatever killed it.
+    ev.status.peakMemoryKiB = usage.ru_maxrss;
     // Whatever the worker started dies with it: its process group, and what left the group.
     ::kill(-m_pid, SIGKILL);
     ProcessTree::killTagged(m_token);

@@ -15,6 +15,8 @@ PYTHONPATH="$root/engine/python" run "$python" "$root/tests/bench/worker_sees/be
 # [real-models]: the default run against plain precompile + load + one compared call; GPT-2 runs
 # from PS_BENCH_USER_ENV (a venv with transformers) and is skipped, saying so, without it.
 run "$python" "$root/tests/bench/real_models/bench_verify_cost.py" "$build"
+# [trust]: the regression gallery for false contract warnings (torchvision on inductor, 3 seeds each)
+run "$python" "$root/tests/bench/real_models/bench_false_warnings.py" "$build"
 for exe in bench_library bench_window bench_graph bench_compare; do
     [ -x "$build/bin/$exe" ] && run "$build/bin/$exe"
 done

@@ -112,12 +112,31 @@ TEST(GraphDiff, LinesThatMovedBecauseTheScriptGrewAboveThemAreNotChanges)
 {
     const std::string scriptA = "import torch\ndef fn(m, x):\n    return m(x)\n";
     const std::string scriptB = "import torch\n# a comment\n# another\ndef fn(m, x):\n    return m(x)\n";
-    const TextDiff lines = TextDiff::compare(scriptA, scriptB);
+    const TextDiff map = TextDiff::compare(scriptA, scriptB);
+    const ps::compare::ScriptLines lines{&map, "/s.py", "/s.py"};
     const GraphDiff moved = GraphDiff::compare(stack({{8, 3}}), stack({{8, 5}}), &lines);
     EXPECT_TRUE(moved.identical());
     const GraphDiff notMapped = GraphDiff::compare(stack({{8, 3}}), stack({{8, 4}}), &lines);
     ASSERT_FALSE(notMapped.changed().empty());
     EXPECT_EQ(notMapped.changed()[0].fields[0].field, "source");
+}
+
+TEST(GraphDiff, LinesOfAFileTheScriptImportsAreReadAsTheyAreNotThroughTheScriptsDiff)
+{
+    // The model lives in an imported file whose line 60 is past the end of the short script: the
+    // same graph is identical, not 'line 60 (edited)' on every node.
+    const std::string script = "import torch\nfrom gpt import model\ndef fn(x):\n    return model(x)\n";
+    const TextDiff map = TextDiff::compare(script, script);
+    const ps::compare::ScriptLines lines{&map, "/work/run.py", "/work/run.py"};
+    const auto g = stack({{8, 60}, {8, 61}});  // stack's nodes say they come from /s.py
+    EXPECT_TRUE(GraphDiff::compare(g, g, &lines).identical());
+    // A line of that file that did move is a change, named by the file's name and line.
+    const GraphDiff moved = GraphDiff::compare(stack({{8, 60}}), stack({{8, 62}}), &lines);
+    ASSERT_FALSE(moved.changed().empty());
+    const auto& f = moved.changed()[0].fields[0];
+    EXPECT_EQ(f.field, "source");
+    EXPECT_EQ(f.before, "s.py:60");
+    EXPECT_EQ(f.after, "s.py:62");
 }
 
 TEST(GraphDiff, NodeNamesAreMatchedAcrossForTheKernels)

@@ -30,6 +30,59 @@ def example_inputs():
 name = "mlp"
 )";
 
+// A model in a module the script imports, its layers on lines past the end of the script.
+const char* kImportedModel = R"(import torch
+from torch import nn
+
+
+class Block(nn.Module):
+    def __init__(self, width):
+        super().__init__()
+        self.norm = nn.LayerNorm(width)
+        self.proj = nn.Linear(width, width)
+
+    def forward(self, x):
+        # padding lines, so that these ops sit below the script's last line
+        #
+        #
+        #
+        #
+        #
+        #
+        #
+        #
+        #
+        #
+        #
+        #
+        #
+        #
+        #
+        #
+        h = self.norm(x)
+        h = self.proj(h)
+        return x + torch.relu(h)
+
+
+def make(width=16, depth=2):
+    torch.manual_seed(0)
+    return nn.Sequential(*[Block(width) for _ in range(depth)]).eval()
+)";
+
+const char* kImportingScript = R"(import torch
+from twolayer_model import make
+
+model = make()
+
+
+def fn(model, x):
+    return model(x)
+
+
+def example_inputs():
+    return (model, torch.randn(4, 16))
+)";
+
 std::string replaced(std::string text, const std::string& from, const std::string& to)
 {
     const auto at = text.find(from);
@@ -56,6 +109,10 @@ protected:
                 + "\nfrom torch._decomp import core_aten_decompositions\n"
                   "decompositions = core_aten_decompositions()\n",
             "eager");
+        // the same unchanged script twice, its model in a file it imports
+        std::ofstream(dir->file("twolayer_model.py")) << kImportedModel;
+        importing = store("twolayer.py", kImportingScript, "eager");
+        importingAgain = store("twolayer.py", kImportingScript, "eager");
         // the eager run exported and imported back
         const auto exported = runProcess(
             {PS_TEST_STUDIO, "--library", library, "library", "export", std::to_string(eager), dir->file("out")});
@@ -115,10 +172,12 @@ protected:
     static void checkAChangedInputShapeIsNamed();
     static void checkDecompositionsAreAnOption();
     static void checkARunAndItsOwnImportAreEquivalent();
+    static void checkAModelInAnImportedFileIsEquivalentToItself();
 
     static inline TempDir* dir = nullptr;
     static inline std::string library;
-    static inline std::int64_t eager = 0, inductor = 0, layer = 0, batch = 0, decomposed = 0, reimported = 0;
+    static inline std::int64_t eager = 0, inductor = 0, layer = 0, batch = 0, decomposed = 0, reimported = 0,
+                               importing = 0, importingAgain = 0;
 };
 
 }  // namespace
@@ -201,6 +260,21 @@ void LibraryDiff::checkARunAndItsOwnImportAreEquivalent()
     EXPECT_EQ(d.text.rfind("equivalent: ", 0), 0u) << d.text;
 }
 
+void LibraryDiff::checkAModelInAnImportedFileIsEquivalentToItself()
+{
+    ASSERT_GT(importing, 0);
+    ASSERT_GT(importingAgain, 0);
+    // The nodes' lines belong to twolayer_model.py, not to the script: read against that file,
+    // a run is the same as itself and as another run of the unchanged script.
+    for (const auto& [a, b] : {std::pair{importing, importing}, std::pair{importing, importingAgain}}) {
+        const Diff d = diff(a, b);
+        EXPECT_EQ(d.exitCode, 0) << d.text;
+        EXPECT_EQ(d.text.rfind("equivalent: ", 0), 0u) << d.text;
+        EXPECT_EQ(d.text.find("(edited)"), std::string::npos) << d.text;
+        EXPECT_EQ(d.result["captures"][0]["graph"]["changed"], 0) << d.result["captures"][0]["graph"].dump();
+    }
+}
+
 // One test: ctest runs each test in a process of its own, and every pair needs the stored runs.
 TEST_F(LibraryDiff, RealPairsReadCorrectly)
 {
@@ -223,6 +297,10 @@ TEST_F(LibraryDiff, RealPairsReadCorrectly)
     {
         SCOPED_TRACE("ARunAndItsOwnImportAreEquivalent");
         checkARunAndItsOwnImportAreEquivalent();
+    }
+    {
+        SCOPED_TRACE("AModelInAnImportedFileIsEquivalentToItself");
+        checkAModelInAnImportedFileIsEquivalentToItself();
     }
     // a run that is not there: nothing was compared, so not "they differ" (1)
     const auto missing

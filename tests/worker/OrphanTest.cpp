@@ -189,11 +189,18 @@ TEST(Orphans, RunFoldersOfAFrontEndThatNoLongerRunsAreSwept)
 TEST(Orphans, ASigkillTheStudioDidNotSendHintsAtMemory)
 {
     TempDir dir;
-    const auto script = dir.write("killed.py", "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n");
+    // As the out-of-memory killer would: 600 MiB touched, then a SIGKILL nobody in the studio sent.
+    const auto script = dir.write("killed.py",
+        "import os, signal\nheld = bytearray(600 * 1024 * 1024)\nfor i in range(0, len(held), 4096):\n"
+        "    held[i] = 1\nos.kill(os.getpid(), signal.SIGKILL)\n");
     const auto r = runStudio(script);
     EXPECT_EQ(r.process.exitCode, 2);
     EXPECT_EQ(r.report["status"], "worker_died");
     const std::string message = r.report.value("message", "");
     EXPECT_NE(message.find("may have run out of memory"), std::string::npos) << message;
-    EXPECT_NE(message.find("peak memory was"), std::string::npos) << message;
+    // The kernel's peak for the reaped worker: at least what the script touched, never 0.
+    const auto at = message.find("peak memory was ");
+    ASSERT_NE(at, std::string::npos) << message;
+    const long mib = std::stol(message.substr(at + std::string("peak memory was ").size()));
+    EXPECT_GE(mib, 600) << message;
 }

@@ -3,8 +3,17 @@
 After verification (when the example itself matched), the loaded artifact and eager fn run side
 by side on inputs of the example's spec -- same shapes, dtypes, strides and aliasing; fresh
 values (floats drawn with the example's mean and spread, then negated, then scaled by 0.01;
-ints and bools shuffled, so labels stay valid) -- under the same RNG seed. A difference means
-something was baked from the example's values: a "perturbed-divergence" warning (invariant 3).
+ints and bools shuffled, so labels stay valid) -- under the same RNG seed.
+
+A trial is judged as the example is (accuracy.py): where a value is outside the tight dtype
+tolerance, eager fn runs once more on a float64 copy of the same perturbed inputs, and each
+value's error against it is set beside eager's own. *matches* (rounding) is an ok trial;
+*numerics drift* (the backend's arithmetic, which grows with the values' spread) is a trial
+that drifted, with its figures, and no contract warning; only *wrong* -- the artifact far from
+float64 where eager is close, or an artifact that raised, or outputs of another structure --
+means something was baked from the example's values: a "perturbed-divergence" warning
+(invariant 3) that gives the evidence (the trial, the value, both errors). Where eager fn cannot
+run in float64 a difference counts as a divergence only past a tenth of the value's RMS.
 
 Cost: a trial is two calls. Where the captured graph writes nothing (verify's ``shared``
 mode), both calls take the same arguments and models are not copied; otherwise each side gets
@@ -15,9 +24,12 @@ with how to ask for them.
 """
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from typing import Any
+
+from . import accuracy
 
 FIX_PERTURBED = ("Find what fn computed in Python from the example's values (see the other "
                  "warnings) and keep it in tensor ops or pass it in as an input; if fn seeds or "
@@ -156,6 +168,8 @@ def perturbed_check(
     if not summary["ran"] and "reason" not in summary and summary["trials"]:
         summary["reason"] = "over the verification budget"
     summary["diverged"] = (first_bad is not None) if summary["ran"] else None
+    if any(t.get("status") == "drift" for t in summary["trials"]):
+        summary["drifted"] = True
     if first_bad is None:
         return summary, []
     desc, note = first_bad
@@ -163,8 +177,7 @@ def perturbed_check(
         "invariant": 3,
         "rule": "perturbed-divergence",
         "message": ("on inputs of the example's shapes, dtypes and strides with other values "
-                    f"({desc}), the artifact and eager fn disagree ({note}): the artifact is "
-                    "specialised to the example's values"),
+                    f"({desc}), {note}: the artifact is specialised to the example's values"),
         "fix": FIX_PERTURBED,
         "location": location,
         "details": {"trials": summary["trials"]},
@@ -178,7 +191,7 @@ def _trial(fn, artifact, snapshot, names, seed, i, kind, desc, context, shared, 
     from . import verify as V
     from .state import compare_state
 
-    gen = torch.Generator().manual_seed(seed + 101)  # the same fresh values for every kind
+    gen = torch.Generator().manual_seed(seed + 101)  # the same fresh values for every kind (and _judge)
     try:
         args, changed = perturb(snapshot, kind, gen, copy_models=not shared)
         # perturb already made eager's copy; the artifact needs a second one unless shared
@@ -211,29 +224,97 @@ def _trial(fn, artifact, snapshot, names, seed, i, kind, desc, context, shared, 
             return trial, (desc, trial["note"])
     le, se = V._leaves(out_e)
     la, sa = V._leaves(out_a)
-    entries: list[dict] = []
     if se != sa or len(le) != len(la):
-        entries.append({"name": "output", "result": {
-            "ok": False, "note": f"output structure differs: eager {se} vs artifact {sa}"}})
-    else:
-        for k, (x, y) in enumerate(zip(le, la)):
-            entries.append({"name": f"out[{k}]", "result": V._comparator(x, y)})
-    if not shared:
-        st = compare_state(eager_args, art_args, names, V._comparator, parameters=False)
-        entries += st["grads"] + st["buffers"] + st["inputs"]
+        note = f"the artifact's outputs have another structure than eager fn's: eager {se} vs artifact {sa}"
+        trial.update(status="diverged", note=note)
+        return trial, (desc, note)
+    outputs = [{"name": f"out[{k}]", "result": V._comparator(x, y)} for k, (x, y) in enumerate(zip(le, la))]
+    st = (compare_state(eager_args, art_args, names, V._comparator, parameters=False) if not shared
+          else {"grads": [], "buffers": [], "inputs": []})
+    entries = outputs + st["grads"] + st["buffers"] + st["inputs"]
     ok, mad, _mrd = V._summarise(entries)
-    trial.update(status="ok" if ok else "diverged", max_abs_diff=mad)
+    trial["max_abs_diff"] = mad
     if ok:
+        trial["status"] = "ok"
         return trial, None
-    bad = next(e for e in entries if not e["result"].get("ok"))
-    r = bad["result"]
-    if r.get("note"):
-        note = f"{bad['name']}: {r['note']}"
-    elif r.get("sizes_match") is False:
-        note = f"{bad['name']}: sizes {r['sizes'][0]} (eager) vs {r['sizes'][1]} (artifact)"
-    elif r.get("max_abs_diff") is None:
-        note = f"{bad['name']}: non-finite values differ"
-    else:
-        note = f"{bad['name']}: max abs diff {r['max_abs_diff']:.3g}"
-    trial["note"] = note
-    return trial, (desc, note)
+    # Outside the tight tolerance: judged against float64 as the example is.
+    groups = {"outputs": outputs, "grads": st["grads"], "buffers": st["buffers"], "inputs": st["inputs"]}
+    acc = _judge(fn, snapshot, names, (seed + 101, seed + 17 + i), kind, groups,
+                 {"outputs": dict(zip((e["name"] for e in outputs), le)), **_state(eager_args, names, shared)},
+                 {"outputs": dict(zip((e["name"] for e in outputs), la)), **_state(art_args, names, shared)})
+    trial["accuracy"] = {k: acc.get(k) for k in ("verdict", "reference", "message", "eager_error",
+                                                  "artifact_error", "ratio", "worst")}
+    verdict = acc.get("verdict")
+    if verdict == accuracy.VERDICTS["matches"]:
+        trial.update(status="ok", note="outside the tight tolerance, within eager's own rounding against float64")
+        return trial, None
+    if verdict == accuracy.VERDICTS["drift"]:
+        trial.update(status="drift", note=acc.get("message") or "numerics drift")
+        return trial, None
+    if verdict == accuracy.VERDICTS["wrong"]:
+        note = _evidence(acc)
+        trial.update(status="diverged", note=note)
+        return trial, (desc, note)
+    # No float64 verdict (eager fn cannot run in float64): only a difference no rounding makes.
+    worst = max(entries, key=lambda e: _relative(e["result"]))
+    rel = _relative(worst["result"])
+    if rel >= accuracy.WRONG:
+        note = (f"the artifact and eager fn disagree on {worst['name']} by a relative RMS difference of "
+                f"{_sci(rel)} (no float64 verdict: {acc.get('message', '')[:200]})")
+        trial.update(status="diverged", note=note)
+        return trial, (desc, note)
+    trial.update(status="ok", note=(f"outside the tight tolerance by a relative RMS difference of {_sci(rel)}, "
+                                    "under a tenth of the value: rounding (no float64 verdict)"))
+    return trial, None
+
+
+def _state(args, names, shared: bool) -> dict:
+    from .state import state_tensors
+
+    if shared:
+        return {"grads": {}, "buffers": {}, "parameters": {}, "inputs": {}}
+    return state_tensors(args, names, parameters=False)
+
+
+def _judge(fn, snapshot, names, seeds: tuple[int, int], kind: str, groups: dict, eager: dict, art: dict) -> dict:
+    """The accuracy judge on a trial: eager fn on a float64 copy of the same perturbed inputs.
+
+    ``seeds``: the trial's generator seed (its values) and the seed its calls ran under."""
+    import torch
+
+    try:
+        # the trial's inputs again, untouched by its calls: the same draws from the same seed
+        # (models as the snapshot holds them: float64_args copies everything it casts)
+        fresh, _ = perturb(snapshot, kind, torch.Generator().manual_seed(seeds[0]), copy_models=False)
+        ref_outs, ref_state = accuracy.reference_run(fn, fresh, names, seeds[1], 1)
+    except Exception as exc:  # noqa: BLE001 - no reference: no verdict
+        acc = accuracy.summarise([], {})
+        acc.update(verdict=None, reference=None, message=(
+            f"no verdict: eager fn cannot run in float64 ({type(exc).__name__}: {str(exc)[:200]})"))
+        return acc
+    ref = {"outputs": dict(zip((e["name"] for e in groups["outputs"]), ref_outs[0])), **ref_state}
+    return accuracy.judge(groups, eager, art, ref)
+
+
+def _evidence(acc: dict) -> str:
+    """'out[0]: the artifact is 0.83 off a float64 run of eager fn, eager 1.2e-07 (relative RMS)'."""
+    worst = [t for t in acc.get("tensors") or [] if t.get("verdict") == "wrong"][:1]
+    if not worst:
+        return acc.get("message") or "the artifact and eager fn disagree"
+    t = worst[0]
+    if t.get("artifact_error") is None and t.get("note"):
+        return f"the artifact and eager fn disagree on {t['name']} ({t['note']})"
+    return (f"the artifact is far from a float64 run of eager fn where eager is close ({t['name']}: "
+            f"relative RMS error {_sci(t.get('artifact_error'))} against eager's {_sci(t.get('eager_error'))})")
+
+
+def _relative(r: dict) -> float:
+    """A compared value's RMS relative difference; infinite where sizes, dtypes or finiteness differ."""
+    if r.get("ok"):
+        return 0.0
+    v = r.get("rms_rel_diff")
+    return math.inf if v is None else float(v)
+
+
+def _sci(x) -> str:
+    return "inf" if x is None or not math.isfinite(x) else f"{x:.2g}"

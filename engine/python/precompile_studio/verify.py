@@ -221,6 +221,23 @@ def _judge(result, fn, snapshot, names, seed, eager_vals, art_vals, timings) -> 
     return acc
 
 
+def _follow_verdict(result: dict, acc: dict) -> None:
+    """matches_eager and the per-group flags say what the accuracy judge says (one verdict
+    everywhere): a value outside the tight tolerance that the judge calls rounding matches; drift,
+    wrong and no verdict do not. The tight comparison stays, under its own name, in
+    ``within_tolerance`` and in each entry's ``result.ok``."""
+    rounding = {(t.get("kind"), t.get("name")) for t in acc.get("tensors") or []
+                if t.get("verdict") == "matches"}
+
+    def matches(key: str, entries: list[dict]) -> bool:
+        return all((e.get("result") or {}).get("ok") or (key, e.get("name")) in rounding for e in entries)
+
+    result["matches_eager"] = acc.get("verdict") == accuracy.VERDICTS["matches"]
+    for key, flag in (("grads", "grads_match"), ("buffers", "buffers_match"), ("inputs", "inputs_match")):
+        if result.get(key):
+            result[flag] = matches(key, result[key])
+
+
 def _trial_estimate(times_e: list[float], times_a: list[float], shared: bool) -> float:
     """A perturbed trial: a pair of calls (the last measured), and two deep copies unless shared."""
     pair = times_e[-1] + times_a[-1] if len(times_e) > 1 else 2 * min(times_e[0], times_a[0])
@@ -367,6 +384,7 @@ def run_verify(
         all_entries = result["outputs"] + result["grads"] + result["buffers"] + result["parameters"] + result["inputs"]
         ok, mad, mrd = _summarise(all_entries)
         result["matches_eager"] = ok
+        result["within_tolerance"] = ok
         result["max_abs_diff"] = mad
         result["max_rel_diff"] = mrd
         result["grads_match"] = _summarise(result["grads"])[0] if result["grads"] else None
@@ -378,6 +396,7 @@ def run_verify(
             acc = _judge(result, fn, snapshot, names, seed, _values(leaves_e, eager_args, names, shared),
                          _values(leaves_a, art_args, names, shared), timings)
             result["accuracy"] = acc
+            _follow_verdict(result, acc)
             if acc["verdict"] == accuracy.VERDICTS["matches"]:
                 result["status"] = "ok"
             elif acc["verdict"] == accuracy.VERDICTS["drift"]:
@@ -476,11 +495,12 @@ def _run_runtime(fn, f, runtime_inputs, ctx: Context, location: dict | None, see
     st = compare_state(eager_copy, rt, names, _comparator, parameters=False)
     entries += st["grads"] + st["buffers"] + st["inputs"]
     ok, mad, _ = _summarise(entries)
-    res.update(matches_eager=ok, max_abs_diff=mad, outputs=entries)
+    res.update(matches_eager=ok, within_tolerance=ok, max_abs_diff=mad, outputs=entries)
     if not ok:
         # Judged like the example inputs: against eager fn in float64, so that a backend's
         # arithmetic reads as drift and not as a mismatch.
         res["accuracy"] = _judge_runtime(fn, ref_copy, names, seed, le, la, eager_copy, rt, st, entries)
+        res["matches_eager"] = res["accuracy"].get("verdict") == accuracy.VERDICTS["matches"]
         if res["accuracy"].get("verdict") == accuracy.VERDICTS["drift"]:
             drift = accuracy.drift_warning(res["accuracy"])
             drift["where"] = "runtime"

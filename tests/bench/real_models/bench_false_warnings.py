@@ -1,0 +1,91 @@
+"""Bench: the regression gallery for false contract warnings ([trust]).
+
+Runs real torchvision models through the studio (`precompile-studio run --json --no-store`, the
+default verification, perturbed trials included) on inductor, each with several seeds (fresh
+weights, inputs and so trial values), and prints per model the verdicts and every warning seen.
+Numerics drift is the backend's arithmetic and is expected on a training step; any other warning
+on these clean models is a false one. Target: none.
+
+usage: bench_false_warnings.py BUILD_DIR [--models a,b,...] [--seeds N]
+Kernels are cached between seeds (one Inductor cache dir for the bench), so only the first seed
+of each model pays for compiling them.
+"""
+import argparse
+import collections
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MODELS = ("resnet18", "resnet50", "mobilenet_v3_small", "vit_b_16", "resnet18_train")
+
+
+def run_one(studio: str, model: str, seed: int, env: dict) -> dict:
+    e = dict(env, PS_GALLERY_MODEL=model, PS_GALLERY_SEED=str(seed))
+    t0 = time.perf_counter()
+    done = subprocess.run([studio, "run", os.path.join(HERE, "gallery_model.py"), "--json", "--no-store"],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=e)
+    wall = time.perf_counter() - t0
+    try:
+        report = json.loads(done.stdout)
+    except ValueError:
+        return {"exit": done.returncode, "wall": wall, "verdict": "no report", "warnings": [], "trials": []}
+    warnings, trials = [], []
+    for c in report.get("captures") or []:
+        warnings += [w.get("rule") or "?" for w in c.get("warnings") or []]
+        p = (c.get("verify") or {}).get("perturbed") or {}
+        trials += [f"{t.get('kind')}:{t.get('status')}" for t in p.get("trials") or []]
+    for w in report.get("warnings") or []:
+        warnings.append(w.get("rule") or "?")
+    first = (report.get("message") or "").split("\n")[0]
+    verdict = "numerics drift" if "numerics drift" in first else report.get("status")
+    return {"exit": done.returncode, "wall": wall, "verdict": verdict, "warnings": warnings, "trials": trials}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build")
+    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--seeds", type=int, default=int(os.environ.get("PS_BENCH_SEEDS", "3")))
+    opts = ap.parse_args()
+    studio = os.path.join(opts.build, "bin", "precompile-studio")
+    tmp = tempfile.mkdtemp(prefix="ps-bench-gallery-")
+    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=os.path.join(tmp, "inductor"),
+               PRECOMPILE_STUDIO_CACHE_DIR=os.path.join(tmp, "studio"))
+    rows = []
+    false_total = 0
+    try:
+        for model in opts.models.split(","):
+            seen = collections.Counter()
+            verdicts = collections.Counter()
+            walls = []
+            for seed in range(opts.seeds):
+                r = run_one(studio, model, seed, env)
+                walls.append(r["wall"])
+                verdicts[r["verdict"]] += 1
+                seen.update(r["warnings"])
+                print(f"  {model} seed {seed}: {r['verdict']} (exit {r['exit']}, {r['wall']:.0f} s) "
+                      f"warnings {r['warnings'] or '-'} trials {' '.join(r['trials']) or '-'}", flush=True)
+            false = sum(n for rule, n in seen.items() if rule != "numerics-drift")
+            false_total += false
+            rows.append((model, dict(verdicts), dict(seen), false, max(walls)))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print()
+    print(f"{'model':<20} {'runs':>4}  {'verdicts':<34} {'warnings seen':<40} {'false':>5}")
+    for model, verdicts, seen, false, _wall in rows:
+        v = ", ".join(f"{k} x{n}" for k, n in verdicts.items())
+        w = ", ".join(f"{k} x{n}" for k, n in seen.items()) or "none"
+        print(f"{model:<20} {opts.seeds:>4}  {v:<34} {w:<40} {false:>5}")
+    for model, _v, _s, false, _w in rows:
+        print(f"BENCH false_warnings.{model} {false} warnings 0")
+    print(f"BENCH false_warnings.total {false_total} warnings 0")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
