@@ -4,7 +4,7 @@ BUILD ?= build
 EXAMPLE ?= resources/examples/training_step.py
 STUDIO = $(BUILD)/bin/precompile-studio
 
-.PHONY: all build run test bench fuzz clean
+.PHONY: all build run test bench fuzz clean format lint
 
 all: build
 
@@ -20,6 +20,17 @@ run: build
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j2 --timeout 1200
+
+# House style in place: clang-format on every C++ file, ruff's import order and fixes on the Python.
+PYTHON_ENV = $(shell bash packaging/python-env-path.sh)
+format:
+	@bash tests/support/check_format.sh --fix
+	@$(PYTHON_ENV)/bin/python -m ruff check --fix --quiet engine/python tests/python tests/bench tests/gallery tests/support
+
+# House style checked, nothing changed: what `make test` checks first (cxx_format, python_lint).
+lint:
+	@bash tests/support/check_format.sh
+	@$(PYTHON_ENV)/bin/python -m ruff check engine/python tests/python tests/bench tests/gallery tests/support
 
 bench: build
 	@cmake --build $(BUILD) --target bench_all >/dev/null

@@ -1,6 +1,6 @@
 #include "GuiLauncher.h"
 
-#include "ui/MainWindow.h"
+#include "ui/window/MainWindow.h"
 
 #include <QApplication>
 #include <QIcon>

@@ -5,10 +5,8 @@
 #ifdef PS_HAVE_UI
 #include "GuiLauncher.h"
 #endif
-#ifdef PS_HAVE_LIBRARY
 #include "LibraryCommands.h"
 #include "library/ArtifactLibrary.h"
-#endif
 
 #include <CLI/CLI.hpp>
 
@@ -86,9 +84,7 @@ int studioMain(int argc, char** argv)
 
     int exitCode = 0;
     addLessonsCommands(app, &exitCode, &pythonEnv);
-#ifdef PS_HAVE_LIBRARY
     addLibraryCommands(app, &libraryPath, &exitCode);
-#endif
 
     try {
         app.parse(argc, argv);

@@ -112,7 +112,7 @@ void printWarnings(std::ostream& out, const nlohmann::json& holder, const char* 
 }
 
 // The chain from the user's line through the package frame that raised to the torch op, one
-// link a line (precompile_studio/frames.py).
+// link a line (precompile_studio/common/frames.py).
 void printChain(std::ostream& out, const nlohmann::json& violation)
 {
     auto chain = violation.find("chain");

@@ -1,7 +1,7 @@
 #pragma once
 
 // The captured graph as plain data: no Qt, no QGraphicsItems. Built from the worker's "graph"
-// object (precompile_studio/graph.py) and, for inductor, its "lowering" (which kernel computes
+// object (precompile_studio/capture/graph.py) and, for inductor, its "lowering" (which kernel computes
 // which node), tolerating absent fields: an older report, a graph that failed to extract, a
 // node without meta. Immutable once built, so any thread may read it.
 

@@ -11,8 +11,8 @@ namespace ps::host {
 
 void LibTorchComparator::install()
 {
-    auto verify = py::module_::import("precompile_studio.verify");
-    py::object fallback = py::module_::import("precompile_studio.compare").attr("compare");
+    auto calls = py::module_::import("precompile_studio.common.calls");
+    py::object fallback = py::module_::import("precompile_studio.common.compare").attr("compare");
     py::object loads = py::module_::import("json").attr("loads");
     auto comparator = py::cpp_function([fallback, loads](py::object expected, py::object actual) -> py::object {
         if (!THPVariable_Check(expected.ptr()) || !THPVariable_Check(actual.ptr()))
@@ -21,7 +21,7 @@ void LibTorchComparator::install()
             = TensorComparison::compare(THPVariable_Unpack(expected.ptr()), THPVariable_Unpack(actual.ptr()));
         return loads(result.toJson());
     });
-    verify.attr("set_comparator")(comparator);
+    calls.attr("set_comparator")(comparator);
 }
 
 }  // namespace ps::host

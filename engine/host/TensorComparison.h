@@ -42,7 +42,7 @@ struct TensorComparison {
     static TensorComparison compare(const at::Tensor& expected, const at::Tensor& actual,
         std::optional<double> atol = std::nullopt, std::optional<double> rtol = std::nullopt);
 
-    /// The JSON object verify reports (engine/python/precompile_studio/compare.py's keys).
+    /// The JSON object verify reports (engine/python/precompile_studio/common/compare.py's keys).
     std::string toJson() const;
 };
 

@@ -139,7 +139,7 @@ int WorkerServer::run()
         py::list siteDirs;
         for (const auto& dir : m_config.userSiteDirs)
             siteDirs.append(dir);
-        auto environment = nlohmann::json::parse(py::module_::import("precompile_studio.environment")
+        auto environment = nlohmann::json::parse(py::module_::import("precompile_studio.script.environment")
                                                      .attr("attach")(m_config.userEnv, siteDirs)
                                                      .cast<std::string>());
         if (environment.contains("problem")) {

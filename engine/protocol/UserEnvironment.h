@@ -8,7 +8,7 @@ namespace ps::protocol {
 /// A user's own Python environment: the packages a script needs (transformers, timm, the
 /// user's project) without touching the studio's. The worker keeps the studio's Python and
 /// torch; it puts these site folders on sys.path ahead of the studio's own (see
-/// engine/python/precompile_studio/environment.py, which also checks that a torch in them is
+/// engine/python/precompile_studio/script/environment.py, which also checks that a torch in them is
 /// the build the worker links).
 ///
 /// Accepted forms: a venv or any prefix with lib/pythonX.Y/site-packages (X.Y the worker's

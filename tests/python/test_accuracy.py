@@ -8,10 +8,10 @@ import pytest
 import torch
 
 from conftest import run_script
-from precompile_studio import accuracy
-from precompile_studio.accuracy import float64_args, judge, judge_tensor, robust_error, summarise
-from precompile_studio.budget import VerifyBudget
-from precompile_studio.compare import compare
+from precompile_studio.common.compare import compare
+from precompile_studio.verify import accuracy
+from precompile_studio.verify.accuracy import float64_args, judge, judge_tensor, robust_error, summarise
+from precompile_studio.verify.budget import VerifyBudget
 
 
 # --------------------------------------------------------------------------- robust error
@@ -233,7 +233,7 @@ def test_verification_shares_the_arguments_only_where_the_graph_writes_nothing(s
 
 # --------------------------------------------------------------------------- the cost
 def test_the_studio_snapshot_shares_parameters_and_copies_the_rest():
-    from precompile_studio.verify import fresh_copy
+    from precompile_studio.verify.pipeline import fresh_copy
 
     model = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.BatchNorm1d(3))
     x = torch.randn(2, 3)
@@ -245,7 +245,7 @@ def test_the_studio_snapshot_shares_parameters_and_copies_the_rest():
 
 
 def test_perturbed_trials_that_do_not_fit_the_budget_are_listed_as_skipped():
-    from precompile_studio.perturbed import perturbed_check
+    from precompile_studio.verify.perturbed import perturbed_check
 
     budget = VerifyBudget(work_s=1.0, elements=10**7)
     budget.spend(0.9)

@@ -1,4 +1,4 @@
-"""The contract checker (precompile_studio/checker.py): what precompile does not enforce.
+"""The contract checker (precompile_studio/contract/checker.py): what precompile does not enforce.
 
 It must point at the line where a tensor's value became a Python value (whether make_fx
 refuses the read, which makes it the capture's violation, or lets it through silently, which
@@ -12,8 +12,9 @@ import pytest
 import torch
 
 from conftest import marker_line, run_script, script_path
-from precompile_studio import checker
-from precompile_studio.probe import CaptureProbe
+from precompile_studio.capture.probe import CaptureProbe
+from precompile_studio.contract import checker
+from precompile_studio.verify import perturbed
 
 
 def _cap(rep):
@@ -150,7 +151,7 @@ def test_perturb_keeps_the_spec_and_aliasing():
     model = torch.nn.Linear(3, 3)
     args = (model, base.t(), base[:, 1:3], torch.randn(3).expand(5, 3), torch.tensor([0, 2, 1, 2]),
             {"mask": torch.tensor([True, False, True]), "n": 3}, torch.randn(2, requires_grad=True))
-    out, changed = checker.perturb(args, "fresh", torch.Generator().manual_seed(1))
+    out, changed = perturbed.perturb(args, "fresh", torch.Generator().manual_seed(1))
     assert changed == 6
     assert out[0] is not model and torch.equal(out[0].weight, model.weight)
     for a, b in zip(torch.utils._pytree.tree_leaves(args[1:]), torch.utils._pytree.tree_leaves(out[1:])):
@@ -164,7 +165,7 @@ def test_perturb_keeps_the_spec_and_aliasing():
     assert out[1].untyped_storage().data_ptr() == out[2].untyped_storage().data_ptr()
     # integer labels are shuffled, never invented
     assert sorted(out[4].tolist()) == sorted(args[4].tolist())
-    neg, _ = checker.perturb(args, "negated", torch.Generator().manual_seed(1))
+    neg, _ = perturbed.perturb(args, "negated", torch.Generator().manual_seed(1))
     assert torch.equal(neg[1], -out[1])
 
 
@@ -177,13 +178,13 @@ def test_perturbed_check_reports_a_baked_artifact():
     def artifact(x):
         return baked.clone()
 
-    summary, warnings = checker.perturbed_check(fn=fn, artifact=artifact, snapshot=(torch.ones(3),),
+    summary, warnings = perturbed.perturbed_check(fn=fn, artifact=artifact, snapshot=(torch.ones(3),),
                                                 names=["x"], seed=0, location={"file": "f.py", "line": 3})
     assert summary["ran"] and summary["diverged"] is True
     (w,) = warnings
     assert (w["invariant"], w["rule"], w["location"]["line"]) == (3, "perturbed-divergence", 3)
     _check_fields(w)
-    summary, warnings = checker.perturbed_check(fn=fn, artifact=fn, snapshot=(torch.ones(3),),
+    summary, warnings = perturbed.perturbed_check(fn=fn, artifact=fn, snapshot=(torch.ones(3),),
                                                 names=["x"], seed=0)
     assert summary["diverged"] is False and warnings == []
 
@@ -191,7 +192,7 @@ def test_perturbed_check_reports_a_baked_artifact():
 def test_a_baked_artifact_warning_gives_the_evidence_against_float64():
     baked = torch.ones(1000) * 2
 
-    summary, warnings = checker.perturbed_check(fn=lambda x: x * 2, artifact=lambda x: baked.clone(),
+    summary, warnings = perturbed.perturbed_check(fn=lambda x: x * 2, artifact=lambda x: baked.clone(),
                                                 snapshot=(torch.ones(1000),), names=["x"], seed=0)
     (w,) = warnings
     first = summary["trials"][0]
@@ -213,7 +214,7 @@ def test_a_trial_outside_the_tight_tolerance_but_within_rounding_is_no_divergenc
     # resnet's case: a max abs diff of a few 1e-5 on near-zero elements, which an absolute
     # tolerance calls a divergence by chance (5 runs in 14), the float64 judge calls rounding.
     x = torch.randn(1000, generator=torch.Generator().manual_seed(3))
-    summary, warnings = checker.perturbed_check(fn=lambda x: x * 2, artifact=_near_zero_bump,
+    summary, warnings = perturbed.perturbed_check(fn=lambda x: x * 2, artifact=_near_zero_bump,
                                                 snapshot=(x,), names=["x"], seed=0)
     assert warnings == []
     assert summary["diverged"] is False
@@ -224,7 +225,7 @@ def test_a_trial_outside_the_tight_tolerance_but_within_rounding_is_no_divergenc
 
 def test_a_trial_that_drifts_is_drift_with_its_figures_not_a_divergence():
     x = torch.randn(1000, generator=torch.Generator().manual_seed(3))
-    summary, warnings = checker.perturbed_check(fn=lambda x: x * 2, artifact=lambda x: x * 2 * (1 + 1e-3),
+    summary, warnings = perturbed.perturbed_check(fn=lambda x: x * 2, artifact=lambda x: x * 2 * (1 + 1e-3),
                                                 snapshot=(x,), names=["x"], seed=0)
     assert warnings == []
     assert summary["diverged"] is False and summary["drifted"] is True
@@ -241,19 +242,19 @@ def test_without_a_float64_run_only_a_difference_no_rounding_makes_diverges():
         return x * 2
 
     x = torch.randn(1000, generator=torch.Generator().manual_seed(3))
-    summary, warnings = checker.perturbed_check(fn=fn64_refused, artifact=_near_zero_bump, snapshot=(x,),
+    summary, warnings = perturbed.perturbed_check(fn=fn64_refused, artifact=_near_zero_bump, snapshot=(x,),
                                                 names=["x"], seed=0)
     assert warnings == [] and summary["diverged"] is False
     assert "no float64 verdict" in summary["trials"][0]["note"]
     baked = torch.ones(1000) * 2
-    summary, warnings = checker.perturbed_check(fn=fn64_refused, artifact=lambda x: baked.clone(), snapshot=(x,),
+    summary, warnings = perturbed.perturbed_check(fn=fn64_refused, artifact=lambda x: baked.clone(), snapshot=(x,),
                                                 names=["x"], seed=0)
     assert summary["diverged"] is True and len(warnings) == 1
     assert "no float64 verdict" in warnings[0]["message"]
 
 
 def test_perturbed_check_skips_inputs_it_cannot_perturb():
-    summary, warnings = checker.perturbed_check(fn=lambda m: m.weight.sum(), artifact=lambda m: m.weight.sum(),
+    summary, warnings = perturbed.perturbed_check(fn=lambda m: m.weight.sum(), artifact=lambda m: m.weight.sum(),
                                                 snapshot=(torch.nn.Linear(2, 2),), names=["m"], seed=0)
     assert summary["ran"] is False and "no plain tensor inputs" in summary["reason"] and warnings == []
 

@@ -2,7 +2,7 @@ import math
 
 import torch
 
-from precompile_studio.compare import compare, tolerance
+from precompile_studio.common.compare import compare, tolerance
 
 
 def test_equal_and_close():

@@ -3,7 +3,7 @@ import pytest
 import torch
 
 from conftest import marker_line, run_script, script_path
-from precompile_studio.probe import CaptureProbe
+from precompile_studio.capture.probe import CaptureProbe
 
 
 def _step(model, x):

@@ -102,7 +102,7 @@ def test_lowering_sections_and_kernels(first):
 
 def test_probe_does_not_change_python_code_and_warm_lowering(first):
     rep, cap, code, cache, events = first
-    from precompile_studio.script import execute, read_source
+    from precompile_studio.script.loader import execute, read_source
 
     mod = execute(read_source(script_path(SCRIPT)))
     plain_code, _ = torch.compiler.precompile(mod.fn, *mod.example_inputs(), backend="inductor")
@@ -120,8 +120,8 @@ def test_probe_does_not_change_python_code_and_warm_lowering(first):
 
 def test_tampered_inductor_cache_is_refused_at_load(first):
     rep, cap, code, cache, events = first
-    from precompile_studio.verify import load_artifact
-    from precompile_studio.violations import Context
+    from precompile_studio.contract.violations import Context
+    from precompile_studio.verify.pipeline import load_artifact
 
     blob = dict(torch.load(io.BytesIO(cache), weights_only=True))
     blob["code_hash"] = "f" * 64

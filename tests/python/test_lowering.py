@@ -1,5 +1,5 @@
 """The lowering map on a python_code laid out like Inductor's GPU output (no GPU needed)."""
-from precompile_studio.lowering import map_python_code
+from precompile_studio.capture.lowering import map_python_code
 
 BANNER = "# " + "=" * 70
 TRITON_CODE = "\n".join([

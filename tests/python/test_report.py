@@ -9,8 +9,8 @@ import copy
 import pytest
 
 from conftest import check_report
-from precompile_studio.errors import one_line
-from precompile_studio.outcome import capture_message, capture_outcome, run_status
+from precompile_studio.common.errors import one_line
+from precompile_studio.verify.outcome import capture_message, capture_outcome, run_status
 
 LOC = {"file": "/tmp/s.py", "line": 16}
 

@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 from conftest import marker_line, script_path
-from precompile_studio import libraries
+from precompile_studio.contract import libraries
 
 FIXTURE_PKGS = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "fixtures", "site-packages"))
 

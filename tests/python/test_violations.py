@@ -12,8 +12,8 @@ import pytest
 import torch
 
 from conftest import marker_line, run_script, script_path
-from precompile_studio import violations
-from precompile_studio.violations import Context, classify_exception, classify_warning, match_rule
+from precompile_studio.contract import violations
+from precompile_studio.contract.violations import Context, classify_exception, classify_warning, match_rule
 
 CAPTURE_CASES = [
     # script, invariant, rule
@@ -71,7 +71,7 @@ def test_invariant_3_mark_dynamic_points_at_example_inputs():
     rep = run_script("inv3_mark_dynamic.py")
     v = rep["captures"][0]["violation"]
     assert (v["invariant"], v["rule"]) == (3, "mark-dynamic-unsupported")
-    from precompile_studio.script import read_source
+    from precompile_studio.script.loader import read_source
 
     src = read_source(script_path("inv3_mark_dynamic.py"))
     assert v["location"]["line"] == src.line_of("example_inputs")
@@ -133,7 +133,7 @@ def _tamper(cache: bytes, **changes) -> bytes:
     ("no_metadata", "python-code-no-metadata"),
 ])
 def test_load_refuses_tampered_pair(how, rule):
-    from precompile_studio.verify import load_artifact
+    from precompile_studio.verify.pipeline import load_artifact
 
     code, cache = _eager_artifact()
     if how == "code_hash":
@@ -155,7 +155,7 @@ def test_load_refuses_tampered_pair(how, rule):
     ("format", "cache-format-mismatch"),
 ])
 def test_load_falls_back_with_a_warning(how, rule):
-    from precompile_studio.verify import load_artifact
+    from precompile_studio.verify.pipeline import load_artifact
 
     code, cache = _eager_artifact()
     cache = b"not a torch.save file" if how == "garbage" else _tamper(cache, version=99)

@@ -1,11 +1,11 @@
 // Bad input: binary files, a 50 MB script, a damaged library, a worker that cannot start.
 #include "UiTestSupport.h"
 
-#include "ui/LibraryView.h"
-#include "ui/NoticeBar.h"
-#include "ui/RunStore.h"
-#include "ui/ScriptEditor.h"
-#include "ui/WorkerClient.h"
+#include "ui/common/NoticeBar.h"
+#include "ui/editor/ScriptEditor.h"
+#include "ui/library/LibraryView.h"
+#include "ui/library/RunStore.h"
+#include "ui/run/WorkerClient.h"
 
 #include <QAction>
 #include <QDir>

@@ -2,7 +2,7 @@
 // making it the library of later launches, and `--python-env` is not kept either.
 #include "UiTestSupport.h"
 
-#include "ui/RunStore.h"
+#include "ui/library/RunStore.h"
 
 #include <QSettings>
 

@@ -2,12 +2,12 @@
 #include "UiTestSupport.h"
 
 #include "graph/GraphModel.h"
-#include "ui/GraphCanvas.h"
-#include "ui/GraphView.h"
-#include "ui/ReportView.h"
-#include "ui/RunStore.h"
-#include "ui/ScriptEditor.h"
-#include "ui/SourceView.h"
+#include "ui/editor/ScriptEditor.h"
+#include "ui/graph/GraphCanvas.h"
+#include "ui/graph/GraphView.h"
+#include "ui/library/RunStore.h"
+#include "ui/report/ReportView.h"
+#include "ui/report/SourceView.h"
 
 #include <QSettings>
 #include <QTabWidget>

@@ -1,6 +1,6 @@
 // EdgesItem: an edge is drawn along its route (through its bends, not straight between its
 // ends), and an edge standing for several carries its count where the zoom makes it readable.
-#include "ui/EdgesItem.h"
+#include "ui/graph/EdgesItem.h"
 
 #include <QGraphicsScene>
 #include <QImage>

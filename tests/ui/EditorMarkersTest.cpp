@@ -6,17 +6,17 @@
 #include "UiTestSupport.h"
 
 #include "graph/GraphModel.h"
-#include "ui/EditorMarkers.h"
-#include "ui/GraphBoxItem.h"
-#include "ui/GraphCanvas.h"
-#include "ui/GraphView.h"
-#include "ui/LineColours.h"
-#include "ui/ReportView.h"
-#include "ui/RunMarkers.h"
-#include "ui/RunStore.h"
-#include "ui/ScriptEditor.h"
-#include "ui/SourceView.h"
-#include "ui/ViolationsView.h"
+#include "ui/editor/EditorMarkers.h"
+#include "ui/editor/LineColours.h"
+#include "ui/editor/ScriptEditor.h"
+#include "ui/graph/GraphBoxItem.h"
+#include "ui/graph/GraphCanvas.h"
+#include "ui/graph/GraphView.h"
+#include "ui/library/RunStore.h"
+#include "ui/report/ReportView.h"
+#include "ui/report/RunMarkers.h"
+#include "ui/report/SourceView.h"
+#include "ui/report/ViolationsView.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,8 +1,8 @@
 // The editor's desktop habits: Ctrl+S, recent files, drag and drop, find, settings kept.
 #include "UiTestSupport.h"
 
-#include "ui/FindBar.h"
-#include "ui/ScriptEditor.h"
+#include "ui/editor/FindBar.h"
+#include "ui/editor/ScriptEditor.h"
 
 #include <QAction>
 #include <QFile>

@@ -2,15 +2,15 @@
 // sensible folder, File > Examples opening a copy of a shipped example.
 #include "UiTestSupport.h"
 
-#include "ui/ExamplesMenu.h"
-#include "ui/GraphView.h"
-#include "ui/LibraryView.h"
-#include "ui/LogView.h"
-#include "ui/ReportHeader.h"
-#include "ui/ReportView.h"
-#include "ui/ScriptEditor.h"
-#include "ui/ScriptLocations.h"
-#include "ui/UnsavedScript.h"
+#include "ui/editor/ScriptEditor.h"
+#include "ui/editor/ScriptLocations.h"
+#include "ui/editor/UnsavedScript.h"
+#include "ui/graph/GraphView.h"
+#include "ui/library/LibraryView.h"
+#include "ui/report/ReportHeader.h"
+#include "ui/report/ReportView.h"
+#include "ui/run/LogView.h"
+#include "ui/window/ExamplesMenu.h"
 
 #include <QAction>
 #include <QApplication>

@@ -6,17 +6,17 @@
 
 #include "graph/GraphModel.h"
 #include "graph/ModuleTree.h"
-#include "ui/GraphBoxItem.h"
-#include "ui/GraphCanvas.h"
-#include "ui/GraphDetailsFormatter.h"
-#include "ui/GraphView.h"
-#include "ui/MainWindow.h"
-#include "ui/ModuleItem.h"
-#include "ui/ModuleTreeModel.h"
-#include "ui/NodeItem.h"
-#include "ui/ReportView.h"
-#include "ui/RunStore.h"
-#include "ui/ScriptEditor.h"
+#include "ui/editor/ScriptEditor.h"
+#include "ui/graph/GraphBoxItem.h"
+#include "ui/graph/GraphCanvas.h"
+#include "ui/graph/GraphDetailsFormatter.h"
+#include "ui/graph/GraphView.h"
+#include "ui/graph/ModuleItem.h"
+#include "ui/graph/ModuleTreeModel.h"
+#include "ui/graph/NodeItem.h"
+#include "ui/library/RunStore.h"
+#include "ui/report/ReportView.h"
+#include "ui/window/MainWindow.h"
 
 #include <QScrollBar>
 #include <QSettings>

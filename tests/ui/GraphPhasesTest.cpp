@@ -5,10 +5,10 @@
 
 #include "graph/GraphModel.h"
 #include "graph/ModuleTree.h"
-#include "ui/GraphBoxItem.h"
-#include "ui/GraphView.h"
-#include "ui/ModuleItem.h"
-#include "ui/ModuleRegionsItem.h"
+#include "ui/graph/GraphBoxItem.h"
+#include "ui/graph/GraphView.h"
+#include "ui/graph/ModuleItem.h"
+#include "ui/graph/ModuleRegionsItem.h"
 
 #include <QFile>
 #include <QSignalSpy>

@@ -9,18 +9,18 @@
 #include "graph/GraphModel.h"
 #include "graph/LayeredLayout.h"
 #include "graph/VisibleGraph.h"
-#include "ui/GraphBoxItem.h"
-#include "ui/GraphCanvas.h"
-#include "ui/GraphMinimap.h"
-#include "ui/GraphScene.h"
-#include "ui/GraphSession.h"
-#include "ui/GraphView.h"
-#include "ui/MainWindow.h"
-#include "ui/ModuleItem.h"
-#include "ui/ModuleRegionsItem.h"
-#include "ui/NodeItem.h"
-#include "ui/ReportView.h"
-#include "ui/RunStore.h"
+#include "ui/graph/GraphBoxItem.h"
+#include "ui/graph/GraphCanvas.h"
+#include "ui/graph/GraphMinimap.h"
+#include "ui/graph/GraphScene.h"
+#include "ui/graph/GraphSession.h"
+#include "ui/graph/GraphView.h"
+#include "ui/graph/ModuleItem.h"
+#include "ui/graph/ModuleRegionsItem.h"
+#include "ui/graph/NodeItem.h"
+#include "ui/library/RunStore.h"
+#include "ui/report/ReportView.h"
+#include "ui/window/MainWindow.h"
 
 #include <QFile>
 #include <QGraphicsScene>
@@ -241,9 +241,11 @@ TEST_F(UiGraphSpace, ZoomedOutBoxesKeepTheirTitlesThenModulesAreNamedRegions)
         EXPECT_FALSE(l.text.isEmpty());
         EXPECT_GE(l.chip.height(), 8 + 4) << "a label of at least 8 px";
         EXPECT_TRUE(QRectF(canvas->viewport()->rect()).intersects(l.chip));
-        for (const auto& o : labels)
-            if (&o != &l)
+        for (const auto& o : labels) {
+            if (&o != &l) {
                 EXPECT_FALSE(l.chip.intersects(o.chip)) << "labels do not cover each other";
+            }
+        }
     }
     // And they are drawn: the first label's chip holds text.
     const QImage image = canvas->viewport()->grab().toImage();

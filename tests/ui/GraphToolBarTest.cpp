@@ -1,7 +1,7 @@
 // The graph's toolbar at the widths a 1280x800 window gives it: the legend shows whole entries
 // (never a word cut in the middle, as "forwa" was) and says how many more there are; the match
 // count is never cut.
-#include "ui/GraphToolBar.h"
+#include "ui/graph/GraphToolBar.h"
 
 #include <QApplication>
 #include <QLabel>

@@ -3,15 +3,15 @@
 // Shortcuts lists what the actions say.
 #include "UiTestSupport.h"
 
-#include "ui/GraphCanvas.h"
-#include "ui/GraphView.h"
-#include "ui/LibraryView.h"
-#include "ui/LogView.h"
-#include "ui/PaneCycler.h"
-#include "ui/ReportView.h"
-#include "ui/RunStore.h"
-#include "ui/ScriptEditor.h"
-#include "ui/ShortcutsDialog.h"
+#include "ui/editor/ScriptEditor.h"
+#include "ui/graph/GraphCanvas.h"
+#include "ui/graph/GraphView.h"
+#include "ui/library/LibraryView.h"
+#include "ui/library/RunStore.h"
+#include "ui/report/ReportView.h"
+#include "ui/run/LogView.h"
+#include "ui/window/PaneCycler.h"
+#include "ui/window/ShortcutsDialog.h"
 
 #include <QAction>
 #include <QApplication>

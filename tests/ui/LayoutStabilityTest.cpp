@@ -3,11 +3,11 @@
 // tab's labels are whole at 1280x800.
 #include "UiTestSupport.h"
 
-#include "ui/GraphView.h"
-#include "ui/ReportView.h"
-#include "ui/RunStore.h"
-#include "ui/ScriptEditor.h"
-#include "ui/VerifyView.h"
+#include "ui/editor/ScriptEditor.h"
+#include "ui/graph/GraphView.h"
+#include "ui/library/RunStore.h"
+#include "ui/report/ReportView.h"
+#include "ui/report/VerifyView.h"
 
 #include <QChartView>
 #include <QDockWidget>

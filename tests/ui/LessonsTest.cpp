@@ -5,12 +5,12 @@
 // and a cancel that leaves the view usable.
 #include "UiTestSupport.h"
 
-#include "ui/LessonDiffView.h"
-#include "ui/LessonOutcome.h"
-#include "ui/LessonsView.h"
-#include "ui/LessonsWindow.h"
-#include "ui/LibraryView.h"
-#include "ui/ScriptEditor.h"
+#include "ui/editor/ScriptEditor.h"
+#include "ui/lessons/LessonDiffView.h"
+#include "ui/lessons/LessonOutcome.h"
+#include "ui/lessons/LessonsView.h"
+#include "ui/lessons/LessonsWindow.h"
+#include "ui/library/LibraryView.h"
 
 #include <QAction>
 #include <QDir>

@@ -2,10 +2,10 @@
 // details line, the context menu, export, import, trust, delete and opening a run's script.
 #include "UiTestSupport.h"
 
-#include "ui/LibraryActions.h"
-#include "ui/LibraryView.h"
-#include "ui/RunStore.h"
-#include "ui/ScriptEditor.h"
+#include "ui/editor/ScriptEditor.h"
+#include "ui/library/LibraryActions.h"
+#include "ui/library/LibraryView.h"
+#include "ui/library/RunStore.h"
 
 #include <QAction>
 #include <QApplication>

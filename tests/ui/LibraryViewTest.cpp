@@ -2,14 +2,14 @@
 // read-only library is browsed, its writing actions off.
 #include "UiTestSupport.h"
 
-#include "ui/GraphView.h"
-#include "ui/LibraryActions.h"
-#include "ui/LibraryView.h"
-#include "ui/NoticeBar.h"
-#include "ui/ReportView.h"
-#include "ui/RunStore.h"
-#include "ui/SourceView.h"
-#include "ui/ViolationsView.h"
+#include "ui/common/NoticeBar.h"
+#include "ui/graph/GraphView.h"
+#include "ui/library/LibraryActions.h"
+#include "ui/library/LibraryView.h"
+#include "ui/library/RunStore.h"
+#include "ui/report/ReportView.h"
+#include "ui/report/SourceView.h"
+#include "ui/report/ViolationsView.h"
 
 #include <QAction>
 #include <QLabel>

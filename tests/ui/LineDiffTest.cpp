@@ -1,7 +1,7 @@
 // LineDiff, the diff behind the Lessons' side-by-side scripts: exactly the lines that differ,
 // hunks paired (line for line, or by likeness) with the part that differs, the lines shown opposite each other
 // when the panes scroll together, and texts too large for the table.
-#include "ui/LineDiff.h"
+#include "ui/lessons/LineDiff.h"
 
 #include <gtest/gtest.h>
 
@@ -78,9 +78,11 @@ TEST(LineDiff, AnAmbiguousChangeReadsAsOneBlockInItsLowestPlace)
     const LineDiff d = LineDiff::compare(left, right);
     EXPECT_EQ(d.removedLines(), (std::vector<int>{2, 3, 4}));
     EXPECT_TRUE(d.addedLines().empty());
-    for (const auto& r : d.rows())
-        if (r.kind == LineDiff::Kind::Same)
+    for (const auto& r : d.rows()) {
+        if (r.kind == LineDiff::Kind::Same) {
             EXPECT_EQ(left[static_cast<std::size_t>(r.left)], right[static_cast<std::size_t>(r.right)]);
+        }
+    }
 }
 
 TEST(LineDiff, APairedLineMarksOnlyItsDifferingMiddleAndNeverSplitsACharacter)

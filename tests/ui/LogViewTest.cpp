@@ -1,7 +1,7 @@
 // The log colours a line by what it says: torch's warnings (on stderr) amber, tracebacks and
 // errors red, plain stderr in the ordinary colour.
-#include "ui/LogView.h"
-#include "ui/LogClassifier.h"
+#include "ui/run/LogView.h"
+#include "ui/run/LogClassifier.h"
 
 #include <QTextBlock>
 

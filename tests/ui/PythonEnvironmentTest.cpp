@@ -2,10 +2,10 @@
 // command line over both; a script importing the environment's package runs unedited.
 #include "UiTestSupport.h"
 
-#include "ui/PythonEnvironmentControl.h"
-#include "ui/PythonEnvironmentDialog.h"
-#include "ui/PythonEnvironmentSetting.h"
-#include "ui/WorkerClient.h"
+#include "ui/run/PythonEnvironmentControl.h"
+#include "ui/run/PythonEnvironmentDialog.h"
+#include "ui/run/PythonEnvironmentSetting.h"
+#include "ui/run/WorkerClient.h"
 
 #include "protocol/UserEnvironment.h"
 

@@ -4,17 +4,17 @@
 // indicator follows the worker's own messages.
 #include "UiTestSupport.h"
 
-#include "ui/CacheView.h"
-#include "ui/GraphView.h"
-#include "ui/ReportHeader.h"
-#include "ui/ReportView.h"
-#include "ui/RunController.h"
-#include "ui/RunDocument.h"
-#include "ui/RunStore.h"
-#include "ui/ScriptEditor.h"
-#include "ui/VerifyView.h"
-#include "ui/ViolationsView.h"
-#include "ui/WorkerClient.h"
+#include "ui/editor/ScriptEditor.h"
+#include "ui/graph/GraphView.h"
+#include "ui/library/RunStore.h"
+#include "ui/report/CacheView.h"
+#include "ui/report/ReportHeader.h"
+#include "ui/report/ReportView.h"
+#include "ui/report/VerifyView.h"
+#include "ui/report/ViolationsView.h"
+#include "ui/run/RunDocument.h"
+#include "ui/run/WorkerClient.h"
+#include "ui/window/RunController.h"
 
 #include <QAction>
 #include <QLabel>

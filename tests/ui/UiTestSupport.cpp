@@ -1,6 +1,6 @@
 #include "UiTestSupport.h"
 
-#include "ui/RunDocument.h"
+#include "ui/run/RunDocument.h"
 
 #include <QAction>
 #include <QCoreApplication>

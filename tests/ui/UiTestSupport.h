@@ -3,9 +3,9 @@
 // Support for the window's tests: waiting on the event loop, temporary folders, fixtures, a
 // window wired to a fresh library, and a run waited for to its end.
 
-#include "ui/MainWindow.h"
+#include "ui/window/MainWindow.h"
 
-#include "ui/RunDocument.h"
+#include "ui/run/RunDocument.h"
 
 #include <QString>
 #include <QTemporaryDir>

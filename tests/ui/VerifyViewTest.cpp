@@ -1,7 +1,7 @@
 // The Verify tab says the accuracy verdict with both errors against float64, the worst values,
 // what verification skipped to stay within its budget, and each judged value's figures.
-#include "ui/VerifyView.h"
-#include "ui/RunDocument.h"
+#include "ui/report/VerifyView.h"
+#include "ui/run/RunDocument.h"
 
 #include <QTreeWidget>
 

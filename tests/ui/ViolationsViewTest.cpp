@@ -1,8 +1,8 @@
 // The Violations tab speaks in the user's names: our one-line summary in the list (torch's words
 // kept whole under Message), the chain from the user's line through the package frame to the
 // torch op, and the run's own warnings when the script made no capture.
-#include "ui/ViolationsView.h"
-#include "ui/RunDocument.h"
+#include "ui/report/ViolationsView.h"
+#include "ui/run/RunDocument.h"
 
 #include <gtest/gtest.h>
 

@@ -13,13 +13,13 @@ import sys
 import time
 from collections.abc import Callable
 
-from .capture import PrecompileRecorder, run_capture, verify_record, write_artifact
-from .contract import read_contract
-from .errors import ContractError, describe, one_line
-from .outcome import capture_message, drift_message, run_status
-from .provenance import run_provenance
-from .script import execute, read_source
-from .script_warnings import ScriptWarnings
+from precompile_studio.capture.runner import PrecompileRecorder, run_capture, verify_record, write_artifact
+from precompile_studio.common.errors import ContractError, describe, one_line
+from precompile_studio.contract.script_warnings import ScriptWarnings
+from precompile_studio.script.loader import execute, read_source
+from precompile_studio.script.names import read_contract
+from precompile_studio.script.provenance import run_provenance
+from precompile_studio.verify.outcome import capture_message, drift_message, run_status
 
 
 def warm_up() -> str:
@@ -92,7 +92,7 @@ class _Run:
         if isinstance(exc, (ContractError, SyntaxError)) or not isinstance(exc, Exception):
             return
         try:
-            from .violations import Context, classify_exception
+            from precompile_studio.contract.violations import Context, classify_exception
 
             contract, v = classify_exception(exc, Context(
                 script_path=self.script, source=self.source,

@@ -7,7 +7,7 @@
 #include "graph/LayeredLayout.h"
 #include "graph/ModuleTree.h"
 #include "graph/VisibleGraph.h"
-#include "ui/GraphView.h"
+#include "ui/graph/GraphView.h"
 
 #include <chrono>
 #include <cstdio>
@@ -16,7 +16,7 @@ namespace ps::bench {
 
 namespace {
 
-// The Graph tab's width of a collapsed module's box (ui/GraphSession.cpp's kModuleWidth).
+// The Graph tab's width of a collapsed module's box (ui/graph/GraphSession.cpp's kModuleWidth).
 constexpr double kModuleWidth = 214;
 
 double since(std::chrono::steady_clock::time_point t0)
@@ -24,7 +24,7 @@ double since(std::chrono::steady_clock::time_point t0)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-/// The layout input the Graph tab builds for a visible graph (ui/GraphSession.cpp): its inputs,
+/// The layout input the Graph tab builds for a visible graph (ui/graph/GraphSession.cpp): its inputs,
 /// module boxes wider, a training step's phases in bands.
 graph::LayoutInput layoutInputOf(const graph::VisibleGraph& visible, const graph::LayoutOptions& options)
 {

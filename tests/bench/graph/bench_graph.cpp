@@ -62,9 +62,9 @@
 #include "graph/LayeredLayout.h"
 #include "graph/LayoutCache.h"
 #include "graph/ModuleTree.h"
-#include "ui/GraphCanvas.h"
-#include "ui/GraphView.h"
-#include "ui/RunStore.h"
+#include "ui/graph/GraphCanvas.h"
+#include "ui/graph/GraphView.h"
+#include "ui/library/RunStore.h"
 
 #include <QApplication>
 #include <QDir>

@@ -10,11 +10,11 @@
 // Prints a table, then one `BENCH <name> <value> <unit> <target>` line per figure.
 #include "UiTestSupport.h"
 
-#include "ui/GraphCanvas.h"
-#include "ui/GraphView.h"
-#include "ui/MainWindow.h"
-#include "ui/ReportView.h"
-#include "ui/RunStore.h"
+#include "ui/graph/GraphCanvas.h"
+#include "ui/graph/GraphView.h"
+#include "ui/library/RunStore.h"
+#include "ui/report/ReportView.h"
+#include "ui/window/MainWindow.h"
 
 #include <QApplication>
 #include <QDir>

@@ -45,8 +45,8 @@ def main() -> int:
 
     import torch
 
-    from precompile_studio.capture import run_capture
-    from precompile_studio.verify import _no_cache_envelope, load_artifact
+    from precompile_studio.capture.runner import run_capture
+    from precompile_studio.verify.pipeline import _no_cache_envelope, load_artifact
 
     torch.manual_seed(0)
     d = ns.d_model

@@ -1,0 +1,361 @@
+"""Watch one precompile call from the inside, without changing what it captures or lowers.
+
+precompile's make_fx trace records neither stack traces nor module stacks, and the studio
+must not turn them on: ``record_stack_traces`` writes ``node.stack_trace``, which FX prints
+into ``gm.code`` (and the eager backend inlines ``gm.code`` into python_code), and
+``record_module_stack`` swaps in a different tracer. Instead, for the duration of the
+trace only, the probe
+
+- wraps ``torch._precompile.make_fx`` (the name ``_capture`` calls) so it holds the very
+  GraphModule precompile goes on to check and lower -- also when a capture-time check
+  (invariant 1, control flow, effectful op) then rejects it;
+- wraps ``torch._precompile._capture`` to hold the capture object (names, specs, grads);
+- wraps ``torch.fx.Graph.create_node`` to note, in a side table keyed by the Node object,
+  the innermost user frame (file, line), the innermost nn.Module being called (from global
+  forward pre/post hooks, which add no ops) and, for nodes created while autograd runs a
+  backward, the forward node whose gradient they compute (by autograd sequence number).
+  Nothing is written to the nodes or the graph;
+- during an inductor lowering, wraps ``CppScheduling.define_kernel`` to note which captured
+  nodes each generated C++ kernel computes (the origins Inductor itself tracks; it does not
+  print them into python_code for C++ kernels).
+
+Factories in ``trace_contexts`` (the contract checker's value-read recorder) are entered
+around the make_fx trace alone, under the same rule: they record, they never add an op.
+
+Everything is restored on exit. tests/python/test_graph.py checks that ``gm.code`` and
+python_code are byte-identical with and without the probe.
+"""
+from __future__ import annotations
+
+import contextlib
+import inspect
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from precompile_studio.common.frames import library_file
+
+
+class NodeInfo:
+    """What the probe saw when one node was created."""
+
+    __slots__ = ("file", "line", "module", "phase", "forward", "trigger", "param")
+
+    def __init__(self, file, line, module, phase, forward=None, trigger=None, param=None):
+        self.file = file          # innermost user frame (forward: the line that ran the op)
+        self.line = line
+        self.module = module      # (path, type) or None
+        self.phase = phase        # "forward" | "backward" | None (placeholders / output)
+        self.forward = forward    # backward nodes: the forward node they differentiate
+        self.trigger = trigger    # backward nodes: (file, line) of the .backward() call
+        self.param = param        # gradient accumulation: index of the parameter
+
+
+def arg_names(fn: Callable, n: int) -> list[str]:
+    """Names of fn's first n positional parameters (arg0... where unknown)."""
+    names: list[str] = []
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    star = None
+    for p in params:
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            names.append(p.name)
+        elif p.kind == p.VAR_POSITIONAL:
+            star = p.name
+            break
+    out = []
+    for i in range(n):
+        if i < len(names):
+            out.append(names[i])
+        elif star:
+            out.append(f"{star}[{i - len(names)}]")
+        else:
+            out.append(f"arg{i}")
+    return out
+
+
+class CaptureProbe:
+    """Context manager around one precompile call; see the module docstring."""
+
+    def __init__(
+        self,
+        script_path: str | None = None,
+        on_lower: Callable[[], None] | None = None,
+        backend: str = "inductor",
+    ):
+        self.backend = backend
+        self.script_path = os.path.realpath(script_path) if script_path else None
+        self.on_lower = on_lower
+        self.fn: Callable | None = None
+        self.args: tuple | None = None
+        self.capture: Any = None          # torch._precompile._Capture, on success
+        self.gm: Any = None               # the make_fx GraphModule precompile checked/lowered
+        self.graph: Any = None            # the top-level fx.Graph (also while it is built)
+        self.info: dict[Any, NodeInfo] = {}
+        self.module_paths: dict[int, tuple[str, str]] = {}
+        self.module_types: dict[str, str] = {}
+        self.param_ids: dict[int, int] = {}
+        self.argnames: list[str] = []
+        self.module_positions: list[int] = []
+        self.param_names: list[str] = []
+        self.buffer_names: list[str] = []
+        self.alias_entries: list[tuple[int, str, int]] = []
+        self.kernels: list[dict] = []     # [{name, nodes, ops}] from the inductor lowering
+        # get_attr node -> (stack entries outermost first, the names user and package frames
+        # give to tensors): how precompile_studio.constants names a baked constant.
+        self.const_frames: dict[Any, tuple[list, list]] = {}
+        self.trace_s = 0.0                # time spent in the make_fx call itself
+        self.hook_s = 0.0                 # our share of it (approximate)
+        self.exception: BaseException | None = None
+        self._stack: list[tuple[str, str]] = []
+        self._fwd_seq: dict[int, Any] = {}
+        self._user_code: dict[int, tuple[Any, bool]] = {}
+        self._restore: list[Callable[[], None]] = []
+        # Context-manager factories entered around the make_fx trace only (the contract
+        # checker's value-read recorder); like the probe, they must not change the capture.
+        self.trace_contexts: list[Callable[[], Any]] = []
+
+    # ------------------------------------------------------------------ patching
+    def __enter__(self) -> CaptureProbe:
+        import torch._precompile as P
+
+        orig_make_fx = P.make_fx
+        orig_capture = P._capture
+        probe = self
+
+        def make_fx_probe(f, *a, **kw):
+            traced = orig_make_fx(f, *a, **kw)
+
+            def run(*args, **kwargs):
+                t0 = time.perf_counter()
+                with probe._recording(), contextlib.ExitStack() as extra:
+                    for make_cm in probe.trace_contexts:
+                        extra.enter_context(make_cm())
+                    gm = traced(*args, **kwargs)
+                probe.trace_s += time.perf_counter() - t0
+                probe.gm = gm
+                return gm
+
+            return run
+
+        def capture_probe(fn, args, decompositions=None):
+            probe._prepare(fn, tuple(args))
+            cap = orig_capture(fn, args, decompositions)
+            probe.capture = cap
+            if probe.on_lower is not None:
+                probe.on_lower()
+            return cap
+
+        P.make_fx = make_fx_probe
+        P._capture = capture_probe
+        self._restore.append(lambda: setattr(P, "make_fx", orig_make_fx))
+        self._restore.append(lambda: setattr(P, "_capture", orig_capture))
+        if self.backend == "inductor":
+            self._patch_inductor()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        while self._restore:
+            self._restore.pop()()
+
+    def _patch_inductor(self) -> None:
+        # Only when inductor's C++ codegen is importable anyway (it is imported by the
+        # lowering); importing it here for an eager run would cost a second.
+        mod = sys.modules.get("torch._inductor.codegen.cpp")
+        if mod is None:
+            try:
+                import torch._inductor.codegen.cpp as mod  # noqa: F811
+            except Exception:  # pragma: no cover - inductor always ships with torch
+                return
+        cls = getattr(mod, "CppScheduling", None)
+        if cls is None or not hasattr(cls, "define_kernel"):
+            return
+        orig = cls.define_kernel
+        probe = self
+
+        def define_kernel(sched, src_code, nodes, *a, **kw):
+            name = orig(sched, src_code, nodes, *a, **kw)
+            try:
+                probe._note_kernel(name, nodes)
+            except Exception:
+                pass
+            return name
+
+        cls.define_kernel = define_kernel
+        self._restore.append(lambda: setattr(cls, "define_kernel", orig))
+
+    def _note_kernel(self, name: str, nodes) -> None:
+        from torch._inductor.utils import aggregate_origins
+
+        origins = [o for o in aggregate_origins(nodes) if getattr(o, "op", None) == "call_function"]
+        names: list[str] = []
+        ops: list[str] = []
+        for o in origins:
+            src = o.meta.get("from_node")
+            n = src[0].name if src else o.name
+            if n not in names:
+                names.append(n)
+            aten = o.meta.get("original_aten")
+            if aten is not None:
+                s = str(getattr(aten, "_overloadpacket", aten))
+                if s not in ops:
+                    ops.append(s)
+        self.kernels.append({"name": name, "nodes": names, "ops": ops})
+
+    # ------------------------------------------------------------------ naming
+    def _prepare(self, fn: Callable, args: tuple) -> None:
+        import torch
+
+        self.fn, self.args = fn, args
+        self.argnames = arg_names(fn, len(args))
+        for i, a in enumerate(args):
+            if not isinstance(a, torch.nn.Module):
+                continue
+            base = self.argnames[i]
+            for name, m in a.named_modules(remove_duplicate=False):
+                path = f"{base}.{name}" if name else base
+                if id(m) not in self.module_paths:
+                    self.module_paths[id(m)] = (path, type(m).__name__)
+                self.module_types.setdefault(path, type(m).__name__)
+        try:
+            from torch._precompile import _intern_param_buffers
+
+            self.module_positions = [i for i, a in enumerate(args) if isinstance(a, torch.nn.Module)]
+            mods = [args[i] for i in self.module_positions]
+            pb, pnames, bnames, aliases, nparams = _intern_param_buffers(mods)
+            self.param_ids = {id(t): i for i, t in enumerate(pb[:nparams])}
+            self.param_names, self.buffer_names = list(pnames), list(bnames)
+            self.alias_entries = [(int(mi), n, u) for mi, n, u in aliases]
+        except Exception:
+            self.param_ids = {}
+
+    # ------------------------------------------------------------------ recording
+    def _note_constant(self, node, f) -> None:
+        """Keep the stack that created a get_attr node and what its frames call tensors."""
+        from precompile_studio.common.frames import frame_entry, owner
+        from precompile_studio.contract.constants import frame_bindings
+
+        frames = []
+        while f is not None:
+            frames.append(f)
+            f = f.f_back
+        frames.reverse()
+        entries, bindings = [], []
+        for i, fr in enumerate(frames):
+            e = frame_entry(fr)
+            entries.append(e)
+            if owner(e[0], e[3], self.script_path) in ("user", "package"):
+                meta = (fr.f_code.co_filename, fr.f_code.co_firstlineno, fr.f_globals.get("__file__"))
+                bindings.extend((i, b, meta) for b in frame_bindings(fr))
+        self.const_frames[node] = (entries, bindings)
+
+    def _recording(self):
+        import contextlib
+
+        import torch
+        from torch.fx import Graph
+        from torch.nn.modules import module as nn_module
+
+        probe = self
+        stack = self._stack
+        paths = self.module_paths
+        info = self.info
+        user_code = self._user_code
+        fwd_seq = self._fwd_seq
+        param_ids = self.param_ids
+        script = self.script_path
+        get_seq = torch.autograd._get_sequence_nr
+        current_node = torch._C._current_autograd_node
+        getframe = sys._getframe
+        perf = time.perf_counter
+
+        def is_user(code) -> bool:
+            # Keyed by id: hashing a code object hashes its bytecode and constants on
+            # every lookup. The code object is kept in the entry, so its id stays valid.
+            e = user_code.get(id(code))
+            if e is not None and e[0] is code:
+                return e[1]
+            fn = code.co_filename
+            v = (script is not None and fn == script) or not library_file(fn)
+            if not v and script is not None and not fn.startswith("<"):
+                v = os.path.realpath(fn) == script
+            user_code[id(code)] = (code, v)
+            return v
+
+        def pre_hook(mod, _inputs):
+            p = paths.get(id(mod))
+            stack.append(p if p is not None else (None, type(mod).__name__))
+
+        def post_hook(mod, _inputs, _out):
+            if stack:
+                stack.pop()
+
+        orig_create_node = Graph.create_node
+
+        def create_node(graph, *a, **kw):
+            node = orig_create_node(graph, *a, **kw)
+            t0 = perf()
+            try:
+                if probe.graph is None:
+                    probe.graph = graph
+                op = node.op
+                if op == "placeholder" or op == "output":
+                    return node
+                f = getframe(1)
+                if op == "get_attr":
+                    probe._note_constant(node, f)
+                file = line = None
+                while f is not None:
+                    code = f.f_code
+                    e = user_code.get(id(code))
+                    if (e[1] if e is not None and e[0] is code else is_user(code)):
+                        file, line = code.co_filename, f.f_lineno
+                        break
+                    f = f.f_back
+                anode = current_node()
+                if anode is None:
+                    mod = stack[-1] if stack else None
+                    seq = get_seq() - 1
+                    if seq not in fwd_seq:
+                        fwd_seq[seq] = node
+                    info[node] = NodeInfo(file, line, mod, "forward")
+                else:
+                    fwd = None
+                    pidx = None
+                    try:
+                        fwd = fwd_seq.get(anode._sequence_nr())
+                    except Exception:
+                        pass
+                    if fwd is None:
+                        var = getattr(anode, "variable", None)
+                        if var is not None:
+                            pidx = param_ids.get(id(var))
+                    fi = info.get(fwd) if fwd is not None else None
+                    if fi is not None:
+                        info[node] = NodeInfo(fi.file, fi.line, fi.module, "backward", fwd, (file, line))
+                    else:
+                        info[node] = NodeInfo(file, line, None, "backward", None, (file, line), pidx)
+            except Exception:
+                pass
+            finally:
+                probe.hook_s += perf() - t0
+            return node
+
+        @contextlib.contextmanager
+        def cm():
+            h1 = nn_module.register_module_forward_pre_hook(pre_hook)
+            h2 = nn_module.register_module_forward_hook(post_hook, always_call=True)
+            Graph.create_node = create_node
+            try:
+                yield
+            finally:
+                Graph.create_node = orig_create_node
+                h1.remove()
+                h2.remove()
+                stack.clear()
+
+        return cm()

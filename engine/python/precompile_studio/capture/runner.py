@@ -1,0 +1,367 @@
+"""Run and record precompile calls: the studio's own call, and every call a script makes.
+
+Each call runs inside a :class:`~precompile_studio.probe.CaptureProbe`, which holds the
+GraphModule precompile captured (and lowered) and the user lines and module paths of its
+nodes. After the call, the record is filled: graph, lowering map, cache contents and the
+classified violation; :func:`verify_record` then loads and checks the artifact.
+"""
+from __future__ import annotations
+
+import gc
+import hashlib
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from precompile_studio.capture.cache_inspect import inspect_cache
+from precompile_studio.capture.graph import extract_graph
+from precompile_studio.capture.lowering import map_python_code
+from precompile_studio.capture.probe import CaptureProbe, arg_names
+from precompile_studio.common.calls import fresh_copy
+from precompile_studio.contract.checker import CheckSession
+from precompile_studio.contract.classify import classify
+from precompile_studio.contract.violations import Context
+from precompile_studio.script.provenance import describe_decompositions, describe_inputs
+from precompile_studio.verify.outcome import capture_outcome
+
+
+@dataclass
+class CaptureRecord:
+    """One precompile call and what came of it."""
+
+    name: str
+    backend: str
+    tracer: str
+    status: str = "ok"
+    violation: dict | None = None
+    python_code: str | None = None
+    cache: bytes | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    exception: BaseException | None = None
+    warnings: list[dict] = field(default_factory=list)
+    graph: dict | None = None
+    lowering: dict | None = None
+    cache_info: dict | None = None
+    verify: dict | None = None
+    inputs: dict | None = None  # the example inputs' structure (provenance.py)
+    decompositions: dict | None = None
+    # kept until verification, then dropped
+    fn: Callable | None = None
+    snapshot: tuple | None = None
+    snapshot_error: str | None = None
+    argnames: list[str] = field(default_factory=list)
+    probe: CaptureProbe | None = None
+    context: Context | None = None
+    checker: CheckSession | None = None
+
+    def to_report(self, files: dict | None = None) -> dict:
+        artifact = None
+        if self.python_code is not None and self.cache is not None:
+            code_bytes = self.python_code.encode()
+            artifact = {
+                "python_code_sha256": hashlib.sha256(code_bytes).hexdigest(),
+                "python_code_bytes": len(code_bytes),
+                "cache_sha256": hashlib.sha256(self.cache).hexdigest(),
+                "cache_bytes": len(self.cache),
+            }
+            if files:
+                artifact["files"] = files
+        # The status says what came of the whole capture, verification included;
+        # "violation" stays the capture-time one (outcome.py).
+        status, outcome = capture_outcome(self.status, self.violation, self.verify)
+        return {
+            "name": self.name,
+            "backend": self.backend,
+            "tracer": self.tracer,
+            "status": status,
+            "outcome": outcome,
+            "violation": self.violation,
+            "warnings": list(self.warnings),
+            "artifact": artifact,
+            "graph": self.graph,
+            "lowering": self.lowering,
+            "cache": self.cache_info,
+            "verify": self.verify,
+            "inputs": self.inputs,
+            "decompositions": self.decompositions,
+            "timings_s": dict(self.timings),
+        }
+
+    def release(self) -> None:
+        """Drop the references to the user's objects (model, inputs, graph)."""
+        self.fn = None
+        self.snapshot = None
+        self.probe = None
+        self.context = None
+        self.checker = None
+
+
+def run_capture(
+    call: Callable[[], Any],
+    name: str,
+    backend: str,
+    tracer: str,
+    script_path: str | None,
+    *,
+    fn: Callable | None = None,
+    args: tuple | None = None,
+    source: Any = None,
+    snapshot: bool = False,
+    on_lower: Callable[[], None] | None = None,
+    check: bool = True,
+    share_parameters: bool = False,
+    decompositions: Any = None,
+) -> CaptureRecord:
+    """Call precompile through ``call`` and record its result or its exception.
+
+    ``snapshot``: keep a deep copy of the arguments for verification, taken before precompile
+    runs; ``share_parameters``: the copy shares the models' parameters (the studio's own call,
+    where nothing but precompile touches the arguments before verification).
+    """
+    rec = CaptureRecord(name=name, backend=backend, tracer=tracer, fn=fn)
+    if args is not None:
+        rec.argnames = arg_names(fn, len(args)) if fn is not None else [f"arg{i}" for i in range(len(args))]
+        try:
+            rec.inputs = describe_inputs(tuple(args), rec.argnames)
+        except Exception as e:  # noqa: BLE001 - a report without it beats no report
+            rec.inputs = {"entries": [], "truncated": False, "error": f"{type(e).__name__}: {e}"}
+    rec.decompositions = describe_decompositions(decompositions)
+    if snapshot and args is not None:
+        try:
+            rec.snapshot = fresh_copy(tuple(args), share_parameters=share_parameters)
+        except Exception as e:  # noqa: BLE001
+            rec.snapshot_error = f"the example inputs cannot be copied: {type(e).__name__}: {e}"
+    probe = CaptureProbe(script_path, on_lower=on_lower, backend=str(backend))
+    rec.probe = probe
+    checker = CheckSession(script_path, enabled=check)
+    probe.trace_contexts.append(checker.trace)
+    rec.checker = checker
+    t0 = time.perf_counter()
+    exc_out: BaseException | None = None
+    try:
+        with probe:
+            python_code, cache = call()
+        rec.python_code, rec.cache = python_code, cache
+    except Exception as exc:  # SystemExit / KeyboardInterrupt end the run instead
+        exc_out = exc
+    finally:
+        rec.timings["precompile"] = time.perf_counter() - t0
+    ctx = Context(
+        script_path=script_path,
+        source=source,
+        probe=probe,
+        fn=fn if fn is not None else probe.fn,
+        name_lines=getattr(source, "definitions", None),
+    )
+    rec.context = ctx
+
+    # The extraction allocates a few dicts per node. With torch loaded the heap holds
+    # hundreds of thousands of objects, and a full (generation 2) collection that those
+    # allocations happen to trigger costs 0.3-1 s -- a collection torch's own allocation
+    # churn would run anyway. Keep it out of this window (it runs after, when due).
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        _extract(rec, probe, backend, exc_out, script_path, ctx)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    rec.timings["trace"] = probe.trace_s
+    rec.timings["studio_overhead"] = (
+        probe.hook_s + rec.timings["extract"] + rec.timings["inspect_cache"] + rec.timings["classify"]
+        + rec.timings["checker"]
+    )
+    return rec
+
+
+def _extract(rec: CaptureRecord, probe: CaptureProbe, backend: str, exc_out, script_path, ctx) -> None:
+    t1 = time.perf_counter()
+    try:
+        rec.graph = extract_graph(probe)
+    except Exception as e:  # noqa: BLE001 - a report without a graph beats no report
+        rec.graph = {"error": f"{type(e).__name__}: {e}"}
+    t1b = time.perf_counter()
+    rec.timings["extract_graph"] = t1b - t1
+    try:
+        rec.lowering = map_python_code(rec.python_code, str(backend), probe)
+    except Exception as e:  # noqa: BLE001
+        rec.lowering = {"error": f"{type(e).__name__}: {e}"}
+    t2 = time.perf_counter()
+    rec.timings["extract_lowering"] = t2 - t1b
+    rec.timings["extract"] = t2 - t1
+    try:
+        rec.cache_info = inspect_cache(rec.cache, rec.python_code)
+    except Exception as e:  # noqa: BLE001
+        rec.cache_info = {"error": f"{type(e).__name__}: {e}"}
+    t3 = time.perf_counter()
+    rec.timings["inspect_cache"] = t3 - t2
+    if exc_out is not None:
+        rec.status, rec.violation = classify(exc_out, script_path, ctx)
+        rec.exception = exc_out
+    t4 = time.perf_counter()
+    rec.timings["classify"] = t4 - t3
+    if rec.checker is not None:
+        try:
+            rec.warnings.extend(rec.checker.capture_warnings(probe, exc_out is None))
+        except Exception:  # noqa: BLE001 - a checker bug must not lose the capture
+            pass
+    rec.timings["checker"] = time.perf_counter() - t4
+
+
+def verify_record(
+    rec: CaptureRecord,
+    *,
+    runtime_inputs: Callable[[], tuple] | None = None,
+    runtime_location: dict | None = None,
+    deep: bool = False,
+) -> None:
+    """Load the record's artifact and compare it with eager fn; fills rec.verify.
+
+    ``deep``: every check without a budget, and the from-scratch reload (--deep-verify).
+    """
+    from precompile_studio.common.state import graph_may_mutate
+    from precompile_studio.verify.pipeline import run_verify
+
+    if rec.python_code is None or rec.cache is None:
+        return
+    if rec.fn is None or rec.snapshot is None:
+        rec.verify = {"ran": False, "status": "skipped",
+                      "reason": rec.snapshot_error or "the example inputs were not kept"}
+        return
+    t0 = time.perf_counter()
+    ctx = rec.context or Context()
+    try:
+        result, timings, warnings = run_verify(
+            fn=rec.fn,
+            snapshot=rec.snapshot,
+            python_code=rec.python_code,
+            cache=rec.cache,
+            backend=rec.backend,
+            argnames=rec.argnames,
+            runtime_inputs=runtime_inputs,
+            context=Context(script_path=ctx.script_path, source=ctx.source, fn=rec.fn,
+                            name_lines=ctx.name_lines),
+            runtime_location=runtime_location,
+            perturb=rec.checker is not None and rec.checker.enabled,
+            perturb_location=_perturb_location(rec, ctx),
+            deep=deep,
+            work_s=rec.timings.get("script", 0.0) + rec.timings.get("precompile", 0.0),
+            may_mutate=_may_mutate(rec, graph_may_mutate),
+        )
+    except Exception as e:  # noqa: BLE001 - a bug here must not lose the capture
+        from precompile_studio.common.errors import describe
+
+        result, timings, warnings = {"ran": True, "status": "error", "matches_eager": None,
+                                     "error": describe(e, ctx.script_path)}, {}, []
+    rec.verify = result
+    rec.timings.update(timings)
+    rec.timings["verify"] = time.perf_counter() - t0
+    rec.warnings.extend(warnings)
+
+
+def _may_mutate(rec: CaptureRecord, graph_may_mutate) -> bool | None:
+    try:
+        return graph_may_mutate(rec.probe)
+    except Exception:  # noqa: BLE001 - unknown: verification copies the arguments
+        return None
+
+
+def _perturb_location(rec: CaptureRecord, ctx: Context) -> dict | None:
+    """Where a divergence on perturbed inputs points: the first baked value, else fn."""
+    for w in rec.warnings:
+        if w.get("invariant") == 3 and w.get("location"):
+            return w["location"]
+    from precompile_studio.contract.violations import _fn_location
+
+    try:
+        return _fn_location(rec.fn, ctx.source) if rec.fn is not None else None
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _display_name(fn: object, index: int, default: str) -> str:
+    name = getattr(fn, "__name__", None)
+    if not name or name == "<lambda>":
+        return f"{default}#{index}"
+    return name
+
+
+class PrecompileRecorder:
+    """Context manager that records every torch.compiler.precompile call a script makes.
+
+    It patches ``_PrecompileApi.__call__`` (the class, so references the script took with
+    ``from torch.compiler import precompile`` are recorded too) and restores it on exit.
+    The script still sees precompile's own results and exceptions.
+    """
+
+    def __init__(
+        self,
+        script_path: str,
+        default_name: str,
+        on_start: Callable[[str], None],
+        on_lower: Callable[[str], None] | None = None,
+        snapshot: bool = False,
+        check: bool = True,
+    ):
+        self.script_path = script_path
+        self.check = check
+        self.default_name = default_name
+        self.on_start = on_start
+        self.on_lower = on_lower
+        self.snapshot = snapshot
+        self.source: Any = None  # the ScriptSource, once read (definition lines for locations)
+        self.records: list[CaptureRecord] = []
+        self._original = None
+
+    def __enter__(self) -> PrecompileRecorder:
+        from torch._precompile import _PrecompileApi
+
+        self._cls = _PrecompileApi
+        self._original = original = _PrecompileApi.__call__
+        recorder = self
+
+        def recording_call(api, fn, *example_inputs, **kwargs):
+            backend = kwargs.get("backend", "inductor")
+            tracer = kwargs.get("tracer", "make_fx")
+            name = _display_name(fn, len(recorder.records) + 1, recorder.default_name)
+            recorder.on_start(name)
+            lower = (lambda: recorder.on_lower(name)) if recorder.on_lower else None
+            rec = run_capture(
+                lambda: original(api, fn, *example_inputs, **kwargs),
+                name, str(backend), str(tracer), recorder.script_path,
+                fn=fn, args=tuple(example_inputs), source=recorder.source,
+                snapshot=recorder.snapshot, on_lower=lower, check=recorder.check,
+                decompositions=kwargs.get("decompositions"),
+            )
+            recorder.records.append(rec)
+            if rec.exception is not None:
+                raise rec.exception
+            return rec.python_code, rec.cache
+
+        _PrecompileApi.__call__ = recording_call
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._cls.__call__ = self._original
+
+    def call_original(self, *args, **kwargs):
+        """Call precompile itself, bypassing the recording (for the studio's own capture)."""
+        import torch
+
+        return self._original(torch.compiler.precompile, *args, **kwargs)
+
+
+def write_artifact(rec: CaptureRecord, out_dir: str, index: int) -> dict | None:
+    """Write python_code and cache byte-exact under out_dir; return their paths."""
+    if rec.python_code is None or rec.cache is None or not out_dir:
+        return None
+    os.makedirs(out_dir, exist_ok=True)
+    code_path = os.path.join(out_dir, f"capture-{index}.py")
+    cache_path = os.path.join(out_dir, f"capture-{index}.cache")
+    with open(code_path, "wb") as f:
+        f.write(rec.python_code.encode())
+    with open(cache_path, "wb") as f:
+        f.write(rec.cache)
+    return {"python_code": code_path, "cache": cache_path}

@@ -1,0 +1,318 @@
+"""(b) of the contract checker (checker.py): the artifact and eager fn on perturbed inputs.
+
+After verification (when the example itself matched), the loaded artifact and eager fn run side
+by side on inputs of the example's spec -- same shapes, dtypes, strides and aliasing; fresh
+values (floats drawn with the example's mean and spread, then negated, then scaled by 0.01;
+ints and bools shuffled, so labels stay valid) -- under the same RNG seed.
+
+A trial is judged as the example is (accuracy.py): where a value is outside the tight dtype
+tolerance, eager fn runs once more on a float64 copy of the same perturbed inputs, and each
+value's error against it is set beside eager's own. *matches* (rounding) is an ok trial;
+*numerics drift* (the backend's arithmetic, which grows with the values' spread) is a trial
+that drifted, with its figures, and no contract warning; only *wrong* -- the artifact far from
+float64 where eager is close, or an artifact that raised, or outputs of another structure --
+means something was baked from the example's values: a "perturbed-divergence" warning
+(invariant 3) that gives the evidence (the trial, the value, both errors). Where eager fn cannot
+run in float64 a difference counts as a divergence only past a tenth of the value's RMS.
+
+Cost: a trial is two calls. Where the captured graph writes nothing (verify's ``shared``
+mode), both calls take the same arguments and models are not copied; otherwise each side gets
+a deep copy (eager the perturbed copy itself). Each trial compares the outputs and what a call
+may have changed (gradients, buffers, mutated inputs), never the parameters. With a ``budget``
+(budget.py), a trial runs only while its estimated cost fits; the others are listed as skipped,
+with how to ask for them.
+"""
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+from precompile_studio.common.calls import compare_values, fresh_copy, leaves, rng_fork, seeded_call, summarise
+from precompile_studio.common.state import compare_state, state_tensors
+from precompile_studio.verify import accuracy
+
+FIX_PERTURBED = ("Find what fn computed in Python from the example's values (see the other "
+                 "warnings) and keep it in tensor ops or pass it in as an input; if fn seeds or "
+                 "reads global state, move that outside fn.")
+
+TRIALS = (
+    ("fresh", "fresh values with the example's mean and spread"),
+    ("negated", "those values negated"),
+    ("small", "those values scaled by 0.01"),
+)
+
+
+def _plain_dense(t) -> bool:
+    import torch
+
+    return (type(t) in (torch.Tensor, torch.nn.Parameter) and t.layout == torch.strided
+            and t.device.type != "meta" and not t.is_quantized)
+
+
+def _span(t) -> int:
+    """Elements of storage the view reaches, from offset 0."""
+    if t.numel() == 0:
+        return t.storage_offset()
+    return t.storage_offset() + sum((s - 1) * abs(st) for s, st in zip(t.shape, t.stride())) + 1
+
+
+def _fresh_values(t, kind: str, n: int, gen):
+    """n fresh values of t's dtype: floats from t's mean/spread, ints and bools shuffled."""
+    import torch
+
+    src = t.detach()
+    if src.is_floating_point() or src.is_complex():
+        vals = src.to(torch.complex128 if src.is_complex() else torch.float64).flatten()
+        finite = vals[torch.isfinite(vals)] if not src.is_complex() else vals
+        mean = finite.mean() if finite.numel() else torch.tensor(0.0, dtype=vals.dtype)
+        std = finite.std() if finite.numel() > 1 else torch.tensor(0.0)
+        std = float(std.abs()) if torch.isfinite(std).all() else 0.0
+        if std == 0.0:
+            std = max(float(abs(mean)), 1.0)
+        base = torch.randn(n, generator=gen, dtype=vals.dtype) * std + mean
+        if kind == "negated":
+            base = -base
+        elif kind == "small":
+            base = base * 0.01
+        return base.to(src.dtype)
+    flat = src.flatten()
+    if flat.numel() == 0:
+        return torch.empty(n, dtype=src.dtype)
+    # shuffle the example's values (labels and indices stay valid), repeated to n
+    perm = torch.randperm(flat.numel(), generator=gen)
+    vals = flat[perm]
+    if n > vals.numel():
+        reps = (n + vals.numel() - 1) // vals.numel()
+        vals = vals.repeat(reps)
+    return vals[:n].clone()
+
+
+def perturb(snapshot: tuple, kind: str, gen, copy_models: bool = True) -> tuple[tuple, int]:
+    """(args with fresh tensor values, number of tensors changed). Models are deep-copied,
+    or with ``copy_models=False`` passed through as they are (verify's shared mode)."""
+    import torch
+    import torch.utils._pytree as pytree
+
+
+    base = fresh_copy(snapshot) if copy_models else tuple(snapshot)
+    buffers: dict[Any, Any] = {}
+    changed = 0
+
+    def one(t):
+        nonlocal changed
+        if not isinstance(t, torch.Tensor) or not _plain_dense(t) or t.numel() == 0:
+            return t
+        try:
+            key = (t.untyped_storage().data_ptr(), t.dtype)
+        except Exception:  # noqa: BLE001
+            key = id(t)
+        # the whole storage, so that every view of it (aliased inputs) reads the fresh values
+        span = max(_span(t), t.untyped_storage().nbytes() // t.element_size())
+        flat = buffers.get(key)
+        if flat is None or flat.numel() < span:
+            flat = _fresh_values(t, kind, span, gen).to(t.device)
+            buffers[key] = flat
+        new = flat.as_strided(t.shape, t.stride(), t.storage_offset())
+        if t.requires_grad:
+            new = new.detach().requires_grad_(True)
+        changed += 1
+        return new
+
+    out = []
+    for a in base:
+        if isinstance(a, torch.nn.Module):
+            out.append(a)
+        else:
+            out.append(pytree.tree_map(one, a))
+    return tuple(out), changed
+
+
+def perturbed_check(
+    *,
+    fn: Callable,
+    artifact: Callable,
+    snapshot: tuple,
+    names: list[str],
+    seed: int,
+    context=None,
+    location: dict | None = None,
+    budget: Any = None,
+    estimate_s: float = 0.0,
+    shared: bool = False,
+) -> tuple[dict, list[dict]]:
+    """(summary for verify["perturbed"], warnings).
+
+    ``budget``: a budget.VerifyBudget; a trial runs while ``estimate_s`` (then the last trial's
+    time) fits in it. ``shared``: the graph writes nothing, so both calls take the same args.
+    """
+    summary: dict = {"ran": False, "trials": [], "diverged": None}
+    first_bad = None
+    for i, (kind, desc) in enumerate(TRIALS):
+        if budget is not None and not budget.fits(estimate_s):
+            summary["trials"].append({"kind": kind, "inputs": desc, "status": "skipped",
+                                      "reason": f"over the verification budget (about {estimate_s:.2g} s a trial)"})
+            budget.skip(f"perturbed trial {kind}")
+            continue
+        t0 = time.perf_counter()
+        try:
+            trial, bad = _trial(fn, artifact, snapshot, names, seed, i, kind, desc, context, shared, summary)
+        finally:
+            estimate_s = time.perf_counter() - t0
+            if budget is not None:
+                budget.spend(estimate_s)
+        if trial is None:
+            break
+        summary["trials"].append(trial)
+        first_bad = first_bad or bad
+    if not summary["ran"] and "reason" not in summary and summary["trials"]:
+        summary["reason"] = "over the verification budget"
+    summary["diverged"] = (first_bad is not None) if summary["ran"] else None
+    if any(t.get("status") == "drift" for t in summary["trials"]):
+        summary["drifted"] = True
+    if first_bad is None:
+        return summary, []
+    desc, note = first_bad
+    return summary, [{
+        "invariant": 3,
+        "rule": "perturbed-divergence",
+        "message": ("on inputs of the example's shapes, dtypes and strides with other values "
+                    f"({desc}), {note}: the artifact is specialised to the example's values"),
+        "fix": FIX_PERTURBED,
+        "location": location,
+        "details": {"trials": summary["trials"]},
+    }]
+
+
+def _trial(fn, artifact, snapshot, names, seed, i, kind, desc, context, shared, summary):
+    """(the trial's record, (desc, note) when it diverged); (None, None) when none can run."""
+    import torch
+
+
+    gen = torch.Generator().manual_seed(seed + 101)  # the same fresh values for every kind (and _judge)
+    try:
+        args, changed = perturb(snapshot, kind, gen, copy_models=not shared)
+        # perturb already made eager's copy; the artifact needs a second one unless shared
+        eager_args = args
+        art_args = args if shared else fresh_copy(args)
+    except Exception as e:  # noqa: BLE001
+        summary["reason"] = f"the inputs cannot be perturbed: {type(e).__name__}: {e}"
+        return None, None
+    if changed == 0:
+        summary["reason"] = "fn takes no plain tensor inputs to perturb"
+        return None, None
+    summary["ran"] = True
+    trial: dict = {"kind": kind, "inputs": desc}
+    with rng_fork():
+        try:
+            out_e = seeded_call(fn, eager_args, seed + 17 + i)
+        except Exception as e:  # noqa: BLE001 - eager refuses these values: no verdict
+            trial.update(status="skipped", reason=f"eager fn raised {type(e).__name__}: {str(e)[:200]}")
+            return trial, None
+        try:
+            out_a = seeded_call(artifact, art_args, seed + 17 + i)
+        except Exception as e:  # noqa: BLE001
+            from precompile_studio.contract.violations import Context, classify_exception
+
+            ctx = Context(**{**(context.__dict__ if context is not None else {})})
+            ctx.phase = "call"
+            _c, v = classify_exception(e, ctx)
+            trial.update(status="diverged", where="call",
+                         note=f"the artifact raised {v.get('kind')}: {str(v.get('message'))[:300]}")
+            return trial, (desc, trial["note"])
+    le, se = leaves(out_e)
+    la, sa = leaves(out_a)
+    if se != sa or len(le) != len(la):
+        note = f"the artifact's outputs have another structure than eager fn's: eager {se} vs artifact {sa}"
+        trial.update(status="diverged", note=note)
+        return trial, (desc, note)
+    outputs = [{"name": f"out[{k}]", "result": compare_values(x, y)} for k, (x, y) in enumerate(zip(le, la))]
+    st = (compare_state(eager_args, art_args, names, compare_values, parameters=False) if not shared
+          else {"grads": [], "buffers": [], "inputs": []})
+    entries = outputs + st["grads"] + st["buffers"] + st["inputs"]
+    ok, mad, _mrd = summarise(entries)
+    trial["max_abs_diff"] = mad
+    if ok:
+        trial["status"] = "ok"
+        return trial, None
+    # Outside the tight tolerance: judged against float64 as the example is.
+    groups = {"outputs": outputs, "grads": st["grads"], "buffers": st["buffers"], "inputs": st["inputs"]}
+    acc = _judge(fn, snapshot, names, (seed + 101, seed + 17 + i), kind, groups,
+                 {"outputs": dict(zip((e["name"] for e in outputs), le)), **_state(eager_args, names, shared)},
+                 {"outputs": dict(zip((e["name"] for e in outputs), la)), **_state(art_args, names, shared)})
+    trial["accuracy"] = {k: acc.get(k) for k in ("verdict", "reference", "message", "eager_error",
+                                                  "artifact_error", "ratio", "worst")}
+    verdict = acc.get("verdict")
+    if verdict == accuracy.VERDICTS["matches"]:
+        trial.update(status="ok", note="outside the tight tolerance, within eager's own rounding against float64")
+        return trial, None
+    if verdict == accuracy.VERDICTS["drift"]:
+        trial.update(status="drift", note=acc.get("message") or "numerics drift")
+        return trial, None
+    if verdict == accuracy.VERDICTS["wrong"]:
+        note = _evidence(acc)
+        trial.update(status="diverged", note=note)
+        return trial, (desc, note)
+    # No float64 verdict (eager fn cannot run in float64): only a difference no rounding makes.
+    worst = max(entries, key=lambda e: _relative(e["result"]))
+    rel = _relative(worst["result"])
+    if rel >= accuracy.WRONG:
+        note = (f"the artifact and eager fn disagree on {worst['name']} by a relative RMS difference of "
+                f"{_sci(rel)} (no float64 verdict: {acc.get('message', '')[:200]})")
+        trial.update(status="diverged", note=note)
+        return trial, (desc, note)
+    trial.update(status="ok", note=(f"outside the tight tolerance by a relative RMS difference of {_sci(rel)}, "
+                                    "under a tenth of the value: rounding (no float64 verdict)"))
+    return trial, None
+
+
+def _state(args, names, shared: bool) -> dict:
+
+    if shared:
+        return {"grads": {}, "buffers": {}, "parameters": {}, "inputs": {}}
+    return state_tensors(args, names, parameters=False)
+
+
+def _judge(fn, snapshot, names, seeds: tuple[int, int], kind: str, groups: dict, eager: dict, art: dict) -> dict:
+    """The accuracy judge on a trial: eager fn on a float64 copy of the same perturbed inputs.
+
+    ``seeds``: the trial's generator seed (its values) and the seed its calls ran under."""
+    import torch
+
+    try:
+        # the trial's inputs again, untouched by its calls: the same draws from the same seed
+        # (models as the snapshot holds them: float64_args copies everything it casts)
+        fresh, _ = perturb(snapshot, kind, torch.Generator().manual_seed(seeds[0]), copy_models=False)
+        ref_outs, ref_state = accuracy.reference_run(fn, fresh, names, seeds[1], 1)
+    except Exception as exc:  # noqa: BLE001 - no reference: no verdict
+        acc = accuracy.summarise([], {})
+        acc.update(verdict=None, reference=None, message=(
+            f"no verdict: eager fn cannot run in float64 ({type(exc).__name__}: {str(exc)[:200]})"))
+        return acc
+    ref = {"outputs": dict(zip((e["name"] for e in groups["outputs"]), ref_outs[0])), **ref_state}
+    return accuracy.judge(groups, eager, art, ref)
+
+
+def _evidence(acc: dict) -> str:
+    """'out[0]: the artifact is 0.83 off a float64 run of eager fn, eager 1.2e-07 (relative RMS)'."""
+    worst = [t for t in acc.get("tensors") or [] if t.get("verdict") == "wrong"][:1]
+    if not worst:
+        return acc.get("message") or "the artifact and eager fn disagree"
+    t = worst[0]
+    if t.get("artifact_error") is None and t.get("note"):
+        return f"the artifact and eager fn disagree on {t['name']} ({t['note']})"
+    return (f"the artifact is far from a float64 run of eager fn where eager is close ({t['name']}: "
+            f"relative RMS error {_sci(t.get('artifact_error'))} against eager's {_sci(t.get('eager_error'))})")
+
+
+def _relative(r: dict) -> float:
+    """A compared value's RMS relative difference; infinite where sizes, dtypes or finiteness differ."""
+    if r.get("ok"):
+        return 0.0
+    v = r.get("rms_rel_diff")
+    return math.inf if v is None else float(v)
+
+
+def _sci(x) -> str:
+    return "inf" if x is None or not math.isfinite(x) else f"{x:.2g}"

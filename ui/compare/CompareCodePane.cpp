@@ -1,0 +1,199 @@
+#include "ui/compare/CompareCodePane.h"
+
+#include "compare/CodeDiff.h"
+#include "compare/DiffText.h"
+#include "compare/TextDiff.h"
+#include "ui/compare/DiffColours.h"
+#include "ui/lessons/LessonDiffView.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace ps::ui {
+
+namespace {
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+/// Lines start..end (1-based, inclusive) of a text; "" where the section is not on that side.
+QString slice(const std::vector<std::string_view>& lines, int start, int end)
+{
+    std::string out;
+    for (int i = std::max(1, start); start > 0 && i <= end && i <= static_cast<int>(lines.size()); ++i) {
+        out.append(lines[static_cast<std::size_t>(i - 1)]);
+        out.push_back('\n');
+    }
+    return q(out);
+}
+
+}  // namespace
+
+CompareCodePane::CompareCodePane(QWidget* parent) : QWidget(parent)
+{
+    m_list = new QTreeWidget;
+    m_list->setObjectName(QStringLiteral("compareSections"));
+    m_list->setRootIsDecorated(false);
+    m_list->setUniformRowHeights(true);
+    m_list->setHeaderLabels({tr("Section"), tr("Status"), tr("Lines")});
+    m_list->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_list->header()->setStretchLastSection(false);
+    m_notes = new QLabel;
+    m_notes->setWordWrap(true);
+    m_notes->setTextFormat(Qt::PlainText);
+    m_notes->setSizePolicy(
+        QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long line is wrapped or cut, never widening the window
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_diff = new LessonDiffView;
+    m_diff->setObjectName(QStringLiteral("compareCodeDiff"));
+    for (int k = 0; k < 2; ++k)  // "run #12 (name): a long section title" is cut, not widening the window
+        m_diff->title(k)->setMinimumWidth(1);
+
+    auto* top = new QWidget;
+    auto* tl = new QVBoxLayout(top);
+    tl->setContentsMargins(0, 0, 0, 0);
+    tl->addWidget(m_list, 1);
+    tl->addWidget(m_notes);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->setChildrenCollapsible(false);
+    split->addWidget(top);
+    split->addWidget(m_diff);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+
+    connect(m_list, &QTreeWidget::currentItemChanged, this,
+        [this](QTreeWidgetItem* item) { showSection(item ? m_list->indexOfTopLevelItem(item) : -1); });
+}
+
+void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const std::optional<std::string>& codeB,
+    const compare::CodeDiff& diff, const QString& labelA, const QString& labelB)
+{
+    m_labels[0] = labelA;
+    m_labels[1] = labelB;
+    m_diff->setSideNames(labelA, labelB);
+    m_slices.clear();
+    m_kinds.clear();
+    m_list->clear();
+    const auto linesA = compare::TextDiff::splitLines(codeA ? *codeA : std::string_view());
+    const auto linesB = compare::TextDiff::splitLines(codeB ? *codeB : std::string_view());
+
+    auto add = [this](const QString& title, const QString& status, const QString& lines, Slice slice) {
+        auto* item = new QTreeWidgetItem({title, status, lines});
+        const QColor colour = DiffColours::of(status);
+        if (colour.isValid())
+            for (int c = 0; c < 3; ++c) {
+                item->setBackground(c, colour);
+                item->setForeground(c, QColor(Qt::black));
+            }
+        m_list->addTopLevelItem(item);
+        m_slices.push_back(std::move(slice));
+    };
+    if (!diff.present() || diff.sections().empty()) {
+        // Nothing to split by: the whole text of each side (or the side that has none said).
+        const QString status = !codeA && !codeB ? tr("none")
+            : !codeA                            ? tr("added")
+            : !codeB                            ? tr("removed")
+            : diff.identical()                  ? tr("same")
+                                                : tr("changed");
+        add(tr("python_code (whole)"), status, QString(),
+            {tr("python_code"), codeA ? q(*codeA) : QString(), codeB ? q(*codeB) : QString()});
+    } else {
+        for (const compare::SectionChange& s : diff.sections()) {
+            const QString title = q(s.title.empty() ? s.kind : s.title);
+            m_kinds.push_back(s.kind);
+            add(title, q(s.status), QStringLiteral("+%1 −%2").arg(s.added).arg(s.removed),
+                {title, slice(linesA, s.startA, s.endA), slice(linesB, s.startB, s.endB), s.startA, s.startB});
+        }
+    }
+    m_list->resizeColumnToContents(1);
+    m_list->resizeColumnToContents(2);
+
+    QStringList notes;
+    if (diff.present() && diff.identical())
+        notes << tr("python_code is the same on both sides.");
+    for (const compare::MetadataChange& m : diff.metadata()) {
+        // A list of 100 parameter names is summed up ("[62 entries] → [110 entries]"); the
+        // section below has it whole.
+        const auto [before, after] = compare::DiffText::values(m.before, m.after);
+        notes << tr("metadata %1: %2 → %3")
+                     .arg(q(m.name), m.before.empty() ? tr("absent") : q(before),
+                         m.after.empty() ? tr("absent") : q(after));
+    }
+    std::map<std::string, int> byStatus;
+    for (const compare::KernelChange& k : diff.kernels()) {
+        ++byStatus[k.status];
+        if (k.status == "same")
+            continue;
+        QStringList names;
+        for (const std::string& n : k.a)
+            names << QStringLiteral("−") + q(n);
+        for (const std::string& n : k.b)
+            names << QStringLiteral("+") + q(n);
+        notes << tr("kernel %1: %2 (%n ATen node(s))", "", k.nodes).arg(q(k.status), names.join(' '));
+    }
+    if (!diff.kernels().empty()) {
+        QStringList counts;
+        const std::pair<const char*, QString> words[] = {{"same", tr("same")}, {"changed", tr("changed")},
+            {"refused", tr("fused differently")}, {"added", tr("added")}, {"removed", tr("removed")}};
+        for (const auto& [status, word] : words)
+            if (byStatus.count(status))
+                counts << QStringLiteral("%1 %2").arg(byStatus[status]).arg(word);
+        notes << tr("kernels: %1").arg(counts.join(QStringLiteral(", ")));
+    }
+    m_notes->setText(notes.join('\n'));
+    m_notes->setVisible(!notes.isEmpty());
+
+    // The first section that differs, its code before its header's comments; else the first.
+    int first = -1;
+    int header = -1;
+    for (int i = 0; i < m_list->topLevelItemCount() && first < 0; ++i) {
+        if (m_list->topLevelItem(i)->text(1) == QLatin1String("same"))
+            continue;
+        const bool isHeader = i < static_cast<int>(m_kinds.size()) && m_kinds[static_cast<std::size_t>(i)] == "header";
+        if (isHeader && header < 0)
+            header = i;
+        else if (!isHeader)
+            first = i;
+    }
+    if (first < 0)
+        first = std::max(header, 0);
+    if (m_list->topLevelItemCount() > 0)
+        m_list->setCurrentItem(m_list->topLevelItem(first));
+    else
+        showSection(-1);
+}
+
+void CompareCodePane::showSection(int row)
+{
+    if (row < 0 || row >= static_cast<int>(m_slices.size())) {
+        m_diff->title(0)->setText(m_labels[0]);
+        m_diff->title(1)->setText(m_labels[1]);
+        m_diff->setFirstLines(1, 1);
+        m_diff->clear();
+        return;
+    }
+    const Slice& s = m_slices[static_cast<std::size_t>(row)];
+    m_diff->title(0)->setText(tr("%1: %2").arg(m_labels[0], s.title));
+    m_diff->title(1)->setText(tr("%1: %2").arg(m_labels[1], s.title));
+    for (int k = 0; k < 2; ++k)
+        m_diff->title(k)->setToolTip(m_diff->title(k)->text());
+    m_diff->setFirstLines(s.firstA, s.firstB);  // each side numbered as in its whole python_code
+    m_diff->setTexts(s.a, s.b);
+}
+
+QString CompareCodePane::notes() const
+{
+    return m_notes->text();
+}
+
+}  // namespace ps::ui

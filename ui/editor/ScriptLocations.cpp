@@ -1,0 +1,50 @@
+#include "ui/editor/ScriptLocations.h"
+
+#include "commands/LessonCatalogue.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
+
+namespace ps::ui {
+
+namespace {
+const QString kLastDirKey = QStringLiteral("files/lastDir");
+}
+
+QString ScriptLocations::examplesDir()
+{
+    // resources/lessons and resources/examples are siblings wherever resources are.
+    const QString lessons = QString::fromStdString(commands::LessonCatalogue::defaultLessonsDir());
+    return QDir::cleanPath(QFileInfo(lessons).path() + QStringLiteral("/examples"));
+}
+
+QString ScriptLocations::startDir()
+{
+    const QString last = QSettings().value(kLastDirKey).toString();
+    if (!last.isEmpty() && QFileInfo(last).isDir())
+        return last;
+    if (const QString examples = examplesDir(); QFileInfo(examples).isDir())
+        return examples;
+    return QDir::homePath();
+}
+
+void ScriptLocations::remember(const QString& filePath)
+{
+    if (filePath.isEmpty())
+        return;
+    QSettings().setValue(kLastDirKey, QFileInfo(filePath).absolutePath());
+}
+
+bool ScriptLocations::sameFile(const QString& a, const QString& b)
+{
+    if (a.isEmpty() || b.isEmpty())
+        return false;
+    if (a == b)
+        return true;
+    const QString ca = QFileInfo(a).canonicalFilePath();
+    const QString cb = QFileInfo(b).canonicalFilePath();
+    return !ca.isEmpty() && ca == cb;
+}
+
+}  // namespace ps::ui

@@ -1,0 +1,155 @@
+#include "ui/graph/GraphBoxItem.h"
+
+#include "ui/common/StatusStyle.h"
+
+#include <QPaintDevice>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+#include <cmath>
+
+namespace ps::ui {
+
+GraphBoxItem::GraphBoxItem(int item, const QRectF& rect, const Colors& colors)
+    : m_item(item), m_rect(rect), m_colors(colors)
+{
+    setFlag(ItemIsSelectable);
+    setZValue(1);
+}
+
+void GraphBoxItem::setColors(const Colors& colors)
+{
+    m_colors = colors;
+    update();
+}
+
+void GraphBoxItem::setRelation(Relation relation)
+{
+    if (m_relation == relation)
+        return;
+    m_relation = relation;
+    update();
+}
+
+void GraphBoxItem::setMarked(bool marked)
+{
+    if (m_marked == marked)
+        return;
+    m_marked = marked;
+    update();
+}
+
+GraphBoxItem::Detail GraphBoxItem::detailAt(qreal lod, qreal fontPx, qreal boxHeight)
+{
+    if (fontPx * lod >= kMinTextPx)
+        return Detail::Full;
+    if (boxHeight * lod >= kTitleBoxPx)
+        return Detail::Title;
+    return Detail::Plain;
+}
+
+qreal GraphBoxItem::titlePixelsAt(qreal lod, qreal fontPx) const
+{
+    switch (detailAt(lod, fontPx, m_rect.height())) {
+    case Detail::Full:
+        return fontPx * lod;
+    case Detail::Title:
+        return kTitlePx;
+    case Detail::Plain:
+        break;
+    }
+    return 0;
+}
+
+qreal GraphBoxItem::fontPixels(const QFont& font, const QPaintDevice* device)
+{
+    if (font.pixelSize() > 0)
+        return font.pixelSize();
+    const int dpi = device ? device->logicalDpiY() : 96;
+    return font.pointSizeF() * dpi / 72.0;
+}
+
+QRectF GraphBoxItem::boundingRect() const
+{
+    return m_rect.adjusted(-4, -4, 8, 8);
+}
+
+QPainterPath GraphBoxItem::shape() const
+{
+    QPainterPath p;
+    p.addRect(m_rect);
+    return p;
+}
+
+void GraphBoxItem::paintFrame(QPainter* painter, const QPen& pen)
+{
+    painter->setPen(pen);
+    painter->setBrush(m_colors.fill);
+    painter->drawRoundedRect(m_rect, 6, 6);
+}
+
+void GraphBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    const qreal fontPx = fontPixels(painter->font(), painter->device());
+    const Detail detail = detailAt(lod, fontPx, m_rect.height());
+    const bool selected = isSelected();
+    const QColor relationColor = m_relation == Relation::Upstream ? m_colors.upstream
+        : m_relation == Relation::Downstream                      ? m_colors.downstream
+        : m_marked                                                ? StatusStyle::color(model::CaptureStatus::Error)
+                                                                  : m_colors.border;
+    const bool framed = m_relation != Relation::None || m_marked;
+    if (detail == Detail::Plain) {
+        painter->fillRect(m_rect, selected ? m_colors.highlight : (framed ? relationColor : m_colors.fill));
+        return;
+    }
+    if (detail == Detail::Title) {
+        painter->fillRect(m_rect, m_colors.fill);
+        if (selected || framed) {
+            QPen pen(selected ? m_colors.highlight : relationColor, selected || m_marked ? 3.0 : 2.0);
+            pen.setCosmetic(true);
+            painter->setPen(pen);
+            painter->setBrush(Qt::NoBrush);
+            painter->drawRect(m_rect);
+        }
+        paintTitle(painter, lod, fontPx);
+        return;
+    }
+    painter->setRenderHint(QPainter::Antialiasing, true);
+    QPen pen(selected ? m_colors.highlight : relationColor,
+        selected || m_marked ? 3.0 : (m_relation != Relation::None ? 2.5 : 1.0));
+    if (dashed() && !selected)
+        pen.setStyle(Qt::DashLine);
+    paintFrame(painter, pen);
+    painter->setPen(m_colors.text);
+    paintLabels(painter, m_rect.adjusted(8, 3, -8, -3));
+}
+
+void GraphBoxItem::paintTitle(QPainter* painter, qreal lod, qreal fontPx)
+{
+    const QFont base = painter->font();
+    QFont font = base;
+    font.setBold(true);
+    // kTitlePx on screen whatever the zoom: the font grows in the scene as the view shrinks.
+    const qreal grow = kTitlePx / (fontPx * lod);
+    if (font.pixelSize() > 0)
+        font.setPixelSize(std::max(1, qRound(font.pixelSize() * grow)));
+    else
+        font.setPointSizeF(font.pointSizeF() * grow);
+    const qreal pad = 3 / lod;  // 3 px on screen
+    const QRectF inner = m_rect.adjusted(pad, 0, -pad, 0);
+    if (std::abs(lod - m_elidedLod) > 0.01 * lod) {
+        // A dotted path ("model.layers.3.attn.weight") says the most at its end; a name with a
+        // type ("0 · Block") at its start.
+        const QString title = shortTitle();
+        const bool path = title.contains('.') && !title.contains(' ');
+        m_elided = QFontMetricsF(font).elidedText(title, path ? Qt::ElideLeft : Qt::ElideRight, inner.width());
+        m_elidedLod = lod;
+    }
+    painter->setFont(font);
+    painter->setPen(m_colors.text);
+    painter->drawText(inner, Qt::AlignCenter, m_elided);
+    painter->setFont(base);  // the canvas does not restore the painter between items
+}
+
+}  // namespace ps::ui

@@ -1,0 +1,216 @@
+#pragma once
+
+#include "graph/GraphLens.h"
+#include "graph/GraphSearch.h"
+#include "ui/graph/GraphNavigator.h"
+#include "ui/graph/GraphSession.h"
+
+#include <QColor>
+#include <QList>
+#include <QPointF>
+#include <QWidget>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+class QGraphicsItem;
+class QLabel;
+class QSplitter;
+class QStackedWidget;
+
+namespace ps::graph {
+class GraphModel;
+class LayoutCache;
+class ModuleTree;
+class VisibleGraph;
+struct LayoutResult;
+}  // namespace ps::graph
+
+namespace ps::ui {
+
+class EdgesItem;
+class GraphBoxItem;
+class GraphCanvas;
+class GraphMinimap;
+class GraphScene;
+class GraphSidePanel;
+class GraphToolBar;
+class ModuleRegionsItem;
+class ModuleTreeModel;
+
+/// The Graph tab. The graph is shown collapsed by module (engine/graph's ModuleTree): a
+/// collapsed module is one box, double-click expands it; the module tree beside the canvas
+/// expands and collapses too. Search by name, op, module or shape walks the matches (opening
+/// what hides them); lenses colour the boxes; selecting a node highlights what it reads and
+/// feeds, n levels deep; the arrow keys move the selection to an input, a user or a box beside
+/// it; the details pane links every input, user, kernel and source line; a minimap shows where
+/// the view is; the visible graph exports to SVG and PNG.
+///
+/// Space and zoom: the canvas takes the width; the module tree and the details are a side
+/// panel shown on request. A graph opens fitted to the canvas, in the largest opening state
+/// whose fitted labels are readable (GraphOpening); zoomed out further, boxes keep their titles
+/// and then the expanded modules are drawn as named regions (GraphBoxItem, ModuleRegionsItem).
+///
+/// The widgets and their wiring live here; the graph, its collapse state and layouts in
+/// GraphSession (layouts run on a pool thread, tagged with a generation number: see there),
+/// the module tree in ModuleTreeModel, the pane's text in GraphDetailsFormatter, the rows
+/// above the canvas in GraphToolBar, the panel in GraphSidePanel.
+class GraphView : public QWidget {
+    Q_OBJECT
+public:
+    /// The most boxes shown when a graph opens (CollapseState::initial's budget; fewer when
+    /// the canvas is too small to show them readable); the bench measures the layout of this
+    /// opening view.
+    static constexpr int kOpeningBudget = 80;
+
+    explicit GraphView(QWidget* parent = nullptr);
+    ~GraphView() override;
+
+    void setGraph(std::shared_ptr<const graph::GraphModel> graph);
+    /// No graph: shows `message` instead.
+    void clear(const QString& message);
+    /// Where laid-out graphs are kept between sessions (null: nowhere).
+    void setLayoutCache(std::shared_ptr<graph::LayoutCache> cache) { m_session->setLayoutCache(std::move(cache)); }
+
+    const std::shared_ptr<const graph::GraphModel>& graph() const { return m_session->graph(); }
+    const graph::ModuleTree* moduleTree() const { return m_session->tree().get(); }
+    bool layoutPending() const { return m_session->pending(); }
+    /// Graph nodes selected: a selected module box stands for every node in it.
+    QList<int> selectedNodes() const;
+    /// Selects these nodes (and nothing else). With `reveal`, first expands the modules hiding
+    /// them and scrolls the first into view; without, a hidden node's module box is selected.
+    void selectNodes(const QList<int>& nodes, bool reveal);
+    /// Scene position of the centre of the box showing a node (its module's when collapsed).
+    QPointF nodeCenter(int node) const;
+    GraphCanvas* canvas() const { return m_canvas; }
+    GraphMinimap* minimap() const { return m_minimap; }
+    /// The regions naming the expanded modules when zoomed out (null when nothing is shown).
+    ModuleRegionsItem* regions() const;
+    /// The module tree and details beside the canvas (hidden by default; the toolbar toggles it).
+    void setSidePanelShown(bool shown);
+    bool sidePanelShown() const;
+    /// Without the panel (Compare's narrow panes): hides it and its toolbar toggle.
+    void setSidePanelAvailable(bool available);
+    /// How the next graph would open in this view as it is sized now.
+    GraphOpening opening() const;
+    QString detailsText() const;
+    QString message() const;
+    /// The module tree beside the canvas: a tick expands a module.
+    ModuleTreeModel* moduleTreeModel() const { return m_moduleModel; }
+
+    // Collapse and expand, by module path ("" is the root, always expanded).
+    bool isExpanded(const QString& modulePath) const;
+    void expandModule(const QString& modulePath);
+    void collapseModule(const QString& modulePath);
+    /// Boxes in the scene now (nodes and collapsed modules).
+    int visibleItemCount() const;
+    int visibleModuleCount() const;
+    /// The box showing a node: a NodeItem, or the ModuleItem of the module hiding it.
+    GraphBoxItem* boxOfNode(int node) const;
+
+    // Search.
+    void setSearch(const QString& text, graph::SearchField field = graph::SearchField::Any);
+    int matchCount() const;
+    /// Index into the matches of the one shown, or -1.
+    int currentMatch() const;
+    int currentMatchNode() const;
+
+    // Lenses and neighbourhoods.
+    void setLens(graph::Lens lens);
+    graph::Lens lens() const { return m_lens; }
+    /// The legend's entries, "category (count)", most common first.
+    QStringList legend() const;
+    void setNeighbourDepth(int depth);
+
+    // Marks and colours from the window (RunMarkers); a new graph drops both.
+    /// Marks the boxes showing these nodes (a violation's) until other marks are set.
+    void setMarkedNodes(const QList<int>& nodes);
+    const QList<int>& markedNodes() const { return m_marked; }
+    /// Fills node boxes with these colours instead of the lens's (a module box: the colour most
+    /// of its nodes have); the legend is hidden meanwhile. Empty: the lens colours again.
+    void setNodeFills(const std::map<int, QColor>& fills);
+    /// The fill of the box showing a node now (invalid when none shows it).
+    QColor boxFill(int node) const;
+
+    // Export of what is visible.
+    bool exportSvg(const QString& path, QString* error) const;
+    bool exportPng(const QString& path, QString* error) const;
+
+public slots:
+    void zoomIn();
+    void zoomOut();
+    void zoomToFit();
+    void zoomReset();
+    void findNext();
+    void findPrevious();
+    /// Puts the focus in the search box, its text selected.
+    void focusSearch();
+    void expandAll();
+    void collapseAll();
+    void exportInteractive();
+
+signals:
+    /// The selection changed, by a click or by selectNodes().
+    void nodesSelected(const QList<int>& nodes);
+    /// The scene shows the graph of the last request (setGraph, expand, collapse, ...).
+    void graphShown();
+    /// The last request could not be laid out; what was shown stays.
+    void layoutFailed();
+    /// A module was expanded or collapsed by expandModule/collapseModule (the module tree, a
+    /// double-click), or every module (`modulePath` empty) by expandAll/collapseAll.
+    void expansionRequested(const QString& modulePath, bool expand);
+    /// A source line in the details pane was clicked: `line` of `file` (1-based).
+    void locationActivated(const QString& file, int line);
+
+private:
+    void onLayoutShown(bool opened);
+    void onLayoutFailed(const QString& why);
+    /// Remembers where `node`'s box is in the viewport, to keep it there after the next layout.
+    void anchorOn(int node);
+    void buildScene();
+    void applyLens();
+    void applyPendingSelection();
+    void onSelectionChanged();
+    void onItemActivated(QGraphicsItem* item);
+    void onStep(GraphNavigator::Step step);
+    void onExpansionRequested(int module, bool expand);
+    void requestModule(const QString& modulePath, bool expand);
+    /// Ticks the module tree as the newest request says; unfolds what it expands.
+    void syncModuleTree(bool whole);
+    /// Selects one box, as a click does, and scrolls it into view.
+    void selectItem(int item);
+    /// The selected box the arrow keys move from, or -1.
+    int currentItem() const;
+    void updateSummary();
+    /// Whether there is a graph shown to export; else says so in `error` (when not null).
+    bool exportable(QString* error) const;
+    QString exportTitle() const;
+
+    GraphSession* m_session;
+    /// What the scene is drawn from: the session's, set by buildScene (null when nothing is).
+    const graph::VisibleGraph* m_visible = nullptr;
+    const graph::LayoutResult* m_layout = nullptr;
+    ModuleTreeModel* m_moduleModel;
+    GraphNavigator m_navigator;
+    int m_current = -1;  ///< the box the arrow keys last moved to
+    int m_anchorNode = -1;
+    QPointF m_anchorView;
+    EdgesItem* m_edges = nullptr;
+    GraphScene* m_scene;
+    GraphCanvas* m_canvas;
+    GraphMinimap* m_minimap;
+    QStackedWidget* m_stack;
+    QLabel* m_message;
+    GraphToolBar* m_toolBar;
+    GraphSidePanel* m_side;
+    QSplitter* m_split;
+    graph::Lens m_lens = graph::Lens::Kind;
+    QList<int> m_marked;
+    std::map<int, QColor> m_nodeFills;
+    int m_depth = 1;
+    bool m_selecting = false;
+    bool m_stepping = false;
+};
+
+}  // namespace ps::ui

@@ -1,0 +1,72 @@
+#include "ui/graph/LensPalette.h"
+
+#include <QHash>
+
+namespace ps::ui {
+
+namespace {
+
+QColor mix(const QColor& a, const QColor& b, qreal t)
+{
+    return QColor::fromRgbF(
+        a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t, a.blueF() * (1 - t) + b.blueF() * t);
+}
+
+int fixedHue(const std::string& c)
+{
+    static const QHash<QString, int> hues = {
+        {"parameter", 120},
+        {"buffer", 175},
+        {"input", 210},
+        {"output", 30},
+        {"backward", 280},
+        {"matmul", 0},
+        {"convolution", 20},
+        {"normalization", 300},
+        {"reduction", 260},
+        {"view", 190},
+        {"memory", 45},
+        {"random", 330},
+        {"elementwise", 140},
+        {"other", -2},
+        {"dtype change", 15},
+        {"layout change", 265},
+        {"unchanged", -2},
+    };
+    return hues.value(QString::fromStdString(c), -1);
+}
+
+}  // namespace
+
+QColor LensPalette::fill(const std::string& category, const QPalette& palette)
+{
+    const bool dark = palette.color(QPalette::Base).lightness() < 128;
+    const QColor base = palette.color(QPalette::Base);
+    const QColor text = palette.color(QPalette::Text);
+    if (category.empty() || category == "forward")
+        return mix(base, text, dark ? 0.14 : 0.06);
+    if (category == "constant")
+        return mix(base, text, 0.2);
+    int hue = fixedHue(category);
+    if (hue == -2)
+        return mix(base, text, dark ? 0.22 : 0.12);
+    if (hue < 0)  // a name: spread names over the wheel by a stable hash (golden angle)
+        hue = static_cast<int>((qHash(QString::fromStdString(category), 7u) % 360u) * 137u % 360u);
+    return dark ? QColor::fromHsl(hue, 70, 62) : QColor::fromHsl(hue, 120, 215);
+}
+
+GraphBoxItem::Colors LensPalette::colors(const std::string& category, const QPalette& palette)
+{
+    GraphBoxItem::Colors c;
+    const QColor text = palette.color(QPalette::Text);
+    c.fill = fill(category, palette);
+    c.border = mix(c.fill, text, 0.45);
+    c.text = text;
+    c.highlight = palette.color(QPalette::Highlight);
+    const bool dark = palette.color(QPalette::Base).lightness() < 128;
+    c.upstream = dark ? QColor(90, 170, 255) : QColor(20, 90, 220);
+    c.downstream = dark ? QColor(255, 160, 70) : QColor(210, 100, 0);
+    return c;
+}
+
+}  // namespace ps::ui

@@ -1,0 +1,197 @@
+#include "ui/graph/ModuleRegionsItem.h"
+
+#include "graph/GraphModel.h"
+#include "graph/LayeredLayout.h"
+#include "graph/ModuleTree.h"
+#include "graph/VisibleGraph.h"
+#include "ui/graph/GraphBoxItem.h"
+#include "ui/graph/ModuleLabel.h"
+
+#include <QFontMetricsF>
+#include <QPaintDevice>
+#include <QPainter>
+#include <QPainterPath>
+#include <QStyleOptionGraphicsItem>
+#include <QWidget>
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace ps::ui {
+
+namespace {
+
+/// Screen cells of 64 px holding the labels placed so far: a new label is checked against
+/// the labels near it only.
+class LabelGrid {
+public:
+    bool overlaps(const QRectF& r) const
+    {
+        for (int cx = cell(r.left()); cx <= cell(r.right()); ++cx)
+            for (int cy = cell(r.top()); cy <= cell(r.bottom()); ++cy)
+                if (auto it = m_cells.find(key(cx, cy)); it != m_cells.end())
+                    for (const QRectF& o : it->second)
+                        if (o.intersects(r))
+                            return true;
+        return false;
+    }
+    void add(const QRectF& r)
+    {
+        for (int cx = cell(r.left()); cx <= cell(r.right()); ++cx)
+            for (int cy = cell(r.top()); cy <= cell(r.bottom()); ++cy)
+                m_cells[key(cx, cy)].push_back(r);
+    }
+
+private:
+    static int cell(qreal v) { return static_cast<int>(std::floor(v / 64)); }
+    static long long key(int x, int y) { return (static_cast<long long>(x) << 32) ^ static_cast<unsigned>(y); }
+    std::unordered_map<long long, std::vector<QRectF>> m_cells;
+};
+
+}  // namespace
+
+std::vector<ModuleRegionsItem::Region> ModuleRegionsItem::build(const graph::GraphModel& graph,
+    const graph::ModuleTree& tree, const graph::VisibleGraph& visible, const std::vector<graph::NodeBox>& boxes)
+{
+    const auto& mods = tree.modules();
+    std::vector<QRectF> rects(mods.size());
+    const auto& items = visible.items();
+    for (std::size_t i = 0; i < items.size() && i < boxes.size(); ++i) {
+        const auto& b = boxes[i];
+        const QRectF box(b.x, b.y, b.w, b.h);
+        const bool node = items[i].kind == graph::VisibleItem::Node;
+        // A module's parameters sit in the top layer, far from where it computes: its region
+        // is around what it computes.
+        if (node && graph.nodes()[static_cast<std::size_t>(items[i].id)].op == "placeholder")
+            continue;
+        // Every module above a visible box is expanded: it is a region around the box.
+        int m = node ? tree.moduleOf(items[i].id) : tree.module(items[i].id).parent;
+        for (; m > 0; m = tree.module(m).parent)
+            rects[static_cast<std::size_t>(m)] = rects[static_cast<std::size_t>(m)].united(box);
+    }
+    std::vector<int> order;
+    for (int m = 1; m < static_cast<int>(mods.size()); ++m)
+        if (!rects[static_cast<std::size_t>(m)].isNull())
+            order.push_back(m);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return mods[a].depth < mods[b].depth; });
+    std::vector<int> index(mods.size(), -1);
+    std::vector<Region> out;
+    out.reserve(order.size());
+    for (int m : order) {
+        index[static_cast<std::size_t>(m)] = static_cast<int>(out.size());
+        const int parent = mods[static_cast<std::size_t>(m)].parent;
+        // A little room around what the module holds, so that nested frames stay apart.
+        out.push_back({rects[static_cast<std::size_t>(m)].adjusted(-6, -6, 6, 6), ModuleLabel::title(tree, m),
+            parent > 0 ? index[static_cast<std::size_t>(parent)] : -1});
+    }
+    return out;
+}
+
+ModuleRegionsItem::ModuleRegionsItem(
+    std::vector<Region> regions, qreal boxHeight, const QColor& frame, const QColor& text, const QColor& background)
+    : m_regions(std::move(regions)), m_boxHeight(boxHeight), m_frame(frame), m_text(text), m_background(background)
+{
+    for (const auto& r : m_regions)
+        m_bounds = m_bounds.united(r.rect);
+    m_elided.resize(m_regions.size());
+    m_elidedWidth.assign(m_regions.size(), -1);
+    setZValue(3);  // above the boxes and the edges: the labels name what is below them
+    setAcceptedMouseButtons(Qt::NoButton);
+    setAcceptHoverEvents(false);
+}
+
+QRectF ModuleRegionsItem::boundingRect() const
+{
+    return m_bounds;
+}
+
+QPainterPath ModuleRegionsItem::shape() const
+{
+    return {};
+}
+
+bool ModuleRegionsItem::shownAt(qreal lod) const
+{
+    return m_boxHeight * lod < GraphBoxItem::kTitleBoxPx;
+}
+
+std::vector<ModuleRegionsItem::Label> ModuleRegionsItem::labelsAt(
+    const QTransform& toScreen, const QRectF& area, const QFont& font) const
+{
+    std::vector<Label> out;
+    const qreal lod = std::sqrt(std::abs(toScreen.determinant()));
+    if (!shownAt(lod))
+        return out;
+    QFont bold = font;
+    bold.setBold(true);
+    const QFontMetricsF fm(bold);
+    const qreal chipHeight = std::ceil(fm.height()) + 4;
+    const qreal minWidth = fm.horizontalAdvance(QStringLiteral("mmmm")) + 8;
+    LabelGrid placed;
+    // Innermost first: children come after their parents.
+    for (int i = static_cast<int>(m_regions.size()) - 1; i >= 0; --i) {
+        const QRectF& rect = m_regions[static_cast<std::size_t>(i)].rect;
+        if (rect.height() * lod < chipHeight + 4 || rect.width() * lod < minWidth)
+            continue;  // too small to name, known without mapping it (thousands are, zoomed out)
+        const QRectF screen = toScreen.mapRect(rect);
+        if (screen.height() < chipHeight + 4 || screen.width() < minWidth || !screen.intersects(area))
+            continue;
+        const qreal room = screen.width() - 8;
+        // Where even the narrowest chip would cover a placed label, no need to elide this one.
+        const QRectF narrowest(screen.left() + 2, screen.top() + 2, 9, chipHeight);
+        if (!narrowest.intersects(area) || placed.overlaps(narrowest.adjusted(-1, -1, 1, 1)))
+            continue;
+        auto& elided = m_elided[static_cast<std::size_t>(i)];
+        if (std::abs(m_elidedWidth[static_cast<std::size_t>(i)] - room) > 0.5) {
+            // The name leads, the type follows: cut the end.
+            elided = fm.elidedText(m_regions[static_cast<std::size_t>(i)].label, Qt::ElideRight, room);
+            if (elided.size() < 4)
+                elided.clear();  // "h…" names nothing
+            m_elidedWidth[static_cast<std::size_t>(i)] = room;
+        }
+        if (elided.isEmpty())
+            continue;
+        // At the region's corner, in the scene: a label that followed the view would smear
+        // as the canvas scrolls (it moves what is drawn and repaints only what comes in).
+        const QRectF chip(screen.left() + 2, screen.top() + 2, fm.horizontalAdvance(elided) + 8, chipHeight);
+        if (!chip.intersects(area) || placed.overlaps(chip.adjusted(-1, -1, 1, 1)))
+            continue;
+        placed.add(chip);
+        out.push_back({i, chip, elided});
+    }
+    return out;
+}
+
+void ModuleRegionsItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget)
+{
+    const QTransform toScreen = painter->worldTransform();
+    if (!shownAt(option->levelOfDetailFromTransform(toScreen)))
+        return;
+    const QRectF area
+        = widget ? QRectF(widget->rect()) : QRectF(0, 0, painter->device()->width(), painter->device()->height());
+    const QFont font = painter->font();
+    const auto labels = labelsAt(toScreen, area, font);
+    if (labels.empty())
+        return;
+    painter->save();
+    painter->resetTransform();
+    painter->setRenderHint(QPainter::Antialiasing, false);
+    QFont bold = font;
+    bold.setBold(true);
+    painter->setFont(bold);
+    painter->setPen(QPen(m_frame, 1));
+    painter->setBrush(Qt::NoBrush);
+    for (const auto& l : labels)
+        painter->drawRect(toScreen.mapRect(m_regions[static_cast<std::size_t>(l.region)].rect));
+    for (const auto& l : labels) {
+        painter->setPen(m_frame);
+        painter->setBrush(m_background);
+        painter->drawRect(l.chip);
+        painter->setPen(m_text);
+        painter->drawText(l.chip, Qt::AlignCenter, l.text);
+    }
+    painter->restore();
+}
+
+}  // namespace ps::ui

@@ -1,0 +1,525 @@
+#include "ui/library/LibraryView.h"
+
+#include "ui/common/StatusStyle.h"
+#include "ui/editor/UnsavedScript.h"
+#include "ui/library/LibraryActions.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDateTime>
+#include <QEvent>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMenu>
+#include <QPainter>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QTimer>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace ps::ui {
+
+namespace {
+constexpr int kIdRole = Qt::UserRole + 1;
+constexpr int kSortRole = Qt::UserRole + 2;
+
+// Worst first when sorted by status ascending.
+constexpr model::RunStatus kWorstFirst[] = {
+    model::RunStatus::ProtocolError,
+    model::RunStatus::WorkerDied,
+    model::RunStatus::Timeout,
+    model::RunStatus::Error,
+    model::RunStatus::Violation,
+    model::RunStatus::Mismatch,
+    model::RunStatus::Cancelled,
+    model::RunStatus::Ok,
+};
+
+int statusRank(const QString& s)
+{
+    const auto status = model::runStatusFromString(s.toStdString());
+    for (int i = 0; status && i < static_cast<int>(std::size(kWorstFirst)); ++i)
+        if (kWorstFirst[i] == *status)
+            return i;
+    return static_cast<int>(std::size(kWorstFirst));
+}
+
+QColor statusColor(const QString& s)
+{
+    const auto status = model::runStatusFromString(s.toStdString());
+    return status ? StatusStyle::color(*status) : QColor(Qt::gray);
+}
+
+/// A filled dot in the status's colour: the outcome column at a glance.
+QIcon outcomeIcon(const QString& status)
+{
+    QPixmap pixmap(12, 12);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    p.setBrush(statusColor(status));
+    p.drawEllipse(QRectF(1.5, 1.5, 9, 9));
+    return QIcon(pixmap);
+}
+
+QDateTime localTime(const QString& createdAt)
+{
+    const QDateTime t = QDateTime::fromString(createdAt, Qt::ISODateWithMs);
+    return t.isValid() ? t.toLocalTime() : t;
+}
+
+/// Short enough for the dock: the time today, the day this year, else the date.
+QString shortTime(const QString& createdAt)
+{
+    const QDateTime t = localTime(createdAt);
+    if (!t.isValid())
+        return createdAt;
+    const QDate today = QDate::currentDate();
+    if (t.date() == today)
+        return t.toString(QStringLiteral("HH:mm"));
+    if (t.date().year() == today.year())
+        return t.toString(QStringLiteral("d MMM HH:mm"));
+    return t.toString(QStringLiteral("yyyy-MM-dd"));
+}
+
+QString fullTime(const QString& createdAt)
+{
+    const QDateTime t = localTime(createdAt);
+    return t.isValid() ? t.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : createdAt;
+}
+}  // namespace
+
+LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
+{
+    m_problem = new QLabel;
+    m_problem->setWordWrap(true);
+    m_problem->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* other = new QPushButton(tr("Open Another Library…"));
+    auto* fresh = new QPushButton(tr("Start a New Library…"));
+    connect(other, &QPushButton::clicked, this, &LibraryView::openAnotherRequested);
+    connect(fresh, &QPushButton::clicked, this, &LibraryView::newLibraryRequested);
+    m_problemBox = new QWidget;
+    auto* pl = new QVBoxLayout(m_problemBox);
+    pl->setContentsMargins(0, 0, 0, 0);
+    pl->addWidget(m_problem);
+    auto* pb = new QHBoxLayout;
+    pb->addWidget(other);
+    pb->addWidget(fresh);
+    pb->addStretch(1);
+    pl->addLayout(pb);
+    m_problemBox->hide();
+
+    m_path = new QLabel;
+    m_path->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_path->setForegroundRole(QPalette::PlaceholderText);
+    m_search = new QLineEdit;
+    m_search->setPlaceholderText(tr("Search names, scripts, messages"));
+    m_search->setClearButtonEnabled(true);
+    m_status = new QComboBox;
+    m_status->addItem(tr("All"), QString());
+    for (auto s :
+        {model::RunStatus::Ok, model::RunStatus::Mismatch, model::RunStatus::Violation, model::RunStatus::Error,
+            model::RunStatus::Timeout, model::RunStatus::WorkerDied, model::RunStatus::ProtocolError}) {
+        m_status->addItem(StatusStyle::word(s), StatusStyle::word(s));
+        m_status->setItemData(m_status->count() - 1, StatusStyle::color(s), Qt::ForegroundRole);
+    }
+    m_status->setToolTip(tr("Show only runs with this status"));
+
+    m_model = new QStandardItemModel(0, ColumnCount, this);
+    m_model->setHorizontalHeaderLabels(
+        {QString(), tr("Name"), tr("Backend"), tr("Time"), tr("Status"), tr("Message"), tr("Run"), tr("Script")});
+    m_model->horizontalHeaderItem(OutcomeColumn)->setToolTip(tr("Outcome"));
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(kSortRole);
+    m_view = new QTreeView;
+    m_view->setModel(m_proxy);
+    m_view->setRootIsDecorated(false);
+    m_view->setUniformRowHeights(true);
+    m_view->setSortingEnabled(true);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setAlternatingRowColors(true);
+    m_view->sortByColumn(TimeColumn, Qt::DescendingOrder);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_view->viewport()->installEventFilter(this);
+    QHeaderView* header = m_view->header();
+    header->setStretchLastSection(true);  // the last shown column takes what is left
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setMinimumSectionSize(20);
+    header->setContextMenuPolicy(Qt::CustomContextMenu);
+    for (Column c : {StatusColumn, MessageColumn, IdColumn, ScriptColumn})
+        m_view->setColumnHidden(c, true);
+    // A column edge dragged by the user (not the last column's stretch): the widths are theirs.
+    connect(header, &QHeaderView::sectionResized, this,
+        [this]() { m_userSized |= !m_fitting && (QApplication::mouseButtons() & Qt::LeftButton); });
+    connect(header, &QHeaderView::customContextMenuRequested, this, [this](const QPoint& pos) {
+        auto* menu = new QMenu(this);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        for (int c = BackendColumn; c < ColumnCount; ++c) {
+            QAction* a = menu->addAction(m_model->headerData(c, Qt::Horizontal).toString());
+            a->setCheckable(true);
+            a->setChecked(isColumnShown(static_cast<Column>(c)));
+            connect(a, &QAction::toggled, this, [this, c](bool on) { setColumnShown(static_cast<Column>(c), on); });
+        }
+        menu->popup(m_view->header()->mapToGlobal(pos));
+    });
+    connect(m_view, &QTreeView::activated, this, [this](const QModelIndex& index) {
+        const qint64 id = index.sibling(index.row(), OutcomeColumn).data(kIdRole).toLongLong();
+        if (id > 0)
+            emit runActivated(id);
+    });
+    connect(m_view, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) { popupContextMenu(pos); });
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &LibraryView::selectionChanged);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &LibraryView::selectionChanged);
+
+    m_details = new QLabel;
+    m_details->setWordWrap(true);
+    m_details->setTextFormat(Qt::PlainText);
+    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message = new QLabel;
+    m_message->setWordWrap(true);
+    m_message->setTextFormat(Qt::PlainText);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->hide();
+
+    m_actions = new LibraryActions(this);
+    m_tools = new QToolBar;
+    m_tools->setIconSize(QSize(16, 16));
+    m_tools->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    for (QAction* a : {m_actions->scriptAction(), m_actions->compareAction(), m_actions->exportAction(),
+             m_actions->importAction(), m_actions->trustAction(), m_actions->deleteAction()})
+        m_tools->addAction(a);
+
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(250);
+    connect(m_debounce, &QTimer::timeout, this, &LibraryView::reload);
+    connect(m_search, &QLineEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
+    connect(m_status, &QComboBox::currentIndexChanged, this, &LibraryView::reload);
+
+    m_bar = new QGridLayout;
+    m_bar->setContentsMargins(0, 0, 0, 0);
+    m_bar->setSpacing(3);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(3);
+    layout->addWidget(m_problemBox);
+    layout->addLayout(m_bar);
+    arrange();
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_details);
+    layout->addWidget(m_message);
+    layout->addWidget(m_path);
+}
+
+LibraryView::~LibraryView() = default;
+
+void LibraryView::setStore(RunStore* store)
+{
+    m_store = store;
+    m_message->hide();
+    reload();
+    arrange();
+}
+
+void LibraryView::reload()
+{
+    m_debounce->stop();
+    const QList<qint64> selected = selectedRuns();
+    const qint64 current = m_view->currentIndex().isValid()
+        ? m_view->currentIndex().siblingAtColumn(OutcomeColumn).data(kIdRole).toLongLong()
+        : -1;
+    m_model->removeRows(0, m_model->rowCount());
+    m_runs.clear();
+    const auto done = [this]() {
+        m_actions->update();
+        selectionChanged();
+    };
+    if (!m_store) {
+        m_path->clear();
+        done();
+        return;
+    }
+    const QString readOnly = m_store->readOnlyReason();
+    m_path->setText(readOnly.isEmpty() ? m_store->path() : tr("%1 (read-only)").arg(m_store->path()));
+    m_path->setToolTip(readOnly.isEmpty() ? m_store->path() : readOnly);
+    if (!m_store->isOpen()) {
+        m_problem->setText(tr("This library cannot be used:\n%1").arg(m_store->error()));
+        m_problemBox->show();
+        done();
+        return;
+    }
+    QString error;
+    const auto runs = m_store->list(m_search->text(), m_status->currentData().toString(), &error);
+    if (!error.isEmpty()) {
+        m_problem->setText(tr("The library could not be read:\n%1").arg(error));
+        m_problemBox->show();
+        done();
+        return;
+    }
+    m_problemBox->hide();
+    for (const auto& r : runs) {
+        const auto text = [](const QString& shown, const QString& sortKey) {
+            auto* item = new QStandardItem(shown);
+            item->setData(sortKey, kSortRole);
+            return item;
+        };
+        const QString createdKey = r.createdAt + QStringLiteral("#%1").arg(r.id, 12, 10, QLatin1Char('0'));
+        const QString rank = QStringLiteral("%1 %2").arg(statusRank(r.status)).arg(createdKey);
+        auto* outcome = text(QString(), rank);
+        outcome->setIcon(outcomeIcon(r.status));
+        outcome->setData(r.id, kIdRole);
+        outcome->setToolTip(r.status);
+        auto* name = text(r.name + (r.trusted ? QString() : tr(" (untrusted)")), r.name);
+        name->setToolTip(r.scriptPath);
+        auto* backend = text(r.backends.join(", "), r.backends.join(", "));
+        auto* time = text(shortTime(r.createdAt), createdKey);
+        time->setToolTip(tr("run #%1, %2 (%3 UTC)").arg(r.id).arg(fullTime(r.createdAt), r.createdAt));
+        auto* status = text(r.status, rank);
+        status->setForeground(statusColor(r.status));
+        auto* message = text(r.message.section('\n', 0, 0), r.message.section('\n', 0, 0));
+        message->setToolTip(r.message.left(1000));
+        auto* id = text(QString::number(r.id), QStringLiteral("%1").arg(r.id, 12, 10, QLatin1Char('0')));
+        auto* script = text(UnsavedScript::displayName(r.scriptPath), r.scriptPath);
+        script->setToolTip(r.scriptPath);
+        m_model->appendRow({outcome, name, backend, time, status, message, id, script});
+        m_runs.insert(r.id, r);
+    }
+    fitColumns();
+    // What was selected stays selected (an action reloads the list under the user's selection).
+    QItemSelection keep;
+    QModelIndex currentIndex;
+    for (int row = 0; row < m_proxy->rowCount(); ++row) {
+        const qint64 id = runIdAt(row);
+        if (selected.contains(id))
+            keep.select(m_proxy->index(row, 0), m_proxy->index(row, ColumnCount - 1));
+        if (id == current)
+            currentIndex = m_proxy->index(row, 0);
+    }
+    if (currentIndex.isValid())
+        m_view->selectionModel()->setCurrentIndex(currentIndex, QItemSelectionModel::NoUpdate);
+    m_view->selectionModel()->select(keep, QItemSelectionModel::ClearAndSelect);
+    done();
+}
+
+void LibraryView::fitColumns()
+{
+    if (m_userSized || m_model->rowCount() == 0)
+        return;
+    m_fitting = true;
+    QHeaderView* header = m_view->header();
+    header->setStretchLastSection(false);  // else the last column keeps its stretched width
+    m_view->setColumnWidth(OutcomeColumn, 24);
+    for (int c : {NameColumn, BackendColumn, TimeColumn, StatusColumn, IdColumn})
+        m_view->resizeColumnToContents(c);
+    // The name gets what the outcome, backend and time leave (the last shown column stretches).
+    const int rest = m_view->viewport()->width() - 4 - m_view->columnWidth(OutcomeColumn)
+        - m_view->columnWidth(BackendColumn) - m_view->columnWidth(TimeColumn);
+    m_view->setColumnWidth(NameColumn, std::clamp(rest, 48, std::max(48, m_view->columnWidth(NameColumn))));
+    header->setStretchLastSection(true);
+    m_fitting = false;
+}
+
+void LibraryView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    arrange();
+}
+
+void LibraryView::arrange()
+{
+    // Wide (the dock below the editor): search, actions and the status filter on one row.
+    // Narrow (the dock at the side): the search on a row of its own.
+    const bool wide = width() >= 460;
+    if (m_bar->count() == 0 || wide != m_wide) {
+        m_wide = wide;
+        for (QWidget* w :
+            {static_cast<QWidget*>(m_search), static_cast<QWidget*>(m_tools), static_cast<QWidget*>(m_status)})
+            m_bar->removeWidget(w);
+        if (wide) {
+            m_bar->addWidget(m_search, 0, 0);
+            m_bar->addWidget(m_tools, 0, 1);
+            m_bar->addWidget(m_status, 0, 2);
+            m_bar->setColumnStretch(0, 1);
+            m_bar->setColumnStretch(1, 0);
+        } else {
+            m_bar->addWidget(m_search, 0, 0, 1, 2);
+            m_bar->addWidget(m_tools, 1, 0);
+            m_bar->addWidget(m_status, 1, 1);
+            m_bar->setColumnStretch(0, 1);
+            m_bar->setColumnStretch(1, 0);
+        }
+    }
+    // A short dock keeps its rows for runs: the library's path is in the dock's title and here
+    // only when there is room (its tooltip says it always).
+    m_path->setVisible(height() >= 320 || !m_store || !m_store->readOnlyReason().isEmpty());
+}
+
+bool LibraryView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        fitColumns();  // the dock was resized or moved: the columns follow, until the user sizes them
+    return QWidget::eventFilter(watched, event);
+}
+
+void LibraryView::selectionChanged()
+{
+    m_actions->update();
+    m_details->setText(details());
+    m_details->setToolTip(m_details->text());
+    m_details->setVisible(!m_details->text().isEmpty());
+}
+
+QString LibraryView::details() const
+{
+    const QModelIndex index = m_view->currentIndex();
+    if (!index.isValid() || !m_view->selectionModel()->isSelected(index))
+        return QString();
+    const auto it = m_runs.constFind(index.siblingAtColumn(OutcomeColumn).data(kIdRole).toLongLong());
+    if (it == m_runs.constEnd())
+        return QString();
+    const StoredRun& r = *it;
+    QStringList parts;
+    parts << tr("run #%1 %2: %3").arg(r.id).arg(r.name, r.status);
+    const QString message = r.message.section('\n', 0, 0);
+    if (!message.isEmpty())
+        parts.back() += QStringLiteral(" — ") + message;
+    QStringList facts;
+    facts << UnsavedScript::displayName(r.scriptPath);
+    facts << (r.backends.isEmpty() ? tr("no capture") : r.backends.join(", "));
+    StoredRunDetails more;
+    QString error;
+    if (m_store && m_store->details(r.id, &more, &error))
+        facts << (more.captures == 1 ? tr("1 capture") : tr("%1 captures").arg(more.captures))
+              << QLocale().formattedDataSize(more.bytes);
+    facts << tr("stored %1").arg(fullTime(r.createdAt));
+    if (r.origin == QLatin1String("import"))
+        facts << (r.trusted ? tr("imported, trusted") : tr("imported, untrusted"));
+    else
+        facts << (r.trusted ? tr("trusted") : tr("untrusted"));
+    parts << facts.join(QStringLiteral(" · "));
+    return parts.join('\n');
+}
+
+QString LibraryView::message() const
+{
+    return m_message->isHidden() ? QString() : m_message->text();
+}
+
+void LibraryView::showMessage(const QString& text, bool error)
+{
+    m_messageIsError = error;
+    m_message->setText(text);
+    m_message->setToolTip(text);
+    QPalette palette = m_message->palette();
+    palette.setColor(QPalette::WindowText,
+        error ? StatusStyle::color(model::RunStatus::Error) : this->palette().color(QPalette::WindowText));
+    m_message->setPalette(palette);
+    m_message->setVisible(!text.isEmpty());
+}
+
+bool LibraryView::isColumnShown(Column column) const
+{
+    return !m_view->isColumnHidden(column);
+}
+
+void LibraryView::setColumnShown(Column column, bool shown)
+{
+    m_view->setColumnHidden(column, !shown);
+    if (shown && m_view->columnWidth(column) < 30)
+        m_view->resizeColumnToContents(column);
+}
+
+QMenu* LibraryView::popupContextMenu(const QPoint& viewportPos)
+{
+    const QModelIndex index = m_view->indexAt(viewportPos);
+    if (index.isValid() && !m_view->selectionModel()->isSelected(index))
+        m_view->selectionModel()->setCurrentIndex(
+            index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_actions->update();
+    auto* menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    m_actions->fillMenu(menu);
+    menu->popup(m_view->viewport()->mapToGlobal(viewportPos));
+    return menu;
+}
+
+void LibraryView::setSearch(const QString& text)
+{
+    m_search->setText(text);
+    reload();
+}
+
+void LibraryView::setStatusFilter(const QString& status)
+{
+    const int i = m_status->findData(status);
+    m_status->setCurrentIndex(i < 0 ? 0 : i);
+    reload();
+}
+
+void LibraryView::sortBy(const QString& key, Qt::SortOrder order)
+{
+    m_view->sortByColumn(key == QLatin1String("status") ? OutcomeColumn : TimeColumn, order);
+}
+
+void LibraryView::selectRun(qint64 id)
+{
+    for (int r = 0; r < m_proxy->rowCount(); ++r)
+        if (runIdAt(r) == id) {
+            m_view->selectionModel()->setCurrentIndex(
+                m_proxy->index(r, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_view->scrollTo(m_proxy->index(r, 0));
+            return;
+        }
+}
+
+int LibraryView::rowCount() const
+{
+    return m_proxy->rowCount();
+}
+
+qint64 LibraryView::runIdAt(int row) const
+{
+    return row >= 0 && row < rowCount() ? m_proxy->index(row, OutcomeColumn).data(kIdRole).toLongLong() : -1;
+}
+
+QString LibraryView::statusAt(int row) const
+{
+    return row >= 0 && row < rowCount() ? m_proxy->index(row, StatusColumn).data().toString() : QString();
+}
+
+QList<qint64> LibraryView::selectedRuns() const
+{
+    QList<qint64> ids;
+    const QItemSelectionModel* selection = m_view->selectionModel();
+    for (int row = 0; row < m_proxy->rowCount(); ++row)
+        if (selection->isRowSelected(row))
+            ids << runIdAt(row);
+    return ids;
+}
+
+const StoredRun* LibraryView::run(qint64 id) const
+{
+    const auto it = m_runs.constFind(id);
+    return it == m_runs.constEnd() ? nullptr : &*it;
+}
+
+QString LibraryView::problem() const
+{
+    return m_problemBox->isHidden() ? QString() : m_problem->text();
+}
+
+}  // namespace ps::ui

@@ -1,0 +1,91 @@
+#include "ui/window/CrossSelection.h"
+
+#include "graph/GraphModel.h"
+#include "ui/editor/ScriptEditor.h"
+#include "ui/editor/UnsavedScript.h"
+#include "ui/graph/GraphView.h"
+#include "ui/report/ReportView.h"
+#include "ui/report/SourceView.h"
+#include "ui/report/ViolationsView.h"
+#include "ui/run/RunDocument.h"
+#include "ui/window/RunController.h"
+#include "ui/window/ScriptDocument.h"
+
+#include "ui/editor/ScriptLocations.h"
+#include <QFileInfo>
+
+namespace ps::ui {
+
+namespace {
+
+constexpr auto sameFile = ScriptLocations::sameFile;
+
+}  // namespace
+
+CrossSelection::CrossSelection(
+    ScriptEditor* editor, ReportView* report, RunController* runs, ScriptDocument* document, QObject* parent)
+    : QObject(parent), m_editor(editor), m_report(report), m_runs(runs), m_document(document)
+{
+    connect(m_editor, &ScriptEditor::lineClicked, this, &CrossSelection::onScriptLineClicked);
+    connect(m_report->graphView(), &GraphView::nodesSelected, this, &CrossSelection::onNodesSelected);
+    connect(m_report->graphView(), &GraphView::locationActivated, this, &CrossSelection::onLocation);
+    connect(m_report->sourceView(), &SourceView::nodesActivated, this, &CrossSelection::onSourceNodes);
+    connect(m_report->violationsView(), &ViolationsView::locationActivated, this, &CrossSelection::onLocation);
+    connect(m_report, &ReportView::captureChanged, this, [this]() { m_editor->highlightLines({}); });
+}
+
+void CrossSelection::onNodesSelected(const QList<int>& nodes)
+{
+    const auto graph = m_report->currentGraph();
+    if (!graph)
+        return;
+    QStringList names;
+    QList<int> lines;
+    const bool sameScript = m_runs->scriptMatchesRun();
+    for (int i : nodes) {
+        const auto& n = graph->nodes()[i];
+        names << QString::fromStdString(n.name);
+        if (sameScript && n.sourceLine > 0
+            && sameFile(QString::fromStdString(n.sourceFile), m_document->runScriptPath()))
+            lines << n.sourceLine;
+    }
+    m_syncing = true;
+    m_editor->highlightLines(lines);
+    m_report->sourceView()->highlightNodes(names);
+    m_syncing = false;
+}
+
+void CrossSelection::onScriptLineClicked(int line)
+{
+    if (m_syncing)
+        return;
+    const auto graph = m_report->currentGraph();
+    if (!graph || !m_runs->scriptMatchesRun())
+        return;
+    const auto nodes = graph->nodesAtLine(m_report->run()->report.script, line);
+    m_report->graphView()->selectNodes(QList<int>(nodes.begin(), nodes.end()), /*reveal=*/true);
+}
+
+void CrossSelection::onSourceNodes(const QStringList& names)
+{
+    const auto graph = m_report->currentGraph();
+    if (!graph || m_syncing)
+        return;
+    QList<int> nodes;
+    for (const QString& n : names)
+        if (const int i = graph->indexOf(n.toStdString()); i >= 0)
+            nodes << i;
+    m_report->graphView()->selectNodes(nodes, /*reveal=*/true);
+}
+
+void CrossSelection::onLocation(const QString& file, int line)
+{
+    if (!sameFile(file, m_document->runScriptPath())) {
+        if (!QFileInfo(file).isFile() || UnsavedScript::isUnsavedCopy(file) || !m_document->replaceWith(file))
+            return;
+    }
+    m_editor->goToLine(line);
+    m_editor->highlightLines({line});
+}
+
+}  // namespace ps::ui
