@@ -76,24 +76,53 @@ QString sci(const nlohmann::json& j, const char* key)
     return QString::number(it->get<double>(), 'g', 2);
 }
 
-/// How each judged value (kind/name) came out of the float64 judge: matches, drift, wrong or "".
-std::map<std::string, std::string> judgedVerdicts(const nlohmann::json& v)
+/// The values the float64 judge decided, by "kind/name" (accuracy.tensors); runtime_inputs'
+/// outputs, which have a judge of their own, as "runtime/name".
+using JudgedValues = std::map<std::string, const nlohmann::json*>;
+
+void addJudged(JudgedValues& out, const nlohmann::json& v, const std::string& prefix)
 {
-    std::map<std::string, std::string> out;
-    if (auto a = v.find("accuracy"); a != v.end() && a->is_object())
-        if (auto ts = a->find("tensors"); ts != a->end() && ts->is_array())
-            for (const auto& t : *ts)
-                if (t.is_object()) {
-                    const auto verdict = t.find("verdict");
-                    out[t.value("kind", std::string()) + "/" + t.value("name", std::string())]
-                        = verdict != t.end() && verdict->is_string() ? verdict->get<std::string>() : std::string();
-                }
+    auto a = v.find("accuracy");
+    if (a == v.end() || !a->is_object())
+        return;
+    auto ts = a->find("tensors");
+    if (ts == a->end() || !ts->is_array())
+        return;
+    for (const auto& t : *ts) {
+        if (!t.is_object())
+            continue;
+        const std::string kind = t.value("kind", std::string());
+        if (prefix.empty())
+            out[kind + "/" + t.value("name", std::string())] = &t;
+        else if (kind == "outputs")
+            out[prefix + "/" + t.value("name", std::string())] = &t;
+    }
+}
+
+JudgedValues judgedValues(const nlohmann::json& v)
+{
+    JudgedValues out;
+    addJudged(out, v, {});
+    if (auto rt = v.find("runtime"); rt != v.end() && rt->is_object())
+        addJudged(out, *rt, "runtime");
     return out;
 }
 
+/// matches, drift, wrong, or "" (no verdict, or not judged).
+std::string verdictOf(const JudgedValues& judged, const std::string& key)
+{
+    auto j = judged.find(key);
+    if (j == judged.end())
+        return {};
+    auto verdict = j->second->find("verdict");
+    return verdict != j->second->end() && verdict->is_string() ? verdict->get<std::string>() : std::string();
+}
+
 /// Whether a group (outputs, grads, ...) matches by the one verdict: each value within the tight
-/// tolerance or judged rounding against float64. "—" where the group is empty.
-QString groupVerdict(const nlohmann::json& v, const char* kind, const std::map<std::string, std::string>& judged)
+/// tolerance or judged rounding against float64. "—" where the group is empty. Read from the
+/// rows rather than from grads_match & co., so that runs stored before those fields followed the
+/// verdict read the same.
+QString groupVerdict(const nlohmann::json& v, const char* kind, const JudgedValues& judged)
 {
     auto list = v.find(kind);
     if (list == v.end() || !list->is_array() || list->empty())
@@ -105,8 +134,7 @@ QString groupVerdict(const nlohmann::json& v, const char* kind, const std::map<s
         const auto r = e.value("result", nlohmann::json::object());
         if (r.value("ok", false) == true)
             continue;
-        auto j = judged.find(std::string(kind) + "/" + e.value("name", std::string()));
-        const std::string verdict = j == judged.end() ? std::string() : j->second;
+        const std::string verdict = verdictOf(judged, std::string(kind) + "/" + e.value("name", std::string()));
         if (verdict == "matches")
             continue;
         if (verdict == "drift") {
@@ -153,8 +181,7 @@ QString toleranceHtml(const nlohmann::json& v)
     } else {
         const QString verdict = verdictWord(v);
         if (verdict == "matches")
-            html += QObject::tr(" (largest on near-zero elements): outside the dtype's tight tolerance, rounding "
-                                "against float64");
+            html += QObject::tr(": outside the dtype's tight tolerance, rounding against float64");
         else
             html += QObject::tr(": outside the dtype's tight tolerance");
     }
@@ -373,12 +400,12 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
     }
     m_rows->clear();
     const auto& v = *it;
+    const JudgedValues judged = judgedValues(v);
     QString html;
     if (!v.value("ran", true)) {
         html = tr("<b>Not verified</b>: %1").arg(str(v, "reason").toHtmlEscaped());
     } else {
         // One verdict: the groups say what the judge says; the tight comparison is a detail.
-        const auto judged = judgedVerdicts(v);
         html = tr("<b>Verdict</b>: %1 &nbsp; <b>outputs</b>: %2 &nbsp; <b>gradients</b>: %3 &nbsp; "
                   "<b>buffers</b>: %4 &nbsp; <b>inputs</b>: %5 &nbsp; <b>calls compared</b>: %6")
                    .arg(verdictWord(v).toHtmlEscaped(), groupVerdict(v, "outputs", judged),
@@ -403,24 +430,8 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
         html += "<br><b>" + tr("Timings") + "</b>: " + times.join(" · ");
     m_summary->setText(html);
 
-    // The accuracy judge's figures per compared value that was outside tolerance.
-    auto verdicts = judgedVerdicts(v);
-    // runtime_inputs' outputs have a judge of their own
-    if (auto rt = v.find("runtime"); rt != v.end() && rt->is_object())
-        for (const auto& [key, verdict] : judgedVerdicts(*rt))
-            if (key.rfind("outputs/", 0) == 0)
-                verdicts["runtime/" + key.substr(8)] = verdict;
-    std::map<std::string, QString> judged;
-    if (auto a = v.find("accuracy"); a != v.end() && a->is_object())
-        if (auto ts = a->find("tensors"); ts != a->end() && ts->is_array())
-            for (const auto& t : *ts)
-                if (t.is_object())
-                    judged[t.value("kind", std::string()) + "/" + t.value("name", std::string())]
-                        = tr("%1; against float64: artifact %2, eager %3")
-                              .arg(str(t, "verdict").isEmpty() ? tr("no verdict") : str(t, "verdict"),
-                                  sci(t, "artifact_error"), sci(t, "eager_error"));
-    auto addRows = [this, &judged, &verdicts](
-                       const nlohmann::json& list, const QString& group, const std::string& kind = {}) {
+    // Each compared value, with the accuracy judge's verdict and figures where it was outside tolerance.
+    auto addRows = [this, &judged](const nlohmann::json& list, const QString& group, const std::string& kind) {
         if (!list.is_array())
             return;
         for (const auto& e : list) {
@@ -434,8 +445,8 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
             const bool ok = okField != r.end() && okField->is_boolean() && okField->get<bool>();
             // The Match column says the verdict: within tolerance ✓, rounding against float64 ≈,
             // numerics drift ~ (amber); only wrong or unjudged is a red ✗.
-            const auto verdict = verdicts.find(kind + "/" + e.value("name", std::string()));
-            const std::string judgedAs = ok || kind.empty() || verdict == verdicts.end() ? "" : verdict->second;
+            const std::string key = kind + "/" + e.value("name", std::string());
+            const std::string judgedAs = ok ? std::string() : verdictOf(judged, key);
             if (ok) {
                 item->setText(2, QStringLiteral("✓"));
                 item->setForeground(2, QColor(40, 150, 60));
@@ -461,8 +472,13 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
             if (auto m = r.find("mismatched"); m != r.end() && m->is_number_integer() && m->get<long long>() > 0)
                 note = tr("%1 element(s) outside tolerance").arg(m->get<long long>())
                     + (note.isEmpty() ? "" : "; " + note);
-            if (auto j = judged.find(kind + "/" + e.value("name", std::string())); !kind.empty() && j != judged.end())
-                note += (note.isEmpty() ? "" : "; ") + j->second;
+            if (auto j = judged.find(key); j != judged.end()) {
+                const nlohmann::json& t = *j->second;
+                note += (note.isEmpty() ? "" : "; ")
+                    + tr("%1; against float64: artifact %2, eager %3")
+                          .arg(judgedAs.empty() ? tr("no verdict") : QString::fromStdString(judgedAs),
+                              sci(t, "artifact_error"), sci(t, "eager_error"));
+            }
             item->setText(8, note);
         }
     };

@@ -185,14 +185,34 @@ def reference_run(fn, snapshot: tuple, names: list[str], seed: int, calls: int) 
     return outs, state_tensors(args, names)
 
 
+def no_verdict(exc: BaseException) -> dict:
+    """The accuracy section when eager fn cannot run in float64."""
+    acc = summarise([], {})
+    acc.update(verdict=None, reference=None,
+               message=f"no verdict: eager fn cannot run in float64 ({type(exc).__name__}: {str(exc)[:200]})")
+    return acc
+
+
+def judge_call(fn, args: tuple, names: list[str], seed: int, result: dict, eager: dict, artifact: dict) -> dict:
+    """The verdict on one call: eager fn once more, on a float64 copy of ``args`` (what the call
+    started from) under the call's ``seed``; the outputs keyed as ``result["outputs"]`` names them."""
+    try:
+        ref_outs, ref_state = reference_run(fn, args, names, seed, 1)
+    except Exception as exc:  # noqa: BLE001 - no reference: no verdict
+        return no_verdict(exc)
+    ref = {"outputs": dict(zip((e["name"] for e in result["outputs"]), ref_outs[0])), **ref_state}
+    return judge(result, eager, artifact, ref)
+
+
 # --------------------------------------------------------------------------- the verdict
 _GROUPS = (("outputs", "output", "outputs"), ("grads", "gradient", "gradients"),
            ("buffers", "buffer", "buffers"), ("parameters", "parameter", "parameters"),
            ("inputs", "mutated input", "mutated inputs"))
 
 
-def _sci(x: float | None) -> str:
-    return "inf" if x is None else f"{x:.2g}"
+def sci(x: float | None) -> str:
+    """A figure in two digits; None (not finite in JSON) and infinity read 'inf'."""
+    return "inf" if x is None or not math.isfinite(x) else f"{x:.2g}"
 
 
 def _counts(tensors: list[dict], verdict: str, totals: dict[str, int]) -> str:
@@ -217,7 +237,7 @@ def _describe(t: dict) -> str:
     if t.get("note") and t.get("artifact_error") is None:
         return f"{t['name']} ({t['note']})"
     ratio = f", {t['ratio']:.2g}x" if t.get("ratio") is not None else ""
-    return f"{t['name']} (artifact {_sci(t.get('artifact_error'))}, eager {_sci(t.get('eager_error'))}{ratio})"
+    return f"{t['name']} (artifact {sci(t.get('artifact_error'))}, eager {sci(t.get('eager_error'))}{ratio})"
 
 
 def summarise(tensors: list[dict], totals: dict[str, int]) -> dict:
@@ -251,8 +271,8 @@ def summarise(tensors: list[dict], totals: dict[str, int]) -> dict:
         worst = _worst(tensors, "drift")
         out.update(verdict=VERDICTS["drift"], worst=[t["name"] for t in worst],
                    message=(f"numerics drift in {_counts(tensors, 'drift', totals)}: against a float64 run the "
-                            f"artifact is off by {_sci(out['artifact_error'])} where eager is off by "
-                            f"{_sci(out['eager_error'])} (median relative RMS error); worst: "
+                            f"artifact is off by {sci(out['artifact_error'])} where eager is off by "
+                            f"{sci(out['eager_error'])} (median relative RMS error); worst: "
                             + "; ".join(_describe(t) for t in worst)))
     else:
         m = max((t.get("multiplier") or MULTIPLIER for t in tensors), default=MULTIPLIER)

@@ -239,8 +239,8 @@ def _trial(fn, artifact, snapshot, names, seed, i, kind, desc, context, shared, 
     # Outside the tight tolerance: judged against float64 as the example is.
     groups = {"outputs": outputs, "grads": st["grads"], "buffers": st["buffers"], "inputs": st["inputs"]}
     acc = _judge(fn, snapshot, names, (seed + 101, seed + 17 + i), kind, groups,
-                 {"outputs": dict(zip((e["name"] for e in outputs), le)), **_state(eager_args, names, shared)},
-                 {"outputs": dict(zip((e["name"] for e in outputs), la)), **_state(art_args, names, shared)})
+                 {"outputs": dict(zip((e["name"] for e in outputs), le)), **state_tensors(eager_args, names)},
+                 {"outputs": dict(zip((e["name"] for e in outputs), la)), **state_tensors(art_args, names)})
     trial["accuracy"] = {k: acc.get(k) for k in ("verdict", "reference", "message", "eager_error",
                                                   "artifact_error", "ratio", "worst")}
     verdict = acc.get("verdict")
@@ -259,19 +259,12 @@ def _trial(fn, artifact, snapshot, names, seed, i, kind, desc, context, shared, 
     rel = _relative(worst["result"])
     if rel >= accuracy.WRONG:
         note = (f"the artifact and eager fn disagree on {worst['name']} by a relative RMS difference of "
-                f"{_sci(rel)} (no float64 verdict: {acc.get('message', '')[:200]})")
+                f"{accuracy.sci(rel)} (no float64 verdict: {acc.get('message', '')[:200]})")
         trial.update(status="diverged", note=note)
         return trial, (desc, note)
-    trial.update(status="ok", note=(f"outside the tight tolerance by a relative RMS difference of {_sci(rel)}, "
+    trial.update(status="ok", note=(f"outside the tight tolerance by a relative RMS difference of {accuracy.sci(rel)}, "
                                     "under a tenth of the value: rounding (no float64 verdict)"))
     return trial, None
-
-
-def _state(args, names, shared: bool) -> dict:
-
-    if shared:
-        return {"grads": {}, "buffers": {}, "parameters": {}, "inputs": {}}
-    return state_tensors(args, names, parameters=False)
 
 
 def _judge(fn, snapshot, names, seeds: tuple[int, int], kind: str, groups: dict, eager: dict, art: dict) -> dict:
@@ -280,30 +273,23 @@ def _judge(fn, snapshot, names, seeds: tuple[int, int], kind: str, groups: dict,
     ``seeds``: the trial's generator seed (its values) and the seed its calls ran under."""
     import torch
 
-    try:
-        # the trial's inputs again, untouched by its calls: the same draws from the same seed
-        # (models as the snapshot holds them: float64_args copies everything it casts)
-        fresh, _ = perturb(snapshot, kind, torch.Generator().manual_seed(seeds[0]), copy_models=False)
-        ref_outs, ref_state = accuracy.reference_run(fn, fresh, names, seeds[1], 1)
-    except Exception as exc:  # noqa: BLE001 - no reference: no verdict
-        acc = accuracy.summarise([], {})
-        acc.update(verdict=None, reference=None, message=(
-            f"no verdict: eager fn cannot run in float64 ({type(exc).__name__}: {str(exc)[:200]})"))
-        return acc
-    ref = {"outputs": dict(zip((e["name"] for e in groups["outputs"]), ref_outs[0])), **ref_state}
-    return accuracy.judge(groups, eager, art, ref)
+    # the trial's inputs again, untouched by its calls: the same draws from the same seed (models
+    # as the snapshot holds them: the float64 copy copies everything it casts)
+    fresh, _ = perturb(snapshot, kind, torch.Generator().manual_seed(seeds[0]), copy_models=False)
+    return accuracy.judge_call(fn, fresh, names, seeds[1], groups, eager, art)
 
 
 def _evidence(acc: dict) -> str:
-    """'out[0]: the artifact is 0.83 off a float64 run of eager fn, eager 1.2e-07 (relative RMS)'."""
+    """The wrong value's evidence: its name and both relative RMS errors against float64."""
     worst = [t for t in acc.get("tensors") or [] if t.get("verdict") == "wrong"][:1]
     if not worst:
         return acc.get("message") or "the artifact and eager fn disagree"
     t = worst[0]
     if t.get("artifact_error") is None and t.get("note"):
         return f"the artifact and eager fn disagree on {t['name']} ({t['note']})"
+    artifact, eager = accuracy.sci(t.get("artifact_error")), accuracy.sci(t.get("eager_error"))
     return (f"the artifact is far from a float64 run of eager fn where eager is close ({t['name']}: "
-            f"relative RMS error {_sci(t.get('artifact_error'))} against eager's {_sci(t.get('eager_error'))})")
+            f"relative RMS error {artifact} against eager's {eager})")
 
 
 def _relative(r: dict) -> float:
@@ -312,7 +298,3 @@ def _relative(r: dict) -> float:
         return 0.0
     v = r.get("rms_rel_diff")
     return math.inf if v is None else float(v)
-
-
-def _sci(x) -> str:
-    return "inf" if x is None or not math.isfinite(x) else f"{x:.2g}"

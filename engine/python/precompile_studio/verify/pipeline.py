@@ -120,21 +120,13 @@ def _values(outs: list, args: tuple, names: list[str], shared: bool) -> dict[str
     return vals
 
 
-def _no_verdict(exc: BaseException) -> dict:
-    """The accuracy section when eager fn cannot run in float64."""
-    acc = accuracy.summarise([], {})
-    acc.update(verdict=None, reference=None,
-               message=f"no verdict: eager fn cannot run in float64 ({type(exc).__name__}: {str(exc)[:200]})")
-    return acc
-
-
 def _judge(result, fn, snapshot, names, seed, eager_vals, art_vals, timings) -> dict:
     t0 = time.perf_counter()
     try:
         ref_outs, ref_state = accuracy.reference_run(fn, snapshot, names, seed, max(1, result["calls"]))
     except Exception as exc:  # noqa: BLE001 - no reference: no verdict, the mismatch stands
         timings["accuracy"] = time.perf_counter() - t0
-        return _no_verdict(exc)
+        return accuracy.no_verdict(exc)
     ref_vals = _values(ref_outs, (), names, True)
     ref_vals.update(ref_state)
     acc = accuracy.judge(result, eager_vals, art_vals, ref_vals)
@@ -431,15 +423,8 @@ def _run_runtime(fn, f, runtime_inputs, ctx: Context, location: dict | None, see
 
 
 def _judge_runtime(fn, ref_copy, names, seed, le, la, eager_args, art_args, st, entries) -> dict:
-    from precompile_studio.common.state import state_tensors
-
     outputs = entries[:len(le)]
     result = {"outputs": outputs, "grads": st["grads"], "buffers": st["buffers"], "inputs": st["inputs"]}
-    eager_vals = {"outputs": {f"out[{i}]": x for i, x in enumerate(le)}, **state_tensors(eager_args, names)}
-    art_vals = {"outputs": {f"out[{i}]": x for i, x in enumerate(la)}, **state_tensors(art_args, names)}
-    try:
-        ref_outs, ref_state = accuracy.reference_run(fn, ref_copy, names, seed, 1)
-    except Exception as exc:  # noqa: BLE001 - no reference: no verdict, the mismatch stands
-        return _no_verdict(exc)
-    ref_vals = {"outputs": {f"out[{i}]": x for i, x in enumerate(ref_outs[0])}, **ref_state}
-    return accuracy.judge(result, eager_vals, art_vals, ref_vals)
+    eager_vals = {"outputs": {e["name"]: x for e, x in zip(outputs, le)}, **state_tensors(eager_args, names)}
+    art_vals = {"outputs": {e["name"]: x for e, x in zip(outputs, la)}, **state_tensors(art_args, names)}
+    return accuracy.judge_call(fn, ref_copy, names, seed, result, eager_vals, art_vals)
