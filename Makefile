@@ -4,7 +4,7 @@ BUILD ?= build
 EXAMPLE ?= resources/examples/training_step.py
 STUDIO = $(BUILD)/bin/precompile-studio
 
-.PHONY: all build run test bench fuzz clean format lint
+.PHONY: all build run test check bench fuzz clean format lint
 
 all: build
 
@@ -20,6 +20,11 @@ run: build
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j2 --timeout 1200
+
+# The fast loop: the unit suites only (ctest label `unit`: no worker, no torch, no Python
+# embedded), about a minute of tests. `make test` stays the whole suite and what CI runs.
+check: build
+	@cd $(BUILD) && ctest -L unit --output-on-failure -j2 --timeout 300
 
 # House style in place: clang-format on every C++ file, ruff's import order and fixes on the Python.
 PYTHON_ENV = $(shell bash packaging/python-env-path.sh)

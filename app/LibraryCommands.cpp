@@ -1,363 +1,27 @@
 #include "LibraryCommands.h"
 
+#include "commands/LibraryCommand.h"
+#include "library/DefaultLibraryPath.h"
+
 #include <CLI/CLI.hpp>
 
-#include <cstdint>
-#include <filesystem>
-#include <iomanip>
-#include <iostream>
 #include <memory>
-#include <set>
-#include <sstream>
 
-#include "commands/LibraryDiff.h"
-#include "library/ArtifactLibrary.h"
-#include "library/DefaultLibraryPath.h"
-#include "library/LibraryError.h"
-#include "library/TerminalText.h"
-
-namespace {
-
-using ps::library::ArtifactLibrary;
-using ps::library::LibraryError;
-using json = nlohmann::json;
-
-/// Every text from the library, an imported file or an error goes through this before it is
-/// printed for a person (JSON output does not: it is exact).
-std::string safe(std::string_view text)
-{
-    return ps::library::TerminalText::safe(text);
-}
-
-/// JSON output: exact, except that bytes that are not UTF-8 (a file name need not be) become
-/// U+FFFD instead of failing the command.
-std::string dumpJson(const json& value, int indent = -1)
-{
-    return value.dump(indent, ' ', false, json::error_handler_t::replace);
-}
-
-/// For the commands that only read: works on a read-only library and never takes its write lock.
-constexpr ArtifactLibrary::OpenOptions kReadOnly{.create = false, .readOnly = true};
-constexpr ArtifactLibrary::OpenOptions kExisting{.create = false, .readOnly = false};
-
-struct Options {
-    bool json = false;
-    std::string search;
-    std::string status;
-    std::string backend;
-    std::int64_t id = 0;
-    std::int64_t other = 0;  ///< diff's second run
-    std::string dir;
-    std::string path;
-};
-
-int exitCodeFor(LibraryError::Kind kind)
-{
-    switch (kind) {
-    case LibraryError::Kind::NotFound:
-    case LibraryError::Kind::Damaged:
-    case LibraryError::Kind::Mismatch:
-        return 1;
-    default:
-        return 2;
-    }
-}
-
-/// Runs a command body, turning errors into a message on stderr and an exit code. An error
-/// about another file (an import's cache, say) still names the library it was for.
-template <class Body> int guarded(const std::string& libraryPath, Body&& body)
-{
-    const auto report = [&](const std::string& file, const char* what) {
-        std::cerr << "precompile-studio: ";
-        if (file != libraryPath)
-            std::cerr << "library " << safe(libraryPath) << ": ";
-        std::cerr << safe(what) << "\n";
-    };
-    try {
-        return body();
-    } catch (const LibraryError& e) {
-        report(e.file(), e.what());
-        return exitCodeFor(e.kind());
-    } catch (const std::exception& e) {
-        report(std::string(), e.what());
-        return 2;
-    }
-}
-
-std::string humanBytes(std::int64_t bytes)
-{
-    std::ostringstream out;
-    if (bytes < 1024) {
-        out << bytes << " B";
-    } else {
-        static const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
-        double v = static_cast<double>(bytes);
-        int unit = -1;
-        while (v >= 1024 && unit < 3) {
-            v /= 1024;
-            ++unit;
-        }
-        out << std::fixed << std::setprecision(1) << v << " " << kUnits[unit];
-    }
-    return out.str();
-}
-
-/// The first line of a message, terminal-safe, at most `width` bytes (cut between characters).
-std::string shortLine(const std::string& text, std::size_t width)
-{
-    std::string line = safe(std::string_view(text).substr(0, text.find('\n')));
-    if (line.size() > width) {
-        std::size_t cut = width - 3;
-        while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xc0) == 0x80)
-            --cut;  // not inside a UTF-8 sequence
-        line = line.substr(0, cut) + "...";
-    }
-    return line;
-}
-
-/// A text printed on several lines: each line terminal-safe, continuation lines indented.
-std::string indentedLines(const std::string& text, const std::string& indent)
-{
-    std::string out = ps::library::TerminalText::safe(text, true);
-    for (std::size_t at = out.find('\n'); at != std::string::npos; at = out.find('\n', at + 1))
-        out.insert(at + 1, indent);
-    return out;
-}
-
-std::string backendsOf(const ps::library::RunSummary& run)
-{
-    std::set<std::string> seen;
-    std::string out;
-    for (const auto& c : run.captures)
-        if (seen.insert(c.backend).second)
-            out += (out.empty() ? "" : ",") + c.backend;
-    return out.empty() ? "-" : out;
-}
-
-json captureJson(const ps::library::CaptureRecord& c)
-{
-    json j = {{"index", c.index}, {"name", c.name}, {"backend", c.backend}, {"tracer", c.tracer}, {"status", c.status},
-        {"message", c.message}};
-    j["invariant"] = c.invariant ? json(*c.invariant) : json(nullptr);
-    j["python_code_sha256"] = c.pythonCodeSha256 ? json(*c.pythonCodeSha256) : json(nullptr);
-    j["cache_sha256"] = c.cacheSha256 ? json(*c.cacheSha256) : json(nullptr);
-    return j;
-}
-
-json summaryJson(const ps::library::RunSummary& s)
-{
-    json captures = json::array();
-    for (const auto& c : s.captures)
-        captures.push_back(captureJson(c));
-    return {{"run_id", s.id}, {"created_at", s.createdAt}, {"name", s.name}, {"script", s.scriptPath},
-        {"status", s.status}, {"message", s.message}, {"origin", s.origin}, {"trusted", s.trusted},
-        {"captures", captures}};
-}
-
-json damageJson(const ps::library::BlobDamage& d)
-{
-    return {{"sha256", d.sha256}, {"role", d.role}, {"detail", d.detail}, {"runs", d.runIds}};
-}
-
-int listRuns(const std::string& path, const Options& o)
-{
-    std::vector<ps::library::RunSummary> runs;
-    if (std::filesystem::exists(path)) {
-        ArtifactLibrary library(path, kReadOnly);
-        ps::library::ListQuery query;
-        query.search = o.search;
-        query.status = o.status;
-        query.backend = o.backend;
-        runs = library.list(query);
-    }
-    if (o.json) {
-        json out = {{"schema", 1}, {"library", path}, {"runs", json::array()}};
-        for (const auto& r : runs)
-            out["runs"].push_back(summaryJson(r));
-        std::cout << dumpJson(out) << "\n";
-        return 0;
-    }
-    if (runs.empty()) {
-        std::cout << "no runs in " << safe(path) << "\n";
-        return 0;
-    }
-    std::cout << std::left << std::setw(7) << "ID" << std::setw(21) << "CREATED (UTC)" << std::setw(11) << "STATUS"
-              << std::setw(15) << "BACKEND" << std::setw(9) << "TRUSTED" << std::setw(28) << "NAME"
-              << "MESSAGE\n";
-    for (const auto& r : runs) {
-        std::string created = shortLine(r.createdAt.substr(0, 19), 20);
-        if (created.size() > 10)
-            created[10] = ' ';
-        std::cout << std::left << std::setw(7) << r.id << std::setw(21) << created << std::setw(11)
-                  << shortLine(r.status, 10) << std::setw(15) << shortLine(backendsOf(r), 14) << std::setw(9)
-                  << (r.trusted ? "yes" : "no") << std::setw(28) << shortLine(r.name, 27) << shortLine(r.message, 60)
-                  << "\n";
-    }
-    return 0;
-}
-
-int showRun(const std::string& path, const Options& o)
-{
-    ArtifactLibrary library(path, kReadOnly);
-    const ps::library::RunRecord record = library.show(o.id);
-    const auto& s = record.summary;
-    if (o.json) {
-        std::cout << dumpJson(record.report, 2) << "\n";
-    } else {
-        std::cout << "run " << s.id << "  " << safe(s.name) << "  " << safe(s.status) << "  " << safe(s.createdAt)
-                  << "\n"
-                  << "script    " << safe(s.scriptPath) << "\n"
-                  << "origin    " << safe(s.origin) << (s.trusted ? " (trusted)" : " (untrusted)") << "\n";
-        if (!s.message.empty())
-            std::cout << "message   " << indentedLines(s.message, "          ") << "\n";
-        for (const auto& c : s.captures) {
-            std::cout << "capture " << c.index << "  " << safe(c.name) << "  " << safe(c.backend) << "/"
-                      << safe(c.tracer) << "  " << safe(c.status);
-            if (c.invariant)
-                std::cout << "  invariant " << *c.invariant;
-            std::cout << "\n";
-            if (!c.message.empty())
-                std::cout << "    " << shortLine(c.message, 100) << "\n";
-            if (c.pythonCodeSha256)
-                std::cout << "    python_code  " << humanBytes(c.pythonCodeBytes.value_or(0)) << "  sha256 "
-                          << safe(*c.pythonCodeSha256) << "\n";
-            if (c.cacheSha256)
-                std::cout << "    cache        " << humanBytes(c.cacheBytes.value_or(0)) << "  sha256 "
-                          << safe(*c.cacheSha256) << "\n";
-        }
-    }
-    for (const auto& d : record.damaged)
-        std::cerr << "precompile-studio: " << safe(path) << ": run " << s.id << ": damaged blob " << safe(d.sha256)
-                  << ": " << safe(d.detail) << "\n";
-    return record.damaged.empty() ? 0 : 1;
-}
-
-int exportRun(const std::string& path, const Options& o)
-{
-    ArtifactLibrary library(path, kReadOnly);
-    const auto written = library.exportRun(o.id, o.dir);
-    if (o.json) {
-        std::cout << dumpJson({{"library", path}, {"run_id", o.id}, {"files", written}}) << "\n";
-    } else {
-        for (const auto& file : written)
-            std::cout << safe(file) << "\n";
-    }
-    return 0;
-}
-
-int importPair(const std::string& path, const Options& o)
-{
-    ArtifactLibrary library(path);
-    const std::int64_t id = library.importArtifact(o.path);
-    if (o.json) {
-        std::cout << dumpJson({{"library", path}, {"run_id", id}, {"trusted", false}}) << "\n";
-    } else {
-        std::cout << "imported " << safe(o.path) << " into " << safe(path) << " as run " << id << "\n"
-                  << "it is untrusted: python_code and the cache are executable; once you trust where it "
-                     "came from, run: precompile-studio library trust "
-                  << id << "\n";
-    }
-    return 0;
-}
-
-int trustRun(const std::string& path, const Options& o)
-{
-    ArtifactLibrary library(path, kExisting);
-    library.trust(o.id);
-    std::cout << safe(path) << ": run " << o.id << " trusted\n";
-    return 0;
-}
-
-int verifyLibrary(const std::string& path, const Options& o)
-{
-    ArtifactLibrary library(path, kReadOnly);
-    const ps::library::VerifyReport report = library.verify();
-    if (o.json) {
-        json damaged = json::array();
-        for (const auto& d : report.damaged)
-            damaged.push_back(damageJson(d));
-        std::cout << dumpJson({{"library", path}, {"ok", report.ok()}, {"blobs_checked", report.blobsChecked},
-            {"bytes_checked", report.bytesChecked}, {"integrity_errors", report.integrityErrors}, {"damaged", damaged}})
-                  << "\n";
-    } else {
-        for (const auto& e : report.integrityErrors)
-            std::cout << safe(path) << ": integrity: " << safe(e) << "\n";
-        for (const auto& d : report.damaged) {
-            std::cout << safe(path) << ": damaged blob " << safe(d.sha256);
-            if (!d.role.empty())
-                std::cout << " (" << safe(d.role) << ")";
-            if (!d.runIds.empty()) {
-                std::cout << " of run";
-                if (d.runIds.size() > 1)
-                    std::cout << "s";
-                for (std::size_t i = 0; i < d.runIds.size(); ++i)
-                    std::cout << (i ? ", " : " ") << d.runIds[i];
-            }
-            std::cout << ": " << safe(d.detail) << "\n";
-        }
-        std::cout << safe(path) << ": checked " << report.blobsChecked << " blobs (" << humanBytes(report.bytesChecked)
-                  << ") and the database structure: "
-                  << (report.ok()
-                             ? std::string("ok")
-                             : std::to_string(report.integrityErrors.size() + report.damaged.size()) + " problem(s)")
-                  << "\n";
-    }
-    return report.ok() ? 0 : 1;
-}
-
-int removeRun(const std::string& path, const Options& o)
-{
-    ArtifactLibrary library(path, kExisting);
-    library.remove(o.id);
-    std::cout << safe(path) << ": removed run " << o.id << " (its blobs stay until `library gc`)\n";
-    return 0;
-}
-
-int collectGarbage(const std::string& path, const Options& o)
-{
-    ArtifactLibrary library(path, kExisting);
-    const ps::library::GcResult gc = library.gc();
-    if (o.json) {
-        std::cout << dumpJson(
-            {{"library", path}, {"blobs_removed", gc.blobsRemoved}, {"bytes_removed", gc.bytesRemoved},
-                {"database_bytes_before", gc.fileBytesBefore}, {"database_bytes_after", gc.fileBytesAfter}})
-                  << "\n";
-    } else {
-        std::cout << safe(path) << ": removed " << gc.blobsRemoved << " unreferenced blob(s), "
-                  << humanBytes(gc.bytesRemoved) << " stored; database " << humanBytes(gc.fileBytesBefore) << " -> "
-                  << humanBytes(gc.fileBytesAfter) << "\n";
-    }
-    return 0;
-}
-
-/// `library diff A B`: 0 equivalent, 1 they differ, 2 a run that is not there (nothing compared).
-int diffRuns(const std::string& path, const Options& o)
-{
-    ArtifactLibrary library(path, kReadOnly);
-    try {
-        return ps::commands::LibraryDiff::run(library, o.id, o.other, o.json, std::cout);
-    } catch (const LibraryError& e) {
-        if (e.kind() != LibraryError::Kind::NotFound)
-            throw;
-        std::cerr << "precompile-studio: " << safe(e.what()) << " (see `library ls`)\n";
-        return 2;
-    }
-}
-
-}  // namespace
+using ps::commands::LibraryCommand;
+using ps::commands::LibraryOptions;
 
 void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode)
 {
-    auto options = std::make_shared<Options>();
+    auto options = std::make_shared<LibraryOptions>();
     CLI::App* library = app.add_subcommand("library", "Browse, export, import and check the artifact library");
     library->require_subcommand(1);
 
     // Each subcommand body gets the library path as it stands after parsing.
-    const auto bind = [=](CLI::App* sub, int (*body)(const std::string&, const Options&)) {
+    const auto bind = [=](CLI::App* sub, LibraryCommand::Action action) {
         sub->callback([=] {
             const std::string path
                 = libraryPath && !libraryPath->empty() ? *libraryPath : ps::library::defaultLibraryPath();
-            *exitCode = guarded(path, [&] { return body(path, *options); });
+            *exitCode = LibraryCommand::run(action, path, *options);
         });
     };
     const auto addJson = [=](CLI::App* sub) { sub->add_flag("--json", options->json, "Print JSON"); };
@@ -370,44 +34,44 @@ void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode)
     ls->add_option("--status", options->status,
         "Only runs of this status (ok, mismatch, violation, error, timeout, worker_died, protocol_error)");
     ls->add_option("--backend", options->backend, "Only runs with a capture on this backend");
-    bind(ls, listRuns);
+    bind(ls, LibraryCommand::Action::List);
 
     CLI::App* show = library->add_subcommand("show", "Show one run's report; checks its blobs");
     addId(show);
     addJson(show);
-    bind(show, showRun);
+    bind(show, LibraryCommand::Action::Show);
 
     CLI::App* exp = library->add_subcommand("export", "Write NAME.py, NAME.cache and NAME.json per capture");
     addId(exp);
     exp->add_option("DIR", options->dir, "Folder to write into (created if needed)")->required();
     addJson(exp);
-    bind(exp, exportRun);
+    bind(exp, LibraryCommand::Action::Export);
 
     CLI::App* imp = library->add_subcommand("import", "Import NAME.py with the NAME.cache and NAME.json beside it");
     imp->add_option("PATH", options->path, "The NAME.py file")->required();
     addJson(imp);
-    bind(imp, importPair);
+    bind(imp, LibraryCommand::Action::Import);
 
     CLI::App* trust = library->add_subcommand("trust", "Mark an imported run as trusted");
     addId(trust);
-    bind(trust, trustRun);
+    bind(trust, LibraryCommand::Action::Trust);
 
     CLI::App* verify = library->add_subcommand("verify", "Check every blob's hash and the database's integrity");
     addJson(verify);
-    bind(verify, verifyLibrary);
+    bind(verify, LibraryCommand::Action::Verify);
 
     CLI::App* rm = library->add_subcommand("rm", "Remove a run (its blobs go at the next gc)");
     addId(rm);
-    bind(rm, removeRun);
+    bind(rm, LibraryCommand::Action::Remove);
 
     CLI::App* diff = library->add_subcommand(
         "diff", "Compare two runs and say why they differ (exit 0 equivalent artifacts, 1 they differ)");
     diff->add_option("A", options->id, "The first run's id")->required();
     diff->add_option("B", options->other, "The second run's id")->required();
     addJson(diff);
-    bind(diff, diffRuns);
+    bind(diff, LibraryCommand::Action::Diff);
 
     CLI::App* gc = library->add_subcommand("gc", "Delete blobs no run refers to");
     addJson(gc);
-    bind(gc, collectGarbage);
+    bind(gc, LibraryCommand::Action::Gc);
 }

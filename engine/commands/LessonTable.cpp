@@ -1,6 +1,6 @@
 #include "commands/LessonTable.h"
 
-#include "commands/LessonExpectation.h"
+#include "lessons/LessonExpectation.h"
 #include "library/TerminalText.h"
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 
 namespace ps::commands {
 
+using lessons::LessonExpectation;
 using nlohmann::json;
 using Words = LessonExpectation;  // the cells read as `lessons run`'s words
 

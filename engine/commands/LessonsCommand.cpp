@@ -1,7 +1,7 @@
 #include "commands/LessonsCommand.h"
 
-#include "commands/LessonExpectation.h"
 #include "commands/LessonTable.h"
+#include "lessons/LessonExpectation.h"
 #include "library/TerminalText.h"
 #include "model/Report.h"
 #include "run/RunPipeline.h"
@@ -17,6 +17,8 @@
 namespace ps::commands {
 
 namespace fs = std::filesystem;
+using lessons::LessonCatalogue;
+using lessons::LessonExpectation;
 using nlohmann::json;
 
 namespace {

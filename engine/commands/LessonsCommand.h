@@ -1,6 +1,6 @@
 #pragma once
 
-#include "commands/LessonCatalogue.h"
+#include "lessons/LessonCatalogue.h"
 
 #include <iosfwd>
 #include <optional>

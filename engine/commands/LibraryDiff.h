@@ -15,10 +15,6 @@ namespace ps::commands {
 /// `library diff A B [--json]`: two stored runs compared (engine/compare), the verdict first.
 class LibraryDiff {
 public:
-    /// A stored run as the diff sees it: its report, script text and every capture's verified
-    /// python_code. Throws LibraryError (NotFound, Damaged) like ArtifactLibrary does.
-    static compare::RunSide load(const library::ArtifactLibrary& library, std::int64_t runId);
-
     /// Prints the comparison (text, terminal-safe; or JSON) and returns the exit code: 0 the
     /// artifacts are equivalent, 1 they differ. Library errors are thrown.
     static int run(

@@ -1,6 +1,7 @@
 #include "commands/ReportPrinter.h"
 
 #include "library/TerminalText.h"
+#include "model/JsonFields.h"
 
 #include <cstdio>
 #include <optional>
@@ -28,74 +29,51 @@ std::string text(std::string_view s)
 // within its budget:
 //     accuracy: numerics drift (against float64: artifact 1.2e-02, eager 5.9e-06, 2e+03x)
 //     verify: skipped second call, perturbed trial small, load without cache (run with --deep-verify ...)
-void printVerification(std::ostream& out, const nlohmann::json& c)
+void printVerification(std::ostream& out, const model::Verification& v)
 {
-    const auto v = c.find("verify");
-    if (v == c.end() || !v->is_object())
-        return;
-    auto number = [](const nlohmann::json& j, const char* key) {
-        const auto it = j.find(key);
-        return it != j.end() && it->is_number() ? std::optional<double>(it->get<double>()) : std::nullopt;
-    };
-    if (const auto a = v->find("accuracy"); a != v->end() && a->is_object()) {
-        if (const auto verdict = a->find("verdict"); verdict != a->end() && verdict->is_string()) {
-            out << "    accuracy: " << word(verdict->get<std::string>());
-            const auto art = number(*a, "artifact_error"), eager = number(*a, "eager_error");
-            if (art && eager) {
-                char buf[128];
-                std::snprintf(buf, sizeof buf, " (against float64: artifact %.2g, eager %.2g", *art, *eager);
+    if (v.accuracy && v.accuracy->verdict != model::Judgement::None) {
+        const auto& a = *v.accuracy;
+        out << "    accuracy: " << model::toString(a.verdict);
+        if (a.artifactError && a.eagerError) {
+            char buf[128];
+            std::snprintf(
+                buf, sizeof buf, " (against float64: artifact %.2g, eager %.2g", *a.artifactError, *a.eagerError);
+            out << buf;
+            if (a.ratio) {
+                std::snprintf(buf, sizeof buf, ", %.3gx", *a.ratio);
                 out << buf;
-                if (const auto ratio = number(*a, "ratio")) {
-                    std::snprintf(buf, sizeof buf, ", %.3gx", *ratio);
-                    out << buf;
-                }
-                out << ")";
             }
-            out << "\n";
+            out << ")";
         }
+        out << "\n";
     }
     // A perturbed trial that drifted is the backend's arithmetic, not a contract finding: said as
     // drift, with the judge's figures.
-    if (const auto p = v->find("perturbed"); p != v->end() && p->is_object())
-        if (const auto trials = p->find("trials"); trials != p->end() && trials->is_array())
-            for (const auto& t : *trials)
-                if (t.is_object() && t.value("status", nlohmann::json()) == "drift") {
-                    out << "    perturbed inputs (" << word(t.value("kind", std::string()))
-                        << "): " << word(t.value("note", std::string("numerics drift"))) << "\n";
-                    break;
-                }
+    for (const auto& t : v.perturbed ? v.perturbed->trials : std::vector<model::Verification::Trial>())
+        if (t.status == model::Verification::Trial::Status::Drift) {
+            out << "    perturbed inputs (" << word(t.kind) << "): " << word(t.note.empty() ? "numerics drift" : t.note)
+                << "\n";
+            break;
+        }
     std::vector<std::string> skipped;
-    std::string how;
-    if (const auto b = v->find("budget"); b != v->end() && b->is_object()) {
-        if (const auto s = b->find("skipped"); s != b->end() && s->is_array())
-            for (const auto& item : *s)
-                if (item.is_string())
-                    skipped.push_back(word(item.get<std::string>()));
-        if (const auto h = b->find("how"); h != b->end() && h->is_string())
-            how = word(h->get<std::string>());
-    }
-    if (const auto l = v->find("load_no_cache"); l != v->end() && l->is_object() && l->value("ran", true) == false)
+    for (const auto& s : v.skipped)
+        skipped.push_back(word(s));
+    if (v.loadNoCacheSkipped)
         skipped.push_back("load without cache");
     if (skipped.empty())
         return;
     out << "    verify: skipped ";
     for (std::size_t i = 0; i < skipped.size(); ++i)
         out << (i ? ", " : "") << skipped[i];
-    out << " (" << (how.empty() ? std::string("run with --deep-verify for every check") : how) << ")\n";
+    out << " (" << (v.budgetHow.empty() ? std::string("run with --deep-verify for every check") : word(v.budgetHow))
+        << ")\n";
 }
 
 // torch._precompile's warnings (a capture's, or the run's own when it has no capture), one line
 // each with its fix.
-void printWarnings(std::ostream& out, const nlohmann::json& holder, const char* indent)
+void printWarnings(std::ostream& out, const std::vector<model::Violation>& warnings, const char* indent)
 {
-    auto w = holder.find("warnings");
-    if (w == holder.end() || !w->is_array())
-        return;
-    for (const auto& item : *w) {
-        if (!item.is_object())
-            continue;
-        // A warning reads like a violation (Violation::fromJson never throws on odd fields).
-        const model::Violation warning = model::Violation::fromJson(item);
+    for (const auto& warning : warnings) {
         out << indent << "warning";
         if (warning.invariant)
             out << " (invariant " << *warning.invariant << ")";
@@ -113,33 +91,11 @@ void printWarnings(std::ostream& out, const nlohmann::json& holder, const char* 
 
 // The chain from the user's line through the package frame that raised to the torch op, one
 // link a line (precompile_studio/common/frames.py).
-void printChain(std::ostream& out, const nlohmann::json& violation)
+void printChain(std::ostream& out, const model::Violation& violation)
 {
-    auto chain = violation.find("chain");
-    if (chain == violation.end() || !chain->is_array() || chain->empty())
-        return;
-    auto str = [](const nlohmann::json& j, const char* key) {
-        auto it = j.find(key);
-        return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-    };
     const char* lead = "    via: ";
-    for (const auto& step : *chain) {
-        if (!step.is_object())
-            continue;
-        std::string link;
-        if (str(step, "role") == "torch") {
-            link = str(step, "op");
-        } else {
-            if (const std::string pkg = str(step, "package"); !pkg.empty())
-                link = pkg + (str(step, "version").empty() ? "" : " " + str(step, "version")) + " ";
-            link += str(step, "file");
-            if (auto line = step.find("line"); line != step.end() && line->is_number_integer())
-                link += ":" + std::to_string(line->get<int>());
-            if (const std::string fn = str(step, "function"); !fn.empty() && str(step, "role") != "user")
-                link += " in " + fn;
-            if (const std::string code = str(step, "code"); !code.empty())
-                link += ": " + code;
-        }
+    for (const auto& step : violation.chain) {
+        const std::string link = step.describe();
         if (link.empty())
             continue;
         out << lead << word(link) << "\n";
@@ -166,7 +122,7 @@ std::string ReportPrinter::summary(const model::Report& report)
     std::ostringstream out;
     // The first line tells the truth first: the verdict word never says "ok" for a run that
     // failed a check or that was not stored.
-    out << word(report.script) << ": " << report.verdict();
+    out << word(report.script) << ": " << model::toString(report.verdict());
     if (report.status == model::RunStatus::Ok && report.storeError) {
         out << ": " << text(*report.storeError) << "\n";
         if (!report.message.empty())
@@ -185,7 +141,7 @@ std::string ReportPrinter::summary(const model::Report& report)
         if (auto fix = v->find("fix"); fix != v->end() && fix->is_string() && !fix->get<std::string>().empty())
             out << "  fix: " << text(fix->get<std::string>()) << "\n";
     }
-    printWarnings(out, report.extra(), "  ");
+    printWarnings(out, model::Violation::listFromJson(model::JsonFields::member(report.extra(), "warnings")), "  ");
     for (const auto& c : report.captures) {
         out << "  " << word(c.name) << "  [" << word(c.backend) << ", " << word(c.tracer) << "]  "
             << model::toString(c.status) << "\n";
@@ -195,21 +151,21 @@ std::string ReportPrinter::summary(const model::Report& report)
                 << " (sha256 " << word(c.artifact->cacheSha256.substr(0, 12)) << ")\n";
         if (c.violation) {
             out << "    " << word(c.violation->oneLine()) << "\n";
-            if (auto v = c.json.find("violation"); v != c.json.end() && v->is_object())
-                printChain(out, *v);
+            printChain(out, *c.violation);
             if (!c.violation->rule.empty())
                 out << "    rule: " << word(c.violation->rule) << "\n";
             if (!c.violation->fix.empty())
                 out << "    fix: " << text(c.violation->fix) << "\n";
         }
-        if (c.outcome && c.outcomeWhere != "capture") {
-            out << "    " << (c.outcomeWhere.empty() ? std::string("verify") : word(c.outcomeWhere)) << ": "
+        if (c.outcome && c.outcomeStage != model::Stage::Capture) {
+            out << "    " << model::toString(c.outcomeStage.value_or(model::Stage::Verify)) << ": "
                 << word(c.outcome->oneLine()) << "\n";
             if (!c.outcome->rule.empty())
                 out << "    rule: " << word(c.outcome->rule) << "\n";
         }
-        printWarnings(out, c.json, "    ");
-        printVerification(out, c.json);
+        printWarnings(out, c.warnings, "    ");
+        if (c.verify)
+            printVerification(out, *c.verify);
         if (!c.timings.empty()) {
             out << "    timings:";
             for (const char* key : {"script", "precompile", "load", "load_no_cache", "call", "call_eager"})

@@ -160,9 +160,9 @@ std::vector<KernelChange> matchKernels(
             for (int i : m.first)
                 c.nodes += static_cast<int>(ka[static_cast<std::size_t>(i)].nodes.size());
         if (m.first.empty())
-            c.status = "added";
+            c.status = Change::Added;
         else if (m.second.empty())
-            c.status = "removed";
+            c.status = Change::Removed;
         else if (m.first.size() == 1 && m.second.size() == 1) {
             const Kernel& x = ka[static_cast<std::size_t>(m.first[0])];
             const Kernel& y = kb[static_cast<std::size_t>(m.second[0])];
@@ -172,9 +172,9 @@ std::vector<KernelChange> matchKernels(
                 sameNodes = mapped != nameMap.end()
                     && std::find(y.nodes.begin(), y.nodes.end(), mapped->second) != y.nodes.end();
             }
-            c.status = !sameNodes ? "refused" : (x.sha == y.sha ? "same" : "changed");
+            c.status = !sameNodes ? Change::Refused : (x.sha == y.sha ? Change::Same : Change::Changed);
         } else {
-            c.status = "refused";
+            c.status = Change::Refused;
         }
         out.push_back(std::move(c));
     }
@@ -209,7 +209,7 @@ CodeDiff CodeDiff::compare(const json& captureA, const std::optional<std::string
     std::set<std::string> done;
     for (const auto& [key, secA] : ka) {
         auto found = std::find_if(kb.begin(), kb.end(), [&](const auto& p) { return p.first == key; });
-        SectionChange change{secA->kind, secA->title, "removed", 0, 0, {}};
+        SectionChange change{secA->kind, secA->title, Change::Removed, 0, 0, {}};
         change.startA = secA->start;
         change.endA = secA->end;
         const std::string textA = sliceLines(linesA, secA->start, secA->end);
@@ -224,7 +224,7 @@ CodeDiff CodeDiff::compare(const json& captureA, const std::optional<std::string
         change.title = secB->title;
         change.startB = secB->start;
         change.endB = secB->end;
-        change.status = lines.identical() ? "same" : "changed";
+        change.status = lines.identical() ? Change::Same : Change::Changed;
         change.added = lines.added();
         change.removed = lines.removed();
         for (const TextDiff::Hunk& h : lines.hunks()) {
@@ -253,31 +253,31 @@ CodeDiff CodeDiff::compare(const json& captureA, const std::optional<std::string
     }
     for (const auto& [key, secB] : kb)
         if (!done.count(key))
-            d.m_sections.push_back(
-                {secB->kind, secB->title, "added", secB->end - secB->start + 1, 0, {}, 0, 0, secB->start, secB->end});
+            d.m_sections.push_back({secB->kind, secB->title, Change::Added, secB->end - secB->start + 1, 0, {}, 0, 0,
+                secB->start, secB->end});
     d.m_kernels = matchKernels(kernelsOf(captureA), kernelsOf(captureB), nameMap);
     return d;
 }
 
 int CodeDiff::kernelsChanged() const
 {
-    return static_cast<int>(
-        std::count_if(m_kernels.begin(), m_kernels.end(), [](const KernelChange& k) { return k.status != "same"; }));
+    return static_cast<int>(std::count_if(
+        m_kernels.begin(), m_kernels.end(), [](const KernelChange& k) { return k.status != Change::Same; }));
 }
 
 json CodeDiff::toJson() const
 {
     json sections = json::array();
     for (const SectionChange& s : m_sections)
-        sections.push_back({{"kind", s.kind}, {"title", s.title}, {"status", s.status}, {"added_lines", s.added},
-            {"removed_lines", s.removed}, {"preview", s.preview}});
+        sections.push_back({{"kind", s.kind}, {"title", s.title}, {"status", toString(s.status)},
+            {"added_lines", s.added}, {"removed_lines", s.removed}, {"preview", s.preview}});
     json metadata = json::array();
     for (const MetadataChange& m : m_metadata)
         metadata.push_back({{"name", m.name}, {"before", m.before}, {"after", m.after}});
     json kernels = json::array();
     for (const KernelChange& k : m_kernels)
-        if (k.status != "same")
-            kernels.push_back({{"status", k.status}, {"a", k.a}, {"b", k.b}, {"nodes", k.nodes}});
+        if (k.status != Change::Same)
+            kernels.push_back({{"status", toString(k.status)}, {"a", k.a}, {"b", k.b}, {"nodes", k.nodes}});
     return {{"present", m_present}, {"identical", m_identical}, {"sections", std::move(sections)},
         {"metadata", std::move(metadata)}, {"kernels", std::move(kernels)},
         {"kernels_same", static_cast<int>(m_kernels.size()) - kernelsChanged()}};

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "compare/Change.h"
+
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -12,8 +14,8 @@ namespace ps::compare {
 struct SectionChange {
     std::string kind;
     std::string title;
-    std::string status;  ///< "same", "changed", "added", "removed"
-    int added = 0;       ///< lines
+    Change status = Change::Same;  ///< Same, Changed, Added or Removed
+    int added = 0;                 ///< lines
     int removed = 0;
     std::vector<std::string> preview;  ///< the first changed lines, "-old" / "+new"
     /// Where the section is in each side's python_code: 1-based lines, inclusive; 0 where the
@@ -33,7 +35,7 @@ struct MetadataChange {
 
 /// Kernels of side a and side b that compute overlapping ATen nodes, and what became of them.
 struct KernelChange {
-    std::string status;  ///< "same", "changed" (its code), "refused" (fused differently), "added", "removed"
+    Change status = Change::Same;
     std::vector<std::string> a;
     std::vector<std::string> b;
     int nodes = 0;  ///< ATen nodes they compute (side b's, else side a's)

@@ -1,6 +1,6 @@
 #include "compare/RunDiff.h"
 
-#include "compare/JsonFields.h"
+#include "model/JsonFields.h"
 
 #include "compare/DiffCauses.h"
 #include "compare/TextDiff.h"
@@ -13,7 +13,7 @@ namespace ps::compare {
 namespace {
 
 using nlohmann::json;
-using ps::compare::JsonFields;
+using ps::model::JsonFields;
 constexpr auto member = JsonFields::member;
 constexpr auto show = JsonFields::show;
 

@@ -152,7 +152,7 @@ void printCode(const CodeDiff& code, std::ostream& out)
     }
     out << "  python_code: differs\n";
     for (const SectionChange& s : code.sections()) {
-        if (s.status == "same")
+        if (s.status == Change::Same)
             continue;
         out << "    " << s.status << ' ' << (s.title.empty() ? s.kind : s.title) << " (+" << s.added << " -"
             << s.removed << " lines)\n";
@@ -165,10 +165,10 @@ void printCode(const CodeDiff& code, std::ostream& out)
         out << "    metadata " << m.name << ": " << (m.before.empty() ? "absent" : before) << " -> "
             << (m.after.empty() ? "absent" : after) << '\n';
     }
-    std::map<std::string, int> byStatus;
+    std::map<Change, int> byStatus;
     for (const KernelChange& k : code.kernels()) {
         ++byStatus[k.status];
-        if (k.status == "same")
+        if (k.status == Change::Same)
             continue;
         out << "    kernel " << k.status << ':';
         for (const std::string& n : k.a)
@@ -180,12 +180,10 @@ void printCode(const CodeDiff& code, std::ostream& out)
     if (!code.kernels().empty()) {
         out << "    kernels:";
         const char* sep = " ";
-        for (const char* status : {"same", "changed", "refused", "added", "removed"})
-            if (byStatus.count(status)) {
-                out << sep << byStatus[status] << ' '
-                    << (std::string(status) == "refused" ? "fused differently" : status);
-                sep = ", ";
-            }
+        for (const auto& [status, count] : byStatus) {
+            out << sep << count << ' ' << describe(status);
+            sep = ", ";
+        }
         out << '\n';
     }
 }

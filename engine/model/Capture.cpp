@@ -1,39 +1,37 @@
 #include "model/Capture.h"
 
+#include "model/JsonFields.h"
+
 namespace ps::model {
 
 namespace {
-std::string stringOr(const nlohmann::json& j, const char* key)
-{
-    auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+using F = JsonFields;
 }  // namespace
 
 Capture Capture::fromJson(const nlohmann::json& j)
 {
     Capture c;
     c.json = j;
-    c.name = stringOr(j, "name");
-    c.backend = stringOr(j, "backend");
-    c.tracer = stringOr(j, "tracer");
-    c.status = captureStatusFromString(stringOr(j, "status")).value_or(CaptureStatus::Error);
+    c.name = F::text(j, "name");
+    c.backend = F::text(j, "backend");
+    c.tracer = F::text(j, "tracer");
+    c.status = captureStatusFromString(F::text(j, "status")).value_or(CaptureStatus::Error);
     if (auto it = j.find("violation"); it != j.end() && it->is_object())
         c.violation = Violation::fromJson(*it);
     if (auto it = j.find("outcome"); it != j.end() && it->is_object()) {
         c.outcome = Violation::fromJson(*it);
-        c.outcomeWhere = stringOr(*it, "where");
+        c.outcomeStage = stageFromString(F::text(*it, "where"));
     }
     if (auto it = j.find("artifact"); it != j.end() && it->is_object()) {
         ArtifactInfo a;
-        a.pythonCodeSha256 = stringOr(*it, "python_code_sha256");
-        a.cacheSha256 = stringOr(*it, "cache_sha256");
-        if (auto n = it->find("python_code_bytes"); n != it->end() && n->is_number_integer())
-            a.pythonCodeBytes = n->get<std::int64_t>();
-        if (auto n = it->find("cache_bytes"); n != it->end() && n->is_number_integer())
-            a.cacheBytes = n->get<std::int64_t>();
+        a.pythonCodeSha256 = F::text(*it, "python_code_sha256");
+        a.cacheSha256 = F::text(*it, "cache_sha256");
+        a.pythonCodeBytes = F::integer(*it, "python_code_bytes").value_or(0);
+        a.cacheBytes = F::integer(*it, "cache_bytes").value_or(0);
         c.artifact = a;
     }
+    c.warnings = Violation::listFromJson(F::member(j, "warnings"));
+    c.verify = Verification::fromJson(JsonFields::member(j, "verify"));
     if (auto it = j.find("timings_s"); it != j.end() && it->is_object())
         for (auto& [k, v] : it->items())
             if (v.is_number())
@@ -43,13 +41,7 @@ Capture Capture::fromJson(const nlohmann::json& j)
 
 bool Capture::drifted() const
 {
-    if (status != CaptureStatus::Ok || !json.is_object())
-        return false;
-    const auto v = json.find("verify");
-    if (v == json.end() || !v->is_object())
-        return false;
-    const auto s = v->find("status");
-    return s != v->end() && s->is_string() && s->get<std::string>() == "drift";
+    return status == CaptureStatus::Ok && verify && verify->status == Verification::Status::Drift;
 }
 
 nlohmann::json Capture::toJson() const

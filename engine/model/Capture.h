@@ -2,6 +2,8 @@
 
 #include "model/ArtifactInfo.h"
 #include "model/CaptureStatus.h"
+#include "model/Stage.h"
+#include "model/Verification.h"
 #include "model/Violation.h"
 
 #include <nlohmann/json.hpp>
@@ -9,11 +11,12 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ps::model {
 
 /// One precompile call of a run. Holds the typed fields the front end reads and the whole
-/// JSON object it came from, so fields this struct does not name (graph, cache, verify, ...)
+/// JSON object it came from, so fields this struct does not name (graph, cache, ...)
 /// travel through unchanged.
 struct Capture {
     std::string name;
@@ -25,9 +28,15 @@ struct Capture {
     /// The first cause of a status other than ok, wherever it happened (capture, load, call,
     /// runtime, verify): the worker's "outcome" object.
     std::optional<Violation> outcome;
-    std::string outcomeWhere;  ///< "capture", "load", "call", "runtime" or "verify"
+    /// Where the outcome happened: Capture, Load, Call, Runtime, Verify or (set by the front
+    /// end) Artifact; nullopt when the worker did not say.
+    std::optional<Stage> outcomeStage;
     std::optional<ArtifactInfo> artifact;
     std::map<std::string, double> timings;
+    /// torch._precompile's warnings about this capture.
+    std::vector<Violation> warnings;
+    /// The verification, read once (nullopt when the report holds none).
+    std::optional<Verification> verify;
     nlohmann::json json = nlohmann::json::object();
 
     /// Verification found numerics drift (verify.status "drift"): the artifact differs from eager

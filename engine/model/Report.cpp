@@ -1,14 +1,10 @@
 #include "model/Report.h"
 
+#include "model/JsonFields.h"
+
 namespace ps::model {
 
 namespace {
-std::string stringOr(const nlohmann::json& j, const char* key)
-{
-    auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 bool isTypedField(const std::string& key)
 {
     for (const char* k :
@@ -26,22 +22,20 @@ Report Report::fromJson(const nlohmann::json& j)
         r.message = "the report is not a JSON object";
         return r;
     }
-    r.script = stringOr(j, "script");
-    r.message = stringOr(j, "message");
-    const std::string status = stringOr(j, "status");
+    r.script = JsonFields::text(j, "script");
+    r.message = JsonFields::text(j, "message");
+    const std::string status = JsonFields::text(j, "status");
     if (auto s = runStatusFromString(status))
         r.status = *s;
     else
         r.message = "the report's status '" + status + "' is not one the studio knows"
             + (r.message.empty() ? "" : ": " + r.message);
-    if (auto it = j.find("run_id"); it != j.end() && it->is_number_integer())
-        r.runId = it->get<std::int64_t>();
+    r.runId = JsonFields::integer(j, "run_id");
     if (auto it = j.find("captures"); it != j.end() && it->is_array())
         for (const auto& c : *it)
             if (c.is_object())
                 r.captures.push_back(Capture::fromJson(c));
-    if (auto it = j.find("stored"); it != j.end() && it->is_boolean())
-        r.stored = it->get<bool>();
+    r.stored = JsonFields::flag(j, "stored").value_or(false);
     if (auto it = j.find("store_error"); it != j.end() && it->is_string())
         r.storeError = it->get<std::string>();
     if (auto it = j.find("start_failure"); it != j.end() && it->is_string())
@@ -79,15 +73,15 @@ nlohmann::json Report::toJson() const
     return j;
 }
 
-std::string Report::verdict() const
+RunVerdict Report::verdict() const
 {
     if (status == RunStatus::Ok && storeError)
-        return "not stored";
+        return RunVerdict::NotStored;
     if (status == RunStatus::Ok)
         for (const auto& c : captures)
             if (c.drifted())
-                return "numerics drift";
-    return std::string(toString(status));
+                return RunVerdict::NumericsDrift;
+    return verdictOf(status);
 }
 
 int Report::exitCode() const

@@ -2,6 +2,7 @@
 
 #include "model/Capture.h"
 #include "model/RunStatus.h"
+#include "model/RunVerdict.h"
 #include "model/StartFailure.h"
 
 #include <nlohmann/json.hpp>
@@ -45,10 +46,10 @@ public:
     nlohmann::json& extra() { return m_extra; }
     const nlohmann::json& extra() const { return m_extra; }
 
-    /// The run's verdict in a few words, true first: "ok", "mismatch", "violation", ..., and
-    /// "not stored" for an ok run that was asked to be stored and was not, "numerics drift" for
-    /// an ok run one of whose artifacts drifted from eager's numerics (exit code still 0).
-    std::string verdict() const;
+    /// The run's verdict, true first: its status, NotStored for an ok run that was asked to be
+    /// stored and was not, NumericsDrift for an ok run one of whose artifacts drifted from
+    /// eager's numerics (exit code still 0). toString() gives its words.
+    RunVerdict verdict() const;
     /// Whether the verdict is good news (the exit code is 0).
     bool allGood() const { return exitCode() == 0; }
 

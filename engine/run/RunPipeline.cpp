@@ -211,7 +211,7 @@ void RunPipeline::readArtifacts(const std::string& folder, RunResult& result) co
         c.outcome = model::Violation{};
         c.outcome->rule = "artifact-missing";
         c.outcome->message = bytes.error;
-        c.outcomeWhere = "artifact";
+        c.outcomeStage = model::Stage::Artifact;
         c.json["outcome"]
             = {{"where", "artifact"}, {"invariant", nullptr}, {"rule", "artifact-missing"}, {"message", bytes.error}};
         if (model::ranToTheEnd(result.report.status) && result.report.status != model::RunStatus::Error) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 using nlohmann::json;
+using ps::compare::Change;
 using ps::compare::CodeDiff;
 
 namespace {
@@ -37,7 +38,7 @@ TEST(CodeDiff, AChangedFusionReadsAsOneRefusedGroupAndEqualKernelsAsSame)
     const std::string code = "# h\nBACKEND = 'inductor'\nX = 1\ncall()\n";
     const CodeDiff d = CodeDiff::compare(a, code, b, code + "\n", kSameNames);
     ASSERT_EQ(d.kernels().size(), 1u);
-    EXPECT_EQ(d.kernels()[0].status, "refused");
+    EXPECT_EQ(d.kernels()[0].status, Change::Refused);
     EXPECT_EQ(d.kernels()[0].a.size(), 2u);
     EXPECT_EQ(d.kernels()[0].b.size(), 1u);
 
@@ -52,7 +53,7 @@ TEST(CodeDiff, TheSameNodesWithNewCodeIsAChangedKernel)
     const json b = capture({kernel("k1", "s9", {"a", "b"})}, 2, 3, 4);
     const CodeDiff d = CodeDiff::compare(a, std::string("x\n"), b, std::string("y\n"), kSameNames);
     ASSERT_EQ(d.kernels().size(), 1u);
-    EXPECT_EQ(d.kernels()[0].status, "changed");
+    EXPECT_EQ(d.kernels()[0].status, Change::Changed);
 }
 
 TEST(CodeDiff, MetadataIsComparedFieldByFieldAndSectionsByKind)
@@ -68,7 +69,7 @@ TEST(CodeDiff, MetadataIsComparedFieldByFieldAndSectionsByKind)
     EXPECT_EQ(d.metadata()[0].after, "[(8, 8)]");
     int changed = 0;
     for (const auto& s : d.sections())
-        if (s.status != "same") {
+        if (s.status != Change::Same) {
             ++changed;
             EXPECT_EQ(s.kind, "metadata");
             EXPECT_EQ(s.added, 1);

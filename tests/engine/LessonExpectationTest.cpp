@@ -1,4 +1,4 @@
-#include "commands/LessonExpectation.h"
+#include "lessons/LessonExpectation.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <vector>
 
 using nlohmann::json;
-using ps::commands::LessonExpectation;
+using ps::lessons::LessonExpectation;
 
 namespace {
 

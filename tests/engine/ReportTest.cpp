@@ -37,16 +37,16 @@ TEST(Report, ExitCodesFollowTheStatus)
 TEST(Report, AnOkRunThatWasNotStoredIsNotOk)
 {
     Report r = Report::fromJson(workerReport("ok"));
-    EXPECT_EQ(r.verdict(), "ok");
+    EXPECT_EQ(r.verdict(), ps::model::RunVerdict::Ok);
     r.storeError = "library.sqlite3: the file is read-only";
     EXPECT_EQ(r.exitCode(), 3);
-    EXPECT_EQ(r.verdict(), "not stored");
+    EXPECT_EQ(r.verdict(), ps::model::RunVerdict::NotStored);
     EXPECT_FALSE(r.allGood());
     // A failed run keeps its own verdict and code; the report still says it was not stored.
     Report v = Report::fromJson(workerReport("violation"));
     v.storeError = "busy";
     EXPECT_EQ(v.exitCode(), 1);
-    EXPECT_EQ(v.verdict(), "violation");
+    EXPECT_EQ(v.verdict(), ps::model::RunVerdict::Violation);
     EXPECT_EQ(v.toJson()["store_error"], "busy");
     EXPECT_EQ(v.toJson()["stored"], false);
 }
@@ -57,13 +57,13 @@ TEST(Report, AnOkRunWhoseArtifactDriftedSaysSoButExitsZero)
     j["captures"][0]["verify"] = {{"ran", true}, {"status", "drift"}, {"matches_eager", false}};
     Report r = Report::fromJson(j);
     EXPECT_TRUE(r.captures[0].drifted());
-    EXPECT_EQ(r.verdict(), "numerics drift");
+    EXPECT_EQ(r.verdict(), ps::model::RunVerdict::NumericsDrift);
     EXPECT_EQ(r.exitCode(), 0);
     EXPECT_EQ(r.toJson()["captures"][0]["verify"]["status"], "drift");
     r.storeError = "busy";  // not stored comes first: it changes the exit code
-    EXPECT_EQ(r.verdict(), "not stored");
+    EXPECT_EQ(r.verdict(), ps::model::RunVerdict::NotStored);
     j["captures"][0]["verify"]["status"] = "ok";
-    EXPECT_EQ(Report::fromJson(j).verdict(), "ok");
+    EXPECT_EQ(Report::fromJson(j).verdict(), ps::model::RunVerdict::Ok);
 }
 
 TEST(Report, StatusesAreTypedAndRoundTrip)

@@ -264,3 +264,30 @@ def test_exception_inside_fn_is_an_error_not_a_violation(tmp_path):
     assert cap["outcome"]["where"] == "capture" and cap["outcome"]["kind"] == "KeyError"
     assert cap["violation"]["rule"] is None
     assert cap["violation"]["location"]["line"] == 5
+
+
+def _raised(exc_type, message: str, filename: str = "<user>") -> BaseException:
+    try:
+        exec(compile(f"raise {exc_type.__name__}({message!r})", filename, "exec"), {exc_type.__name__: exc_type})
+    except exc_type as e:
+        return e
+    raise AssertionError("not raised")
+
+
+def test_which_exceptions_are_contract_outcomes():
+    from precompile_studio.contract.violations import match_exception
+
+    read = "It appears that you're trying to get value out of a tracing tensor with aten._local_scalar_dense"
+    rule, contract = match_exception(_raised(RuntimeError, read), read)
+    assert contract is True and rule.rule == "data-dependent-value"
+
+    class Sub(RuntimeError):
+        pass
+
+    assert match_exception(_raised(Sub, read), read) == (None, False)  # only a plain RuntimeError
+    unknown = "a brand-new argument check"
+    assert match_exception(_raised(ValueError, unknown), unknown) == (None, False)
+    torch_file = os.path.join("site-packages", "torch", "_precompile.py")
+    own = _raised(ValueError, unknown, torch_file)
+    assert match_exception(own, unknown) == (None, True)  # precompile's own check, words unknown
+    assert match_exception(_raised(KeyError, unknown, torch_file), unknown) == (None, False)

@@ -6,6 +6,7 @@
 #include "../compare/CompareTestSupport.h"
 #include "compare/GraphDiff.h"
 #include "graph/GraphModel.h"
+#include "ui/common/SideBySideDiffView.h"
 #include "ui/compare/CompareCodePane.h"
 #include "ui/compare/CompareGraphPane.h"
 #include "ui/compare/CompareTablePane.h"
@@ -15,7 +16,6 @@
 #include "ui/graph/GraphCanvas.h"
 #include "ui/graph/GraphToolBar.h"
 #include "ui/graph/GraphView.h"
-#include "ui/lessons/LessonDiffView.h"
 #include "ui/library/LibraryActions.h"
 #include "ui/library/LibraryView.h"
 #include "ui/library/RunStore.h"
@@ -198,7 +198,7 @@ TEST(UiCompareView, TheCodeTabListsTheChangedSectionAndShowsBothTexts)
     EXPECT_EQ(list->topLevelItem(1)->text(1), "changed");
     // The first section that differs is shown at once, each side its own slice.
     EXPECT_EQ(list->currentItem(), list->topLevelItem(1));
-    ps::ui::LessonDiffView* diff = view->codePane()->diffView();
+    ps::ui::SideBySideDiffView* diff = view->codePane()->diffView();
     EXPECT_EQ(diff->editor(0)->text(), "layer(8)\nlayer(2)\n");
     EXPECT_EQ(diff->editor(1)->text(), "layer(8)\nlayer(8)\nlayer(2)\n");
     EXPECT_EQ(diff->markedLines(0), QList<int>());

@@ -5,8 +5,8 @@
 // and a cancel that leaves the view usable.
 #include "UiTestSupport.h"
 
+#include "ui/common/SideBySideDiffView.h"
 #include "ui/editor/ScriptEditor.h"
-#include "ui/lessons/LessonDiffView.h"
 #include "ui/lessons/LessonOutcome.h"
 #include "ui/lessons/LessonsView.h"
 #include "ui/lessons/LessonsWindow.h"
@@ -234,7 +234,7 @@ TEST_F(UiLessons, TheDiffMarksExactlyTheLinesThatDifferAndThePanesScrollTogether
 {
     LessonsView view(QString(), lessonsDir());
     ASSERT_TRUE(view.selectLesson("inv1-closed-over-tensor"));
-    ps::ui::LessonDiffView* diff = view.diffView();
+    ps::ui::SideBySideDiffView* diff = view.diffView();
     // As `diff broken.py fixed.py` says: 1c1, 7,9d6, 14a12,13, 17c16.
     EXPECT_EQ(diff->markedLines(0), (QList<int>{1, 7, 8, 9, 17}));
     EXPECT_EQ(diff->markedLines(1), (QList<int>{1, 12, 13, 16}));

@@ -159,7 +159,7 @@ TEST_F(UiLibrary, AReadOnlyLibraryIsBrowsedAndARunSaysNotStored)
     EXPECT_FALSE(run->report.runId.has_value());
     ASSERT_TRUE(run->report.storeError.has_value());
     EXPECT_NE(run->report.storeError->find("read-only"), std::string::npos) << *run->report.storeError;
-    EXPECT_EQ(run->report.verdict(), "not stored");
+    EXPECT_EQ(run->report.verdict(), ps::model::RunVerdict::NotStored);
     EXPECT_TRUE(window.stageText().contains("not stored")) << window.stageText().toStdString();
     EXPECT_TRUE(window.notice()->text().contains("not stored")) << window.notice()->text().toStdString();
     EXPECT_EQ(window.libraryView()->rowCount(), 3);

@@ -194,7 +194,7 @@ ps::ui::RunDocument syntheticRun(
         doc.artifacts[0].pythonCode = code;
         doc.artifacts[0].cache = std::string("synthetic cache bytes");
     }
-    doc.origin = "run";
+    doc.origin = ps::ui::RunDocument::Origin::Run;
     return doc;
 }
 

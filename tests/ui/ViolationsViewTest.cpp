@@ -57,7 +57,7 @@ TEST(UiViolationsView, TheRunsOwnWarningsAreListedWhenItHasNoCapture)
                 {"message", "the cache could not be read; running without it"},
                 {"location", {{"file", "/w/load_only.py"}, {"line", 12}}}}}}}));
     ASSERT_EQ(view.count(), 1);
-    EXPECT_EQ(view.entries()[0].severity, QStringLiteral("warning"));
+    EXPECT_EQ(view.entries()[0].severity, ps::model::Severity::Warning);
     EXPECT_EQ(view.entries()[0].line, 12);
     EXPECT_EQ(view.listText(0, 3), QStringLiteral("cache-fallback-to-jit"));
 }

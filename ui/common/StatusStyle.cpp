@@ -25,9 +25,19 @@ QString StatusStyle::word(model::CaptureStatus status)
     return latin1(model::toString(status));
 }
 
+QString StatusStyle::word(model::Severity severity)
+{
+    return latin1(model::toString(severity));
+}
+
+QString StatusStyle::word(model::Stage stage)
+{
+    return latin1(model::toString(stage));
+}
+
 QString StatusStyle::verdict(const model::Report& report)
 {
-    return QString::fromStdString(report.verdict());
+    return latin1(model::toString(report.verdict()));
 }
 
 QColor StatusStyle::color(model::RunStatus status)
@@ -67,7 +77,8 @@ QColor StatusStyle::color(model::CaptureStatus status)
 
 QColor StatusStyle::verdictColor(const model::Report& report)
 {
-    if (report.status == model::RunStatus::Ok && (report.storeError || report.verdict() == "numerics drift"))
+    const auto verdict = report.verdict();
+    if (verdict == model::RunVerdict::NotStored || verdict == model::RunVerdict::NumericsDrift)
         return kAmber;
     return color(report.status);
 }

@@ -3,6 +3,8 @@
 #include "model/CaptureStatus.h"
 #include "model/Report.h"
 #include "model/RunStatus.h"
+#include "model/Severity.h"
+#include "model/Stage.h"
 
 #include <QColor>
 #include <QString>
@@ -17,6 +19,8 @@ class StatusStyle {
 public:
     static QString word(model::RunStatus status);
     static QString word(model::CaptureStatus status);
+    static QString word(model::Severity severity);
+    static QString word(model::Stage stage);
     /// The report's verdict: its status, or "not stored" for an ok run that was not stored, or
     /// "numerics drift" for an ok run whose artifact drifted from eager's numerics (both amber).
     static QString verdict(const model::Report& report);

@@ -3,8 +3,8 @@
 #include "compare/CodeDiff.h"
 #include "compare/DiffText.h"
 #include "compare/TextDiff.h"
+#include "ui/common/SideBySideDiffView.h"
 #include "ui/compare/DiffColours.h"
-#include "ui/lessons/LessonDiffView.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -21,6 +21,13 @@ namespace {
 QString q(const std::string& s)
 {
     return QString::fromStdString(s);
+}
+
+/// A change in the reader's words ("fused differently" for a refused kernel).
+QString word(compare::Change change)
+{
+    const auto w = compare::describe(change);
+    return QString::fromLatin1(w.data(), static_cast<qsizetype>(w.size()));
 }
 
 /// Lines start..end (1-based, inclusive) of a text; "" where the section is not on that side.
@@ -51,7 +58,7 @@ CompareCodePane::CompareCodePane(QWidget* parent) : QWidget(parent)
     m_notes->setSizePolicy(
         QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long line is wrapped or cut, never widening the window
     m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_diff = new LessonDiffView;
+    m_diff = new SideBySideDiffView;
     m_diff->setObjectName(QStringLiteral("compareCodeDiff"));
     for (int k = 0; k < 2; ++k)  // "run #12 (name): a long section title" is cut, not widening the window
         m_diff->title(k)->setMinimumWidth(1);
@@ -83,13 +90,15 @@ void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const 
     m_diff->setSideNames(labelA, labelB);
     m_slices.clear();
     m_kinds.clear();
+    m_changes.clear();
     m_list->clear();
     const auto linesA = compare::TextDiff::splitLines(codeA ? *codeA : std::string_view());
     const auto linesB = compare::TextDiff::splitLines(codeB ? *codeB : std::string_view());
 
-    auto add = [this](const QString& title, const QString& status, const QString& lines, Slice slice) {
-        auto* item = new QTreeWidgetItem({title, status, lines});
-        const QColor colour = DiffColours::of(status);
+    // status: nullopt where neither side has code.
+    auto add = [this](const QString& title, std::optional<compare::Change> status, const QString& lines, Slice slice) {
+        auto* item = new QTreeWidgetItem({title, status ? word(*status) : tr("none"), lines});
+        const QColor colour = status ? DiffColours::of(*status) : QColor();
         if (colour.isValid())
             for (int c = 0; c < 3; ++c) {
                 item->setBackground(c, colour);
@@ -97,21 +106,23 @@ void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const 
             }
         m_list->addTopLevelItem(item);
         m_slices.push_back(std::move(slice));
+        m_changes.push_back(status);
     };
     if (!diff.present() || diff.sections().empty()) {
         // Nothing to split by: the whole text of each side (or the side that has none said).
-        const QString status = !codeA && !codeB ? tr("none")
-            : !codeA                            ? tr("added")
-            : !codeB                            ? tr("removed")
-            : diff.identical()                  ? tr("same")
-                                                : tr("changed");
+        using compare::Change;
+        const std::optional<Change> status = !codeA && !codeB ? std::nullopt
+            : !codeA                                          ? std::optional(Change::Added)
+            : !codeB                                          ? std::optional(Change::Removed)
+            : diff.identical()                                ? std::optional(Change::Same)
+                                                              : std::optional(Change::Changed);
         add(tr("python_code (whole)"), status, QString(),
             {tr("python_code"), codeA ? q(*codeA) : QString(), codeB ? q(*codeB) : QString()});
     } else {
         for (const compare::SectionChange& s : diff.sections()) {
             const QString title = q(s.title.empty() ? s.kind : s.title);
             m_kinds.push_back(s.kind);
-            add(title, q(s.status), QStringLiteral("+%1 −%2").arg(s.added).arg(s.removed),
+            add(title, s.status, QStringLiteral("+%1 −%2").arg(s.added).arg(s.removed),
                 {title, slice(linesA, s.startA, s.endA), slice(linesB, s.startB, s.endB), s.startA, s.startB});
         }
     }
@@ -129,25 +140,22 @@ void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const 
                      .arg(q(m.name), m.before.empty() ? tr("absent") : q(before),
                          m.after.empty() ? tr("absent") : q(after));
     }
-    std::map<std::string, int> byStatus;
+    std::map<compare::Change, int> byStatus;
     for (const compare::KernelChange& k : diff.kernels()) {
         ++byStatus[k.status];
-        if (k.status == "same")
+        if (k.status == compare::Change::Same)
             continue;
         QStringList names;
         for (const std::string& n : k.a)
             names << QStringLiteral("−") + q(n);
         for (const std::string& n : k.b)
             names << QStringLiteral("+") + q(n);
-        notes << tr("kernel %1: %2 (%n ATen node(s))", "", k.nodes).arg(q(k.status), names.join(' '));
+        notes << tr("kernel %1: %2 (%n ATen node(s))", "", k.nodes).arg(word(k.status), names.join(' '));
     }
     if (!diff.kernels().empty()) {
         QStringList counts;
-        const std::pair<const char*, QString> words[] = {{"same", tr("same")}, {"changed", tr("changed")},
-            {"refused", tr("fused differently")}, {"added", tr("added")}, {"removed", tr("removed")}};
-        for (const auto& [status, word] : words)
-            if (byStatus.count(status))
-                counts << QStringLiteral("%1 %2").arg(byStatus[status]).arg(word);
+        for (const auto& [status, count] : byStatus)
+            counts << QStringLiteral("%1 %2").arg(count).arg(word(status));
         notes << tr("kernels: %1").arg(counts.join(QStringLiteral(", ")));
     }
     m_notes->setText(notes.join('\n'));
@@ -157,7 +165,7 @@ void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const 
     int first = -1;
     int header = -1;
     for (int i = 0; i < m_list->topLevelItemCount() && first < 0; ++i) {
-        if (m_list->topLevelItem(i)->text(1) == QLatin1String("same"))
+        if (m_changes[static_cast<std::size_t>(i)] == compare::Change::Same)
             continue;
         const bool isHeader = i < static_cast<int>(m_kinds.size()) && m_kinds[static_cast<std::size_t>(i)] == "header";
         if (isHeader && header < 0)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "compare/Change.h"
+
 #include <QString>
 #include <QWidget>
 
@@ -16,12 +18,12 @@ class CodeDiff;
 
 namespace ps::ui {
 
-class LessonDiffView;
+class SideBySideDiffView;
 
 /// python_code of two captures compared by section (engine/compare's CodeDiff): a list of the
 /// sections with their status (same, changed, added, removed: coloured as in the graphs) and
 /// lines added and removed; selecting one shows its text of run A and of run B side by side
-/// with the lines that differ marked (LessonDiffView). Under the list, the calling-convention
+/// with the lines that differ marked (SideBySideDiffView). Under the list, the calling-convention
 /// metadata fields and the kernels that differ.
 class CompareCodePane : public QWidget {
     Q_OBJECT
@@ -32,7 +34,7 @@ public:
         const compare::CodeDiff& diff, const QString& labelA, const QString& labelB);
 
     QTreeWidget* sectionList() const { return m_list; }
-    LessonDiffView* diffView() const { return m_diff; }
+    SideBySideDiffView* diffView() const { return m_diff; }
     /// Shows section `row` of the list side by side.
     void showSection(int row);
     /// The metadata and kernel lines under the list.
@@ -49,9 +51,10 @@ private:
 
     QTreeWidget* m_list;
     QLabel* m_notes;
-    LessonDiffView* m_diff;
+    SideBySideDiffView* m_diff;
     std::vector<Slice> m_slices;
-    std::vector<std::string> m_kinds;  ///< per row, its section's kind ("header", "metadata", ...)
+    std::vector<std::string> m_kinds;                       ///< per row, its section's kind ("header", "metadata", ...)
+    std::vector<std::optional<compare::Change>> m_changes;  ///< per row; nullopt: no code on either side
     QString m_labels[2];
 };
 

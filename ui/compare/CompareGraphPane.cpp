@@ -1,6 +1,6 @@
 #include "ui/compare/CompareGraphPane.h"
 
-#include "compare/JsonFields.h"
+#include "model/JsonFields.h"
 
 #include "compare/DiffText.h"
 #include "compare/GraphDiff.h"
@@ -29,7 +29,7 @@ namespace ps::ui {
 namespace {
 
 using nlohmann::json;
-using ps::compare::JsonFields;
+using ps::model::JsonFields;
 constexpr auto member = JsonFields::member;
 
 /// Index of each node_list entry in the GraphModel built from it (by name: the model leaves

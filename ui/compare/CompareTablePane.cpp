@@ -1,6 +1,6 @@
 #include "ui/compare/CompareTablePane.h"
 
-#include "compare/JsonFields.h"
+#include "model/JsonFields.h"
 
 #include "compare/RunDiff.h"
 #include "ui/compare/DiffColours.h"
@@ -16,7 +16,7 @@ namespace ps::ui {
 namespace {
 
 using nlohmann::json;
-using ps::compare::JsonFields;
+using ps::model::JsonFields;
 constexpr auto member = JsonFields::member;
 
 QString q(const std::string& s)

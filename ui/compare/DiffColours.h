@@ -1,5 +1,7 @@
 #pragma once
 
+#include "compare/Change.h"
+
 #include <QColor>
 
 namespace ps::ui {
@@ -11,16 +13,20 @@ struct DiffColours {
     static QColor added() { return QColor(0xa5, 0xd6, 0xa7); }
     static QColor removed() { return QColor(0xef, 0x9a, 0x9a); }
     static QColor changed() { return QColor(0xff, 0xcc, 0x80); }
-    /// The colour of a status word of engine/compare ("added", "removed", "changed", "refused");
-    /// invalid for "same" and anything else.
-    static QColor of(const QString& status)
+    /// The colour of a change; invalid for Same.
+    static QColor of(compare::Change change)
     {
-        if (status == QLatin1String("added"))
+        switch (change) {
+        case compare::Change::Added:
             return added();
-        if (status == QLatin1String("removed"))
+        case compare::Change::Removed:
             return removed();
-        if (status == QLatin1String("changed") || status == QLatin1String("refused"))
+        case compare::Change::Changed:
+        case compare::Change::Refused:
             return changed();
+        case compare::Change::Same:
+            break;
+        }
         return QColor();
     }
 };

@@ -151,9 +151,10 @@ QString EditorMarkers::hoverText(int line) const
         auto esc = [](const QString& s) { return s.toHtmlEscaped(); };
         const QColor colour = d.warning() ? warningColour() : errorColour();
         QString head = d.invariant ? tr("Invariant %1 · ").arg(*d.invariant) : QString();
-        head += d.rule.isEmpty() ? d.severity : d.rule;
+        const QString severity = StatusStyle::word(d.severity);
+        head += d.rule.isEmpty() ? severity : d.rule;
         QString html = QStringLiteral("<b style='color:%1'>%2</b> <i>%3%4</i>")
-                           .arg(colour.name(), esc(head), esc(d.severity),
+                           .arg(colour.name(), esc(head), esc(severity),
                                d.capture.isEmpty() ? QString() : tr(" in %1").arg(esc(d.capture)));
         if (!d.summary.isEmpty())
             html += "<br>" + esc(d.summary);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/Severity.h"
+
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -21,13 +23,13 @@ class EditorMarkers : public QObject {
 public:
     struct Diagnostic {
         int line = 0;
-        QString severity;  ///< violation | error | mismatch | warning
+        model::Severity severity = model::Severity::Error;
         std::optional<int> invariant;
         QString rule;
         QString summary;  ///< one line
         QString fix;
         QString capture;
-        bool warning() const { return severity == QLatin1String("warning"); }
+        bool warning() const { return severity == model::Severity::Warning; }
     };
 
     /// The symbol margin's number (between the line numbers and the fold margin).

@@ -1,6 +1,6 @@
 #include "ui/editor/ScriptLocations.h"
 
-#include "commands/LessonCatalogue.h"
+#include "lessons/LessonCatalogue.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -15,7 +15,7 @@ const QString kLastDirKey = QStringLiteral("files/lastDir");
 QString ScriptLocations::examplesDir()
 {
     // resources/lessons and resources/examples are siblings wherever resources are.
-    const QString lessons = QString::fromStdString(commands::LessonCatalogue::defaultLessonsDir());
+    const QString lessons = QString::fromStdString(lessons::LessonCatalogue::defaultLessonsDir());
     return QDir::cleanPath(QFileInfo(lessons).path() + QStringLiteral("/examples"));
 }
 

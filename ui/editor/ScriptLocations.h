@@ -10,7 +10,7 @@ namespace ps::ui {
 class ScriptLocations {
 public:
     /// $PS_RESOURCES_DIR/examples, else the source tree's resources/examples (beside the
-    /// lessons folder that engine/commands' LessonCatalogue finds).
+    /// lessons folder that engine/lessons' LessonCatalogue finds).
     static QString examplesDir();
     /// The folder Open and Save As start in.
     static QString startDir();

@@ -1,7 +1,7 @@
 #include "ui/lessons/LessonOutcome.h"
 #include "ui/common/StatusStyle.h"
 
-#include "commands/LessonExpectation.h"
+#include "lessons/LessonExpectation.h"
 #include "model/RunStatus.h"
 
 #include <QCoreApplication>
@@ -13,7 +13,7 @@ namespace ps::ui {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using Expect = commands::LessonExpectation;
+using Expect = lessons::LessonExpectation;
 
 namespace {
 
@@ -54,8 +54,7 @@ QString firstLine(const json& j, int limit = 300)
 
 }  // namespace
 
-LessonOutcome::LessonOutcome(
-    const commands::Lesson& lesson, const QString& side, const json& report, const json& expect)
+LessonOutcome::LessonOutcome(const lessons::Lesson& lesson, const QString& side, const json& report, const json& expect)
     : m_side(side), m_script(scriptPath(lesson, side))
 {
     m_status = str(Expect::field(report, "status"), "");
@@ -84,7 +83,7 @@ LessonOutcome::LessonOutcome(
             {QString::fromStdString(f.what), QString::fromStdString(f.message), QString::fromStdString(f.fix)});
 }
 
-LessonOutcome LessonOutcome::failed(const commands::Lesson& lesson, const QString& side, model::RunStatus status,
+LessonOutcome LessonOutcome::failed(const lessons::Lesson& lesson, const QString& side, model::RunStatus status,
     const QString& error, const json& expect)
 {
     LessonOutcome o;
@@ -99,7 +98,7 @@ LessonOutcome LessonOutcome::failed(const commands::Lesson& lesson, const QStrin
     return o;
 }
 
-QString LessonOutcome::scriptPath(const commands::Lesson& lesson, const QString& side)
+QString LessonOutcome::scriptPath(const lessons::Lesson& lesson, const QString& side)
 {
     const std::string& path = side == QLatin1String("fixed") ? lesson.fixed : lesson.broken;
     if (path.empty())

@@ -2,7 +2,7 @@
 
 #include "model/RunStatus.h"
 
-#include "commands/LessonCatalogue.h"
+#include "lessons/LessonCatalogue.h"
 
 #include <QString>
 #include <QStringList>
@@ -31,16 +31,16 @@ public:
     /// A finished run. `report` is the run's schema-1 report (model::Report::toJson());
     /// `expect` is the whole expect.json ({"broken": ..., "fixed": ...}). A report whose status
     /// is "cancelled" makes a cancelled outcome.
-    LessonOutcome(const commands::Lesson& lesson, const QString& side, const nlohmann::json& report,
-        const nlohmann::json& expect);
+    LessonOutcome(
+        const lessons::Lesson& lesson, const QString& side, const nlohmann::json& report, const nlohmann::json& expect);
 
     /// A run that did not end in a report of the script: cancelled (status "cancelled") or could
     /// not start (status "error"; `error` says why, e.g. WorkerClient::launchError()).
-    static LessonOutcome failed(const commands::Lesson& lesson, const QString& side, model::RunStatus status,
+    static LessonOutcome failed(const lessons::Lesson& lesson, const QString& side, model::RunStatus status,
         const QString& error, const nlohmann::json& expect = nlohmann::json());
 
     /// The path a side's script is run as (absolute, normalised): "broken" or "fixed".
-    static QString scriptPath(const commands::Lesson& lesson, const QString& side);
+    static QString scriptPath(const lessons::Lesson& lesson, const QString& side);
     /// Reads and checks expect.json (an object with a "broken" and a "fixed" object); nullopt
     /// and the reason, naming the path, in `error`.
     static std::optional<nlohmann::json> readExpect(const QString& path, QString* error);

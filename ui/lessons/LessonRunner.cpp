@@ -3,7 +3,7 @@
 #include "ui/run/RunDocument.h"
 #include "ui/run/WorkerClient.h"
 
-#include "commands/LessonExpectation.h"
+#include "lessons/LessonExpectation.h"
 #include "protocol/RunOptions.h"
 
 #include <QSettings>
@@ -25,7 +25,7 @@ LessonRunner::~LessonRunner()
 
 QString LessonRunner::sideName(int side)
 {
-    return QString::fromLatin1(commands::LessonExpectation::kSides[side]);
+    return QString::fromLatin1(lessons::LessonExpectation::kSides[side]);
 }
 
 bool LessonRunner::ensureWorker(QString* problem)
@@ -49,7 +49,7 @@ bool LessonRunner::ensureWorker(QString* problem)
 }
 
 bool LessonRunner::start(
-    const commands::Lesson& lesson, const nlohmann::json& expect, const QList<int>& sides, QString* problem)
+    const lessons::Lesson& lesson, const nlohmann::json& expect, const QList<int>& sides, QString* problem)
 {
     if (busy() || sides.isEmpty()) {
         *problem = busy() ? tr("a run is in progress") : tr("nothing to run");

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "commands/LessonCatalogue.h"
+#include "lessons/LessonCatalogue.h"
 #include "ui/lessons/LessonOutcome.h"
 
 #include <QElapsedTimer>
@@ -33,7 +33,7 @@ public:
 
     /// Runs `sides` of `lesson` in that order. False, with the reason in `problem`, when a run
     /// is in progress or no worker can start.
-    bool start(const commands::Lesson& lesson, const nlohmann::json& expect, const QList<int>& sides, QString* problem);
+    bool start(const lessons::Lesson& lesson, const nlohmann::json& expect, const QList<int>& sides, QString* problem);
     /// Kills the run in progress; the sides not yet run end as cancelled, then finished().
     void cancel();
     /// Starts the worker now, so that the first run finds torch imported (nothing when none can
@@ -80,7 +80,7 @@ private:
     QList<int> m_queue;  ///< the sides still to run after m_running
     QList<int> m_sides;
     bool m_cancelRequested = false;
-    commands::Lesson m_lesson;
+    lessons::Lesson m_lesson;
     nlohmann::json m_expect;
     QString m_stage;
     QString m_stageCapture;

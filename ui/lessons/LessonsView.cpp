@@ -1,8 +1,8 @@
 #include "ui/lessons/LessonsView.h"
 
+#include "ui/common/SideBySideDiffView.h"
 #include "ui/editor/ScriptEditor.h"
 #include "ui/editor/ScriptFile.h"
-#include "ui/lessons/LessonDiffView.h"
 #include "ui/lessons/LessonOutcomeView.h"
 #include "ui/lessons/LessonRunner.h"
 #include "ui/run/WorkerClient.h"
@@ -113,7 +113,7 @@ LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QW
     m_upper->setStretchFactor(1, 1);
     m_upper->setChildrenCollapsible(false);
 
-    m_diff = new LessonDiffView;
+    m_diff = new SideBySideDiffView;
     m_outcomeSplit = new QSplitter(Qt::Horizontal);
     m_outcomeSplit->setChildrenCollapsible(false);
     for (int k = 0; k < 2; ++k) {
@@ -183,7 +183,7 @@ LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QW
     connect(m_runner, &LessonRunner::finished, this, &LessonsView::onRunEnded);
 
     setLessonsDir(
-        lessonsDir.isEmpty() ? QString::fromStdString(commands::LessonCatalogue::defaultLessonsDir()) : lessonsDir);
+        lessonsDir.isEmpty() ? QString::fromStdString(lessons::LessonCatalogue::defaultLessonsDir()) : lessonsDir);
 }
 
 LessonsView::~LessonsView()
@@ -247,7 +247,7 @@ void LessonsView::reload()
         m_dirProblem
             = tr("No lessons folder at %1 (set PS_RESOURCES_DIR to the folder that holds lessons/).").arg(m_lessonsDir);
     else {
-        m_lessons = commands::LessonCatalogue::list(m_lessonsDir.toStdString());
+        m_lessons = lessons::LessonCatalogue::list(m_lessonsDir.toStdString());
         if (m_lessons.empty())
             m_dirProblem = tr("No lessons in %1 (a lesson is a folder with lesson.md, broken.py, fixed.py and "
                               "expect.json).")
@@ -301,7 +301,7 @@ bool LessonsView::selectLesson(const QString& name)
     return m_current && QString::fromStdString(m_current->name) == name;
 }
 
-std::optional<commands::Lesson> LessonsView::currentLesson() const
+std::optional<lessons::Lesson> LessonsView::currentLesson() const
 {
     return m_current;
 }
@@ -410,7 +410,7 @@ bool LessonsView::runSides(const QList<int>& sides)
         return false;
     }
     // Read the lesson again: its files may have changed since it was shown.
-    const auto lesson = commands::LessonCatalogue::find(m_lessonsDir.toStdString(), m_current->name);
+    const auto lesson = lessons::LessonCatalogue::find(m_lessonsDir.toStdString(), m_current->name);
     if (!lesson) {
         m_runProblem
             = tr("The lesson %1 is no longer in %2.").arg(QString::fromStdString(m_current->name), m_lessonsDir);

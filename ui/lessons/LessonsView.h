@@ -1,6 +1,6 @@
 #pragma once
 
-#include "commands/LessonCatalogue.h"
+#include "lessons/LessonCatalogue.h"
 #include "ui/lessons/LessonOutcome.h"
 
 #include <QList>
@@ -19,7 +19,7 @@ class QTextBrowser;
 
 namespace ps::ui {
 
-class LessonDiffView;
+class SideBySideDiffView;
 class LessonOutcomeView;
 class LessonRunner;
 class ScriptEditor;
@@ -27,7 +27,7 @@ class ScriptEditor;
 /// The Lessons view: one lesson per rule of the programming model (resources/lessons/). The
 /// list and the lesson's explanation (lesson.md, under its title) across the top; below them,
 /// the whole width for broken.py and fixed.py side by side, read-only, their difference marked
-/// (LessonDiffView); under each script what it reported when run and whether that is what the
+/// (SideBySideDiffView); under each script what it reported when run and whether that is what the
 /// lesson's expect.json says, as `precompile-studio lessons run NAME` does. Run broken.py, Run
 /// fixed.py or Run Both use a worker of the view's own (nothing is stored in the library).
 ///
@@ -53,7 +53,7 @@ public:
     QStringList lessonNames() const;
     /// Shows this lesson (false: no such lesson, or a run is in progress).
     bool selectLesson(const QString& name);
-    std::optional<commands::Lesson> currentLesson() const;
+    std::optional<lessons::Lesson> currentLesson() const;
 
     bool busy() const;
     /// What the view is doing: "broken.py: running the script · 4.2 s", or the last result.
@@ -75,7 +75,7 @@ public:
     QListWidget* lessonList() const { return m_list; }
     QLabel* titleLabel() const { return m_title; }
     QTextBrowser* explanation() const { return m_explanation; }
-    LessonDiffView* diffView() const { return m_diff; }
+    SideBySideDiffView* diffView() const { return m_diff; }
     ScriptEditor* scriptView(const QString& side) const;
     QPushButton* runButton() const { return m_runButton; }
     QPushButton* runSideButton(const QString& side) const;
@@ -120,8 +120,8 @@ private:
 
     QString m_pythonEnv;
     QString m_lessonsDir;
-    std::vector<commands::Lesson> m_lessons;
-    std::optional<commands::Lesson> m_current;
+    std::vector<lessons::Lesson> m_lessons;
+    std::optional<lessons::Lesson> m_current;
     QString m_dirProblem;     ///< about the lessons folder (missing, empty)
     QString m_lessonProblem;  ///< about the lesson shown (missing files, invalid expect.json)
     QString m_runProblem;     ///< about running (no worker)
@@ -143,7 +143,7 @@ private:
     QLabel* m_stageLabel;
     QSplitter* m_outer;
     QSplitter* m_upper;
-    LessonDiffView* m_diff;
+    SideBySideDiffView* m_diff;
     QSplitter* m_outcomeSplit;
     QPushButton* m_sideRunButtons[2];
     QPushButton* m_openButtons[2];

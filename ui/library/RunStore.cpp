@@ -7,12 +7,12 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
-#include "commands/LibraryDiff.h"
 #include "library/ArtifactFiles.h"
 #include "library/ArtifactLibrary.h"
 #include "library/DefaultLibraryPath.h"
 #include "library/LibraryError.h"
 #include "library/LibraryLayoutCache.h"
+#include "library/RunSideLoader.h"
 
 namespace ps::ui {
 
@@ -111,7 +111,7 @@ std::shared_ptr<RunDocument> RunStore::load(qint64 id, QString* error) const
         doc->report = model::Report::fromJson(record.report);
         doc->report.runId = id;
         doc->scriptText = record.scriptText;
-        doc->origin = QStringLiteral("library");
+        doc->origin = RunDocument::Origin::Library;
         doc->createdAt = q(record.summary.createdAt);
         doc->trusted = record.summary.trusted;
         doc->artifacts.resize(doc->report.captures.size());
@@ -184,7 +184,7 @@ bool RunStore::compareSide(qint64 id, compare::RunSide* out, QString* error) con
         return false;
     }
     try {
-        *out = commands::LibraryDiff::load(*m_impl->lib, id);
+        *out = library::RunSideLoader::load(*m_impl->lib, id);
         return true;
     } catch (const std::exception& e) {
         *error = q(e.what());
@@ -259,7 +259,7 @@ std::shared_ptr<RunDocument> RunStore::readExport(const QString& path, QString* 
         library::ArtifactFiles::Pair pair = library::ArtifactFiles::read(path.toStdString());
         auto doc = std::make_shared<RunDocument>();
         doc->report = model::Report::fromJson(pair.report);
-        doc->origin = QStringLiteral("export");
+        doc->origin = RunDocument::Origin::Export;
         doc->trusted = false;
         doc->artifacts.resize(doc->report.captures.size());
         if (pair.captureIndex < doc->artifacts.size()) {

@@ -98,9 +98,9 @@ QString ReportHeader::identity(const RunDocument& run)
     const QString script = QString::fromStdString(r.script);
     QStringList parts;
     parts << (script.isEmpty() ? tr("(no script)") : UnsavedScript::displayName(script));
-    if (run.origin == QLatin1String("library"))
+    if (run.origin == RunDocument::Origin::Library)
         parts << (r.runId ? tr("stored run #%1").arg(*r.runId) : tr("stored run"));
-    else if (run.origin == QLatin1String("export"))
+    else if (run.origin == RunDocument::Origin::Export)
         parts << tr("exported artifact");
     else
         parts << (r.runId ? tr("run #%1").arg(*r.runId) : tr("run (not stored)"));
@@ -136,7 +136,7 @@ void ReportHeader::showRun(const RunDocument& run)
         facts << tr("not trusted: python_code and the cache are executable");
     if (run.elapsedSeconds > 0)
         facts << tr("%1 s").arg(run.elapsedSeconds, 0, 'f', 1);
-    if (!run.storeError().isEmpty() && run.origin == QLatin1String("run"))
+    if (!run.storeError().isEmpty() && run.origin == RunDocument::Origin::Run)
         facts << tr("not stored: %1").arg(run.storeError());
     m_facts->setText(QStringLiteral("<small>%1</small>").arg(facts.join(QStringLiteral(" · ")).toHtmlEscaped()));
     m_facts->setVisible(!facts.isEmpty());

@@ -94,7 +94,7 @@ void RunMarkers::markGraph()
     if (run && capture >= 0 && capture < static_cast<int>(run->report.captures.size())) {
         const QString name = QString::fromStdString(run->report.captures[capture].name);
         for (const auto& e : m_report->violationsView()->entries())
-            if (e.severity != QLatin1String("warning") && e.capture == name)
+            if (model::isProblem(e.severity) && e.capture == name)
                 for (int n : nodesOf(e.file, e.line, e.nodes))
                     if (!marked.contains(n))
                         marked << n;

@@ -21,44 +21,30 @@ namespace ps::ui {
 
 namespace {
 
-QString str(const nlohmann::json& j, const char* key)
+using model::Judgement;
+using model::Verification;
+using Group = Verification::Group;
+
+QString q(const std::string& s)
 {
-    auto it = j.find(key);
-    if (it == j.end() || it->is_null())
+    return QString::fromStdString(s);
+}
+
+QString number(const std::optional<double>& v)
+{
+    return v ? QString::number(*v, 'g', 3) : QStringLiteral("—");
+}
+
+QString sci(const std::optional<double>& v)
+{
+    return v ? QString::number(*v, 'g', 2) : QStringLiteral("—");
+}
+
+QString pair(const std::optional<std::pair<std::string, std::string>>& p)
+{
+    if (!p)
         return {};
-    return it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString::fromStdString(it->dump());
-}
-
-QString yesNo(const nlohmann::json& j, const char* key)
-{
-    auto it = j.find(key);
-    if (it == j.end() || !it->is_boolean())
-        return QStringLiteral("—");
-    return it->get<bool>() ? QStringLiteral("✓ yes") : QStringLiteral("✗ no");
-}
-
-QString number(const nlohmann::json& j, const char* key)
-{
-    auto it = j.find(key);
-    if (it == j.end() || !it->is_number())
-        return QStringLiteral("—");
-    return QString::number(it->get<double>(), 'g', 3);
-}
-
-QString plain(const nlohmann::json& v)
-{
-    if (v.is_null())
-        return QStringLiteral("—");
-    return v.is_string() ? QString::fromStdString(v.get<std::string>()) : QString::fromStdString(v.dump());
-}
-
-QString pair(const nlohmann::json& j, const char* key)
-{
-    auto it = j.find(key);
-    if (it == j.end() || !it->is_array() || it->size() != 2)
-        return {};
-    const QString a = plain((*it)[0]), b = plain((*it)[1]);
-    return a == b ? a : a + " ≠ " + b;
+    return p->first == p->second ? q(p->first) : q(p->first) + " ≠ " + q(p->second);
 }
 
 /// 0.506 ms, 47.3 ms, 7.24 s
@@ -68,145 +54,76 @@ QString duration(double seconds)
     return ms < 1000 ? QStringLiteral("%1 ms").arg(ms, 0, 'g', 3) : QStringLiteral("%1 s").arg(seconds, 0, 'f', 2);
 }
 
-QString sci(const nlohmann::json& j, const char* key)
+QString word(Judgement j)
 {
-    auto it = j.find(key);
-    if (it == j.end() || !it->is_number())
-        return QStringLiteral("—");
-    return QString::number(it->get<double>(), 'g', 2);
-}
-
-/// The values the float64 judge decided, by "kind/name" (accuracy.tensors); runtime_inputs'
-/// outputs, which have a judge of their own, as "runtime/name".
-using JudgedValues = std::map<std::string, const nlohmann::json*>;
-
-void addJudged(JudgedValues& out, const nlohmann::json& v, const std::string& prefix)
-{
-    auto a = v.find("accuracy");
-    if (a == v.end() || !a->is_object())
-        return;
-    auto ts = a->find("tensors");
-    if (ts == a->end() || !ts->is_array())
-        return;
-    for (const auto& t : *ts) {
-        if (!t.is_object())
-            continue;
-        const std::string kind = t.value("kind", std::string());
-        if (prefix.empty())
-            out[kind + "/" + t.value("name", std::string())] = &t;
-        else if (kind == "outputs")
-            out[prefix + "/" + t.value("name", std::string())] = &t;
-    }
-}
-
-JudgedValues judgedValues(const nlohmann::json& v)
-{
-    JudgedValues out;
-    addJudged(out, v, {});
-    if (auto rt = v.find("runtime"); rt != v.end() && rt->is_object())
-        addJudged(out, *rt, "runtime");
-    return out;
-}
-
-/// matches, drift, wrong, or "" (no verdict, or not judged).
-std::string verdictOf(const JudgedValues& judged, const std::string& key)
-{
-    auto j = judged.find(key);
-    if (j == judged.end())
-        return {};
-    auto verdict = j->second->find("verdict");
-    return verdict != j->second->end() && verdict->is_string() ? verdict->get<std::string>() : std::string();
+    const auto w = model::toString(j);
+    return QString::fromLatin1(w.data(), static_cast<qsizetype>(w.size()));
 }
 
 /// Whether a group (outputs, grads, ...) matches by the one verdict: each value within the tight
 /// tolerance or judged rounding against float64. "—" where the group is empty. Read from the
 /// rows rather than from grads_match & co., so that runs stored before those fields followed the
 /// verdict read the same.
-QString groupVerdict(const nlohmann::json& v, const char* kind, const JudgedValues& judged)
+QString groupVerdict(const Verification& v, Group group)
 {
-    auto list = v.find(kind);
-    if (list == v.end() || !list->is_array() || list->empty())
+    const auto verdict = v.groupVerdict(group);
+    if (!verdict)
         return QStringLiteral("—");
-    bool drift = false;
-    for (const auto& e : *list) {
-        if (!e.is_object())
-            continue;
-        const auto r = e.value("result", nlohmann::json::object());
-        if (r.value("ok", false) == true)
-            continue;
-        const std::string verdict = verdictOf(judged, std::string(kind) + "/" + e.value("name", std::string()));
-        if (verdict == "matches")
-            continue;
-        if (verdict == "drift") {
-            drift = true;
-            continue;
-        }
-        return QStringLiteral("✗ no");
-    }
-    return drift ? QObject::tr("≈ numerics drift") : QStringLiteral("✓ yes");
+    if (*verdict == Judgement::Matches)
+        return QStringLiteral("✓ yes");
+    if (*verdict == Judgement::Drift)
+        return QObject::tr("≈ numerics drift");
+    return QStringLiteral("✗ no");
 }
 
-/// The one verdict of the capture's verification, as the header and `run` say it: the float64
-/// judge's where it ran, else what the status says.
-QString verdictWord(const nlohmann::json& v)
+/// The one verdict of a verification (or of its runtime_inputs call), as the header and `run`
+/// say it: the float64 judge's where it ran, else what the status says.
+QString verdictWord(const std::optional<Judgement>& verdict, Verification::Status status)
 {
-    if (auto a = v.find("accuracy"); a != v.end() && a->is_object() && a->contains("verdict")) {
-        const QString verdict = str(*a, "verdict");
-        return verdict.isEmpty() ? QObject::tr("no verdict (a mismatch)") : verdict;
-    }
-    const QString status = str(v, "status");
-    if (status == "ok")
-        return QObject::tr("matches");
-    return status;
+    if (verdict == Judgement::None)
+        return QObject::tr("no verdict (a mismatch)");
+    if (verdict)
+        return word(*verdict);
+    const auto w = model::toString(status);
+    return QString::fromLatin1(w.data(), static_cast<qsizetype>(w.size()));
 }
 
 /// The tight comparison, as a detail under the verdict: "bit-for-bit", or how far outside the
 /// dtype tolerance and what the judge made of it.
-QString toleranceHtml(const nlohmann::json& v)
+QString toleranceHtml(const Verification& v)
 {
-    const auto mad = v.find("max_abs_diff");
-    if (mad == v.end() || !mad->is_number())
+    if (!v.maxAbsDiff)
         return {};
-    if (mad->get<double>() == 0.0)
+    if (*v.maxAbsDiff == 0.0)
         return QObject::tr("<b>bit-for-bit</b>: yes");
-    bool within = true;
-    if (auto w = v.find("within_tolerance"); w != v.end() && w->is_boolean())
-        within = w->get<bool>();
-    else if (auto a = v.find("accuracy"); a != v.end() && a->is_object())
-        within = a->value("reference", nlohmann::json()) == "tolerance";
+    const bool within = v.withinTolerance.value_or(!(v.accuracy && v.accuracy->againstFloat64));
     QString html = QObject::tr("<b>bit-for-bit</b>: no, max |Δ| %1, max rel Δ %2")
-                       .arg(number(v, "max_abs_diff"), number(v, "max_rel_diff"));
-    if (within) {
+                       .arg(number(v.maxAbsDiff), number(v.maxRelDiff));
+    if (within)
         html += QObject::tr(": within the dtype's tolerance");
-    } else {
-        const QString verdict = verdictWord(v);
-        if (verdict == "matches")
-            html += QObject::tr(": outside the dtype's tight tolerance, rounding against float64");
-        else
-            html += QObject::tr(": outside the dtype's tight tolerance");
-    }
+    else if (v.verdict() == Judgement::Matches)
+        html += QObject::tr(": outside the dtype's tight tolerance, rounding against float64");
+    else
+        html += QObject::tr(": outside the dtype's tight tolerance");
     return html;
 }
 
 /// The perturbed trials in one line: how each came out, with a drifting or diverging trial's note.
-QString perturbedHtml(const nlohmann::json& v)
+QString perturbedHtml(const Verification& v)
 {
-    auto p = v.find("perturbed");
-    if (p == v.end() || !p->is_object())
+    if (!v.perturbed)
         return {};
-    if (!p->value("ran", false))
-        return QObject::tr("<br><b>perturbed inputs</b>: not run (%1)").arg(str(*p, "reason").toHtmlEscaped());
+    if (!v.perturbed->ran)
+        return QObject::tr("<br><b>perturbed inputs</b>: not run (%1)").arg(q(v.perturbed->reason).toHtmlEscaped());
+    using T = Verification::Trial::Status;
     QStringList trials;
     QString detail;
-    if (auto ts = p->find("trials"); ts != p->end() && ts->is_array())
-        for (const auto& t : *ts) {
-            if (!t.is_object())
-                continue;
-            const QString status = str(t, "status");
-            trials << str(t, "kind").toHtmlEscaped() + " " + status.toHtmlEscaped();
-            if (detail.isEmpty() && (status == "drift" || status == "diverged"))
-                detail = str(t, "note").toHtmlEscaped();
-        }
+    for (const auto& t : v.perturbed->trials) {
+        const auto status = model::toString(t.status);
+        trials << q(t.kind).toHtmlEscaped() + " " + QString::fromLatin1(status.data(), qsizetype(status.size()));
+        if (detail.isEmpty() && (t.status == T::Drift || t.status == T::Diverged))
+            detail = q(t.note).toHtmlEscaped();
+    }
     QString html = QObject::tr("<br><b>perturbed inputs</b>: %1").arg(trials.join(", "));
     if (!detail.isEmpty())
         html += " — " + detail;
@@ -215,30 +132,26 @@ QString perturbedHtml(const nlohmann::json& v)
 
 /// The accuracy judge's verdict with both errors against float64, and what verification
 /// skipped to stay within its budget (the verify object's "accuracy" and "budget").
-QString accuracyHtml(const nlohmann::json& v)
+QString accuracyHtml(const Verification& v)
 {
     QString html;
-    const auto a = v.find("accuracy");
-    if (a != v.end() && a->is_object() && a->contains("verdict")) {
-        const QString verdict = str(*a, "verdict");
-        html += QObject::tr("<br><b>accuracy</b>: %1").arg(verdict.isEmpty() ? QObject::tr("no verdict") : verdict);
-        if (a->value("reference", nlohmann::json()) == "float64") {
+    if (v.accuracy) {
+        const auto& a = *v.accuracy;
+        html += QObject::tr("<br><b>accuracy</b>: %1").arg(word(a.verdict));
+        if (a.againstFloat64) {
             html += QObject::tr(" &nbsp; against float64: <b>artifact</b> %1, <b>eager</b> %2 (%3×)")
-                        .arg(sci(*a, "artifact_error"), sci(*a, "eager_error"), sci(*a, "ratio"));
+                        .arg(sci(a.artifactError), sci(a.eagerError), sci(a.ratio));
             QStringList worst;
-            if (auto w = a->find("worst"); w != a->end() && w->is_array())
-                for (const auto& name : *w)
-                    worst << plain(name).toHtmlEscaped();
+            for (const auto& name : a.worst)
+                worst << q(name).toHtmlEscaped();
             if (!worst.isEmpty())
                 html += QObject::tr("<br><b>worst</b>: %1").arg(worst.join(", "));
         }
     }
     QStringList skipped;
-    if (auto b = v.find("budget"); b != v.end() && b->is_object())
-        if (auto s = b->find("skipped"); s != b->end() && s->is_array())
-            for (const auto& item : *s)
-                skipped << plain(item).toHtmlEscaped();
-    if (auto l = v.find("load_no_cache"); l != v.end() && l->is_object() && l->value("ran", true) == false)
+    for (const auto& item : v.skipped)
+        skipped << q(item).toHtmlEscaped();
+    if (v.loadNoCacheSkipped)
         skipped << QObject::tr("load without cache");
     if (!skipped.isEmpty())
         html += QObject::tr("<br><b>skipped</b> to stay within the verification budget: %1 (Run &gt; Deep "
@@ -390,8 +303,7 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
         return;
     }
     const auto& c = run->report.captures[capture];
-    auto it = c.json.find("verify");
-    if (it == c.json.end() || !it->is_object()) {
+    if (!c.verify) {
         clear(c.status == model::CaptureStatus::Ok
                 ? tr("The report holds no verification.")
                 : tr("Not verified: the capture ended in a %1, so there is no artifact to load.")
@@ -399,99 +311,99 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
         return;
     }
     m_rows->clear();
-    const auto& v = *it;
-    const JudgedValues judged = judgedValues(v);
-    QString html;
-    if (!v.value("ran", true)) {
-        html = tr("<b>Not verified</b>: %1").arg(str(v, "reason").toHtmlEscaped());
-    } else {
-        // One verdict: the groups say what the judge says; the tight comparison is a detail.
-        html = tr("<b>Verdict</b>: %1 &nbsp; <b>outputs</b>: %2 &nbsp; <b>gradients</b>: %3 &nbsp; "
-                  "<b>buffers</b>: %4 &nbsp; <b>inputs</b>: %5 &nbsp; <b>calls compared</b>: %6")
-                   .arg(verdictWord(v).toHtmlEscaped(), groupVerdict(v, "outputs", judged),
-                       groupVerdict(v, "grads", judged), groupVerdict(v, "buffers", judged),
-                       groupVerdict(v, "inputs", judged), str(v, "calls"));
-        if (const QString tol = toleranceHtml(v); !tol.isEmpty())
-            html += "<br>" + tol;
-        if (auto rt = v.find("runtime"); rt != v.end() && rt->is_object())
-            html += tr("<br><b>runtime_inputs</b>: %1, matches eager: %2")
-                        .arg(str(*rt, "status").toHtmlEscaped(),
-                            rt->contains("accuracy") ? verdictWord(*rt).toHtmlEscaped() : yesNo(*rt, "matches_eager"));
-        html += accuracyHtml(v);
-        html += perturbedHtml(v);
+    const Verification& v = *c.verify;
+    m_summary->setText(summaryHtml(v) + timingsHtml(c.timings));
+    // Each compared value, with the accuracy judge's verdict and figures where it was outside tolerance.
+    const std::pair<Group, QString> groups[]
+        = {{Group::Outputs, tr("output")}, {Group::Grads, tr("gradient")}, {Group::Buffers, tr("buffer")},
+            {Group::Parameters, tr("parameter")}, {Group::Inputs, tr("input")}, {Group::Runtime, tr("runtime_inputs")}};
+    for (const auto& [group, label] : groups)
+        for (const Verification::Comparison* e : v.group(group))
+            addRow(v, *e, label);
+    for (int col = 0; col < 8; ++col)
+        m_rows->resizeColumnToContents(col);
+    setCharts(c.timings);
+}
+
+QString VerifyView::summaryHtml(const Verification& v) const
+{
+    if (!v.ran)
+        return tr("<b>Not verified</b>: %1").arg(q(v.reason).toHtmlEscaped());
+    // One verdict: the groups say what the judge says; the tight comparison is a detail.
+    QString html = tr("<b>Verdict</b>: %1 &nbsp; <b>outputs</b>: %2 &nbsp; <b>gradients</b>: %3 &nbsp; "
+                      "<b>buffers</b>: %4 &nbsp; <b>inputs</b>: %5 &nbsp; <b>calls compared</b>: %6")
+                       .arg(verdictWord(v.verdict(), v.status).toHtmlEscaped(), groupVerdict(v, Group::Outputs),
+                           groupVerdict(v, Group::Grads), groupVerdict(v, Group::Buffers),
+                           groupVerdict(v, Group::Inputs), v.calls ? QString::number(*v.calls) : QString());
+    if (const QString tol = toleranceHtml(v); !tol.isEmpty())
+        html += "<br>" + tol;
+    if (const auto& rt = v.runtime) {
+        const auto status = model::toString(rt->status);
+        QString matches;
+        if (rt->accuracy)
+            matches = verdictWord(rt->accuracy->verdict, rt->status).toHtmlEscaped();
+        else
+            matches = !rt->matchesEager ? QStringLiteral("—")
+                : *rt->matchesEager     ? QStringLiteral("✓ yes")
+                                        : QStringLiteral("✗ no");
+        html += tr("<br><b>runtime_inputs</b>: %1, matches eager: %2")
+                    .arg(QString::fromLatin1(status.data(), qsizetype(status.size())), matches);
     }
+    return html + accuracyHtml(v) + perturbedHtml(v);
+}
+
+QString VerifyView::timingsHtml(const std::map<std::string, double>& timings) const
+{
     QStringList times;
     for (const auto& [key, label] : std::vector<std::pair<std::string, QString>>{{"script", tr("script")},
              {"precompile", tr("precompile")}, {"load", tr("load")}, {"load_no_cache", tr("load without cache")},
              {"call", tr("call")}, {"call_eager", tr("eager call")}, {"verify", tr("verify")}})
-        if (auto t = c.timings.find(key); t != c.timings.end())
+        if (auto t = timings.find(key); t != timings.end())
             times << label + " " + duration(t->second);
-    if (!times.isEmpty())
-        html += "<br><b>" + tr("Timings") + "</b>: " + times.join(" · ");
-    m_summary->setText(html);
+    return times.isEmpty() ? QString() : "<br><b>" + tr("Timings") + "</b>: " + times.join(" · ");
+}
 
-    // Each compared value, with the accuracy judge's verdict and figures where it was outside tolerance.
-    auto addRows = [this, &judged](const nlohmann::json& list, const QString& group, const std::string& kind) {
-        if (!list.is_array())
-            return;
-        for (const auto& e : list) {
-            if (!e.is_object())
-                continue;
-            const auto r = e.value("result", nlohmann::json::object());
-            auto* item = new QTreeWidgetItem(m_rows);
-            item->setText(0, group);
-            item->setText(1, str(e, "name"));
-            const auto okField = r.find("ok");
-            const bool ok = okField != r.end() && okField->is_boolean() && okField->get<bool>();
-            // The Match column says the verdict: within tolerance ✓, rounding against float64 ≈,
-            // numerics drift ~ (amber); only wrong or unjudged is a red ✗.
-            const std::string key = kind + "/" + e.value("name", std::string());
-            const std::string judgedAs = ok ? std::string() : verdictOf(judged, key);
-            if (ok) {
-                item->setText(2, QStringLiteral("✓"));
-                item->setForeground(2, QColor(40, 150, 60));
-            } else if (judgedAs == "matches") {
-                item->setText(2, tr("≈ rounding"));
-                item->setForeground(2, QColor(40, 150, 60));
-            } else if (judgedAs == "drift") {
-                item->setText(2, tr("~ drift"));
-                item->setForeground(2, QColor(200, 130, 20));
-            } else {
-                item->setText(2, QStringLiteral("✗"));
-                item->setForeground(2, QColor(200, 40, 30));
-            }
-            item->setText(3, number(r, "max_abs_diff"));
-            item->setText(4, number(r, "rms_rel_diff"));
-            item->setText(5, pair(r, "sizes"));
-            item->setText(6, pair(r, "strides"));
-            item->setText(7, pair(r, "dtypes"));
-            QString note = str(r, "note");
-            if (note.isEmpty() && r.contains("values"))
-                note = pair(r, "values");
-            // "mismatched" is null where sizes or dtypes differ: only a count is a count.
-            if (auto m = r.find("mismatched"); m != r.end() && m->is_number_integer() && m->get<long long>() > 0)
-                note = tr("%1 element(s) outside tolerance").arg(m->get<long long>())
-                    + (note.isEmpty() ? "" : "; " + note);
-            if (auto j = judged.find(key); j != judged.end()) {
-                const nlohmann::json& t = *j->second;
-                note += (note.isEmpty() ? "" : "; ")
-                    + tr("%1; against float64: artifact %2, eager %3")
-                          .arg(judgedAs.empty() ? tr("no verdict") : QString::fromStdString(judgedAs),
-                              sci(t, "artifact_error"), sci(t, "eager_error"));
-            }
-            item->setText(8, note);
-        }
-    };
-    addRows(v.value("outputs", nlohmann::json()), tr("output"), "outputs");
-    addRows(v.value("grads", nlohmann::json()), tr("gradient"), "grads");
-    addRows(v.value("buffers", nlohmann::json()), tr("buffer"), "buffers");
-    addRows(v.value("parameters", nlohmann::json()), tr("parameter"), "parameters");
-    addRows(v.value("inputs", nlohmann::json()), tr("input"), "inputs");
-    if (auto rt = v.find("runtime"); rt != v.end() && rt->is_object())
-        addRows(rt->value("outputs", nlohmann::json()), tr("runtime_inputs"), "runtime");
-    for (int col = 0; col < 8; ++col)
-        m_rows->resizeColumnToContents(col);
-    setCharts(c.timings);
+void VerifyView::addRow(const Verification& v, const Verification::Comparison& e, const QString& label)
+{
+    auto* item = new QTreeWidgetItem(m_rows);
+    item->setText(0, label);
+    item->setText(1, q(e.name));
+    // The Match column says the verdict: within tolerance ✓, rounding against float64 ≈,
+    // numerics drift ~ (amber); only wrong or unjudged is a red ✗.
+    const Verification::JudgedValue* judged = v.judgedValue(e.group, e.name);
+    const std::optional<Judgement> judgedAs
+        = e.ok || !judged ? std::nullopt : std::optional<Judgement>(judged->verdict);
+    if (e.ok) {
+        item->setText(2, QStringLiteral("✓"));
+        item->setForeground(2, QColor(40, 150, 60));
+    } else if (judgedAs == Judgement::Matches) {
+        item->setText(2, tr("≈ rounding"));
+        item->setForeground(2, QColor(40, 150, 60));
+    } else if (judgedAs == Judgement::Drift) {
+        item->setText(2, tr("~ drift"));
+        item->setForeground(2, QColor(200, 130, 20));
+    } else {
+        item->setText(2, QStringLiteral("✗"));
+        item->setForeground(2, QColor(200, 40, 30));
+    }
+    item->setText(3, number(e.maxAbsDiff));
+    item->setText(4, number(e.rmsRelDiff));
+    item->setText(5, pair(e.sizes));
+    item->setText(6, pair(e.strides));
+    item->setText(7, pair(e.dtypes));
+    QString note = q(e.note);
+    if (note.isEmpty() && e.values)
+        note = pair(e.values);
+    // "mismatched" is absent where sizes or dtypes differ: only a count is a count.
+    if (e.mismatched && *e.mismatched > 0)
+        note = tr("%1 element(s) outside tolerance").arg(*e.mismatched) + (note.isEmpty() ? "" : "; " + note);
+    if (judged) {
+        const QString verdict = e.ok || judged->verdict == Judgement::None ? tr("no verdict") : word(judged->verdict);
+        note += (note.isEmpty() ? "" : "; ")
+            + tr("%1; against float64: artifact %2, eager %3")
+                  .arg(verdict, sci(judged->artifactError), sci(judged->eagerError));
+    }
+    item->setText(8, note);
 }
 
 }  // namespace ps::ui

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/Verification.h"
+
 #include <QWidget>
 
 #include <map>
@@ -33,6 +35,9 @@ public:
 
 private:
     void setCharts(const std::map<std::string, double>& timings);
+    QString summaryHtml(const model::Verification& v) const;
+    QString timingsHtml(const std::map<std::string, double>& timings) const;
+    void addRow(const model::Verification& v, const model::Verification::Comparison& e, const QString& label);
 
     QLabel* m_summary;
     QTreeWidget* m_rows;

@@ -3,7 +3,8 @@
 #include "ui/common/StatusStyle.h"
 #include "ui/run/RunDocument.h"
 
-#include <QFileInfo>
+#include "model/JsonFields.h"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -18,78 +19,39 @@ namespace ps::ui {
 
 namespace {
 
-QString str(const nlohmann::json& j, const char* key)
+QString q(const std::string& s)
 {
-    if (!j.is_object())
-        return {};
-    auto it = j.find(key);
-    return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+    return QString::fromStdString(s);
 }
 
-void readLocation(const nlohmann::json& j, ViolationsView::Entry& e)
+void setLocation(const std::optional<model::Location>& location, ViolationsView::Entry& e)
 {
-    if (!j.is_object())
+    if (!location)
         return;
-    auto loc = j.find("location");
-    if (loc == j.end() || !loc->is_object())
-        return;
-    e.file = str(*loc, "file");
-    if (auto l = loc->find("line"); l != loc->end() && l->is_number_integer())
-        e.line = l->get<int>();
+    e.file = q(location->file);
+    e.line = location->line;
 }
 
 ViolationsView::Entry fromViolation(
-    const nlohmann::json& v, const QString& capture, const QString& severity, const QString& where = {})
+    const model::Violation& v, const QString& capture, model::Severity severity, const QString& where = {})
 {
     ViolationsView::Entry e;
     e.capture = capture;
     e.severity = severity;
-    if (auto it = v.find("invariant"); it != v.end() && it->is_number_integer())
-        e.invariant = it->get<int>();
-    e.rule = str(v, "rule");
-    e.kind = str(v, "kind");
-    e.phase = where.isEmpty() ? str(v, "phase") : where;
-    e.message = str(v, "message");
-    e.summary = str(v, "summary");
-    if (auto chain = v.find("chain"); chain != v.end() && chain->is_array())
-        for (const auto& step : *chain) {
-            if (!step.is_object())
-                continue;
-            if (str(step, "role") == "torch") {
-                e.chain << str(step, "op");
-                continue;
-            }
-            QString link;
-            if (const QString pkg = str(step, "package"); !pkg.isEmpty())
-                link = pkg + (str(step, "version").isEmpty() ? QString() : " " + str(step, "version")) + " · ";
-            link += QFileInfo(str(step, "file")).fileName();
-            if (auto line = step.find("line"); line != step.end() && line->is_number_integer())
-                link += ":" + QString::number(line->get<int>());
-            if (const QString fn = str(step, "function"); !fn.isEmpty() && str(step, "role") != "user")
-                link += " in " + fn;
-            if (const QString code = str(step, "code"); !code.isEmpty())
-                link += ": " + code;
-            e.chain << link;
-        }
-    e.explanation = str(v, "explanation");
-    e.fix = str(v, "fix");
-    e.traceback = str(v, "traceback");
-    readLocation(v, e);
-    if (auto d = v.find("details"); d != v.end() && d->is_object()) {
-        if (const QString node = str(*d, "node"); !node.isEmpty())
-            e.nodes << node;
-        if (auto consts = d->find("constants"); consts != d->end() && consts->is_array())
-            for (const auto& c : *consts) {
-                if (!c.is_object())
-                    continue;
-                if (const QString node = str(c, "node"); !node.isEmpty())
-                    e.nodes << node;
-                if (auto users = c.find("users"); users != c.end() && users->is_array())
-                    for (const auto& u : *users)
-                        if (u.is_string())
-                            e.nodes << QString::fromStdString(u.get<std::string>());
-            }
-    }
+    e.invariant = v.invariant;
+    e.rule = q(v.rule);
+    e.kind = q(v.kind);
+    e.phase = where.isEmpty() ? q(v.phase) : where;
+    e.message = q(v.message);
+    e.summary = q(v.summary);
+    for (const auto& step : v.chain)
+        e.chain << q(step.describe(true));
+    e.explanation = q(v.explanation);
+    e.fix = q(v.fix);
+    e.traceback = q(v.traceback);
+    setLocation(v.location, e);
+    for (const auto& node : v.nodes)
+        e.nodes << q(node);
     return e;
 }
 
@@ -148,66 +110,59 @@ void ViolationsView::setRun(const std::shared_ptr<const RunDocument>& run)
         return;
     const auto& report = run->report;
     using model::RunStatus;
+    using model::Severity;
     if (auto err = report.extra().find("error"); err != report.extra().end() && err->is_object())
-        m_entries.push_back(fromViolation(*err, QString(), QStringLiteral("error"), tr("script")));
+        m_entries.push_back(fromViolation(model::Violation::fromJson(*err), QString(), Severity::Error, tr("script")));
     else if (report.status != RunStatus::Ok && report.status != RunStatus::Cancelled && report.captures.empty()) {
         Entry e;
-        e.severity = QStringLiteral("error");
+        e.severity = Severity::Error;
         e.rule = StatusStyle::word(report.status);
-        e.message = QString::fromStdString(report.message);
-        readLocation(report.extra(), e);
+        e.message = q(report.message);
+        setLocation(model::Violation::fromJson(report.extra()).location, e);
         m_entries.push_back(e);
     }
     // torch._precompile's warnings from the script's own loads and calls when the run has no
     // capture to hang them on (precompile_studio/contract/script_warnings.py).
-    if (auto w = report.extra().find("warnings"); w != report.extra().end() && w->is_array())
-        for (const auto& item : *w)
-            if (item.is_object())
-                m_entries.push_back(fromViolation(item, QString(), QStringLiteral("warning"), tr("script")));
+    for (const auto& w : model::Violation::listFromJson(model::JsonFields::member(report.extra(), "warnings")))
+        m_entries.push_back(fromViolation(w, QString(), Severity::Warning, tr("script")));
     for (const auto& c : report.captures) {
-        const QString name = QString::fromStdString(c.name);
-        const auto& j = c.json;
-        if (auto v = j.find("violation"); v != j.end() && v->is_object())
-            m_entries.push_back(fromViolation(*v, name,
-                c.status == model::CaptureStatus::Error ? QStringLiteral("error") : QStringLiteral("violation")));
+        const QString name = q(c.name);
+        if (c.violation)
+            m_entries.push_back(fromViolation(
+                *c.violation, name, c.status == model::CaptureStatus::Error ? Severity::Error : Severity::Violation));
         if (c.status == model::CaptureStatus::Mismatch && c.outcome) {
             Entry e;
-            e.severity = QStringLiteral("mismatch");
+            e.severity = Severity::Mismatch;
             e.capture = name;
-            e.rule = QString::fromStdString(c.outcome->rule.empty() ? std::string("mismatch") : c.outcome->rule);
-            e.message = QString::fromStdString(c.outcome->message);
-            e.phase = QString::fromStdString(c.outcomeWhere);
+            e.rule = q(c.outcome->rule.empty() ? std::string("mismatch") : c.outcome->rule);
+            e.message = q(c.outcome->message);
+            if (c.outcomeStage)
+                e.phase = StatusStyle::word(*c.outcomeStage);
             m_entries.push_back(e);
         }
-        if (auto verify = j.find("verify"); verify != j.end() && verify->is_object()) {
-            const auto& vj = *verify;
-            auto add = [&](const char* key, const QString& where) {
-                if (auto v = vj.find(key); v != vj.end() && v->is_object()) {
-                    const QString sev
-                        = str(*v, "status") == "error" || str(*v, "rule").isEmpty() ? "error" : "violation";
-                    m_entries.push_back(fromViolation(*v, name, sev, where));
-                }
-            };
-            add("load_violation", tr("load"));
-            add("call_violation", tr("call"));
-            add("error", tr("verify"));
-            if (auto rt = vj.find("runtime"); rt != vj.end() && rt->is_object()) {
-                if (auto v = rt->find("violation"); v != rt->end() && v->is_object())
-                    m_entries.push_back(fromViolation(
-                        *v, name, str(*rt, "status") == "error" ? "error" : "violation", tr("runtime_inputs")));
-                if (auto v = rt->find("error"); v != rt->end() && v->is_object())
-                    m_entries.push_back(fromViolation(*v, name, QStringLiteral("error"), tr("runtime_inputs")));
+        if (c.verify) {
+            const auto& v = *c.verify;
+            for (const auto& [violation, where] : {std::pair{&v.loadViolation, tr("load")},
+                     std::pair{&v.callViolation, tr("call")}, std::pair{&v.error, tr("verify")}})
+                if (*violation)
+                    m_entries.push_back(fromViolation(**violation, name, (*violation)->severity(), where));
+            if (v.runtime) {
+                using Status = model::Verification::Status;
+                if (v.runtime->violation)
+                    m_entries.push_back(fromViolation(*v.runtime->violation, name,
+                        v.runtime->status == Status::Error ? Severity::Error : Severity::Violation,
+                        tr("runtime_inputs")));
+                if (v.runtime->error)
+                    m_entries.push_back(fromViolation(*v.runtime->error, name, Severity::Error, tr("runtime_inputs")));
             }
         }
-        if (auto w = j.find("warnings"); w != j.end() && w->is_array())
-            for (const auto& item : *w)
-                if (item.is_object())
-                    m_entries.push_back(fromViolation(item, name, QStringLiteral("warning")));
+        for (const auto& w : c.warnings)
+            m_entries.push_back(fromViolation(w, name, Severity::Warning));
     }
 
     for (const auto& e : m_entries) {
         auto* item = new QTreeWidgetItem(m_list);
-        item->setText(0, e.severity);
+        item->setText(0, StatusStyle::word(e.severity));
         item->setText(1, e.capture);
         item->setText(2, e.invariant ? QString::number(*e.invariant) : QStringLiteral("—"));
         item->setText(3, e.rule);
@@ -215,7 +170,7 @@ void ViolationsView::setRun(const std::shared_ptr<const RunDocument>& run)
         item->setText(5, e.line > 0 ? QString::number(e.line) : QString());
         item->setToolTip(4, e.message.left(2000));
         const QStyle::StandardPixmap icon
-            = e.severity == "warning" ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxCritical;
+            = model::isProblem(e.severity) ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning;
         item->setIcon(0, style()->standardIcon(icon));
     }
     for (int c = 0; c < m_list->columnCount(); ++c)
@@ -233,16 +188,17 @@ void ViolationsView::setRun(const std::shared_ptr<const RunDocument>& run)
 
 QString ViolationsView::countsText() const
 {
+    using model::Severity;
     const struct {
-        const char* severity;
+        Severity severity;
         QString one;
         QString many;
-    } kinds[] = {{"violation", tr("violation"), tr("violations")}, {"error", tr("error"), tr("errors")},
-        {"mismatch", tr("mismatch"), tr("mismatches")}, {"warning", tr("warning"), tr("warnings")}};
+    } kinds[] = {{Severity::Violation, tr("violation"), tr("violations")}, {Severity::Error, tr("error"), tr("errors")},
+        {Severity::Mismatch, tr("mismatch"), tr("mismatches")}, {Severity::Warning, tr("warning"), tr("warnings")}};
     QStringList parts;
     for (const auto& k : kinds) {
-        const auto n = std::count_if(m_entries.begin(), m_entries.end(),
-            [&](const Entry& e) { return e.severity == QLatin1String(k.severity); });
+        const auto n = std::count_if(
+            m_entries.begin(), m_entries.end(), [&](const Entry& e) { return e.severity == k.severity; });
         if (n > 0)
             parts << QStringLiteral("%1 %2").arg(n).arg(n == 1 ? k.one : k.many);
     }
@@ -261,7 +217,7 @@ void ViolationsView::showDetails(int row)
     html += "<h3>";
     if (e.invariant)
         html += tr("Invariant %1 · ").arg(*e.invariant);
-    html += esc(e.rule.isEmpty() ? e.severity : e.rule) + "</h3>";
+    html += esc(e.rule.isEmpty() ? StatusStyle::word(e.severity) : e.rule) + "</h3>";
     QStringList facts;
     if (!e.kind.isEmpty())
         facts << esc(e.kind);

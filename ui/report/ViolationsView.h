@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/Severity.h"
+
 #include <QWidget>
 
 #include <memory>
@@ -22,7 +24,7 @@ class ViolationsView : public QWidget {
 public:
     struct Entry {
         QString capture;
-        QString severity;  ///< violation | error | mismatch | warning
+        model::Severity severity = model::Severity::Error;
         std::optional<int> invariant;
         QString rule;
         QString kind;

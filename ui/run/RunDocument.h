@@ -14,11 +14,18 @@ namespace ps::ui {
 /// One run as the views show it: the run that just finished, a run from the library, or an
 /// exported artifact opened from disk. Immutable once made; shared between the views.
 struct RunDocument {
+    /// Where the document came from.
+    enum class Origin {
+        Run,      ///< the run that just finished in this window
+        Library,  ///< a run read from the artifact library
+        Export,   ///< an exported artifact opened from disk
+    };
+
     model::Report report;
     std::string scriptText;                    ///< the script as it was run (may be empty)
     std::vector<run::CaptureBytes> artifacts;  ///< index-aligned with report.captures (may be shorter)
-    QString origin;                            ///< "run" (just now), "library" or "export"
-    QString createdAt;                         ///< ISO 8601 for library runs
+    Origin origin = Origin::Run;
+    QString createdAt;  ///< ISO 8601 for library runs
     bool trusted = true;
     double elapsedSeconds = 0;  ///< wall time of the run, as the window saw it
 

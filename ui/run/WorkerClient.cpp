@@ -277,7 +277,7 @@ bool WorkerClient::run(const protocol::RunOptions& options)
 
         auto doc = std::make_shared<RunDocument>();
         doc->report = std::move(result.report);
-        doc->origin = QStringLiteral("run");
+        doc->origin = RunDocument::Origin::Run;
         doc->createdAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
         doc->scriptText = std::move(result.scriptText);
         doc->elapsedSeconds = result.elapsedSeconds;

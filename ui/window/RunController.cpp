@@ -36,11 +36,11 @@ QString runLabel(const RunDocument& run)
 {
     const auto& r = run.report;
     const QString name = QFileInfo(QString::fromStdString(r.script)).fileName();
-    if (run.origin == QLatin1String("export"))
+    if (run.origin == RunDocument::Origin::Export)
         return RunController::tr("the exported artifact of %1").arg(name);
     const QString id = r.runId ? QStringLiteral(" #%1").arg(*r.runId) : QString();
-    return run.origin == QLatin1String("library") ? RunController::tr("stored run%1 of %2").arg(id, name)
-                                                  : RunController::tr("run%1 of %2").arg(id, name);
+    return run.origin == RunDocument::Origin::Library ? RunController::tr("stored run%1 of %2").arg(id, name)
+                                                      : RunController::tr("run%1 of %2").arg(id, name);
 }
 
 }  // namespace

@@ -46,7 +46,7 @@ def main() -> int:
     import torch
 
     from precompile_studio.capture.runner import run_capture
-    from precompile_studio.verify.pipeline import _no_cache_envelope, load_artifact
+    from precompile_studio.verify.load import load_artifact, no_cache_envelope
 
     torch.manual_seed(0)
     d = ns.d_model
@@ -116,7 +116,7 @@ def main() -> int:
         # what verification reports: a reload on this machine, and a JIT load
         _f, t_warm, err, _ = load_artifact(code, cache)
         assert err is None, err
-        _f, t_jit, err, _ = load_artifact(code, _no_cache_envelope(cache, code, "inductor"), fresh=True)
+        _f, t_jit, err, _ = load_artifact(code, no_cache_envelope(cache, code, "inductor"), fresh=True)
         assert err is None, err
         # and what the bundle alone is worth: a fresh cache dir primed only by it
         _f, t_bundle, err, _ = load_artifact(code, cache, fresh=True)

@@ -24,6 +24,7 @@ Per node: name, op, target, inputs, shape, dtype, stride, device (for a tuple-va
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 _DTYPE_NAMES: dict[Any, str] = {}
@@ -139,151 +140,191 @@ def _mark_constant(d: dict, naming: dict | None) -> None:
     d["violation"] = {"invariant": 1, "rule": "constant-tensor"}
 
 
+@dataclass
+class _Names:
+    """What the graph's placeholders and outputs are called: torch's names of the lifted
+    parameters and buffers, the same qualified with fn's argument names, every name of each
+    lifted tensor (tied weights), the user-input leaves, the constants' bindings, and which
+    parameters get a gradient output (None: the capture did not say)."""
+
+    params: list[str]
+    buffers: list[str]
+    qual_params: list[str]
+    qual_buffers: list[str]
+    aliases: dict[int, list[str]]
+    leaves: list[str]
+    constants: dict
+    grad_indices: list[int] | None
+
+
+def _names(probe) -> _Names:
+    cap = probe.capture
+    param_names = list(cap.param_names) if cap is not None else list(probe.param_names)
+    buffer_names = list(cap.buffer_names) if cap is not None else list(probe.buffer_names)
+    grad_indices = list(cap.grad_param_indices) if cap is not None else None
+    # Every name a lifted tensor has (tied weights: several), qualified with the arg name.
+    aliases: dict[int, list[str]] = {}
+    for mi, n, uidx in probe.alias_entries:
+        aliases.setdefault(uidx, []).append(_qualify(probe, n, mi))
+    return _Names(params=param_names, buffers=buffer_names,
+                  qual_params=[_qualify(probe, n) for n in param_names],
+                  qual_buffers=[_qualify(probe, n) for n in buffer_names],
+                  aliases=aliases, leaves=_leaf_names(probe), constants=_constant_names(probe),
+                  grad_indices=grad_indices)
+
+
+def _output_role(i: int, n_out: int, names: _Names) -> dict:
+    """{index, role, param} of the graph's i-th output: the trailing outputs are the gradients of
+    the parameters grad_indices names, the others results (no role where that is unknown)."""
+    grad_indices = names.grad_indices
+    n_grads = len(grad_indices) if grad_indices is not None else 0
+    if grad_indices is None:
+        role, param = None, None
+    elif i >= n_out - n_grads:
+        role = "gradient"
+        pi = grad_indices[i - (n_out - n_grads)]
+        param = names.qual_params[pi] if pi < len(names.qual_params) else None
+    else:
+        role, param = "result", None
+    return {"index": i, "role": role, "param": param}
+
+
+def _outputs(graph, names: _Names) -> tuple[list[dict], dict[str, list[dict]]]:
+    """(the report's output_list, {node name: its output roles}) from the graph's output node."""
+    output_node = next((node for node in graph.nodes if node.op == "output"), None)
+    outputs_list: list[dict] = []
+    output_roles: dict[str, list[dict]] = {}
+    if output_node is None:
+        return outputs_list, output_roles
+    from torch.fx import Node
+
+    flat = output_node.args[0] if output_node.args else []
+    if not isinstance(flat, (list, tuple)):
+        flat = [flat]
+    for i, a in enumerate(flat):
+        entry = _output_role(i, len(flat), names)
+        if isinstance(a, Node):
+            outputs_list.append(dict(entry, node=a.name))
+            output_roles.setdefault(a.name, []).append(entry)
+        else:
+            outputs_list.append(dict(entry, node=None, value=_scalar(a)))
+    return outputs_list, output_roles
+
+
+def _node_base(node) -> dict[str, Any]:
+    """name, op, target, inputs, and what the node's value is (tensor meta, values, value)."""
+    d: dict[str, Any] = {
+        "name": node.name,
+        "op": node.op,
+        "target": target_name(node),
+        "inputs": [n.name for n in node.all_input_nodes],
+    }
+    val = node.meta.get("val")
+    tm = _tensor_meta(val)
+    if tm is not None:
+        d.update(tm)
+    elif isinstance(val, (list, tuple)):
+        d["values"] = [_tensor_meta(v) or {"value": _scalar(v)} for v in val]
+    elif val is not None and node.op != "output":
+        d["value"] = _scalar(val)
+    return d
+
+
+def _placeholder(d: dict, i: int, names: _Names) -> None:
+    """The i-th placeholder: a parameter, a buffer (torch's name, the qualified one, the tied
+    aliases) or a user input (its leaf name)."""
+    n_params, n_buffers = len(names.params), len(names.buffers)
+    if i < n_params + n_buffers:
+        is_param = i < n_params
+        j = i if is_param else i - n_params
+        qual = names.qual_params[j] if is_param else names.qual_buffers[j]
+        d["kind"] = "parameter" if is_param else "buffer"
+        d["param"] = names.params[j] if is_param else names.buffers[j]
+        d["qualname"] = qual
+        al = names.aliases.get(i, [])
+        if len(al) > 1:
+            d["aliases"] = [a for a in al if a != qual]
+        return
+    j = i - n_params - n_buffers
+    d["kind"] = "input"
+    d["qualname"] = names.leaves[j] if j < len(names.leaves) else f"input[{j}]"
+
+
+def _kind(d: dict, node, names: _Names, placeholder_index: int) -> None:
+    op = node.op
+    if op == "placeholder":
+        _placeholder(d, placeholder_index, names)
+    elif op == "get_attr":
+        d["kind"] = "constant"
+        _mark_constant(d, names.constants.get(node.name))
+    elif op == "output":
+        d["kind"] = "output"
+    else:
+        d["kind"] = "compute"
+
+
+def _where(d: dict, ni, qual_params: list[str]) -> None:
+    """What the probe saw of the node: the user's line, the module, the phase, and for a
+    backward node the forward node, the line that called backward and the parameter."""
+    if ni is None:
+        d["source"] = None
+        d["module"] = None
+        d["phase"] = None
+        return
+    d["source"] = {"file": ni.file, "line": ni.line} if ni.line is not None else None
+    d["module"] = {"path": ni.module[0], "type": ni.module[1]} if ni.module else None
+    d["phase"] = ni.phase
+    if ni.forward is not None:
+        d["backward_of"] = ni.forward.name
+    if ni.trigger is not None and ni.trigger[1] is not None:
+        d["trigger"] = {"file": ni.trigger[0], "line": ni.trigger[1]}
+    if ni.param is not None and ni.param < len(qual_params):
+        d["grad_of"] = qual_params[ni.param]
+
+
+def _ops(nodes: list[dict]) -> dict[str, int]:
+    """How often each call_function target occurs, the most frequent first."""
+    ops: dict[str, int] = {}
+    for d in nodes:
+        if d["op"] == "call_function":
+            ops[d["target"]] = ops.get(d["target"], 0) + 1
+    return dict(sorted(ops.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
 def extract_graph(probe) -> dict | None:
     """The report's "graph" object, or None when no graph was captured."""
     gm = probe.gm
     if gm is None:
         return None
-    cap = probe.capture
-    graph = gm.graph
-    info = probe.info
-
-    param_names = list(cap.param_names) if cap is not None else list(probe.param_names)
-    buffer_names = list(cap.buffer_names) if cap is not None else list(probe.buffer_names)
-    n_params, n_buffers = len(param_names), len(buffer_names)
-    grad_indices = list(cap.grad_param_indices) if cap is not None else None
-
-    # Every name a lifted tensor has (tied weights: several), qualified with the arg name.
-    aliases: dict[int, list[str]] = {}
-    for mi, n, uidx in probe.alias_entries:
-        aliases.setdefault(uidx, []).append(_qualify(probe, n, mi))
-    qual_params = [_qualify(probe, n) for n in param_names]
-    qual_buffers = [_qualify(probe, n) for n in buffer_names]
-    leaf_names = _leaf_names(probe)
-    constants = _constant_names(probe)
-
+    names = _names(probe)
+    outputs_list, output_roles = _outputs(gm.graph, names)
     nodes_out: list[dict] = []
-    ops: dict[str, int] = {}
     placeholders = 0
-    output_roles: dict[str, list[dict]] = {}
-    outputs_list: list[dict] = []
-    output_node = None
-    counts = {"forward": 0, "backward": 0}
-
-    for node in graph.nodes:
-        if node.op == "output":
-            output_node = node
-            break
-    if output_node is not None:
-        flat = output_node.args[0] if output_node.args else []
-        if not isinstance(flat, (list, tuple)):
-            flat = [flat]
-        n_out = len(flat)
-        n_grads = len(grad_indices) if grad_indices is not None else 0
-        from torch.fx import Node
-
-        for i, a in enumerate(flat):
-            if grad_indices is None:
-                role, param = None, None
-            elif i >= n_out - n_grads:
-                role = "gradient"
-                k = i - (n_out - n_grads)
-                pi = grad_indices[k]
-                param = qual_params[pi] if pi < len(qual_params) else None
-            else:
-                role, param = "result", None
-            entry = {"index": i, "role": role, "param": param}
-            if isinstance(a, Node):
-                entry_out = dict(entry, node=a.name)
-                output_roles.setdefault(a.name, []).append(entry)
-            else:
-                entry_out = dict(entry, node=None, value=_scalar(a))
-            outputs_list.append(entry_out)
-
-    for node in graph.nodes:
-        op = node.op
-        d: dict[str, Any] = {
-            "name": node.name,
-            "op": op,
-            "target": target_name(node),
-            "inputs": [n.name for n in node.all_input_nodes],
-        }
-        val = node.meta.get("val")
-        tm = _tensor_meta(val)
-        if tm is not None:
-            d.update(tm)
-        elif isinstance(val, (list, tuple)):
-            d["values"] = [_tensor_meta(v) or {"value": _scalar(v)} for v in val]
-        elif val is not None and op != "output":
-            d["value"] = _scalar(val)
-        if op == "placeholder":
-            i = placeholders
-            placeholders += 1
-            if i < n_params:
-                d["kind"] = "parameter"
-                d["param"] = param_names[i]
-                d["qualname"] = qual_params[i]
-                al = aliases.get(i, [])
-                if len(al) > 1:
-                    d["aliases"] = [a for a in al if a != qual_params[i]]
-            elif i < n_params + n_buffers:
-                j = i - n_params
-                d["kind"] = "buffer"
-                d["param"] = buffer_names[j]
-                d["qualname"] = qual_buffers[j]
-                al = aliases.get(i, [])
-                if len(al) > 1:
-                    d["aliases"] = [a for a in al if a != qual_buffers[j]]
-            else:
-                j = i - n_params - n_buffers
-                d["kind"] = "input"
-                d["qualname"] = leaf_names[j] if j < len(leaf_names) else f"input[{j}]"
-        elif op == "get_attr":
-            d["kind"] = "constant"
-            _mark_constant(d, constants.get(node.name))
-        elif op == "output":
-            d["kind"] = "output"
-        else:
-            d["kind"] = "compute"
-            if op == "call_function":
-                t = d["target"]
-                ops[t] = ops.get(t, 0) + 1
-        ni = info.get(node)
-        if ni is not None:
-            d["source"] = {"file": ni.file, "line": ni.line} if ni.line is not None else None
-            d["module"] = {"path": ni.module[0], "type": ni.module[1]} if ni.module else None
-            d["phase"] = ni.phase
-            if ni.phase in counts:
-                counts[ni.phase] += 1
-            if ni.forward is not None:
-                d["backward_of"] = ni.forward.name
-            if ni.trigger is not None and ni.trigger[1] is not None:
-                d["trigger"] = {"file": ni.trigger[0], "line": ni.trigger[1]}
-            if ni.param is not None and ni.param < len(qual_params):
-                d["grad_of"] = qual_params[ni.param]
-        else:
-            d["source"] = None
-            d["module"] = None
-            d["phase"] = None
+    for node in gm.graph.nodes:
+        d = _node_base(node)
+        _kind(d, node, names, placeholders)
+        placeholders += node.op == "placeholder"
+        _where(d, probe.info.get(node), names.qual_params)
         roles = output_roles.get(node.name)
         if roles:
             d["output"] = roles
         nodes_out.append(d)
 
-    modules = [{"path": p, "type": t} for p, t in probe.module_types.items()]
+    n_params, n_buffers = len(names.params), len(names.buffers)
+    phases = [d["phase"] for d in nodes_out]
     return {
         "nodes": len(nodes_out),
         "inputs": placeholders,
         "outputs": len(outputs_list),
-        "ops": dict(sorted(ops.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "ops": _ops(nodes_out),
         "parameters": n_params,
         "buffers": n_buffers,
         "user_inputs": max(placeholders - n_params - n_buffers, 0),
-        "gradients": len(grad_indices) if grad_indices is not None else None,
-        "forward_nodes": counts["forward"],
-        "backward_nodes": counts["backward"],
+        "gradients": len(names.grad_indices) if names.grad_indices is not None else None,
+        "forward_nodes": phases.count("forward"),
+        "backward_nodes": phases.count("backward"),
         "complete": probe.capture is not None,
         "node_list": nodes_out,
         "output_list": outputs_list,
-        "modules": modules,
+        "modules": [{"path": p, "type": t} for p, t in probe.module_types.items()],
     }

@@ -253,38 +253,35 @@ class CaptureProbe:
                 bindings.extend((i, b, meta) for b in frame_bindings(fr))
         self.const_frames[node] = (entries, bindings)
 
+    @contextlib.contextmanager
     def _recording(self):
-        import contextlib
-
-        import torch
+        """For the make_fx trace only: every node created is noted (``_note_node``), and global
+        module hooks keep the stack of nn.Modules being called."""
         from torch.fx import Graph
+
+        orig_create_node = Graph.create_node
+        note = self._note_node
+
+        def create_node(graph, *a, **kw):
+            node = orig_create_node(graph, *a, **kw)
+            note(graph, node, sys._getframe(1))
+            return node
+
+        with self._module_hooks():
+            Graph.create_node = create_node
+            try:
+                yield
+            finally:
+                Graph.create_node = orig_create_node
+
+    @contextlib.contextmanager
+    def _module_hooks(self):
+        """Global forward pre/post hooks (they add no ops) that keep ``_stack``: the (path, type)
+        of each nn.Module being called, the innermost last."""
         from torch.nn.modules import module as nn_module
 
-        probe = self
         stack = self._stack
         paths = self.module_paths
-        info = self.info
-        user_code = self._user_code
-        fwd_seq = self._fwd_seq
-        param_ids = self.param_ids
-        script = self.script_path
-        get_seq = torch.autograd._get_sequence_nr
-        current_node = torch._C._current_autograd_node
-        getframe = sys._getframe
-        perf = time.perf_counter
-
-        def is_user(code) -> bool:
-            # Keyed by id: hashing a code object hashes its bytecode and constants on
-            # every lookup. The code object is kept in the entry, so its id stays valid.
-            e = user_code.get(id(code))
-            if e is not None and e[0] is code:
-                return e[1]
-            fn = code.co_filename
-            v = (script is not None and fn == script) or not library_file(fn)
-            if not v and script is not None and not fn.startswith("<"):
-                v = os.path.realpath(fn) == script
-            user_code[id(code)] = (code, v)
-            return v
 
         def pre_hook(mod, _inputs):
             p = paths.get(id(mod))
@@ -294,68 +291,89 @@ class CaptureProbe:
             if stack:
                 stack.pop()
 
-        orig_create_node = Graph.create_node
+        h1 = nn_module.register_module_forward_pre_hook(pre_hook)
+        h2 = nn_module.register_module_forward_hook(post_hook, always_call=True)
+        try:
+            yield
+        finally:
+            h1.remove()
+            h2.remove()
+            stack.clear()
 
-        def create_node(graph, *a, **kw):
-            node = orig_create_node(graph, *a, **kw)
-            t0 = perf()
-            try:
-                if probe.graph is None:
-                    probe.graph = graph
-                op = node.op
-                if op == "placeholder" or op == "output":
-                    return node
-                f = getframe(1)
-                if op == "get_attr":
-                    probe._note_constant(node, f)
-                file = line = None
-                while f is not None:
-                    code = f.f_code
-                    e = user_code.get(id(code))
-                    if (e[1] if e is not None and e[0] is code else is_user(code)):
-                        file, line = code.co_filename, f.f_lineno
-                        break
-                    f = f.f_back
-                anode = current_node()
-                if anode is None:
-                    mod = stack[-1] if stack else None
-                    seq = get_seq() - 1
-                    if seq not in fwd_seq:
-                        fwd_seq[seq] = node
-                    info[node] = NodeInfo(file, line, mod, "forward")
-                else:
-                    fwd = None
-                    pidx = None
-                    try:
-                        fwd = fwd_seq.get(anode._sequence_nr())
-                    except Exception:
-                        pass
-                    if fwd is None:
-                        var = getattr(anode, "variable", None)
-                        if var is not None:
-                            pidx = param_ids.get(id(var))
-                    fi = info.get(fwd) if fwd is not None else None
-                    if fi is not None:
-                        info[node] = NodeInfo(fi.file, fi.line, fi.module, "backward", fwd, (file, line))
-                    else:
-                        info[node] = NodeInfo(file, line, None, "backward", None, (file, line), pidx)
-            except Exception:
-                pass
-            finally:
-                probe.hook_s += perf() - t0
-            return node
+    def _note_node(self, graph, node, frame) -> None:
+        """What the probe keeps of one node ``frame`` created (placeholders and the output: only
+        the graph); never raises, its time counted in ``hook_s``."""
+        import torch
 
-        @contextlib.contextmanager
-        def cm():
-            h1 = nn_module.register_module_forward_pre_hook(pre_hook)
-            h2 = nn_module.register_module_forward_hook(post_hook, always_call=True)
-            Graph.create_node = create_node
-            try:
-                yield
-            finally:
-                Graph.create_node = orig_create_node
-                h1.remove()
-                h2.remove()
-                stack.clear()
+        t0 = time.perf_counter()
+        try:
+            if self.graph is None:
+                self.graph = graph
+            op = node.op
+            if op == "placeholder" or op == "output":
+                return
+            if op == "get_attr":
+                self._note_constant(node, frame)
+            file, line = self._user_frame(frame)
+            anode = torch._C._current_autograd_node()
+            if anode is None:
+                self._note_forward(node, file, line, torch.autograd._get_sequence_nr() - 1)
+            else:
+                self._note_backward(node, file, line, anode)
+        except Exception:
+            pass
+        finally:
+            self.hook_s += time.perf_counter() - t0
 
-        return cm()
+    def _is_user(self, code) -> bool:
+        """Whether a code object is the user's (the script, or outside the libraries)."""
+        # Keyed by id: hashing a code object hashes its bytecode and constants on
+        # every lookup. The code object is kept in the entry, so its id stays valid.
+        e = self._user_code.get(id(code))
+        if e is not None and e[0] is code:
+            return e[1]
+        fn = code.co_filename
+        script = self.script_path
+        v = (script is not None and fn == script) or not library_file(fn)
+        if not v and script is not None and not fn.startswith("<"):
+            v = os.path.realpath(fn) == script
+        self._user_code[id(code)] = (code, v)
+        return v
+
+    def _user_frame(self, f) -> tuple[str | None, int | None]:
+        """(file, line) of the innermost user frame from ``f`` outwards; (None, None) if none."""
+        user_code = self._user_code
+        while f is not None:
+            code = f.f_code
+            e = user_code.get(id(code))  # the cache hit inline: this runs for every frame
+            if (e[1] if e is not None and e[0] is code else self._is_user(code)):
+                return code.co_filename, f.f_lineno
+            f = f.f_back
+        return None, None
+
+    def _note_forward(self, node, file, line, seq: int) -> None:
+        """A forward node: its line and module; the first node of an autograd sequence number
+        is the one a backward node with that number differentiates."""
+        if seq not in self._fwd_seq:
+            self._fwd_seq[seq] = node
+        self.info[node] = NodeInfo(file, line, self._stack[-1] if self._stack else None, "forward")
+
+    def _note_backward(self, node, file, line, anode) -> None:
+        """A node created while autograd runs ``anode``: the forward node it differentiates
+        (whose line and module it takes), or for a gradient accumulation the parameter; the
+        line that called backward is its trigger."""
+        fwd = None
+        pidx = None
+        try:
+            fwd = self._fwd_seq.get(anode._sequence_nr())
+        except Exception:
+            pass
+        if fwd is None:
+            var = getattr(anode, "variable", None)
+            if var is not None:
+                pidx = self.param_ids.get(id(var))
+        fi = self.info.get(fwd) if fwd is not None else None
+        if fi is not None:
+            self.info[node] = NodeInfo(fi.file, fi.line, fi.module, "backward", fwd, (file, line))
+        else:
+            self.info[node] = NodeInfo(file, line, None, "backward", None, (file, line), pidx)

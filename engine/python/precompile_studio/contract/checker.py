@@ -377,6 +377,90 @@ def _entry_points(fn, classes: list[type]) -> list[types.FunctionType]:
     return found
 
 
+def _methods_by_name(classes: list[type]) -> dict[str, list[types.FunctionType]]:
+    """{name: the functions the user's classes define under it}: what ``x.name`` may call."""
+    methods: dict[str, list[types.FunctionType]] = {}
+    for cls in classes:
+        for name, v in vars(cls).items():
+            f = _as_function(v)
+            if f is not None:
+                methods.setdefault(name, []).append(f)
+    return methods
+
+
+def _cells(func: types.FunctionType) -> dict[str, Any]:
+    """func's free variables and their values (an empty cell is left out)."""
+    cells = {}
+    if func.__closure__:
+        for name, cell in zip(func.__code__.co_freevars, func.__closure__):
+            try:
+                cells[name] = cell.cell_contents
+            except ValueError:  # an empty cell
+                pass
+    return cells
+
+
+def _outside_reads(func: types.FunctionType, methods: dict[str, list[types.FunctionType]],
+                   frames: UserFrames) -> tuple[list[tuple], list[types.FunctionType]]:
+    """([(code, instruction, name, value, "global" | "closure")] of the Python scalars func's
+    code reads from outside it, [the functions to walk next: the user's methods its code names
+    and the user's functions it reads]), each in the order of the code."""
+    g = func.__globals__
+    cells = _cells(func)
+    reads: list[tuple] = []
+    follow: list[types.FunctionType] = []
+    for co in _code_objects(func.__code__):
+        for ins in dis.get_instructions(co):
+            if ins.opname in _LOAD_ATTR:
+                follow.extend(methods.get(ins.argval, ()))
+                continue
+            name = ins.argval
+            if ins.opname in _LOAD_GLOBAL:
+                if name not in g:
+                    continue
+                value, kind = g[name], "global"
+            elif ins.opname in _LOAD_DEREF:
+                # Nested code reads fn's own locals through cells too; only fn's free
+                # variables come from outside it.
+                if name not in cells or name == "__class__":
+                    continue
+                value, kind = cells[name], "closure"
+            else:
+                continue
+            if isinstance(value, types.FunctionType):
+                if frames.is_user_file(value.__code__.co_filename):
+                    follow.append(value)  # a helper of the user's: what it reads counts too
+                continue
+            if type(value) in _SCALARS:
+                reads.append((co, ins, name, value, kind))
+    return reads, follow
+
+
+def _line_of(ins) -> int | None:
+    pos = getattr(ins, "positions", None)
+    if pos is not None and pos.lineno:
+        return pos.lineno
+    return ins.starts_line or None
+
+
+def _scalar_warning(func: types.FunctionType, co: types.CodeType, ins, name: str, value: Any, kind: str) -> dict:
+    line = _line_of(ins)
+    scope = "a global" if kind == "global" else "a closure variable"
+    return {
+        "invariant": 1,
+        "rule": "closed-over-scalar",
+        "message": (f"fn reads the Python {type(value).__name__} `{name}` "
+                    f"(= {_short(value)}) from outside it ({scope} read by "
+                    f"{func.__qualname__}): its value at capture is baked into the "
+                    "artifact as a constant, and changing it later does not change "
+                    "the artifact"),
+        "fix": FIX_SCALAR,
+        "location": {"file": co.co_filename, "line": int(line)} if line else None,
+        "details": {"name": name, "value": _short(value), "scope": kind,
+                    "function": func.__qualname__},
+    }
+
+
 def closed_over_scalar_warnings(fn, args, frames: UserFrames, limit: int = 200) -> list[dict]:
     """Python int/float/bool values read from outside fn (globals, closure cells)."""
     if fn is None:
@@ -386,82 +470,24 @@ def closed_over_scalar_warnings(fn, args, frames: UserFrames, limit: int = 200) 
     # which run before the capture, are never read.
     classes = _user_classes(fn, args, frames)
     todo = _entry_points(fn, classes)
-    methods: dict[str, list[types.FunctionType]] = {}
-    for cls in classes:
-        for name, v in vars(cls).items():
-            f = _as_function(v)
-            if f is not None:
-                methods.setdefault(name, []).append(f)
+    methods = _methods_by_name(classes)
     visited: set[int] = set()
-    hits: dict[tuple[str, int], dict] = {}
-    order: list[tuple[str, int]] = []
+    hits: dict[tuple[str, int], dict] = {}  # one warning per name and scope, the first read's
     while todo and len(visited) < limit:
         func = todo.pop(0)
-        if id(func.__code__) in visited:
-            continue
-        visited.add(id(func.__code__))
         code = func.__code__
+        if id(code) in visited:
+            continue
+        visited.add(id(code))
         if not frames.is_user_file(code.co_filename):
             continue
-        g = func.__globals__
-        cells = {}
-        if func.__closure__:
-            for name, cell in zip(code.co_freevars, func.__closure__):
-                try:
-                    cells[name] = cell.cell_contents
-                except ValueError:  # an empty cell
-                    pass
-        for co in _code_objects(code):
-            for ins in dis.get_instructions(co):
-                kind = None
-                if ins.opname in _LOAD_ATTR:
-                    todo.extend(methods.get(ins.argval, ()))
-                    continue
-                if ins.opname in _LOAD_GLOBAL:
-                    name = ins.argval
-                    if name not in g:
-                        continue
-                    value, kind = g[name], "global"
-                elif ins.opname in _LOAD_DEREF:
-                    name = ins.argval
-                    # Nested code reads fn's own locals through cells too; only fn's free
-                    # variables come from outside it.
-                    if name not in cells or name == "__class__":
-                        continue
-                    value, kind = cells[name], "closure"
-                else:
-                    continue
-                if isinstance(value, types.FunctionType):
-                    if frames.is_user_file(value.__code__.co_filename):
-                        todo.append(value)  # a helper of the user's: what it reads counts too
-                    continue
-                if type(value) not in _SCALARS:
-                    continue
-                line = None
-                pos = getattr(ins, "positions", None)
-                if pos is not None and pos.lineno:
-                    line = pos.lineno
-                elif ins.starts_line:
-                    line = ins.starts_line
-                key = (name, id(g) if kind == "global" else id(func))
-                if key in hits:
-                    continue
-                scope = "a global" if kind == "global" else "a closure variable"
-                hits[key] = {
-                    "invariant": 1,
-                    "rule": "closed-over-scalar",
-                    "message": (f"fn reads the Python {type(value).__name__} `{name}` "
-                                f"(= {_short(value)}) from outside it ({scope} read by "
-                                f"{func.__qualname__}): its value at capture is baked into the "
-                                "artifact as a constant, and changing it later does not change "
-                                "the artifact"),
-                    "fix": FIX_SCALAR,
-                    "location": {"file": co.co_filename, "line": int(line)} if line else None,
-                    "details": {"name": name, "value": _short(value), "scope": kind,
-                                "function": func.__qualname__},
-                }
-                order.append(key)
-    return [hits[k] for k in order]
+        reads, follow = _outside_reads(func, methods, frames)
+        todo.extend(follow)
+        for co, ins, name, value, kind in reads:
+            key = (name, id(func.__globals__) if kind == "global" else id(func))
+            if key not in hits:
+                hits[key] = _scalar_warning(func, co, ins, name, value, kind)
+    return list(hits.values())
 
 
 # --------------------------------------------------------------------------- the session

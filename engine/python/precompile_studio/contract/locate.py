@@ -132,84 +132,122 @@ def _offending_targets(message: str, key: str) -> list[str]:
     return re.findall(r"'([^']+)'", message[i + len(key):].split("].")[0] + "]")
 
 
-def locate(rule: Rule | None, exc: BaseException, message: str, ctx: Context) -> tuple[dict | None, dict]:
-    """(location, details) for a classified exception."""
-    probe = ctx.probe
-    details: dict = {}
-    name = rule.rule if rule else None
-    g = _graph(probe)
-    if name == "constant-tensor" and g is not None:
-        m = re.search(r"Offending constants \(target, shape, dtype\): (\[.*\])\. Fix", message, re.S)
-        targets = []
-        if m:
-            try:
-                targets = [t[0] for t in ast.literal_eval(m.group(1))]
-            except (ValueError, SyntaxError):
-                targets = re.findall(r"\('([^']+)'", m.group(1))
-        consts = []
-        first = None
+_ELSEWHERE = object()  # a rule's own way found nothing: the general ways apply
+
+_EXAMPLE_MARKS = ("mark-dynamic-unsupported", "specialize-on-unsupported", "unbacked-subclass",
+                  "unbacked-memory-format")
+_SETTINGS = {"unknown-backend": "backend", "unbacked-needs-inductor": "backend",
+             "unknown-tracer": "tracer", "tracer-not-implemented": "tracer"}
+
+
+def _constant_location(probe, g, message: str, details: dict):
+    """The first line that used a baked constant the message names; details["constants"]."""
+    m = re.search(r"Offending constants \(target, shape, dtype\): (\[.*\])\. Fix", message, re.S)
+    targets = []
+    if m:
+        try:
+            targets = [t[0] for t in ast.literal_eval(m.group(1))]
+        except (ValueError, SyntaxError):
+            targets = re.findall(r"\('([^']+)'", m.group(1))
+    consts = []
+    first = None
+    for node in g.nodes:
+        if node.op == "get_attr" and (not targets or node.target in targets):
+            loc = _users_loc(probe, node)
+            consts.append({"target": node.target, "node": node.name, "users": [u.name for u in node.users],
+                           "location": loc})
+            if first is None and loc:
+                first = loc
+    details["constants"] = consts
+    return first or _ELSEWHERE
+
+
+def _subgraph_location(probe, g, message: str, details: dict):
+    """The line of the first control-flow subgraph the message names; details["subgraphs"]."""
+    targets = _offending_targets(message, "Offending get_attr targets:")
+    for node in g.nodes:
+        if node.op == "get_attr" and (not targets or node.target in targets):
+            loc = _users_loc(probe, node)
+            details.setdefault("subgraphs", []).append({"target": node.target, "location": loc})
+            if loc:
+                return loc
+    return _ELSEWHERE
+
+
+def _effectful_location(probe, g, message: str, details: dict):
+    """The line of the effectful op's node; details["op"] (and "node")."""
+    m = re.search(r"effectful op \(?([\w.:]+)", message)
+    op = m.group(1).rstrip(".") if m else None
+    details["op"] = op
+    if op:
         for node in g.nodes:
-            if node.op == "get_attr" and (not targets or node.target in targets):
-                loc = _users_loc(probe, node)
-                consts.append({"target": node.target, "node": node.name, "users": [u.name for u in node.users],
-                               "location": loc})
-                if first is None and loc:
-                    first = loc
-        details["constants"] = consts
-        if first:
-            return first, details
-    if name == "control-flow-subgraph" and g is not None:
-        targets = _offending_targets(message, "Offending get_attr targets:")
-        for node in g.nodes:
-            if node.op == "get_attr" and (not targets or node.target in targets):
-                loc = _users_loc(probe, node)
-                details.setdefault("subgraphs", []).append({"target": node.target, "location": loc})
+            if node.op == "call_function" and str(node.target) in (op, op.replace("::", ".")):
+                loc = _node_loc(probe, node)
                 if loc:
-                    return loc, details
-    if name in ("effectful-op", "effectful-op-lowering") and g is not None:
-        m = re.search(r"effectful op \(?([\w.:]+)", message)
-        op = m.group(1).rstrip(".") if m else None
-        details["op"] = op
-        if op:
-            for node in g.nodes:
-                if node.op == "call_function" and str(node.target) in (op, op.replace("::", ".")):
-                    loc = _node_loc(probe, node)
-                    if loc:
-                        details["node"] = node.name
-                        return loc, details
+                    details["node"] = node.name
+                    return loc
+    return _ELSEWHERE
+
+
+_IN_GRAPH = {"constant-tensor": _constant_location, "control-flow-subgraph": _subgraph_location,
+             "effectful-op": _effectful_location, "effectful-op-lowering": _effectful_location}
+
+
+def _rule_location(name: str | None, message: str, ctx: Context, details: dict):
+    """Where the rule's own way points (the graph's nodes, the backward call, fn's def or return),
+    or _ELSEWHERE."""
+    probe = ctx.probe
+    g = _graph(probe)
+    if name in _IN_GRAPH and g is not None:
+        return _IN_GRAPH[name](probe, g, message, details)
     if name in ("buffer-received-gradient", "input-received-gradient") and probe is not None:
+        # the last backward node's trigger: the line that called backward
         for ni in reversed(list(probe.info.values())):
             if ni.phase == "backward" and ni.trigger and ni.trigger[1]:
-                return _loc(*ni.trigger), details
-    if name in ("no-compute-graph", "non-tensor-output", "output-structure-not-serializable"):
+                return _loc(*ni.trigger)
+        return _ELSEWHERE
+    if name in ("no-compute-graph", "non-tensor-output", "output-structure-not-serializable",
+                "positional-arguments-only"):
         fn = ctx.fn or (probe.fn if probe is not None else None)
         if fn is not None:
-            loc = _fn_location(fn, ctx.source, want_return=True)
-            if loc:
-                return loc, details
-    if name == "positional-arguments-only":
-        fn = ctx.fn or (probe.fn if probe is not None else None)
-        if fn is not None:
-            loc = _fn_location(fn, ctx.source)
-            if loc:
-                return loc, details
-    if rule is not None and rule.phase == "call" and rule.invariant in (2, 3, 6) and ctx.call_location:
-        return ctx.call_location, details
-    if name in ("mark-dynamic-unsupported", "specialize-on-unsupported", "unbacked-subclass",
-                "unbacked-memory-format"):
+            return _fn_location(fn, ctx.source, want_return=name != "positional-arguments-only") or _ELSEWHERE
+    return _ELSEWHERE
+
+
+def _setting_location(name: str | None, exc: BaseException, ctx: Context):
+    """Rules about what the script set up: the example inputs' marks, the backend or tracer
+    named; the user's frame of the traceback, else the name's definition line."""
+    if name in _EXAMPLE_MARKS:
         # The marks were put on the example inputs: point at them.
         loc = _traceback_user_location(exc, ctx.script_path)
         if loc is None and ctx.name_lines and ctx.name_lines.get("example_inputs") and ctx.script_path:
             loc = _loc(ctx.script_path, ctx.name_lines["example_inputs"])
-        return loc, details
-    if name in ("unknown-backend", "unknown-tracer", "tracer-not-implemented", "unbacked-needs-inductor"):
-        key = "backend" if name in ("unknown-backend", "unbacked-needs-inductor") else "tracer"
+        return loc
+    if name in _SETTINGS:
+        key = _SETTINGS[name]
         loc = _traceback_user_location(exc, ctx.script_path)
         if loc:
-            return loc, details
+            return loc
         if ctx.name_lines and ctx.name_lines.get(key) and ctx.script_path:
-            return _loc(ctx.script_path, ctx.name_lines[key]), details
-        return None, details
+            return _loc(ctx.script_path, ctx.name_lines[key])
+        return None
+    return _ELSEWHERE
+
+
+def locate(rule: Rule | None, exc: BaseException, message: str, ctx: Context) -> tuple[dict | None, dict]:
+    """(location, details) for a classified exception: where the rule's own way points; else,
+    for a runtime call's input rule, the call's line; else the marks or settings the rule is
+    about; else the user's frame of the traceback (or the call's line)."""
+    details: dict = {}
+    name = rule.rule if rule else None
+    loc = _rule_location(name, message, ctx, details)
+    if loc is not _ELSEWHERE:
+        return loc, details
+    if rule is not None and rule.phase == "call" and rule.invariant in (2, 3, 6) and ctx.call_location:
+        return ctx.call_location, details
+    loc = _setting_location(name, exc, ctx)
+    if loc is not _ELSEWHERE:
+        return loc, details
     loc = _traceback_user_location(exc, ctx.script_path)
     if loc is None and ctx.call_location and (rule is None or rule.phase == "call"):
         loc = ctx.call_location

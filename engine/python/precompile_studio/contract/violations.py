@@ -112,6 +112,86 @@ def _enrich(rule: Rule | None, exc: BaseException, message: str, ctx: Context, v
         violation["summary"] = s
 
 
+def _precompiles_own(exc: BaseException) -> bool:
+    """Raised by precompile's own argument checking (its innermost frame is torch's)."""
+    last = _innermost_frame(exc)
+    return last is not None and last.tb_frame.f_code.co_filename.replace("\\", "/").endswith(
+        ("torch/_precompile.py", "torch/_precompile_driver.py"))
+
+
+def match_exception(exc: BaseException, message: str) -> tuple[Rule | None, bool]:
+    """(the rule, whether it is a contract outcome) of an exception: every PrecompileError is
+    one; a NotImplementedError, ValueError or plain RuntimeError where a rule knows its words;
+    the TypeError of fn called positionally; a NotImplementedError or ValueError precompile
+    raised itself in words no rule knows yet (no rule)."""
+    try:
+        from torch._precompile import PrecompileError
+    except ImportError:  # pragma: no cover
+        PrecompileError = ()  # type: ignore[assignment]
+    if isinstance(exc, PrecompileError):
+        return match_rule(message, "PrecompileError"), True
+    rule = None
+    if isinstance(exc, NotImplementedError):
+        rule = match_rule(message, "NotImplementedError")
+    elif isinstance(exc, ValueError):
+        rule = match_rule(message, "ValueError")
+    elif is_arity_error(exc):
+        return rule_named("positional-arguments-only"), True
+    elif type(exc) is RuntimeError:
+        rule = match_rule(message, "RuntimeError")
+    if rule is not None:
+        return rule, True
+    return None, isinstance(exc, (NotImplementedError, ValueError)) and _precompiles_own(exc)
+
+
+def _explanation(rule: Rule) -> str:
+    """The rule's invariant in words, then the rule's own explanation."""
+    inv = rule.invariant
+    title, text = INVARIANTS.get(inv, (None, None)) if inv else (None, None)
+    explanation = rule.explanation or (f"Invariant {inv} — {title}: {text}" if inv else "")
+    if rule.explanation and inv:
+        explanation = f"Invariant {inv} — {title}: {text} {rule.explanation}"
+    return explanation
+
+
+def _ruled(rule: Rule, desc: dict, ctx: Context, location: dict | None, details: dict) -> dict:
+    inv = rule.invariant
+    return {
+        "invariant": inv,
+        "invariants": list(rule.invariants or ((inv,) if inv else ())),
+        "rule": rule.rule,
+        "kind": desc["kind"],
+        "phase": ctx.phase or rule.phase,
+        "message": desc["message"],
+        "explanation": _explanation(rule),
+        "fix": rule.fix,
+        "location": location,
+        "details": details,
+        "traceback": desc["traceback"],
+    }
+
+
+def _unruled(contract: bool, desc: dict, ctx: Context, location: dict | None, details: dict) -> dict:
+    """No rule: "unclassified" where it is a contract outcome, else a plain error."""
+    return {
+        "invariant": None,
+        "invariants": [],
+        "rule": "unclassified" if contract else None,
+        "kind": desc["kind"],
+        "phase": ctx.phase,
+        "message": desc["message"],
+        "explanation": (
+            "precompile reported this in words the studio does not know (torch may have "
+            "changed its message); the full text is kept." if contract else None
+        ),
+        "fix": None,
+        "location": location or desc["location"],
+        "details": details,
+        "traceback": desc["traceback"],
+        "mentions": mentioned_invariants(desc["message"]),
+    }
+
+
 def classify_exception(exc: BaseException, ctx: Context | None = None) -> tuple[bool, dict]:
     """(is_contract_outcome, violation dict) for an exception out of precompile / load / a call."""
     from precompile_studio.common.errors import describe
@@ -119,76 +199,12 @@ def classify_exception(exc: BaseException, ctx: Context | None = None) -> tuple[
     ctx = ctx or Context()
     desc = describe(exc, ctx.script_path)
     message = desc["message"]
-    kind = desc["kind"]
-    rule: Rule | None = None
-    contract = False
-    try:
-        from torch._precompile import PrecompileError
-    except ImportError:  # pragma: no cover
-        PrecompileError = ()  # type: ignore[assignment]
-    if isinstance(exc, PrecompileError):
-        rule = match_rule(message, "PrecompileError")
-        contract = True
-    elif isinstance(exc, NotImplementedError):
-        r = match_rule(message, "NotImplementedError")
-        if r is not None:
-            rule, contract = r, True
-    elif isinstance(exc, ValueError):
-        r = match_rule(message, "ValueError")
-        if r is not None:
-            rule, contract = r, True
-    elif is_arity_error(exc):
-        rule, contract = rule_named("positional-arguments-only"), True
-    elif type(exc) is RuntimeError:
-        r = match_rule(message, "RuntimeError")
-        if r is not None:
-            rule, contract = r, True
-    if rule is None and contract is False and isinstance(exc, (NotImplementedError, ValueError)):
-        # Raised by precompile's own argument checking, in words no rule knows yet.
-        last = _innermost_frame(exc)
-        if last is not None and last.tb_frame.f_code.co_filename.replace("\\", "/").endswith(
-            ("torch/_precompile.py", "torch/_precompile_driver.py")
-        ):
-            contract = True
+    rule, contract = match_exception(exc, message)
     location, details = locate(rule, exc, message, ctx)
     if rule is not None:
-        inv = rule.invariant
-        title, text = INVARIANTS.get(inv, (None, None)) if inv else (None, None)
-        explanation = rule.explanation or (f"Invariant {inv} — {title}: {text}" if inv else "")
-        if rule.explanation and inv:
-            explanation = f"Invariant {inv} — {title}: {text} {rule.explanation}"
-        violation = {
-            "invariant": inv,
-            "invariants": list(rule.invariants or ((inv,) if inv else ())),
-            "rule": rule.rule,
-            "kind": kind,
-            "phase": ctx.phase or rule.phase,
-            "message": message,
-            "explanation": explanation,
-            "fix": rule.fix,
-            "location": location,
-            "details": details,
-            "traceback": desc["traceback"],
-        }
+        violation = _ruled(rule, desc, ctx, location, details)
     else:
-        mentions = mentioned_invariants(message)
-        violation = {
-            "invariant": None,
-            "invariants": [],
-            "rule": "unclassified" if contract else None,
-            "kind": kind,
-            "phase": ctx.phase,
-            "message": message,
-            "explanation": (
-                "precompile reported this in words the studio does not know (torch may have "
-                "changed its message); the full text is kept." if contract else None
-            ),
-            "fix": None,
-            "location": location or desc["location"],
-            "details": details,
-            "traceback": desc["traceback"],
-            "mentions": mentions,
-        }
+        violation = _unruled(contract, desc, ctx, location, details)
     try:
         _enrich(rule, exc, message, ctx, violation)
     except Exception:  # noqa: BLE001 - the words are a courtesy; never lose the violation

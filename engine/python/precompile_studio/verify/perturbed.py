@@ -187,8 +187,30 @@ def perturbed_check(
 
 def _trial(fn, artifact, snapshot, names, seed, i, kind, desc, context, shared, summary):
     """(the trial's record, (desc, note) when it diverged); (None, None) when none can run."""
-    import torch
+    args = _perturbed_args(snapshot, kind, seed, shared, summary)
+    if args is None:
+        return None, None
+    eager_args, art_args = args
+    summary["ran"] = True
+    trial: dict = {"kind": kind, "inputs": desc}
+    call_seed = seed + 17 + i
+    outs = _trial_calls(fn, artifact, eager_args, art_args, call_seed, context, trial)
+    compared = _trial_compare(trial, outs, eager_args, art_args, names, shared) if outs is not None else None
+    if compared is not None:
+        # Outside the tight tolerance: judged against float64 as the example is.
+        outputs, st, entries, le, la = compared
+        groups = {"outputs": outputs, "grads": st["grads"], "buffers": st["buffers"], "inputs": st["inputs"]}
+        acc = _judge(fn, snapshot, names, (seed + 101, call_seed), kind, groups,
+                     {"outputs": dict(zip((e["name"] for e in outputs), le)), **state_tensors(eager_args, names)},
+                     {"outputs": dict(zip((e["name"] for e in outputs), la)), **state_tensors(art_args, names)})
+        _follow_judge(trial, acc, entries)
+    return trial, ((desc, trial["note"]) if trial["status"] == "diverged" else None)
 
+
+def _perturbed_args(snapshot, kind: str, seed: int, shared: bool, summary: dict) -> tuple[tuple, tuple] | None:
+    """(eager's, the artifact's) perturbed inputs, one tuple when shared; None where there are
+    none (summary["reason"] says why)."""
+    import torch
 
     gen = torch.Generator().manual_seed(seed + 101)  # the same fresh values for every kind (and _judge)
     try:
@@ -198,20 +220,24 @@ def _trial(fn, artifact, snapshot, names, seed, i, kind, desc, context, shared, 
         art_args = args if shared else fresh_copy(args)
     except Exception as e:  # noqa: BLE001
         summary["reason"] = f"the inputs cannot be perturbed: {type(e).__name__}: {e}"
-        return None, None
+        return None
     if changed == 0:
         summary["reason"] = "fn takes no plain tensor inputs to perturb"
-        return None, None
-    summary["ran"] = True
-    trial: dict = {"kind": kind, "inputs": desc}
+        return None
+    return eager_args, art_args
+
+
+def _trial_calls(fn, artifact, eager_args, art_args, call_seed: int, context, trial: dict) -> tuple | None:
+    """(eager's outputs, the artifact's) under the trial's seed; None where a call raised: eager
+    fn refusing the values skips the trial (no verdict), the artifact raising is a divergence."""
     with rng_fork():
         try:
-            out_e = seeded_call(fn, eager_args, seed + 17 + i)
+            out_e = seeded_call(fn, eager_args, call_seed)
         except Exception as e:  # noqa: BLE001 - eager refuses these values: no verdict
             trial.update(status="skipped", reason=f"eager fn raised {type(e).__name__}: {str(e)[:200]}")
-            return trial, None
+            return None
         try:
-            out_a = seeded_call(artifact, art_args, seed + 17 + i)
+            out_a = seeded_call(artifact, art_args, call_seed)
         except Exception as e:  # noqa: BLE001
             from precompile_studio.contract.violations import Context, classify_exception
 
@@ -220,13 +246,21 @@ def _trial(fn, artifact, snapshot, names, seed, i, kind, desc, context, shared, 
             _c, v = classify_exception(e, ctx)
             trial.update(status="diverged", where="call",
                          note=f"the artifact raised {v.get('kind')}: {str(v.get('message'))[:300]}")
-            return trial, (desc, trial["note"])
+            return None
+    return out_e, out_a
+
+
+def _trial_compare(trial: dict, outs: tuple, eager_args, art_args, names, shared: bool) -> tuple | None:
+    """The outputs and what the calls changed (never the parameters), eager's against the
+    artifact's. Another structure is a divergence and a match within the tight tolerance an ok
+    trial (None); otherwise (outputs, state, entries, eager's leaves, the artifact's) to judge."""
+    out_e, out_a = outs
     le, se = leaves(out_e)
     la, sa = leaves(out_a)
     if se != sa or len(le) != len(la):
         note = f"the artifact's outputs have another structure than eager fn's: eager {se} vs artifact {sa}"
         trial.update(status="diverged", note=note)
-        return trial, (desc, note)
+        return None
     outputs = [{"name": f"out[{k}]", "result": compare_values(x, y)} for k, (x, y) in enumerate(zip(le, la))]
     st = (compare_state(eager_args, art_args, names, compare_values, parameters=False) if not shared
           else {"grads": [], "buffers": [], "inputs": []})
@@ -235,36 +269,34 @@ def _trial(fn, artifact, snapshot, names, seed, i, kind, desc, context, shared, 
     trial["max_abs_diff"] = mad
     if ok:
         trial["status"] = "ok"
-        return trial, None
-    # Outside the tight tolerance: judged against float64 as the example is.
-    groups = {"outputs": outputs, "grads": st["grads"], "buffers": st["buffers"], "inputs": st["inputs"]}
-    acc = _judge(fn, snapshot, names, (seed + 101, seed + 17 + i), kind, groups,
-                 {"outputs": dict(zip((e["name"] for e in outputs), le)), **state_tensors(eager_args, names)},
-                 {"outputs": dict(zip((e["name"] for e in outputs), la)), **state_tensors(art_args, names)})
+        return None
+    return outputs, st, entries, le, la
+
+
+def _follow_judge(trial: dict, acc: dict, entries: list[dict]) -> None:
+    """The trial's status from the float64 judge: matches is ok, drift drifted, wrong diverged;
+    with no verdict, only a difference no rounding makes (a tenth of the value) diverges."""
     trial["accuracy"] = {k: acc.get(k) for k in ("verdict", "reference", "message", "eager_error",
                                                   "artifact_error", "ratio", "worst")}
     verdict = acc.get("verdict")
     if verdict == accuracy.VERDICTS["matches"]:
         trial.update(status="ok", note="outside the tight tolerance, within eager's own rounding against float64")
-        return trial, None
-    if verdict == accuracy.VERDICTS["drift"]:
+    elif verdict == accuracy.VERDICTS["drift"]:
         trial.update(status="drift", note=acc.get("message") or "numerics drift")
-        return trial, None
-    if verdict == accuracy.VERDICTS["wrong"]:
-        note = _evidence(acc)
-        trial.update(status="diverged", note=note)
-        return trial, (desc, note)
-    # No float64 verdict (eager fn cannot run in float64): only a difference no rounding makes.
-    worst = max(entries, key=lambda e: _relative(e["result"]))
-    rel = _relative(worst["result"])
-    if rel >= accuracy.WRONG:
-        note = (f"the artifact and eager fn disagree on {worst['name']} by a relative RMS difference of "
-                f"{accuracy.sci(rel)} (no float64 verdict: {acc.get('message', '')[:200]})")
-        trial.update(status="diverged", note=note)
-        return trial, (desc, note)
-    trial.update(status="ok", note=(f"outside the tight tolerance by a relative RMS difference of {accuracy.sci(rel)}, "
-                                    "under a tenth of the value: rounding (no float64 verdict)"))
-    return trial, None
+    elif verdict == accuracy.VERDICTS["wrong"]:
+        trial.update(status="diverged", note=_evidence(acc))
+    else:
+        # No float64 verdict (eager fn cannot run in float64): only a difference no rounding makes.
+        worst = max(entries, key=lambda e: _relative(e["result"]))
+        rel = _relative(worst["result"])
+        if rel >= accuracy.WRONG:
+            trial.update(status="diverged", note=(
+                f"the artifact and eager fn disagree on {worst['name']} by a relative RMS difference of "
+                f"{accuracy.sci(rel)} (no float64 verdict: {acc.get('message', '')[:200]})"))
+        else:
+            trial.update(status="ok", note=(
+                f"outside the tight tolerance by a relative RMS difference of {accuracy.sci(rel)}, "
+                "under a tenth of the value: rounding (no float64 verdict)"))
 
 
 def _judge(fn, snapshot, names, seeds: tuple[int, int], kind: str, groups: dict, eager: dict, art: dict) -> dict:

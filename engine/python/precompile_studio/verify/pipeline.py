@@ -1,6 +1,12 @@
 """Verify an artifact inside the worker: load it, run it beside eager fn, compare, judge.
 
-1. ``load(python_code, cache)`` as a reload on this machine would (timed: "load"). With
+``run_verify`` is the list of the steps below, each a function of its own (``load_step``,
+``arguments``, ``call_both``, ``compare_outputs`` / ``compare_arguments`` / ``tolerance_summary``,
+``judge_accuracy``, ``time_calls``, ``perturbed_trials``, ``runtime_step``). A step reads the
+``Job`` (what is verified, the budget) and fills its part of ``Out`` (the verify dict, the timings,
+the capture's warnings); a load or call that fails ends the verification (``Out.failed``).
+
+1. ``precompile.load(python_code, cache)`` (load.py) as a reload on this machine would (timed: "load"). With
    ``deep`` (``--deep-verify``) also a load without the cache's kernel bundle (an envelope with
    artifact=None, so nothing primes the caches) in a fresh Inductor cache dir with Inductor's
    in-memory code caches cleared, so its kernels JIT (timed: "load_no_cache"); by default the
@@ -23,92 +29,252 @@
    "call_eager").
 7. The contract checker's perturbed trials (perturbed.py), within the budget, when the example
    matched.
-8. ``runtime_inputs``: call the artifact on them and report ok (and whether it matches eager on
+8. ``runtime_inputs`` (runtime.py): call the artifact on them and report ok (and whether it matches eager on
    a copy) or the classified violation.
 """
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import io
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from precompile_studio.common.calls import compare_values, fresh_copy, leaves, rng_fork, seeded_call, summarise
+from precompile_studio.common.errors import describe
 from precompile_studio.common.state import Versions, compare_state, state_tensors
-from precompile_studio.contract.precompile_log import captured, message_of
-from precompile_studio.contract.violations import Context, classify_exception, classify_warning
+from precompile_studio.contract.violations import Context, classify_exception
 from precompile_studio.verify import accuracy
 from precompile_studio.verify.budget import VerifyBudget, count_elements
+from precompile_studio.verify.load import DEEP_ONLY, load_artifact, no_cache_envelope
+from precompile_studio.verify.runtime import check_runtime
+
+LATENCY_SAMPLES = 5    # calls of each timed at most, the compared ones included
+LATENCY_CHEAP_S = 0.2  # a call slower than this is timed only where it was compared
+LATENCY_SHARE = 0.2    # of the budget's allowance, for the calls timed past the compared ones
 
 
-@contextlib.contextmanager
-def _fresh_inductor(enabled: bool):
-    if not enabled:
-        yield
-        return
-    from torch._inductor.utils import fresh_cache
+@dataclass
+class Job:
+    """What one verification checks and how: the same for every step (the budget is spent)."""
 
-    with fresh_cache():
-        yield
+    fn: Callable
+    snapshot: tuple
+    names: list[str]
+    seed: int
+    ctx: Context
+    shared: bool          # eager fn and the artifact take the same arguments (graph writes nothing)
+    budget: VerifyBudget
+
+    def context(self, **changes) -> Context:
+        """A copy of the job's Context for one classification, with ``changes`` set."""
+        c = Context(**{**self.ctx.__dict__})
+        for k, v in changes.items():
+            setattr(c, k, v)
+        return c
 
 
-def _no_cache_envelope(cache: bytes, python_code: str, backend: str) -> bytes:
-    """The same envelope without the kernel bundle: load() then has nothing to prime."""
-    import torch
+@dataclass
+class Out:
+    """What the steps produce: the verify dict, the timings and the capture's warnings."""
 
+    result: dict
+    timings: dict[str, float] = field(default_factory=dict)
+    warnings: list[dict] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        """A load or a call failed: the result says why, and no later step runs."""
+        return self.result["status"] in ("violation", "error")
+
+    def parts(self) -> tuple[dict, dict, list[dict]]:
+        return self.result, self.timings, self.warnings
+
+
+@dataclass
+class Args:
+    """The arguments of eager fn and of the artifact (one tuple when shared) and, when shared, the
+    version counters they started from."""
+
+    eager: tuple
+    artifact: tuple
+    versions: Versions | None = None
+
+
+@dataclass
+class Times:
+    """Seconds of each call of eager fn and of the artifact, the compared ones first."""
+
+    eager: list[float] = field(default_factory=list)
+    artifact: list[float] = field(default_factory=list)
+
+
+def new_job(fn: Callable, snapshot: tuple, argnames: list[str] | None, seed: int, context: Context | None,
+            shared: bool, work_s: float, deep: bool) -> Job:
     try:
-        blob = torch.load(io.BytesIO(cache), weights_only=True)
-        blob = dict(blob)
-    except Exception:
-        from torch._precompile import _CACHE_FORMAT, _CACHE_VERSION
-
-        blob = {"format": _CACHE_FORMAT, "version": _CACHE_VERSION, "backend": backend,
-                "code_hash": hashlib.sha256(python_code.encode()).hexdigest()}
-    blob["artifact"] = None
-    buf = io.BytesIO()
-    torch.save(blob, buf)
-    return buf.getvalue()
+        elements = count_elements(snapshot)
+    except Exception:  # noqa: BLE001 - not counted: the budget decides
+        elements = None
+    return Job(fn=fn, snapshot=snapshot, names=argnames or [f"arg{i}" for i in range(len(snapshot))],
+               seed=seed, ctx=context or Context(), shared=shared, budget=VerifyBudget(work_s, deep, elements))
 
 
-def load_artifact(python_code: str, cache: bytes, ctx: Context | None = None, fresh: bool = False):
-    """(callable or None, seconds, violation or None, warnings) of precompile.load."""
-    import torch
+def new_result(seed: int, shared: bool) -> dict:
+    """The verify dict before any step: the fields every verification has, in the report's order."""
+    return {
+        "ran": True,
+        "status": "ok",
+        "matches_eager": None,
+        "max_abs_diff": None,
+        "max_rel_diff": None,
+        "grads_match": None,
+        "buffers_match": None,
+        "inputs_match": None,
+        "outputs": [],
+        "grads": [],
+        "buffers": [],
+        "parameters": [],
+        "inputs": [],
+        "calls": 0,
+        "seed": seed,
+        "args": "shared" if shared else "copied",
+        "load_violation": None,
+        "call_violation": None,
+        "error": None,
+        "runtime": None,
+        "perturbed": None,
+        "accuracy": None,
+        "budget": None,
+        "load_log": [],
+        "load_no_cache": {"ran": False, "reason": DEEP_ONLY},
+        "load_no_cache_dir": None,
+    }
 
-    warnings: list[dict] = []
-    ctx = ctx or Context()
-    records: list = []
-    with captured(records.append):
-        t0 = time.perf_counter()
-        try:
-            with _fresh_inductor(fresh):
-                f = torch.compiler.precompile.load(python_code, cache)
-            err = None
-        except Exception as exc:  # noqa: BLE001 - every load failure is reported
-            f = None
-            ctx.phase = "load"
-            _contract, err = classify_exception(exc, ctx)
-            err["status"] = "violation" if _contract else "error"
-        dt = time.perf_counter() - t0
-    warnings.extend(classify_warning(message_of(r)) for r in records)
-    return f, dt, err, warnings
+
+# --------------------------------------------------------------------------- 1. load
+def load_step(job: Job, out: Out, python_code: str, cache: bytes):
+    """The artifact, timed ("load", part of the work the budget is a fraction of); where load
+    fails, the result's load_violation and status say why (``out.failed``)."""
+    f, t_load, err, w = load_artifact(python_code, cache, job.context())
+    out.timings["load"] = t_load
+    job.budget.add_work(t_load)
+    out.result["load_log"].extend(w)
+    out.warnings.extend(x for x in w if x["rule"] != "untrusted-python-code")
+    if err is not None:
+        out.result.update(status="violation" if err.get("status") == "violation" else "error",
+                          load_violation=err, matches_eager=False)
+    return f
 
 
-DEEP_ONLY = ("the from-scratch reload (no kernel bundle, fresh Inductor caches: every kernel "
-             "compiled again) runs only with --deep-verify")
-
-
-def _load_no_cache(result, timings, python_code, cache, backend, ctx) -> None:
+def load_no_cache_step(job: Job, out: Out, python_code: str, cache: bytes, backend: str) -> None:
+    """(``deep`` only) the from-scratch reload, timed ("load_no_cache"); not verified."""
     inductor = backend == "inductor"
-    _f2, t_nc, _err2, w2 = load_artifact(python_code, _no_cache_envelope(cache, python_code, backend),
-                                         Context(**{**ctx.__dict__}), fresh=inductor)
-    timings["load_no_cache"] = t_nc
-    result["load_log"].extend(w2)
-    result["load_no_cache"] = {"ran": True}
-    result["load_no_cache_dir"] = "fresh" if inductor else None
+    _f2, t_nc, _err2, w2 = load_artifact(python_code, no_cache_envelope(cache, python_code, backend),
+                                         job.context(), fresh=inductor)
+    out.timings["load_no_cache"] = t_nc
+    out.result["load_log"].extend(w2)
+    out.result["load_no_cache"] = {"ran": True}
+    out.result["load_no_cache_dir"] = "fresh" if inductor else None
 
 
+# --------------------------------------------------------------------------- 2. the arguments
+def arguments(job: Job) -> Args:
+    """The snapshot itself for both, with its version counters (shared), or a deep copy each."""
+    if job.shared:
+        args = tuple(job.snapshot)
+        return Args(args, args, Versions(args, job.names))
+    return Args(fresh_copy(job.snapshot), fresh_copy(job.snapshot))
+
+
+# --------------------------------------------------------------------------- 3. the calls
+def call_both(job: Job, out: Out, f: Callable, args: Args) -> tuple[list[tuple], Times]:
+    """([(eager's outputs, the artifact's) per call], their times): eager fn and the artifact
+    once each under the same seed, a second time each where the budget allows (result "calls").
+    Where eager fn raises, the result's error says so; where the artifact does, its
+    call_violation (``out.failed``; the calls made so far are returned)."""
+    outputs: list[tuple] = []
+    times = Times()
+    budget = job.budget
+    for k in range(2):
+        # a pair costs about twice the cheaper first call (a first call pays for warming up)
+        if k == 1 and not budget.fits(2 * min(times.eager[0], times.artifact[0])):
+            budget.skip("second call")
+            break
+        try:
+            t0 = time.perf_counter()
+            out_e = seeded_call(job.fn, args.eager, job.seed + k)
+            times.eager.append(time.perf_counter() - t0)
+        except Exception as exc:  # noqa: BLE001
+            out.result.update(status="error", matches_eager=False,
+                              error={**describe(exc, job.ctx.script_path), "where": "eager fn on the example inputs"})
+            break
+        try:
+            t0 = time.perf_counter()
+            out_a = seeded_call(f, args.artifact, job.seed + k)
+            times.artifact.append(time.perf_counter() - t0)
+        except Exception as exc:  # noqa: BLE001
+            contract, v = classify_exception(exc, job.context(phase="call"))
+            out.result.update(status="violation" if contract else "error", matches_eager=False,
+                              call_violation=v)
+            break
+        outputs.append((out_e, out_a))
+        if k == 0:
+            budget.add_work(times.eager[0] + times.artifact[0])
+        else:
+            budget.spend(times.eager[1] + times.artifact[1])
+        out.result["calls"] = k + 1
+    return outputs, times
+
+
+# --------------------------------------------------------------------------- 4. compare
+def compare_outputs(result: dict, outputs: list[tuple]) -> tuple[list[list], list[list]]:
+    """Each call's outputs, leaf by leaf, into result["outputs"] ("call1.out[0]", ...; a call whose
+    structures differ is one entry, not ok); (eager's leaves, the artifact's leaves) per call."""
+    leaves_e, leaves_a = [], []
+    for k, (oe, oa) in enumerate(outputs):
+        le, se = leaves(oe)
+        la, sa = leaves(oa)
+        leaves_e.append(le)
+        leaves_a.append(la)
+        if se != sa or len(le) != len(la):
+            result["outputs"].append({"name": f"call{k + 1}", "result": {
+                "ok": False, "note": f"output structure differs: eager {se} vs artifact {sa}"}})
+            continue
+        for i, (x, y) in enumerate(zip(le, la)):
+            result["outputs"].append({"name": f"call{k + 1}.out[{i}]", "result": compare_values(x, y)})
+    return leaves_e, leaves_a
+
+
+def compare_arguments(job: Job, result: dict, args: Args) -> None:
+    """What the calls left in their arguments. Shared: nothing may have been written (a write is
+    an entry, not ok); copied: each gradient, buffer, parameter and mutated input, eager's against
+    the artifact's."""
+    if job.shared:
+        for kind, name in args.versions.changed(args.eager):
+            result[kind].append({"name": name, "result": {"ok": False, "note": (
+                "written in place by a call, though the captured graph writes to nothing: eager fn "
+                "and the artifact disagree about it")}})
+        return
+    state = compare_state(args.eager, args.artifact, job.names, compare_values)
+    for key in ("grads", "buffers", "parameters", "inputs"):
+        result[key] = state[key]
+
+
+def tolerance_summary(result: dict) -> bool:
+    """The compared entries in figures: matches_eager and within_tolerance (every entry within the
+    tight tolerance), the largest differences, the per-group flags. Returns within_tolerance."""
+    all_entries = result["outputs"] + result["grads"] + result["buffers"] + result["parameters"] + result["inputs"]
+    ok, mad, mrd = summarise(all_entries)
+    result["matches_eager"] = ok
+    result["within_tolerance"] = ok
+    result["max_abs_diff"] = mad
+    result["max_rel_diff"] = mrd
+    result["grads_match"] = summarise(result["grads"])[0] if result["grads"] else None
+    result["buffers_match"] = summarise(result["buffers"])[0] if result["buffers"] else None
+    result["inputs_match"] = summarise(result["inputs"])[0] if result["inputs"] else None
+    return ok
+
+
+# --------------------------------------------------------------------------- 5. the accuracy judge
 def _values(outs: list, args: tuple, names: list[str], shared: bool) -> dict[str, dict]:
     """{kind: {entry name: value}} for the accuracy judge, keyed like verify's entries."""
     vals: dict[str, dict] = {"outputs": {}}
@@ -151,10 +317,95 @@ def _follow_verdict(result: dict, acc: dict) -> None:
             result[flag] = matches(key, result[key])
 
 
+def status_of_verdict(verdict: str | None) -> str:
+    """The verify status a verdict of the judge gives: rounding is "ok", drift "drift", wrong and
+    no verdict "mismatch"."""
+    if verdict == accuracy.VERDICTS["matches"]:
+        return "ok"
+    if verdict == accuracy.VERDICTS["drift"]:
+        return "drift"
+    return "mismatch"
+
+
+def judge_accuracy(job: Job, out: Out, within: bool, leaves_e: list, leaves_a: list, args: Args) -> None:
+    """Within the tight tolerance the verdict is just that; otherwise the float64 judge names it
+    (timed: "accuracy"), and the result's flags and status follow it (drift adds a warning)."""
+    result = out.result
+    if within:
+        result["accuracy"] = accuracy.tolerance_verdict()
+        return
+    acc = _judge(result, job.fn, job.snapshot, job.names, job.seed,
+                 _values(leaves_e, args.eager, job.names, job.shared),
+                 _values(leaves_a, args.artifact, job.names, job.shared), out.timings)
+    result["accuracy"] = acc
+    _follow_verdict(result, acc)
+    result["status"] = status_of_verdict(acc["verdict"])
+    if result["status"] == "drift":
+        out.warnings.append(accuracy.drift_warning(acc))
+
+
+# --------------------------------------------------------------------------- 6. latency
+def time_calls(out: Out, budget: VerifyBudget, fn: Callable, f: Callable, args: Args, times: Times) -> None:
+    """The median call of each ("call", "call_eager"; "call_samples" in the result): the compared
+    calls' times and, while calls are cheap and within a share of the budget, a few more (added to
+    ``times``). Best effort: a call that raises leaves the figures out."""
+    times_e, times_a = times.eager, times.artifact
+    try:
+        while (len(times_a) < LATENCY_SAMPLES and times_a[-1] < LATENCY_CHEAP_S
+               and budget.fits(times_a[-1] + times_e[-1], share=LATENCY_SHARE)):
+            t0 = time.perf_counter()
+            f(*args.artifact)
+            times_a.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            fn(*args.eager)
+            times_e.append(time.perf_counter() - t0)
+            budget.spend(times_a[-1] + times_e[-1])
+        out.timings["call"] = statistics.median(times_a)
+        out.timings["call_eager"] = statistics.median(times_e)
+        out.result["call_samples"] = len(times_a)
+    except Exception:  # noqa: BLE001 - timing is best effort
+        pass
+
+
+# --------------------------------------------------------------------------- 7. perturbed trials
 def _trial_estimate(times_e: list[float], times_a: list[float], shared: bool) -> float:
     """A perturbed trial: a pair of calls (the last measured), and two deep copies unless shared."""
     pair = times_e[-1] + times_a[-1] if len(times_e) > 1 else 2 * min(times_e[0], times_a[0])
     return pair if shared else 1.2 * pair
+
+
+def perturbed_trials(job: Job, out: Out, f: Callable, times: Times, location: dict | None) -> None:
+    """The contract checker's perturbed inputs (timed: "perturbed"), only worth it when the
+    example matched; a drifted example says why they did not run."""
+    result = out.result
+    if result["status"] == "drift":
+        result["perturbed"] = {"ran": False, "trials": [], "diverged": None,
+                               "reason": "the example itself drifted (numerics): perturbed inputs would "
+                                         "show the same drift"}
+    if result["status"] != "ok":
+        return
+    from precompile_studio.verify.perturbed import perturbed_check
+
+    t0 = time.perf_counter()
+    try:
+        summary, pw = perturbed_check(fn=job.fn, artifact=f, snapshot=job.snapshot, names=job.names,
+                                      seed=job.seed, context=job.ctx, location=location, budget=job.budget,
+                                      estimate_s=_trial_estimate(times.eager, times.artifact, job.shared),
+                                      shared=job.shared)
+    except Exception as exc:  # noqa: BLE001 - a checker bug must not lose the run
+        summary, pw = {"ran": False, "trials": [], "diverged": None,
+                       "reason": f"checker error: {type(exc).__name__}: {exc}"}, []
+    result["perturbed"] = summary
+    out.warnings.extend(pw)
+    out.timings["perturbed"] = time.perf_counter() - t0
+
+
+# --------------------------------------------------------------------------- 8. runtime inputs
+def runtime_step(job: Job, out: Out, f: Callable, runtime_inputs: Callable[[], tuple],
+                 location: dict | None) -> None:
+    """The artifact on the script's runtime_inputs (runtime.py), its warnings the capture's."""
+    out.result["runtime"] = check_runtime(job.fn, f, runtime_inputs, job.ctx, location, job.seed, job.snapshot)
+    out.warnings.extend(out.result["runtime"].pop("warnings", []))
 
 
 def run_verify(
@@ -175,256 +426,37 @@ def run_verify(
     work_s: float = 0.0,
     may_mutate: bool | None = None,
 ) -> tuple[dict, dict, list[dict]]:
-    """(verify dict, timings, warnings).
+    """(verify dict, timings, warnings): the steps of the module's docstring, in order.
 
     ``work_s``: seconds of the work being checked (script and precompile), which sets the
     budget of the optional checks; ``deep``: every check, no budget; ``may_mutate``: whether the
     captured graph may write to its arguments (False: both calls share them).
     """
-    timings: dict[str, float] = {}
-    ctx = context or Context()
-    names = argnames or [f"arg{i}" for i in range(len(snapshot))]
-    try:
-        elements = count_elements(snapshot)
-    except Exception:  # noqa: BLE001 - not counted: the budget decides
-        elements = None
-    budget = VerifyBudget(work_s, deep, elements)
     shared = may_mutate is False
-    result: dict = {
-        "ran": True,
-        "status": "ok",
-        "matches_eager": None,
-        "max_abs_diff": None,
-        "max_rel_diff": None,
-        "grads_match": None,
-        "buffers_match": None,
-        "inputs_match": None,
-        "outputs": [],
-        "grads": [],
-        "buffers": [],
-        "parameters": [],
-        "inputs": [],
-        "calls": 0,
-        "seed": seed,
-        "args": "shared" if shared else "copied",
-        "load_violation": None,
-        "call_violation": None,
-        "error": None,
-        "runtime": None,
-        "perturbed": None,
-        "accuracy": None,
-        "budget": None,
-        "load_log": [],
-        "load_no_cache": {"ran": False, "reason": DEEP_ONLY},
-        "load_no_cache_dir": None,
-    }
-    warnings: list[dict] = []
+    job = new_job(fn, snapshot, argnames, seed, context, shared, work_s, deep)
+    out = Out(new_result(seed, shared))
 
-    f, t_load, err, w = load_artifact(python_code, cache, Context(**{**ctx.__dict__}))
-    timings["load"] = t_load
-    budget.add_work(t_load)
-    result["load_log"].extend(w)
-    warnings.extend(x for x in w if x["rule"] != "untrusted-python-code")
-    if err is not None:
-        result.update(status="violation" if err.get("status") == "violation" else "error",
-                      load_violation=err, matches_eager=False)
-        return result, timings, warnings
+    f = load_step(job, out, python_code, cache)                          # 1
+    if out.failed:
+        return out.parts()
     if deep:
-        _load_no_cache(result, timings, python_code, cache, backend, ctx)
-
-    if shared:
-        eager_args = art_args = tuple(snapshot)
-        versions = Versions(eager_args, names)
-    else:
-        eager_args = fresh_copy(snapshot)
-        art_args = fresh_copy(snapshot)
-    outs_e, outs_a, times_e, times_a = [], [], [], []
+        load_no_cache_step(job, out, python_code, cache, backend)
+    args = arguments(job)                                                 # 2
     with rng_fork():
-        for k in range(2):
-            # a pair costs about twice the cheaper first call (a first call pays for warming up)
-            if k == 1 and not budget.fits(2 * min(times_e[0], times_a[0])):
-                budget.skip("second call")
-                break
-            try:
-                t0 = time.perf_counter()
-                outs_e.append(seeded_call(fn, eager_args, seed + k))
-                times_e.append(time.perf_counter() - t0)
-            except Exception as exc:  # noqa: BLE001
-                from precompile_studio.common.errors import describe
-
-                result.update(status="error", matches_eager=False,
-                              error={**describe(exc, ctx.script_path), "where": "eager fn on the example inputs"})
-                return result, timings, warnings
-            try:
-                t0 = time.perf_counter()
-                outs_a.append(seeded_call(f, art_args, seed + k))
-                times_a.append(time.perf_counter() - t0)
-            except Exception as exc:  # noqa: BLE001
-                c2 = Context(**{**ctx.__dict__})
-                c2.phase = "call"
-                contract, v = classify_exception(exc, c2)
-                result.update(status="violation" if contract else "error", matches_eager=False,
-                              call_violation=v)
-                return result, timings, warnings
-            if k == 0:
-                budget.add_work(times_e[0] + times_a[0])
-            else:
-                budget.spend(times_e[1] + times_a[1])
-            result["calls"] = k + 1
-
-        leaves_e, leaves_a = [], []
-        for k, (oe, oa) in enumerate(zip(outs_e, outs_a)):
-            le, se = leaves(oe)
-            la, sa = leaves(oa)
-            leaves_e.append(le)
-            leaves_a.append(la)
-            if se != sa or len(le) != len(la):
-                result["outputs"].append({"name": f"call{k + 1}", "result": {
-                    "ok": False, "note": f"output structure differs: eager {se} vs artifact {sa}"}})
-                continue
-            for i, (x, y) in enumerate(zip(le, la)):
-                result["outputs"].append({"name": f"call{k + 1}.out[{i}]", "result": compare_values(x, y)})
-        if shared:
-            for kind, name in versions.changed(eager_args):
-                result[kind].append({"name": name, "result": {"ok": False, "note": (
-                    "written in place by a call, though the captured graph writes to nothing: eager fn "
-                    "and the artifact disagree about it")}})
-        else:
-            state = compare_state(eager_args, art_args, names, compare_values)
-            for key in ("grads", "buffers", "parameters", "inputs"):
-                result[key] = state[key]
-
-        all_entries = result["outputs"] + result["grads"] + result["buffers"] + result["parameters"] + result["inputs"]
-        ok, mad, mrd = summarise(all_entries)
-        result["matches_eager"] = ok
-        result["within_tolerance"] = ok
-        result["max_abs_diff"] = mad
-        result["max_rel_diff"] = mrd
-        result["grads_match"] = summarise(result["grads"])[0] if result["grads"] else None
-        result["buffers_match"] = summarise(result["buffers"])[0] if result["buffers"] else None
-        result["inputs_match"] = summarise(result["inputs"])[0] if result["inputs"] else None
-        if ok:
-            result["accuracy"] = accuracy.tolerance_verdict()
-        else:
-            acc = _judge(result, fn, snapshot, names, seed, _values(leaves_e, eager_args, names, shared),
-                         _values(leaves_a, art_args, names, shared), timings)
-            result["accuracy"] = acc
-            _follow_verdict(result, acc)
-            if acc["verdict"] == accuracy.VERDICTS["matches"]:
-                result["status"] = "ok"
-            elif acc["verdict"] == accuracy.VERDICTS["drift"]:
-                result["status"] = "drift"
-                warnings.append(accuracy.drift_warning(acc))
-            else:
-                result["status"] = "mismatch"
-        del leaves_e, leaves_a, outs_e, outs_a
-
-        # latency: the compared calls, and a few more where they are cheap and the budget allows
-        try:
-            while len(times_a) < 5 and times_a[-1] < 0.2 and budget.fits(times_a[-1] + times_e[-1], share=0.2):
-                t0 = time.perf_counter()
-                f(*art_args)
-                times_a.append(time.perf_counter() - t0)
-                t0 = time.perf_counter()
-                fn(*eager_args)
-                times_e.append(time.perf_counter() - t0)
-                budget.spend(times_a[-1] + times_e[-1])
-            timings["call"] = statistics.median(times_a)
-            timings["call_eager"] = statistics.median(times_e)
-            result["call_samples"] = len(times_a)
-        except Exception:  # noqa: BLE001 - timing is best effort
-            pass
-        del eager_args, art_args
-
-        # The contract checker's perturbed inputs: only worth it when the example matched.
-        if perturb and result["status"] == "ok":
-            from precompile_studio.verify.perturbed import perturbed_check
-
-            t0 = time.perf_counter()
-            try:
-                summary, pw = perturbed_check(fn=fn, artifact=f, snapshot=snapshot, names=names,
-                                              seed=seed, context=ctx, location=perturb_location,
-                                              budget=budget, estimate_s=_trial_estimate(times_e, times_a, shared),
-                                              shared=shared)
-            except Exception as exc:  # noqa: BLE001 - a checker bug must not lose the run
-                summary, pw = {"ran": False, "trials": [], "diverged": None,
-                               "reason": f"checker error: {type(exc).__name__}: {exc}"}, []
-            result["perturbed"] = summary
-            warnings.extend(pw)
-            timings["perturbed"] = time.perf_counter() - t0
-        elif perturb and result["status"] == "drift":
-            result["perturbed"] = {"ran": False, "trials": [], "diverged": None,
-                                   "reason": "the example itself drifted (numerics): perturbed inputs would "
-                                             "show the same drift"}
-
+        outputs, times = call_both(job, out, f, args)                     # 3
+        if out.failed:
+            return out.parts()
+        leaves_e, leaves_a = compare_outputs(out.result, outputs)         # 4
+        del outputs
+        compare_arguments(job, out.result, args)
+        within = tolerance_summary(out.result)
+        judge_accuracy(job, out, within, leaves_e, leaves_a, args)        # 5
+        del leaves_e, leaves_a
+        time_calls(out, job.budget, fn, f, args, times)                   # 6
+        del args  # the perturbed trials make their own
+        if perturb:
+            perturbed_trials(job, out, f, times, perturb_location)        # 7
         if runtime_inputs is not None:
-            result["runtime"] = _run_runtime(fn, f, runtime_inputs, ctx, runtime_location, seed, snapshot)
-            warnings.extend(result["runtime"].pop("warnings", []))
-    result["budget"] = budget.report()
-    return result, timings, warnings
-
-
-def _run_runtime(fn, f, runtime_inputs, ctx: Context, location: dict | None, seed: int,
-                 traced_args: tuple = ()) -> dict:
-    from precompile_studio.common.errors import describe
-    from precompile_studio.verify import runtime_grad
-
-    try:
-        rt = tuple(runtime_inputs())
-    except Exception as exc:  # noqa: BLE001
-        return {"status": "error", "violation": None,
-                "error": {**describe(exc, ctx.script_path), "where": "runtime_inputs()"}}
-    eager_copy = fresh_copy(rt)
-    ref_copy = fresh_copy(rt)  # what the calls start from, for the float64 judge
-    try:
-        out_a = seeded_call(f, rt, seed)
-    except Exception as exc:  # noqa: BLE001
-        c2 = Context(**{**ctx.__dict__})
-        c2.phase = "call"
-        c2.call_location = location
-        contract, v = classify_exception(exc, c2)
-        return {"status": "violation" if contract else "error", "violation": v}
-    res: dict = {"status": "ok", "violation": None, "matches_eager": None, "max_abs_diff": None}
-    try:
-        changes = runtime_grad.flipped(traced_args, rt)
-    except Exception:  # noqa: BLE001 - a check, never a reason to lose the run
-        changes = []
-    try:
-        out_e = seeded_call(fn, eager_copy, seed)
-    except Exception as exc:  # noqa: BLE001
-        res["eager_error"] = describe(exc, ctx.script_path)["message"]
-        if changes:
-            res["warnings"] = [runtime_grad.warning(changes, res["eager_error"], location)]
-        return res
-    if changes:
-        res["warnings"] = [runtime_grad.warning(changes, None, location)]
-    le, se = leaves(out_e)
-    la, sa = leaves(out_a)
-    if se != sa:
-        res["matches_eager"] = False
-        return res
-    entries = [{"name": f"out[{i}]", "result": compare_values(x, y)} for i, (x, y) in enumerate(zip(le, la))]
-    names = [f"arg{i}" for i in range(len(rt))]
-    st = compare_state(eager_copy, rt, names, compare_values, parameters=False)
-    entries += st["grads"] + st["buffers"] + st["inputs"]
-    ok, mad, _ = summarise(entries)
-    res.update(matches_eager=ok, within_tolerance=ok, max_abs_diff=mad, outputs=entries)
-    if not ok:
-        # Judged like the example inputs: against eager fn in float64, so that a backend's
-        # arithmetic reads as drift and not as a mismatch.
-        res["accuracy"] = _judge_runtime(fn, ref_copy, names, seed, le, la, eager_copy, rt, st, entries)
-        res["matches_eager"] = res["accuracy"].get("verdict") == accuracy.VERDICTS["matches"]
-        if res["accuracy"].get("verdict") == accuracy.VERDICTS["drift"]:
-            drift = accuracy.drift_warning(res["accuracy"])
-            drift["where"] = "runtime"
-            drift["location"] = location
-            res.setdefault("warnings", []).append(drift)
-    return res
-
-
-def _judge_runtime(fn, ref_copy, names, seed, le, la, eager_args, art_args, st, entries) -> dict:
-    outputs = entries[:len(le)]
-    result = {"outputs": outputs, "grads": st["grads"], "buffers": st["buffers"], "inputs": st["inputs"]}
-    eager_vals = {"outputs": {e["name"]: x for e, x in zip(outputs, le)}, **state_tensors(eager_args, names)}
-    art_vals = {"outputs": {e["name"]: x for e, x in zip(outputs, la)}, **state_tensors(art_args, names)}
-    return accuracy.judge_call(fn, ref_copy, names, seed, result, eager_vals, art_vals)
+            runtime_step(job, out, f, runtime_inputs, runtime_location)   # 8
+    out.result["budget"] = job.budget.report()
+    return out.parts()

@@ -1,4 +1,4 @@
-#include "commands/LessonCatalogue.h"
+#include "lessons/LessonCatalogue.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -9,7 +9,7 @@
 #define PS_RESOURCES_DIR ""
 #endif
 
-namespace ps::commands {
+namespace ps::lessons {
 
 namespace fs = std::filesystem;
 
@@ -81,4 +81,4 @@ std::optional<Lesson> LessonCatalogue::find(const std::string& lessonsDir, const
     return l;
 }
 
-}  // namespace ps::commands
+}  // namespace ps::lessons

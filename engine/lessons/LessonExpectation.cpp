@@ -1,10 +1,10 @@
-#include "commands/LessonExpectation.h"
+#include "lessons/LessonExpectation.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
 
-namespace ps::commands {
+namespace ps::lessons {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -256,4 +256,4 @@ std::vector<LessonFinding> LessonExpectation::findings(const json& report, const
     return out;
 }
 
-}  // namespace ps::commands
+}  // namespace ps::lessons

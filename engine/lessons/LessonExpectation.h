@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace ps::commands {
+namespace ps::lessons {
 
 /// One thing a report found, as a learner reads it.
 struct LessonFinding {
@@ -61,4 +61,4 @@ public:
     static std::vector<LessonFinding> findings(const nlohmann::json& report, const std::string& script);
 };
 
-}  // namespace ps::commands
+}  // namespace ps::lessons

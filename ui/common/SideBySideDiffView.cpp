@@ -1,4 +1,4 @@
-#include "ui/lessons/LessonDiffView.h"
+#include "ui/common/SideBySideDiffView.h"
 
 #include "ui/editor/ScriptEditor.h"
 
@@ -26,11 +26,6 @@ QColor mix(const QColor& a, const QColor& b, qreal t)
         a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t, a.blueF() * (1 - t) + b.blueF() * t);
 }
 
-std::vector<std::string> linesOf(const QString& text)
-{
-    return LineDiff::splitLines(text.toStdString());
-}
-
 long send(const ScriptEditor* editor, unsigned int message, unsigned long w = 0, long l = 0)
 {
     return const_cast<ScriptEditor*>(editor)->SendScintilla(message, w, l);
@@ -38,7 +33,7 @@ long send(const ScriptEditor* editor, unsigned int message, unsigned long w = 0,
 
 }  // namespace
 
-LessonDiffView::LessonDiffView(QWidget* parent) : QWidget(parent)
+SideBySideDiffView::SideBySideDiffView(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("lessonDiff"));
     m_split = new QSplitter(Qt::Horizontal);
@@ -110,12 +105,12 @@ LessonDiffView::LessonDiffView(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_split);
 }
 
-void LessonDiffView::addHeaderWidget(int side, QWidget* widget)
+void SideBySideDiffView::addHeaderWidget(int side, QWidget* widget)
 {
     m_headers[side]->addWidget(widget);
 }
 
-void LessonDiffView::setTexts(const QString& left, const QString& right)
+void SideBySideDiffView::setTexts(const QString& left, const QString& right)
 {
     const QString texts[2] = {left, right};
     for (int k = 0; k < 2; ++k) {
@@ -126,17 +121,20 @@ void LessonDiffView::setTexts(const QString& left, const QString& right)
         m_editors[k]->setReadOnly(true);
         numberLines(k);
     }
-    m_diff = LineDiff::compare(linesOf(left), linesOf(right));
+    m_texts[0] = left.toStdString();
+    m_texts[1] = right.toStdString();
+    m_diff = compare::TextDiff::compare(m_texts[0], m_texts[1]);
+    m_pairs = compare::LinePairs::of(m_diff);
     markDiff();
 }
 
-void LessonDiffView::setFirstLines(int left, int right)
+void SideBySideDiffView::setFirstLines(int left, int right)
 {
     m_first[0] = std::max(1, left);
     m_first[1] = std::max(1, right);
 }
 
-void LessonDiffView::numberLines(int side)
+void SideBySideDiffView::numberLines(int side)
 {
     ScriptEditor* editor = m_editors[side];
     if (m_first[side] == 1) {
@@ -153,7 +151,7 @@ void LessonDiffView::numberLines(int side)
     editor->setMarginWidth(0, QString(QString::number(m_first[side] + lines).size() + 1, QLatin1Char('0')));
 }
 
-int LessonDiffView::shownLineNumber(int side, int line) const
+int SideBySideDiffView::shownLineNumber(int side, int line) const
 {
     const ScriptEditor* editor = m_editors[side];
     if (editor->marginType(0) == QsciScintilla::NumberMargin)
@@ -166,18 +164,18 @@ int LessonDiffView::shownLineNumber(int side, int line) const
     return text.toInt();
 }
 
-void LessonDiffView::setSideNames(const QString& left, const QString& right)
+void SideBySideDiffView::setSideNames(const QString& left, const QString& right)
 {
     m_names[0] = left;
     m_names[1] = right;
 }
 
-void LessonDiffView::clear()
+void SideBySideDiffView::clear()
 {
     setTexts(QString(), QString());
 }
 
-void LessonDiffView::markDiff()
+void SideBySideDiffView::markDiff()
 {
     const std::vector<int> changed[2] = {m_diff.removedLines(), m_diff.addedLines()};
     for (int k = 0; k < 2; ++k) {
@@ -195,10 +193,10 @@ void LessonDiffView::markDiff()
                                             : tr("%n line(s) removed or changed", "", int(changed[0].size())));
     m_counts[1]->setText(m_diff.identical() ? tr("same as %1").arg(m_names[0])
                                             : tr("%n line(s) added or changed", "", int(changed[1].size())));
-    for (const LineDiff::Pair& p : m_diff.pairs()) {
-        const int lines[2] = {p.left, p.right};
-        const int begins[2] = {p.leftBegin, p.rightBegin};
-        const int ends[2] = {p.leftEnd, p.rightEnd};
+    for (const compare::LinePairs::Pair& p : m_pairs) {
+        const int lines[2] = {p.a, p.b};
+        const int begins[2] = {p.aBegin, p.bBegin};
+        const int ends[2] = {p.aEnd, p.bEnd};
         for (int k = 0; k < 2; ++k) {
             if (ends[k] <= begins[k])
                 continue;  // nothing on this side: the other one only adds
@@ -211,19 +209,19 @@ void LessonDiffView::markDiff()
     padHunks();
     // The first change in view on both sides.
     const auto& rows = m_diff.rows();
-    const auto first
-        = std::find_if(rows.begin(), rows.end(), [](const LineDiff::Row& r) { return r.kind != LineDiff::Kind::Same; });
+    const auto first = std::find_if(rows.begin(), rows.end(),
+        [](const compare::TextDiff::Row& r) { return r.kind != compare::TextDiff::Kind::Same; });
     m_placed[0] = m_placed[1] = -1;
     for (auto* editor : m_editors)
         editor->setFirstVisibleLine(0);
     if (first != rows.end()) {
-        const int left = first->left >= 0 ? first->left : m_diff.leftLineFor(first->right);
+        const int left = first->a >= 0 ? first->a : m_diff.aLineFor(first->b);
         m_editors[0]->ensureLineVisible(left);
         followScroll(0);
     }
 }
 
-void LessonDiffView::padHunks()
+void SideBySideDiffView::padHunks()
 {
     // Where a hunk has more lines on one side, the other gets blank lines (an annotation under
     // the line before the hunk's end) so that the lines after it face each other again.
@@ -235,20 +233,20 @@ void LessonDiffView::padHunks()
     const auto& rows = m_diff.rows();
     int last[2] = {-1, -1};  // the last line of each side before or in the hunk
     for (std::size_t i = 0; i < rows.size();) {
-        if (rows[i].kind == LineDiff::Kind::Same) {
-            last[0] = rows[i].left;
-            last[1] = rows[i].right;
+        if (rows[i].kind == compare::TextDiff::Kind::Same) {
+            last[0] = rows[i].a;
+            last[1] = rows[i].b;
             ++i;
             continue;
         }
         int count[2] = {0, 0};
-        for (; i < rows.size() && rows[i].kind != LineDiff::Kind::Same; ++i) {
-            if (rows[i].kind == LineDiff::Kind::Removed) {
+        for (; i < rows.size() && rows[i].kind != compare::TextDiff::Kind::Same; ++i) {
+            if (rows[i].kind == compare::TextDiff::Kind::Removed) {
                 ++count[0];
-                last[0] = rows[i].left;
+                last[0] = rows[i].a;
             } else {
                 ++count[1];
-                last[1] = rows[i].right;
+                last[1] = rows[i].b;
             }
         }
         const int shorter = count[0] < count[1] ? 0 : 1;
@@ -264,7 +262,7 @@ void LessonDiffView::padHunks()
     }
 }
 
-int LessonDiffView::spacerLines(int side) const
+int SideBySideDiffView::spacerLines(int side) const
 {
     int lines = 0;
     for (int line = 0; line < m_editors[side]->lines(); ++line)
@@ -272,7 +270,7 @@ int LessonDiffView::spacerLines(int side) const
     return lines;
 }
 
-void LessonDiffView::followScroll(int from)
+void SideBySideDiffView::followScroll(int from)
 {
     if (m_following)
         return;
@@ -281,14 +279,14 @@ void LessonDiffView::followScroll(int from)
         return;  // where this view put it: following back would undo the user's scroll
     m_placed[from] = -1;
     // Padded, the two sides are line for line on screen: the same display line faces.
-    const int other = !m_unpadded ? top : from == 0 ? m_diff.rightLineFor(top) : m_diff.leftLineFor(top);
+    const int other = !m_unpadded ? top : from == 0 ? m_diff.bLineFor(top) : m_diff.aLineFor(top);
     m_following = true;
     m_placed[1 - from] = other;
     m_editors[1 - from]->setFirstVisibleLine(other);
     m_following = false;
 }
 
-QList<int> LessonDiffView::markedLines(int side) const
+QList<int> SideBySideDiffView::markedLines(int side) const
 {
     QList<int> lines;
     const ScriptEditor* editor = m_editors[side];
@@ -298,7 +296,7 @@ QList<int> LessonDiffView::markedLines(int side) const
     return lines;
 }
 
-QStringList LessonDiffView::markedFragments(int side) const
+QStringList SideBySideDiffView::markedFragments(int side) const
 {
     QStringList fragments;
     const ScriptEditor* editor = m_editors[side];
@@ -316,7 +314,7 @@ QStringList LessonDiffView::markedFragments(int side) const
     return fragments;
 }
 
-int LessonDiffView::visibleColumns(int side) const
+int SideBySideDiffView::visibleColumns(int side) const
 {
     const ScriptEditor* editor = m_editors[side];
     long margins = 0;

@@ -1,11 +1,15 @@
 #pragma once
 
-#include "ui/lessons/LineDiff.h"
+#include "compare/LinePairs.h"
+#include "compare/TextDiff.h"
 
 #include <QList>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
+
+#include <string>
+#include <vector>
 
 class QHBoxLayout;
 class QLabel;
@@ -20,12 +24,12 @@ class ScriptEditor;
 /// tool marks it: a changed line has a tinted background and a bar in the margin (red on the left, green on the right),
 /// and where a changed line pairs with one on the other side, the part that differs is boxed. Where a hunk is longer on
 /// one side, the other shows blank lines for the difference, so the lines after it face each other; the two panes
-/// scroll together line for line (by LineDiff's mapping where a hunk at the very top could not be padded). Lines in
+/// scroll together line for line (by TextDiff's line map where a hunk at the very top could not be padded). Lines in
 /// this API are 1-based, as in the editors' margins.
-class LessonDiffView : public QWidget {
+class SideBySideDiffView : public QWidget {
     Q_OBJECT
 public:
-    explicit LessonDiffView(QWidget* parent = nullptr);
+    explicit SideBySideDiffView(QWidget* parent = nullptr);
 
     /// Shows both texts and marks what differs; `names` titles the panes ("broken.py").
     void setTexts(const QString& left, const QString& right);
@@ -46,7 +50,8 @@ public:
     /// The splitter between the panes (a view under them can follow its handle).
     QSplitter* splitter() const { return m_split; }
 
-    const LineDiff& diff() const { return m_diff; }
+    const compare::TextDiff& diff() const { return m_diff; }
+    const std::vector<compare::LinePairs::Pair>& pairs() const { return m_pairs; }
     /// The lines a side marks as changed, read back from its editor's markers.
     QList<int> markedLines(int side) const;
     /// The text of each boxed part of a side, top to bottom, read back from its indicator.
@@ -71,13 +76,14 @@ private:
     QString m_names[2] = {QStringLiteral("broken.py"), QStringLiteral("fixed.py")};
     QHBoxLayout* m_headers[2];
     QSplitter* m_split;
-    LineDiff m_diff;
+    std::string m_texts[2];  ///< what m_diff's lines view
+    compare::TextDiff m_diff;
+    std::vector<compare::LinePairs::Pair> m_pairs;
     int m_indicators[2] = {-1, -1};
     bool m_following = false;
-    int m_placed[2] = {-1, -1};
+    int m_placed[2] = {-1, -1};  ///< the first line this view last scrolled each side to
     int m_first[2] = {1, 1};
-    bool m_unpadded = false;  ///< a hunk could not be padded: scroll by the line map instead  ///< the first line this
-                              ///< view last scrolled each side to
+    bool m_unpadded = false;  ///< a hunk could not be padded: scroll by the line map instead
 };
 
 }  // namespace ps::ui

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace ps::commands {
+namespace ps::lessons {
 
 /// One folder of resources/lessons/: lesson.md, broken.py, fixed.py and expect.json.
 struct Lesson {
@@ -28,4 +28,4 @@ public:
     static std::optional<Lesson> find(const std::string& lessonsDir, const std::string& name);
 };
 
-}  // namespace ps::commands
+}  // namespace ps::lessons

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ps::commands {
+
+/// What the `library` subcommands were given (app/ parses the command line into this).
+struct LibraryOptions {
+    bool json = false;
+    std::string search;
+    std::string status;
+    std::string backend;
+    std::int64_t id = 0;
+    std::int64_t other = 0;  ///< diff's second run
+    std::string dir;
+    std::string path;
+};
+
+/// The `library` subcommands (ls, show, export, import, trust, verify, rm, diff, gc): each opens
+/// the library, does its work and prints for a person (every text from the library or a file
+/// terminal-safe) or, with --json, exact JSON. Results go to stdout, errors to stderr as one
+/// line that names the library file. Commands that only read open it read-only and never take
+/// its write lock. The calling thread.
+class LibraryCommand {
+public:
+    enum class Action { List, Show, Export, Import, Trust, Verify, Remove, Diff, Gc };
+
+    /// The exit code: 0 all is well; 1 damage was found, a run does not exist, an import was
+    /// refused, or (diff) the runs differ; 2 the library cannot be used, the input is bad, or
+    /// (diff) a run is not there. Never throws.
+    static int run(Action action, const std::string& libraryPath, const LibraryOptions& options);
+};
+
+}  // namespace ps::commands
