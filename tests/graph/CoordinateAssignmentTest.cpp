@@ -1,6 +1,7 @@
 // The layout's third phase: packing one layer (least squares under separations, worked out by
 // hand and checked for optimality on random layers) and the centres of small plans: a fork
-// spread evenly under its source, a chain in one column, virtual items kept edgeGap from boxes.
+// spread evenly under its source, a chain in one column, virtual items kept edgeGap from boxes
+// and moved more than boxes.
 #include "graph/CoordinateAssignment.h"
 #include "graph/LayerAssignment.h"
 #include "graph/LayeredLayout.h"
@@ -102,7 +103,7 @@ TEST(CoordinateAssignment, AChainStandsInOneColumn)
         EXPECT_DOUBLE_EQ(c, x[0]);
 }
 
-TEST(CoordinateAssignment, AVirtualItemKeepsEdgeGapFromTheBoxBesideIt)
+TEST(CoordinateAssignment, AVirtualItemKeepsEdgeGapFromTheBoxBesideItAndGivesWayMore)
 {
     // 0 -> 1 -> 2 and 0 -> 2: a virtual item (3) beside box 1, half a box plus edgeGap away.
     const std::vector<std::vector<int>> in{{}, {0}, {1, 0}};
@@ -116,4 +117,8 @@ TEST(CoordinateAssignment, AVirtualItemKeepsEdgeGapFromTheBoxBesideIt)
     // Packed tight: the virtual item wants to be above and below where box 1 is, so it sits
     // as close as the gap allows.
     EXPECT_NEAR(std::abs(x[3] - x[1]), 176 / 2 + 9, 1e-9);
+    // In the last pass (upward) both want item 2's x, their only neighbour below: the box,
+    // weighing kBoxWeight (4) times the virtual item, moves a fifth of the 97 they keep apart.
+    EXPECT_NEAR(std::abs(x[1] - x[2]), 97.0 / 5, 1e-9);
+    EXPECT_NEAR(std::abs(x[3] - x[2]), 97.0 * 4 / 5, 1e-9);
 }
