@@ -224,6 +224,151 @@ std::string joined(
     return out.empty() ? std::string("-") : out;
 }
 
+// Two orders of preference, the better kept: the same path with the same nodes first (among
+// identical layers, the one of the same name), then the same nodes, then the same ops and
+// output (a layer whose input grew), then the same ops, then the same path and type (a layer
+// whose ops changed), then the same type; or the same without the path first. Path first misreads a layer inserted
+// in a stack of identical ones (the layers after it keep their paths' twins: it would say the last layer was added
+// and the inserted one changed one); it is kept only where it pairs as many identical modules.
+std::vector<std::vector<std::uint64_t>> moduleLevels(const Modules& m, bool pathFirst)
+{
+    std::vector<std::vector<std::uint64_t>> levels;
+    for (int level = pathFirst ? 0 : 1; level < 6; ++level) {
+        std::vector<std::uint64_t> keys;
+        keys.reserve(m.paths.size());
+        for (std::size_t k = 0; k < m.paths.size(); ++k) {
+            const std::uint64_t path = mix(kSeed, m.paths[k]);
+            const std::uint64_t key[6] = {mix(path ^ m.strict[k], "ps"), m.strict[k], m.output[k], m.loose[k],
+                mix(path ^ m.type[k], "pt"), m.type[k]};
+            keys.push_back(key[level]);
+        }
+        levels.push_back(std::move(keys));
+    }
+    return levels;
+}
+
+Alignment alignModules(const Modules& ma, const Modules& mb)
+{
+    const auto identicalPairs = [&](const Alignment& found) {
+        return std::count_if(found.pairs.begin(), found.pairs.end(), [&](const std::pair<int, int>& p) {
+            return ma.strict[static_cast<std::size_t>(p.first)] == mb.strict[static_cast<std::size_t>(p.second)];
+        });
+    };
+    Alignment modules = SequenceDiff::alignLevels(moduleLevels(ma, true), moduleLevels(mb, true));
+    if (Alignment byNodes = SequenceDiff::alignLevels(moduleLevels(ma, false), moduleLevels(mb, false));
+        identicalPairs(byNodes) > identicalPairs(modules))
+        modules = std::move(byNodes);
+    return modules;
+}
+
+/// Aligned modules: a's path -> b's, the b paths paired, and the paths that changed.
+struct ModuleMap {
+    std::unordered_map<std::string_view, std::string_view> aToB;
+    std::unordered_map<std::string_view, bool> mappedB;
+    std::map<std::string, std::string> renames;
+};
+
+ModuleMap mapModules(const Modules& ma, const Modules& mb, const Alignment& modules)
+{
+    ModuleMap map;
+    for (const auto& [i, j] : modules.pairs) {
+        const std::string_view pa = ma.paths[static_cast<std::size_t>(i)];
+        const std::string_view pb = mb.paths[static_cast<std::size_t>(j)];
+        map.aToB.emplace(pa, pb);
+        map.mappedB.emplace(pb, true);
+        if (pa != pb)
+            map.renames.emplace(std::string(pa), std::string(pb));
+    }
+    return map;
+}
+
+/// Node keys: what each is, in the module it maps to; identical shapes pair first, and among
+/// identical nodes the one of the same name.
+std::vector<std::vector<std::uint64_t>> nodeLevels(const json& nodes, bool sideA, const ModuleMap& modules)
+{
+    std::vector<std::vector<std::uint64_t>> levels(3);
+    for (auto& level : levels)
+        level.reserve(nodes.size());
+    for (const json& node : nodes) {
+        // A parameter or buffer is keyed by the module owning it and its own name ("weight"),
+        // so that it pairs with its module's counterpart (renamed or not), not by position.
+        const std::string_view path = owner(node);
+        std::uint64_t h = mix(kSeed, text(node, "phase"));
+        h = what(h, node);
+        if (modulePath(node).empty() && !path.empty())
+            h = mix(h, leafName(node));
+        if (path.empty()) {
+            h = mix(h, "-");
+        } else if (sideA) {
+            auto m = modules.aToB.find(path);
+            h = m != modules.aToB.end() ? mix(h, m->second) : mix(mix(h, "a:"), path);
+        } else {
+            h = modules.mappedB.count(path) ? mix(h, path) : mix(mix(h, "b:"), path);
+        }
+        const std::uint64_t strict = shapeKey(h, node);
+        levels[0].push_back(mix(strict, text(node, "name")));
+        levels[1].push_back(strict);
+        levels[2].push_back(h);
+    }
+    return levels;
+}
+
+/// The two node lists with the node matching: what comparing a matched pair reads.
+struct MatchedSides {
+    const json& a;
+    const json& b;
+    std::unordered_map<std::string_view, int> nameA;
+    std::unordered_map<std::string_view, int> nameB;
+    std::vector<int> aToB;  ///< per node of a its match in b, or -1
+};
+
+/// Each of a's inputs must be matched to b's input in the same position.
+std::optional<FieldChange> inputsChange(const json& na, const json& nb, const MatchedSides& sides)
+{
+    const std::vector<std::string> ia = inputNames(na);
+    const std::vector<std::string> ib = inputNames(nb);
+    bool same = ia.size() == ib.size();
+    for (std::size_t k = 0; same && k < ia.size(); ++k) {
+        auto fa = sides.nameA.find(ia[k]);
+        auto fb = sides.nameB.find(ib[k]);
+        same = fa != sides.nameA.end() && fb != sides.nameB.end()
+            && sides.aToB[static_cast<std::size_t>(fa->second)] == fb->second;
+    }
+    if (same)
+        return std::nullopt;
+    return FieldChange{"inputs", joined(ia, sides.a, sides.nameA), joined(ib, sides.b, sides.nameB)};
+}
+
+/// The fields of a matched pair that differ: op (only where two keys collided), shape, dtype,
+/// stride, device, module (unless renamed with its module), source, inputs.
+std::vector<FieldChange> fieldChanges(const json& na, const json& nb, const MatchedSides& sides,
+    const std::map<std::string, std::string>& renames, const ScriptLines* scriptLines)
+{
+    std::vector<FieldChange> fields;
+    if (what(kSeed, na) != what(kSeed, nb))
+        fields.push_back({"op", text(na, "target"), text(nb, "target")});
+    for (const char* key : {"shape", "dtype", "stride", "device"}) {
+        const auto va = na.find(key);
+        const auto vb = nb.find(key);
+        const bool inA = va != na.end();
+        const bool inB = vb != nb.end();
+        if (inA != inB || (inA && *va != *vb))  // printed only when they differ
+            fields.push_back({key, field(na, key), field(nb, key)});
+    }
+    const std::string& pa = modulePath(na);
+    const std::string& pb = modulePath(nb);
+    if (pa != pb) {
+        auto renamed = renames.find(pa);
+        if (renamed == renames.end() || renamed->second != pb)
+            fields.push_back({"module", pa.empty() ? "-" : pa, pb.empty() ? "-" : pb});
+    }
+    if (auto source = sourceChange(na, nb, scriptLines))
+        fields.push_back(std::move(*source));
+    if (auto inputs = inputsChange(na, nb, sides))
+        fields.push_back(std::move(*inputs));
+    return fields;
+}
+
 }  // namespace
 
 GraphDiff GraphDiff::compare(const json& graphA, const json& graphB, const ScriptLines* scriptLines)
@@ -241,130 +386,22 @@ GraphDiff GraphDiff::compare(const json& graphA, const json& graphB, const Scrip
     // pairs with another path of b is renamed (a layer inserted before it shifts its index).
     const Modules ma(a);
     const Modules mb(b);
-    std::unordered_map<std::string_view, std::string_view> moduleMap;
-    std::unordered_map<std::string_view, bool> mappedB;
-    // Two orders of preference, the better kept: the same path with the same nodes first (among
-    // identical layers, the one of the same name), then the same nodes, then the same ops and
-    // output (a layer whose input grew), then the same ops, then the same path and type (a layer
-    // whose ops changed), then the same type; or the same without the path first. Path first misreads a layer inserted
-    // in a stack of identical ones (the layers after it keep their paths' twins: it would say the last layer was added
-    // and the inserted one changed one); it is kept only where it pairs as many identical modules.
-    auto moduleLevels = [](const Modules& m, bool pathFirst) {
-        std::vector<std::vector<std::uint64_t>> levels;
-        for (int level = pathFirst ? 0 : 1; level < 6; ++level) {
-            std::vector<std::uint64_t> keys;
-            keys.reserve(m.paths.size());
-            for (std::size_t k = 0; k < m.paths.size(); ++k) {
-                const std::uint64_t path = mix(kSeed, m.paths[k]);
-                const std::uint64_t key[6] = {mix(path ^ m.strict[k], "ps"), m.strict[k], m.output[k], m.loose[k],
-                    mix(path ^ m.type[k], "pt"), m.type[k]};
-                keys.push_back(key[level]);
-            }
-            levels.push_back(std::move(keys));
-        }
-        return levels;
-    };
-    const auto identicalPairs = [&](const Alignment& found) {
-        return std::count_if(found.pairs.begin(), found.pairs.end(), [&](const std::pair<int, int>& p) {
-            return ma.strict[static_cast<std::size_t>(p.first)] == mb.strict[static_cast<std::size_t>(p.second)];
-        });
-    };
-    Alignment modules = SequenceDiff::alignLevels(moduleLevels(ma, true), moduleLevels(mb, true));
-    if (Alignment byNodes = SequenceDiff::alignLevels(moduleLevels(ma, false), moduleLevels(mb, false));
-        identicalPairs(byNodes) > identicalPairs(modules))
-        modules = std::move(byNodes);
-    for (const auto& [i, j] : modules.pairs) {
-        const std::string_view pa = ma.paths[static_cast<std::size_t>(i)];
-        const std::string_view pb = mb.paths[static_cast<std::size_t>(j)];
-        moduleMap.emplace(pa, pb);
-        mappedB.emplace(pb, true);
-        if (pa != pb)
-            d.m_renames.emplace(std::string(pa), std::string(pb));
-    }
+    const Alignment modules = alignModules(ma, mb);
+    ModuleMap moduleMap = mapModules(ma, mb, modules);
+    d.m_renames = std::move(moduleMap.renames);
 
-    // Then nodes: what each is, in the module it maps to; identical shapes pair first, and among
-    // identical nodes the one of the same name.
-    auto nodeLevels = [&](const json& nodes, bool sideA) {
-        std::vector<std::vector<std::uint64_t>> levels(3);
-        for (auto& level : levels)
-            level.reserve(nodes.size());
-        for (const json& node : nodes) {
-            // A parameter or buffer is keyed by the module owning it and its own name ("weight"),
-            // so that it pairs with its module's counterpart (renamed or not), not by position.
-            const std::string_view path = owner(node);
-            std::uint64_t h = mix(kSeed, text(node, "phase"));
-            h = what(h, node);
-            if (modulePath(node).empty() && !path.empty())
-                h = mix(h, leafName(node));
-            if (path.empty()) {
-                h = mix(h, "-");
-            } else if (sideA) {
-                auto m = moduleMap.find(path);
-                h = m != moduleMap.end() ? mix(h, m->second) : mix(mix(h, "a:"), path);
-            } else {
-                h = mappedB.count(path) ? mix(h, path) : mix(mix(h, "b:"), path);
-            }
-            const std::uint64_t strict = shapeKey(h, node);
-            levels[0].push_back(mix(strict, text(node, "name")));
-            levels[1].push_back(strict);
-            levels[2].push_back(h);
-        }
-        return levels;
-    };
-    Alignment nodes = SequenceDiff::alignLevels(nodeLevels(a, true), nodeLevels(b, false));
+    // Then nodes, in the modules they map to.
+    Alignment nodes = SequenceDiff::alignLevels(nodeLevels(a, true, moduleMap), nodeLevels(b, false, moduleMap));
     d.m_matched = std::move(nodes.pairs);
     d.m_approximate = modules.approximate || nodes.approximate;
+    MatchedSides sides{a, b, indexByName(a), indexByName(b), std::vector<int>(a.size(), -1)};
+    d.partition(sides.aToB);
 
-    std::vector<int> aToB(a.size(), -1);
-    std::vector<bool> bMatched(b.size(), false);
-    for (const auto& [i, j] : d.m_matched) {
-        aToB[static_cast<std::size_t>(i)] = j;
-        bMatched[static_cast<std::size_t>(j)] = true;
-    }
-    for (int i = 0; i < d.m_nodesA; ++i)
-        if (aToB[static_cast<std::size_t>(i)] < 0)
-            d.m_removed.push_back(i);
-    for (int j = 0; j < d.m_nodesB; ++j)
-        if (!bMatched[static_cast<std::size_t>(j)])
-            d.m_added.push_back(j);
-
-    const auto nameA = indexByName(a);
-    const auto nameB = indexByName(b);
     for (const auto& [i, j] : d.m_matched) {
         const json& na = a[static_cast<std::size_t>(i)];
         const json& nb = b[static_cast<std::size_t>(j)];
         d.m_nameMap.emplace(text(na, "name"), text(nb, "name"));
-        NodeChange change{i, j, {}};
-        if (what(kSeed, na) != what(kSeed, nb))  // only where two keys collided
-            change.fields.push_back({"op", text(na, "target"), text(nb, "target")});
-        for (const char* key : {"shape", "dtype", "stride", "device"}) {
-            const auto va = na.find(key);
-            const auto vb = nb.find(key);
-            const bool inA = va != na.end();
-            const bool inB = vb != nb.end();
-            if (inA != inB || (inA && *va != *vb))  // printed only when they differ
-                change.fields.push_back({key, field(na, key), field(nb, key)});
-        }
-        const std::string& pa = modulePath(na);
-        const std::string& pb = modulePath(nb);
-        if (pa != pb) {
-            auto renamed = d.m_renames.find(pa);
-            if (renamed == d.m_renames.end() || renamed->second != pb)
-                change.fields.push_back({"module", pa.empty() ? "-" : pa, pb.empty() ? "-" : pb});
-        }
-        if (auto source = sourceChange(na, nb, scriptLines))
-            change.fields.push_back(std::move(*source));
-        // Inputs: each of a's inputs must be matched to b's input in the same position.
-        const std::vector<std::string> ia = inputNames(na);
-        const std::vector<std::string> ib = inputNames(nb);
-        bool same = ia.size() == ib.size();
-        for (std::size_t k = 0; same && k < ia.size(); ++k) {
-            auto fa = nameA.find(ia[k]);
-            auto fb = nameB.find(ib[k]);
-            same = fa != nameA.end() && fb != nameB.end() && aToB[static_cast<std::size_t>(fa->second)] == fb->second;
-        }
-        if (!same)
-            change.fields.push_back({"inputs", joined(ia, a, nameA), joined(ib, b, nameB)});
+        NodeChange change{i, j, fieldChanges(na, nb, sides, d.m_renames, scriptLines)};
         if (!change.fields.empty())
             d.m_changed.push_back(std::move(change));
     }
@@ -372,6 +409,21 @@ GraphDiff GraphDiff::compare(const json& graphA, const json& graphB, const Scrip
     for (NodeBlock& block : NodeBlocks::collect(graphB, b, d.m_added, true))
         d.m_blocks.push_back(std::move(block));
     return d;
+}
+
+void GraphDiff::partition(std::vector<int>& aToB)
+{
+    std::vector<bool> bMatched(static_cast<std::size_t>(m_nodesB), false);
+    for (const auto& [i, j] : m_matched) {
+        aToB[static_cast<std::size_t>(i)] = j;
+        bMatched[static_cast<std::size_t>(j)] = true;
+    }
+    for (int i = 0; i < m_nodesA; ++i)
+        if (aToB[static_cast<std::size_t>(i)] < 0)
+            m_removed.push_back(i);
+    for (int j = 0; j < m_nodesB; ++j)
+        if (!bMatched[static_cast<std::size_t>(j)])
+            m_added.push_back(j);
 }
 
 std::vector<std::pair<std::string, std::string>> GraphDiff::outermostRenames() const

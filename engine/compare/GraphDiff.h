@@ -87,6 +87,10 @@ public:
     nlohmann::json toJson(const nlohmann::json& graphA, const nlohmann::json& graphB) const;
 
 private:
+    /// From m_matched: each node of a's match in b (`aToB`, sized to a, -1 where none), then
+    /// m_removed and m_added.
+    void partition(std::vector<int>& aToB);
+
     int m_nodesA = 0;
     int m_nodesB = 0;
     bool m_approximate = false;

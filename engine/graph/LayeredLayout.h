@@ -8,7 +8,7 @@
 // graph of up to a few thousand items is also ordered on a second layering where items that
 // feed more edges than they read (a weight's transpose) move down next to their first user
 // too; the layering whose order crosses fewer edges is kept (the bigger graphs take that one).
-// A graph of up to 200 items (an opening view) is also ordered on every item as low as its
+// A graph of up to 100 items (an opening view) is also ordered on every item as low as its
 // users allow, and on the three layerings tightened (each item moved to the end of its free
 // range that shortens its edges, to a local optimum of the total edge span). A
 // cycle (collapsed modules can make one) is broken at the earliest item in graph order; its
@@ -30,6 +30,10 @@
 // layer the positions nearest the neighbours' mean that keep items apart (isotonic regression,
 // boxes of any width), alternately down and up.
 // O(sweeps * (edges + virtual items) log items). Plain data, no Qt: runs on any thread.
+//
+// The phases, each in its own class: LayerAssignment (the order and the candidate layerings),
+// LayoutPlan (chains, virtual items, the ordered layers of one layering), CoordinateAssignment
+// (centres), SideLanes (lanes of the laned chains); boxes and routes are placed here.
 
 #include <vector>
 

@@ -85,48 +85,61 @@ std::size_t nestingDepth(const json& root, std::size_t stopAt)
     return deepest;
 }
 
-}  // namespace
+/// The report apart: its head (without run_id and captures) and its captures.
+struct SplitReport {
+    json head;
+    json captures = json::array();
+};
 
-std::int64_t RunWriter::insert(const NewRun& run)
+/// Refuses a run that cannot be stored (not an object, an unknown origin, nested too deep,
+/// captures not a list, more artifacts than captures) and splits its report.
+SplitReport splitReport(const NewRun& run, const std::string& file)
 {
     if (!run.report.is_object())
-        throw LibraryError(Kind::Invalid, db_.path(), "cannot store a run: the report is not a JSON object");
+        throw LibraryError(Kind::Invalid, file, "cannot store a run: the report is not a JSON object");
     if (run.origin != "run" && run.origin != "import")
-        throw LibraryError(Kind::Invalid, db_.path(), "cannot store a run of origin '" + run.origin + "'");
+        throw LibraryError(Kind::Invalid, file, "cannot store a run of origin '" + run.origin + "'");
     // Copies and dump() below recurse: a report deeper than any reader would parse is refused
     // before it is copied (and it could never be shown again).
     if (nestingDepth(run.report, model::JsonLimits::kMaxDepth) > model::JsonLimits::kMaxDepth)
-        throw LibraryError(Kind::Invalid, db_.path(),
+        throw LibraryError(Kind::Invalid, file,
             "cannot store a run: its report nests deeper than " + std::to_string(model::JsonLimits::kMaxDepth)
                 + " levels");
-    json head = run.report;
-    head.erase("run_id");
-    json captures = json::array();
-    if (const auto it = head.find("captures"); it != head.end()) {
+    SplitReport split{run.report};
+    split.head.erase("run_id");
+    if (const auto it = split.head.find("captures"); it != split.head.end()) {
         if (!it->is_array())
-            throw LibraryError(Kind::Invalid, db_.path(), "cannot store a run: report captures is not a list");
-        captures = std::move(*it);
-        head.erase("captures");
+            throw LibraryError(Kind::Invalid, file, "cannot store a run: report captures is not a list");
+        split.captures = std::move(*it);
+        split.head.erase("captures");
     }
-    if (run.captures.size() > captures.size())
-        throw LibraryError(Kind::Invalid, db_.path(),
+    if (run.captures.size() > split.captures.size())
+        throw LibraryError(Kind::Invalid, file,
             "cannot store a run: " + std::to_string(run.captures.size()) + " artifacts for "
-                + std::to_string(captures.size()) + " captures");
+                + std::to_string(split.captures.size()) + " captures");
+    return split;
+}
 
-    // Hash and compress before taking the write lock.
-    BlobStore blobs(db_);
-    struct Blobs {
-        std::optional<BlobStore::Prepared> code, cache;
-    };
-    std::vector<Blobs> prepared(captures.size());
+/// One capture's blobs, hashed and compressed.
+struct CaptureBlobs {
+    std::optional<BlobStore::Prepared> code, cache;
+};
+
+/// Hashes and compresses each capture's bytes (before the write lock is taken) and writes the
+/// hashes and sizes into the capture's artifact; a hash the report gives must be that of the
+/// bytes. Every capture must be an object.
+std::vector<CaptureBlobs> prepareBlobs(
+    BlobStore& blobs, json& captures, const std::vector<NewCapture>& bytesOf, const std::string& file)
+{
+    std::vector<CaptureBlobs> prepared(captures.size());
     for (std::size_t i = 0; i < captures.size(); ++i) {
         json& c = captures[i];
         if (!c.is_object())
             throw LibraryError(
-                Kind::Invalid, db_.path(), "cannot store a run: capture " + std::to_string(i) + " is not an object");
-        if (i >= run.captures.size())
+                Kind::Invalid, file, "cannot store a run: capture " + std::to_string(i) + " is not an object");
+        if (i >= bytesOf.size())
             continue;
-        const NewCapture& bytes = run.captures[i];
+        const NewCapture& bytes = bytesOf[i];
         if (bytes.pythonCode)
             prepared[i].code = blobs.prepare(*bytes.pythonCode);
         if (bytes.cache)
@@ -143,63 +156,86 @@ std::int64_t RunWriter::insert(const NewRun& run)
                 continue;
             const std::string recorded = stringField(artifact, shaKey);
             if (!recorded.empty() && recorded != (*blob)->sha256)
-                throw LibraryError(Kind::Invalid, db_.path(),
+                throw LibraryError(Kind::Invalid, file,
                     "cannot store a run: capture " + std::to_string(i) + "'s " + shaKey + " " + recorded
                         + " is not the hash of its bytes (" + (*blob)->sha256 + ")");
             artifact[shaKey] = (*blob)->sha256;
             artifact[sizeKey] = (*blob)->size;
         }
     }
+    return prepared;
+}
 
-    const std::string scriptPath = stringField(head, "script");
-    std::string name = run.name.empty() ? stringField(head, "name") : run.name;
-    if (name.empty())
-        name = fs::path(scriptPath).stem().string();
-    if (name.empty() && !captures.empty())
-        name = stringField(captures[0], "name");
-    if (name.empty())
-        name = "run";
-    std::string status = stringField(head, "status");
-    if (status.empty())
-        status = "unknown";
-    const std::string message = stringField(head, "message");
-    const std::string messages = searchMessages(head, captures);
+/// What the runs row and the search index hold of a run, and the report as stored.
+struct RunRow {
+    std::string name;
+    std::string status;
+    std::string scriptPath;
+    std::string message;
+    std::string messages;    ///< the search index's words beyond name and script
+    std::string reportText;  ///< the head with its captures, hashes reconciled
+};
+
+/// The run's row: its name (given, else the report's, the script's stem, its first capture's,
+/// "run"), its status ("unknown" when none); the report put back together and dumped, refused
+/// past ArtifactFiles::kMaxReportBytes.
+RunRow describe(const NewRun& run, SplitReport& split, const std::string& file)
+{
+    json& head = split.head;
+    json& captures = split.captures;
+    RunRow row;
+    row.scriptPath = stringField(head, "script");
+    row.name = run.name.empty() ? stringField(head, "name") : run.name;
+    if (row.name.empty())
+        row.name = fs::path(row.scriptPath).stem().string();
+    if (row.name.empty() && !captures.empty())
+        row.name = stringField(captures[0], "name");
+    if (row.name.empty())
+        row.name = "run";
+    row.status = stringField(head, "status");
+    if (row.status.empty())
+        row.status = "unknown";
+    row.message = stringField(head, "message");
+    row.messages = searchMessages(head, captures);
     head["captures"] = std::move(captures);  // with the artifact hashes reconciled
     // A path that is not UTF-8 (imported_from, script) is stored with U+FFFD, not refused.
-    const std::string reportText = head.dump(-1, ' ', false, json::error_handler_t::replace);
-    if (reportText.size() > ArtifactFiles::kMaxReportBytes)
-        throw LibraryError(Kind::Invalid, db_.path(),
-            "cannot store a run: its report is " + std::to_string(reportText.size() >> 20) + " MiB, over the limit of "
-                + std::to_string(ArtifactFiles::kMaxReportBytes >> 20) + " MiB");
-    const json& storedCaptures = head["captures"];
+    row.reportText = head.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (row.reportText.size() > ArtifactFiles::kMaxReportBytes)
+        throw LibraryError(Kind::Invalid, file,
+            "cannot store a run: its report is " + std::to_string(row.reportText.size() >> 20)
+                + " MiB, over the limit of " + std::to_string(ArtifactFiles::kMaxReportBytes >> 20) + " MiB");
+    return row;
+}
 
-    Transaction tx(db_);
-    for (auto& b : prepared) {
-        if (b.code)
-            blobs.put(*b.code);
-        if (b.cache)
-            blobs.put(*b.cache);
-    }
+/// The runs row and its document; returns the run's id.
+std::int64_t insertRun(Connection& db, const NewRun& run, const RunRow& row)
+{
     Statement insertRun
-        = db_.prepare("INSERT INTO runs (created_at, name, status, origin, trusted, script_path, message) "
-                      "VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?, ?, ?)");
-    insertRun.bind(1, std::string_view(name))
-        .bind(2, std::string_view(status))
+        = db.prepare("INSERT INTO runs (created_at, name, status, origin, trusted, script_path, message) "
+                     "VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?, ?, ?)");
+    insertRun.bind(1, std::string_view(row.name))
+        .bind(2, std::string_view(row.status))
         .bind(3, std::string_view(run.origin))
         .bind(4, std::int64_t{run.trusted ? 1 : 0})
-        .bind(5, std::string_view(scriptPath))
-        .bind(6, std::string_view(message));
+        .bind(5, std::string_view(row.scriptPath))
+        .bind(6, std::string_view(row.message));
     insertRun.run();
-    const std::int64_t id = db_.lastInsertRowid();
+    const std::int64_t id = db.lastInsertRowid();
 
     Statement insertDocument
-        = db_.prepare("INSERT INTO run_documents (run_id, report_json, script_text) VALUES (?, ?, ?)");
-    insertDocument.bind(1, id).bind(2, std::string_view(reportText)).bind(3, std::string_view(run.scriptText));
+        = db.prepare("INSERT INTO run_documents (run_id, report_json, script_text) VALUES (?, ?, ?)");
+    insertDocument.bind(1, id).bind(2, std::string_view(row.reportText)).bind(3, std::string_view(run.scriptText));
     insertDocument.run();
+    return id;
+}
 
+/// One captures row per capture of the stored report, with its blobs' keys.
+void insertCaptures(
+    Connection& db, std::int64_t id, const json& storedCaptures, const std::vector<CaptureBlobs>& prepared)
+{
     Statement insertCapture
-        = db_.prepare("INSERT INTO captures (run_id, idx, name, backend, tracer, status, invariant, message, "
-                      "python_code_sha256, cache_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        = db.prepare("INSERT INTO captures (run_id, idx, name, backend, tracer, status, invariant, message, "
+                     "python_code_sha256, cache_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (std::size_t i = 0; i < storedCaptures.size(); ++i) {
         const json& c = storedCaptures[i];
         const std::string cName = stringField(c, "name"), backend = stringField(c, "backend"),
@@ -219,15 +255,40 @@ std::int64_t RunWriter::insert(const NewRun& run)
         insertCapture.run();
         insertCapture.reset();
     }
+}
 
-    Statement index = db_.prepare(
-        "INSERT INTO run_search (rowid, name, script_path, script_text, messages) VALUES (?, ?, ?, ?, ?)");
+void insertSearchRow(Connection& db, std::int64_t id, const NewRun& run, const RunRow& row)
+{
+    Statement index
+        = db.prepare("INSERT INTO run_search (rowid, name, script_path, script_text, messages) VALUES (?, ?, ?, ?, ?)");
     index.bind(1, id)
-        .bind(2, std::string_view(name))
-        .bind(3, std::string_view(scriptPath))
+        .bind(2, std::string_view(row.name))
+        .bind(3, std::string_view(row.scriptPath))
         .bind(4, std::string_view(run.scriptText))
-        .bind(5, std::string_view(messages));
+        .bind(5, std::string_view(row.messages));
     index.run();
+}
+
+}  // namespace
+
+std::int64_t RunWriter::insert(const NewRun& run)
+{
+    SplitReport split = splitReport(run, db_.path());
+    // Hash and compress before taking the write lock.
+    BlobStore blobs(db_);
+    std::vector<CaptureBlobs> prepared = prepareBlobs(blobs, split.captures, run.captures, db_.path());
+    const RunRow row = describe(run, split, db_.path());
+
+    Transaction tx(db_);
+    for (auto& b : prepared) {
+        if (b.code)
+            blobs.put(*b.code);
+        if (b.cache)
+            blobs.put(*b.cache);
+    }
+    const std::int64_t id = insertRun(db_, run, row);
+    insertCaptures(db_, id, split.head["captures"], prepared);
+    insertSearchRow(db_, id, run, row);
     tx.commit();
     return id;
 }

@@ -91,6 +91,61 @@ TEST(ArtifactLibrary, RefusesAReportWhoseHashesDoNotMatchItsBytesAndStoresNothin
     EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM blobs"), "0");
 }
 
+TEST(ArtifactLibrary, RefusesARunItCannotStoreSayingWhyAndStoresNothing)
+{
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    struct Case {
+        const char* why;
+        NewRun run;
+    };
+    std::vector<Case> cases;
+    cases.push_back({"the report is not a JSON object", makeRun("f", "code", "cache")});
+    cases.back().run.report = json::array({1, 2});
+    cases.push_back({"of origin 'elsewhere'", makeRun("f", "code", "cache")});
+    cases.back().run.origin = "elsewhere";
+    cases.push_back({"report captures is not a list", makeRun("f", "code", "cache")});
+    cases.back().run.report["captures"] = "none";
+    cases.push_back({"2 artifacts for 1 captures", makeRun("f", "code", "cache")});
+    cases.back().run.captures.push_back(NewCapture{"more", std::nullopt});
+    cases.push_back({"capture 1 is not an object", makeRun("f", "code", "cache")});
+    cases.back().run.report["captures"].push_back(7);
+    for (const Case& c : cases) {
+        try {
+            library.insert(c.run);
+            ADD_FAILURE() << "insert accepted a run whose " << c.why;
+        } catch (const LibraryError& e) {
+            EXPECT_EQ(e.kind(), LibraryError::Kind::Invalid) << c.why;
+            EXPECT_NE(std::string(e.what()).find(c.why), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_EQ(library.list().size(), 0u);
+    EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM blobs"), "0");
+}
+
+TEST(ArtifactLibrary, NamesARunByItsScriptElseItsFirstCaptureElseRun)
+{
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    NewRun byScript = makeRun("f", "code", "cache");
+    byScript.report["name"] = "";
+    NewRun byCapture = byScript;
+    byCapture.report.erase("script");
+    byCapture.report["captures"][0]["name"] = "first_capture";
+    NewRun unnamed = byCapture;
+    unnamed.report["captures"] = json::array();
+    unnamed.captures.clear();
+    unnamed.report.erase("status");
+    NewRun given = byScript;
+    given.name = "given";
+    EXPECT_EQ(library.show(library.insert(byScript)).summary.name, "f");
+    EXPECT_EQ(library.show(library.insert(byCapture)).summary.name, "first_capture");
+    const RunRecord none = library.show(library.insert(unnamed));
+    EXPECT_EQ(none.summary.name, "run");
+    EXPECT_EQ(none.summary.status, "unknown");
+    EXPECT_EQ(library.show(library.insert(given)).summary.name, "given");
+}
+
 TEST(ArtifactLibrary, KeepsFailedRunsAndTheirMessages)
 {
     TempDir dir;
