@@ -137,7 +137,7 @@ json summaryJson(const ps::library::RunSummary& s)
     for (const auto& c : s.captures)
         captures.push_back(captureJson(c));
     return {{"run_id", s.id}, {"created_at", s.createdAt}, {"name", s.name}, {"script", s.scriptPath},
-        {"status", s.status}, {"message", s.message}, {"origin", s.origin}, {"trusted", s.trusted},
+        {"status", s.status}, {"message", s.message}, {"origin", toString(s.origin)}, {"trusted", s.trusted},
         {"captures", captures}};
 }
 
@@ -194,7 +194,7 @@ int showRun(const std::string& path, const LibraryOptions& o)
         std::cout << "run " << s.id << "  " << safe(s.name) << "  " << safe(s.status) << "  " << safe(s.createdAt)
                   << "\n"
                   << "script    " << safe(s.scriptPath) << "\n"
-                  << "origin    " << safe(s.origin) << (s.trusted ? " (trusted)" : " (untrusted)") << "\n";
+                  << "origin    " << toString(s.origin) << (s.trusted ? " (trusted)" : " (untrusted)") << "\n";
         if (!s.message.empty())
             std::cout << "message   " << indentedLines(s.message, "          ") << "\n";
         for (const auto& c : s.captures) {

@@ -38,9 +38,9 @@ int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std
         }
     };
     if (!options.json)
-        observer.onStage = [&](const std::string& stage, const std::string& capture) {
-            err << "[" << library::TerminalText::safe(stage)
-                << (capture.empty() ? "" : " " + library::TerminalText::safe(capture)) << "]\n";
+        observer.onStage = [&](model::Stage stage, const std::string& capture) {
+            err << "[" << model::toString(stage) << (capture.empty() ? "" : " " + library::TerminalText::safe(capture))
+                << "]\n";
         };
 
     auto runner = run::RunPipeline::forEnvironment(options.pythonEnv);

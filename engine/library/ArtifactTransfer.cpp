@@ -44,7 +44,7 @@ std::int64_t ArtifactTransfer::importArtifact(const std::string& pythonCodePath)
     const fs::path absolute = fs::absolute(pythonCodePath, ec);
     run.report["imported_from"] = ec ? pythonCodePath : absolute.string();
     run.name = pair.name;
-    run.origin = "import";
+    run.origin = RunOrigin::Import;
     run.trusted = false;
     run.captures.push_back(NewCapture{std::move(pair.pythonCode), std::move(pair.cache)});
     return RunWriter(db_).insert(run);

@@ -6,11 +6,24 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 namespace ps::library {
+
+/// How a run came into the library.
+enum class RunOrigin {
+    Run,     ///< stored by a run of the studio (its worker)
+    Import,  ///< imported from an exported NAME.py with its NAME.cache and NAME.json
+};
+
+/// "run" or "import": the runs.origin column and `library ls --json`.
+inline std::string_view toString(RunOrigin origin)
+{
+    return origin == RunOrigin::Import ? "import" : "run";
+}
 
 /// The bytes of one capture, index-aligned with report["captures"]. A capture that ended in
 /// a violation has neither.
@@ -25,8 +38,8 @@ struct NewRun {
     std::vector<NewCapture> captures;  ///< at most report["captures"].size() entries
     std::string scriptText;            ///< the script's source, for display and search
     std::string name;                  ///< display name; empty: report["name"], else the script's stem
-    std::string origin = "run";        ///< "run" (the worker) or "import"
-    bool trusted = true;               ///< imports arrive untrusted
+    RunOrigin origin = RunOrigin::Run;
+    bool trusted = true;  ///< imports arrive untrusted
 };
 
 /// One capture row: what the report says of it, plus the blob keys.
@@ -52,7 +65,7 @@ struct RunSummary {
     std::string scriptPath;
     std::string status;
     std::string message;
-    std::string origin;
+    RunOrigin origin = RunOrigin::Run;
     bool trusted = true;
     std::vector<CaptureRecord> captures;
 };

@@ -68,7 +68,7 @@ void readSummary(const Statement& st, RunSummary& s)
     s.scriptPath = st.textView(3);
     s.status = st.textView(4);
     s.message = st.textView(5);
-    s.origin = st.textView(6);
+    s.origin = st.textView(6) == toString(RunOrigin::Import) ? RunOrigin::Import : RunOrigin::Run;
     s.trusted = st.integer(7) != 0;
 }
 

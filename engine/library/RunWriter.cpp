@@ -91,14 +91,12 @@ struct SplitReport {
     json captures = json::array();
 };
 
-/// Refuses a run that cannot be stored (not an object, an unknown origin, nested too deep,
+/// Refuses a run that cannot be stored (not an object, nested too deep,
 /// captures not a list, more artifacts than captures) and splits its report.
 SplitReport splitReport(const NewRun& run, const std::string& file)
 {
     if (!run.report.is_object())
         throw LibraryError(Kind::Invalid, file, "cannot store a run: the report is not a JSON object");
-    if (run.origin != "run" && run.origin != "import")
-        throw LibraryError(Kind::Invalid, file, "cannot store a run of origin '" + run.origin + "'");
     // Copies and dump() below recurse: a report deeper than any reader would parse is refused
     // before it is copied (and it could never be shown again).
     if (nestingDepth(run.report, model::JsonLimits::kMaxDepth) > model::JsonLimits::kMaxDepth)
@@ -215,7 +213,7 @@ std::int64_t insertRun(Connection& db, const NewRun& run, const RunRow& row)
                      "VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?, ?, ?)");
     insertRun.bind(1, std::string_view(row.name))
         .bind(2, std::string_view(row.status))
-        .bind(3, std::string_view(run.origin))
+        .bind(3, toString(run.origin))
         .bind(4, std::int64_t{run.trusted ? 1 : 0})
         .bind(5, std::string_view(row.scriptPath))
         .bind(6, std::string_view(row.message));

@@ -216,10 +216,11 @@ void RunClient::retireWorker(const RunObserver& observer)
     }
 }
 
-model::Report RunClient::diedReport(const RunOptions& options, const std::string& stage, const ExitStatus& status)
+model::Report RunClient::diedReport(const RunOptions& options, model::Stage stage, const ExitStatus& status)
 {
-    std::string message = "the worker " + status.describe() + " during stage '" + stage + "'";
-    if (status.exited && stage == "script")
+    std::string message
+        = "the worker " + status.describe() + " during stage '" + std::string(model::toString(stage)) + "'";
+    if (status.exited && stage == model::Stage::Script)
         message += " (did the script call os._exit?)";
     if (status.signaled && status.signal == SIGKILL) {
         // The studio did not send it (a cancel or a timeout is reported as such): the kernel's
@@ -266,6 +267,78 @@ model::Report RunClient::diedReport(const RunOptions& options, const std::string
     return report;
 }
 
+model::Report RunClient::stoppedReport(
+    Stop why, const RunOptions& options, model::Stage stage, const RunObserver& observer, const std::string& what)
+{
+    const std::string where = std::string(model::toString(stage));
+    model::Report r;
+    switch (why) {
+    case Stop::Timeout:
+        if (m_worker)
+            m_worker->kill();
+        m_workerReady = false;
+        r = model::Report::failed(options.script, model::RunStatus::Timeout,
+            "the run was stopped after the timeout of " + seconds(options.timeoutSeconds) + " (stage '" + where
+                + "'); raise it with --timeout");
+        if (stage == model::Stage::Start)
+            r.startFailure = model::StartFailure::Timeout;
+        break;
+    case Stop::Cancelled:
+        dropWorker();
+        r = model::Report::failed(
+            options.script, model::RunStatus::Cancelled, "the run was cancelled (stage '" + where + "')");
+        break;
+    case Stop::Protocol:
+        dropWorker();  // kills it: a worker that breaks the protocol is not trusted with another run
+        r = model::Report::failed(
+            options.script, model::RunStatus::ProtocolError, "the run was stopped in stage '" + where + "': " + what);
+        if (observer.onWorkerEvent)
+            observer.onWorkerEvent(r.message);
+        break;
+    }
+    retireWorker(observer);
+    return r;
+}
+
+model::Report RunClient::notStartedReport(const RunOptions& options, const StartProblem& problem)
+{
+    dropWorker();
+    // An environment the worker refused is an error like a missing one, not a death.
+    const auto status = problem.cause == model::StartFailure::Protocol ? model::RunStatus::ProtocolError
+        : problem.cause == model::StartFailure::Environment            ? model::RunStatus::Error
+                                                                       : model::RunStatus::WorkerDied;
+    auto r = model::Report::failed(options.script, status, problem.message);
+    r.startFailure = problem.cause;
+    return r;
+}
+
+std::optional<model::Report> RunClient::onMessage(
+    const WorkerMessage& message, const RunOptions& options, model::Stage& stage, const RunObserver& observer)
+{
+    if (const auto* s = message.get<StageMessage>()) {
+        stage = s->stage;
+        if (observer.onStage)
+            observer.onStage(stage, s->capture);
+        return std::nullopt;
+    }
+    if (const auto* result = message.get<ResultMessage>()) {
+        model::Report report = result->report;
+        // What only the front end may say is never taken from the worker.
+        report.stored = false;
+        report.runId.reset();
+        report.storeError.reset();
+        report.startFailure.reset();
+        return report;
+    }
+    if (const auto* fatal = message.get<FatalMessage>()) {
+        auto report = model::Report::failed(
+            options.script, model::RunStatus::Error, "the studio's worker failed: " + fatal->message);
+        report.extra()["error"] = {{"kind", "HostError"}, {"message", fatal->message}, {"traceback", fatal->traceback}};
+        return report;
+    }
+    throw ProtocolError(std::string("the worker sent '") + message.type() + "' during a run");
+}
+
 model::Report RunClient::run(const RunOptions& options, const RunObserver& observer)
 {
     m_log.clear();
@@ -275,125 +348,54 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
         std::atomic<bool>& flag;
         ~ClearCancelOnExit() { flag = false; }
     } clearCancel{m_cancelled};
-    const auto started = Clock::now();
-    const auto deadline = started + std::chrono::milliseconds(static_cast<long long>(options.timeoutSeconds * 1000));
-    std::string stage = "start";
-    auto timedOut = [&]() {
-        if (m_worker)
-            m_worker->kill();
-        m_workerReady = false;
-        auto r = model::Report::failed(options.script, model::RunStatus::Timeout,
-            "the run was stopped after the timeout of " + seconds(options.timeoutSeconds) + " (stage '" + stage
-                + "'); raise it with --timeout");
-        if (stage == "start")
-            r.startFailure = model::StartFailure::Timeout;
-        retireWorker(observer);
-        return r;
-    };
-
-    auto cancelledReport = [&]() {
-        dropWorker();
-        auto r = model::Report::failed(
-            options.script, model::RunStatus::Cancelled, "the run was cancelled (stage '" + stage + "')");
-        retireWorker(observer);
-        return r;
-    };
-
-    auto brokenProtocol = [&](const std::string& what) {
-        dropWorker();  // kills it: a worker that breaks the protocol is not trusted with another run
-        auto r = model::Report::failed(
-            options.script, model::RunStatus::ProtocolError, "the run was stopped in stage '" + stage + "': " + what);
-        if (observer.onWorkerEvent)
-            observer.onWorkerEvent(r.message);
-        retireWorker(observer);
-        return r;
-    };
+    const auto deadline
+        = Clock::now() + std::chrono::milliseconds(static_cast<long long>(options.timeoutSeconds * 1000));
+    model::Stage stage = model::Stage::Start;
+    const auto stop
+        = [&](Stop why, const std::string& what = {}) { return stoppedReport(why, options, stage, observer, what); };
 
     if (m_cancelled)  // asked before this run began (while a warm-up was waited for, say)
-        return cancelledReport();
+        return stop(Stop::Cancelled);
     StartProblem problem;
     if (!startWorker(deadline, observer, problem)) {
         if (m_cancelled)
-            return cancelledReport();
+            return stop(Stop::Cancelled);
         if (problem.cause == model::StartFailure::Timeout)
-            return timedOut();
-        dropWorker();
-        // An environment the worker refused is an error like a missing one, not a death.
-        const auto status = problem.cause == model::StartFailure::Protocol ? model::RunStatus::ProtocolError
-            : problem.cause == model::StartFailure::Environment            ? model::RunStatus::Error
-                                                                           : model::RunStatus::WorkerDied;
-        auto r = model::Report::failed(options.script, status, problem.message);
-        r.startFailure = problem.cause;
-        return r;
+            return stop(Stop::Timeout);
+        return notStartedReport(options, problem);
     }
     if (m_cancelled)  // asked while no worker process was there to kill
-        return cancelledReport();
+        return stop(Stop::Cancelled);
 
-    RunRequest request;
-    request.script = options.script;
-    request.backend = options.backend;
-    request.tracer = options.tracer;
-    request.verify = options.verify;
-    request.deepVerify = options.deepVerify;
-    request.outDir = options.outDir;
-    request.timeoutSeconds = options.timeoutSeconds;
-    stage = "script";
-    m_worker->send(request.toJson());
-
+    stage = model::Stage::Script;
+    m_worker->send(RunRequest::from(options).toJson());
     std::optional<model::Report> report;
     while (!report) {
         std::optional<WorkerProcess::Event> ev;
         try {
             ev = m_worker->next(deadline);
         } catch (const ProtocolError& e) {
-            if (m_cancelled)
-                return cancelledReport();
-            return brokenProtocol(e.what());
+            return stop(m_cancelled ? Stop::Cancelled : Stop::Protocol, e.what());
         }
         if (!ev)
-            return timedOut();
-        switch (ev->kind) {
-        case WorkerProcess::Event::Kind::Output:
+            return stop(Stop::Timeout);
+        if (ev->kind == WorkerProcess::Event::Kind::Output) {
             addOutput(observer, ev->stream, ev->data);
-            break;
-        case WorkerProcess::Event::Kind::Exited: {
+        } else if (ev->kind == WorkerProcess::Event::Kind::Exited) {
             if (m_cancelled)
-                return cancelledReport();
+                return stop(Stop::Cancelled);
             auto r = diedReport(options, stage, ev->status);
             dropWorker();
             if (observer.onWorkerEvent)
                 observer.onWorkerEvent(r.message);
             retireWorker(observer);
             return r;
-        }
-        case WorkerProcess::Event::Kind::Message: {
-            std::optional<WorkerMessage> message;
+        } else {
             try {
-                message = WorkerMessage::parse(ev->message);
+                report = onMessage(WorkerMessage::parse(ev->message), options, stage, observer);
             } catch (const ProtocolError& e) {
-                return brokenProtocol(e.what());
+                return stop(Stop::Protocol, e.what());
             }
-            if (const auto* s = message->get<StageMessage>()) {
-                stage = s->stage;
-                if (observer.onStage)
-                    observer.onStage(stage, s->capture);
-            } else if (const auto* result = message->get<ResultMessage>()) {
-                report = result->report;
-                // What only the front end may say is never taken from the worker.
-                report->stored = false;
-                report->runId.reset();
-                report->storeError.reset();
-                report->startFailure.reset();
-            } else if (const auto* fatal = message->get<FatalMessage>()) {
-                report = model::Report::failed(
-                    options.script, model::RunStatus::Error, "the studio's worker failed: " + fatal->message);
-                report->extra()["error"]
-                    = {{"kind", "HostError"}, {"message", fatal->message}, {"traceback", fatal->traceback}};
-            } else {
-                return brokenProtocol(std::string("the worker sent '") + message->type() + "' during a run");
-            }
-            break;
-        }
         }
     }
     retireWorker(observer);

@@ -18,6 +18,7 @@ namespace ps::protocol {
 
 class WorkerProcess;
 struct ExitStatus;
+class WorkerMessage;
 
 /// Runs scripts in worker processes and turns every outcome into a Report: what the worker
 /// reported, or a timeout, or a worker that died (with its exit status or signal and, where
@@ -69,7 +70,16 @@ private:
     void retireWorker(const RunObserver& observer);
     void dropWorker();
     void addOutput(const RunObserver& observer, int stream, std::string_view data);
-    model::Report diedReport(const RunOptions& options, const std::string& stage, const ExitStatus& status);
+    model::Report diedReport(const RunOptions& options, model::Stage stage, const ExitStatus& status);
+    /// The steps of run(): each report that ends a run early retires the worker as it must.
+    enum class Stop { Timeout, Cancelled, Protocol };
+    model::Report stoppedReport(
+        Stop why, const RunOptions& options, model::Stage stage, const RunObserver& observer, const std::string& what);
+    model::Report notStartedReport(const RunOptions& options, const StartProblem& problem);
+    /// One message of the worker during a run: a stage is announced to the observer, a result
+    /// or a fatal error becomes the report; anything else throws ProtocolError.
+    std::optional<model::Report> onMessage(
+        const WorkerMessage& message, const RunOptions& options, model::Stage& stage, const RunObserver& observer);
 
     WorkerLaunch m_launch;
     bool m_keepWarm;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/Stage.h"
+
 #include <functional>
 #include <string>
 #include <string_view>
@@ -8,7 +10,9 @@ namespace ps::protocol {
 
 /// Progress of a run as it happens. Called on the thread that called RunClient::run().
 struct RunObserver {
-    std::function<void(const std::string& stage, const std::string& capture)> onStage;
+    /// A stage began: one the worker announced (Script, Capture, Lower, Verify) or the front
+    /// end's Store; capture is "" for the script and store stages.
+    std::function<void(model::Stage stage, const std::string& capture)> onStage;
     std::function<void(int stream, std::string_view data)> onOutput;
     /// The worker restarted after one died; says what happened.
     std::function<void(const std::string& what)> onWorkerEvent;

@@ -4,6 +4,19 @@
 
 namespace ps::protocol {
 
+RunRequest RunRequest::from(const RunOptions& options)
+{
+    RunRequest r;
+    r.script = options.script;
+    r.backend = options.backend;
+    r.tracer = options.tracer;
+    r.verify = options.verify;
+    r.deepVerify = options.deepVerify;
+    r.outDir = options.outDir;
+    r.timeoutSeconds = options.timeoutSeconds;
+    return r;
+}
+
 nlohmann::json RunRequest::toJson() const
 {
     return {{"type", "run"}, {"script", script},

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "protocol/RunOptions.h"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -24,6 +26,8 @@ struct RunRequest {
 
     nlohmann::json toJson() const;
     static RunRequest parse(const nlohmann::json& j);
+    /// The request for a run with these options.
+    static RunRequest from(const RunOptions& options);
 };
 
 }  // namespace ps::protocol

@@ -63,9 +63,11 @@ WorkerMessage WorkerMessage::parse(const nlohmann::json& j)
     }
     if (t == "stage") {
         StageMessage m;
-        m.stage = requiredString(j, "stage", "stage");
-        if (m.stage != "script" && m.stage != "capture" && m.stage != "lower" && m.stage != "verify")
-            throw ProtocolError("the worker announced an unknown stage '" + m.stage.substr(0, 40) + "'");
+        const std::string word = requiredString(j, "stage", "stage");
+        const auto stage = model::stageFromString(word);
+        if (!stage || !model::isWorkerStage(*stage))
+            throw ProtocolError("the worker announced an unknown stage '" + word.substr(0, 40) + "'");
+        m.stage = *stage;
         m.capture = optionalString(j, "stage", "capture");
         return WorkerMessage(std::move(m));
     }

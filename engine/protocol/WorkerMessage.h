@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/Report.h"
+#include "model/Stage.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,8 +22,8 @@ struct HelloMessage {
 };
 
 struct StageMessage {
-    std::string stage;    ///< script | capture | lower | verify
-    std::string capture;  ///< the capture's name, "" for the script stage
+    model::Stage stage = model::Stage::Script;  ///< Script, Capture, Lower or Verify
+    std::string capture;                        ///< the capture's name, "" for the script stage
 };
 
 struct ResultMessage {

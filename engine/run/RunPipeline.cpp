@@ -225,7 +225,7 @@ void RunPipeline::store(const std::string& libraryPath, RunResult& result, const
 {
     auto& report = result.report;
     if (observer.onStage)
-        observer.onStage("store", "");
+        observer.onStage(model::Stage::Store, "");
     library::NewRun run;
     report.stored = true;  // as the library will hold it
     report.storeError.reset();

@@ -76,7 +76,7 @@ TEST(LibraryImport, ImportsARealPairAsUntrustedAndExportsItByteExact)
     const std::int64_t id = library.importArtifact(py);
 
     const RunRecord record = library.show(id);
-    EXPECT_EQ(record.summary.origin, "import");
+    EXPECT_EQ(record.summary.origin, ps::library::RunOrigin::Import);
     EXPECT_FALSE(record.summary.trusted);
     EXPECT_EQ(record.summary.name, "sin_plus_one");
     EXPECT_EQ(record.summary.status, "ok");

@@ -31,6 +31,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 using namespace ps::uitest;
 
 namespace {
@@ -95,6 +97,13 @@ qreal fontPx(const ps::ui::GraphView& view)
                                          << canvas->viewport()->width() << "x" << canvas->viewport()->height();
 }
 
+/// What a relayout or refit of the canvas changes: its viewport's size, its zoom and where it looks.
+std::tuple<QSize, qreal, QPointF> canvasState(const ps::ui::GraphView& view)
+{
+    const auto* canvas = view.canvas();
+    return {canvas->viewport()->size(), canvas->zoom(), canvas->mapToScene(canvas->viewport()->rect().center())};
+}
+
 /// Every box's title at the canvas's zoom, in pixels on screen: the smallest, and how many.
 std::pair<qreal, int> smallestTitle(const ps::ui::GraphView& view)
 {
@@ -139,7 +148,8 @@ protected:
         ASSERT_TRUE(window.openStoredRun(1));
         window.report()->tabs()->setCurrentIndex(ps::ui::ReportView::GraphTab);
         ASSERT_TRUE(waitFor([&]() { return spy.count() > 0 && !view->layoutPending(); }, 60000));
-        QTest::qWait(100);  // the splitter's move and the refit it causes
+        // The splitter's move and the refit it causes.
+        ASSERT_TRUE(waitForSettled([&]() { return canvasState(*view); }, 5000));
     }
 
     TempDir dir;
@@ -173,8 +183,10 @@ TEST_F(UiGraphSpace, ALargeGraphOpensFittedWithEveryBoxNamed)
     EXPECT_GT(count, 5);
     EXPECT_GE(smallest, 8) << "a box's name is under 8 px at Fit";
     // Fit stays fit when the window changes size, until the user zooms.
+    const QSize before = view->canvas()->viewport()->size();
     window.resize(1200, 800);
-    QTest::qWait(100);
+    ASSERT_TRUE(waitFor([&]() { return view->canvas()->viewport()->size() != before; }, 5000));
+    ASSERT_TRUE(waitForSettled([&]() { return canvasState(*view); }, 5000));
     EXPECT_TRUE(fitted(*view));
 }
 
@@ -222,7 +234,6 @@ TEST_F(UiGraphSpace, ZoomedOutBoxesKeepTheirTitlesThenModulesAreNamedRegions)
     auto* first = view.boxOfNode(view.graph()->nodes().size() / 2);
     ASSERT_NE(first, nullptr);
     canvas->centerOn(first->rect().center());
-    QTest::qWait(50);
     EXPECT_EQ(first->titlePixelsAt(canvas->zoom(), px), ps::ui::GraphBoxItem::kTitlePx);
     EXPECT_GT(inkIn(view, first), 10) << "the box's title is drawn";
     EXPECT_EQ(
@@ -231,7 +242,6 @@ TEST_F(UiGraphSpace, ZoomedOutBoxesKeepTheirTitlesThenModulesAreNamedRegions)
 
     // The whole graph: boxes too small for text, the modules around them named instead.
     view.zoomToFit();
-    QTest::qWait(50);
     ASSERT_TRUE(fitted(view));
     EXPECT_EQ(first->titlePixelsAt(canvas->zoom(), px), 0);
     const auto labels
@@ -275,21 +285,26 @@ TEST_F(UiGraphSpace, TheMinimapSitsInTheBottomRightCornerOnlyWhenTheGraphDoesNot
         return vp.contains(m) && vp.right() - m.right() <= 16 && vp.bottom() - m.bottom() <= 16
             && m.width() < vp.width() / 3 && m.height() < vp.height() / 2;
     };
+    // Shown, placed and hidden as the canvas changes (the assertions below read each state).
     for (int i = 0; i < 6; ++i)
         view.zoomIn();
-    QTest::qWait(50);
+    waitFor([&]() { return minimap->isVisible() && inCorner(); }, 5000);
     EXPECT_TRUE(minimap->isVisible());
     EXPECT_TRUE(inCorner());
+    QSize before = canvas->viewport()->size();
     view.resize(900, 650);
-    QTest::qWait(50);
+    ASSERT_TRUE(waitFor([&]() { return canvas->viewport()->size() != before; }, 5000)) << "the canvas kept its size";
+    waitFor([&]() { return minimap->isVisible() && inCorner(); }, 5000);
     EXPECT_TRUE(minimap->isVisible());
     EXPECT_TRUE(inCorner()) << "re-anchored after a resize";
+    before = canvas->viewport()->size();
     view.resize(1300, 850);
-    QTest::qWait(50);
+    ASSERT_TRUE(waitFor([&]() { return canvas->viewport()->size() != before; }, 5000)) << "the canvas kept its size";
+    waitFor([&]() { return inCorner(); }, 5000);
     EXPECT_TRUE(inCorner()) << "re-anchored after a resize";
 
     view.zoomToFit();
-    QTest::qWait(50);
+    waitFor([&]() { return !minimap->isVisible(); }, 5000);
     EXPECT_FALSE(minimap->isVisible());
 }
 
@@ -303,12 +318,12 @@ TEST_F(UiGraphSpace, TheSidePanelOpensBesideTheCanvasOnRequest)
     ASSERT_FALSE(view.sidePanelShown());
     const int wide = view.canvas()->viewport()->width();
     view.setSidePanelShown(true);
-    QTest::qWait(50);
+    waitFor([&]() { return view.canvas()->viewport()->width() < wide - 150 && fitted(view); }, 5000);
     EXPECT_TRUE(view.sidePanelShown());
     EXPECT_LT(view.canvas()->viewport()->width(), wide - 150);
     EXPECT_TRUE(fitted(view)) << "the fitted graph is fitted again to the narrower canvas";
     view.setSidePanelShown(false);
-    QTest::qWait(50);
+    waitFor([&]() { return view.canvas()->viewport()->width() == wide; }, 5000);
     EXPECT_EQ(view.canvas()->viewport()->width(), wide);
 }
 
@@ -322,7 +337,6 @@ TEST_F(UiGraphSpace, FitShowsABigExpandedGraphWholeWithItsModulesNamed)
     ASSERT_TRUE(showExpanded(view, QSize(640, 420), ps::graphtest::transformerGraph(3000, 4)));
     auto* canvas = view.canvas();
     view.zoomToFit();
-    QTest::qWait(50);
     ASSERT_LT(canvas->fitZoom(), 0.02) << "the graph is not big enough to test the floor";
     EXPECT_TRUE(fitted(view));
     EXPECT_DOUBLE_EQ(canvas->zoom(), canvas->fitZoom());

@@ -83,7 +83,9 @@ TEST_F(UiKeyboard, F6GoesRoundThePanesInOrderAndShiftF6Back)
     }
     ASSERT_TRUE(window->openStoredRun(id));
     window->report()->tabs()->setCurrentIndex(ps::ui::ReportView::GraphTab);
-    QTest::qWait(100);
+    auto* graph = window->report()->graphView();
+    ASSERT_TRUE(waitFor([&]() { return !graph->layoutPending() && graph->message().isEmpty(); }, 60000))
+        << "the graph is not shown: " << graph->message().toStdString();
     ASSERT_NO_FATAL_FAILURE(focusEditor());
     EXPECT_EQ(pane(), "Editor");
     QStringList forward, back;

@@ -4,6 +4,7 @@
 #include "UiTestSupport.h"
 
 #include "ui/editor/ScriptEditor.h"
+#include "ui/graph/GraphCanvas.h"
 #include "ui/graph/GraphView.h"
 #include "ui/library/RunStore.h"
 #include "ui/report/ReportView.h"
@@ -23,6 +24,8 @@
 #include <QTreeWidget>
 
 #include <gtest/gtest.h>
+
+#include <tuple>
 
 using namespace ps::uitest;
 
@@ -87,7 +90,23 @@ protected:
         ASSERT_EQ(window.size(), size);
         window.report()->tabs()->setCurrentIndex(tab);
         ASSERT_TRUE(window.openStoredRun(id));
-        QTest::qWait(200);
+        ASSERT_NO_FATAL_FAILURE(settle(window));
+    }
+
+    /// Waits for the graph's layout, if one is on its way, and then for the panes' sizes to
+    /// hold still: what a page or the graph asked of the window's layout is done.
+    static void settle(ps::ui::MainWindow& window)
+    {
+        auto* graph = window.report()->graphView();
+        ASSERT_TRUE(waitFor([&]() { return !graph->layoutPending(); }, 60000)) << "the graph is not laid out";
+        ASSERT_TRUE(waitForSettled(
+            [&]() {
+                const QSplitter* split = splitter(window);
+                return std::make_tuple(split ? split->sizes() : QList<int>(), window.editor()->size(),
+                    window.report()->size(), graph->canvas()->viewport()->size());
+            },
+            5000))
+            << "the window's layout does not hold still";
     }
 
     static QSplitter* splitter(ps::ui::MainWindow& window)
@@ -112,7 +131,7 @@ TEST_F(UiLayout, SwitchingReportTabsMovesNoSplitter)
         const int editor = window.editor()->width();
         for (int tab : {0, 1, 2, 3, 4, 0, 4}) {
             window.report()->tabs()->setCurrentIndex(tab);
-            QTest::qWait(150);  // the graph's layout, any relayout a page asks for
+            ASSERT_NO_FATAL_FAILURE(settle(window));  // the graph's layout, any relayout a page asks for
             EXPECT_EQ(split->sizes(), sizes) << "on tab " << tab;
             EXPECT_EQ(window.editor()->width(), editor) << "on tab " << tab;
         }
@@ -130,8 +149,10 @@ TEST_F(UiLayout, TheFirstLayoutGivesTheEditorAndTheGraphTheirRoom)
         EXPECT_GE(window.report()->width(), 0.6 * size.width());
         // Resizing keeps the shares: no pane is squeezed to make room for another.
         const double share = double(window.editor()->width()) / window.report()->width();
+        const int report = window.report()->width();
         window.resize(size.width() - 200, size.height());
-        QTest::qWait(100);
+        ASSERT_TRUE(waitFor([&]() { return window.report()->width() != report; }, 5000)) << "the report kept its width";
+        ASSERT_NO_FATAL_FAILURE(settle(window));
         EXPECT_NEAR(double(window.editor()->width()) / window.report()->width(), share, 0.05);
     }
 }
@@ -199,7 +220,7 @@ TEST_F(UiLayout, TheCutLabelCheckSeesACut)
     verify.resize(420, 300);
     verify.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&verify));
-    QTest::qWait(100);
+    waitFor([&]() { return !cutLabels(&verify).isEmpty(); }, 5000);
     EXPECT_FALSE(cutLabels(&verify).isEmpty());
 }
 

@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <iterator>
 #include <set>
+#include <tuple>
 
 #include <signal.h>
 #include <unistd.h>
@@ -262,13 +263,13 @@ TEST_F(UiLessons, TheDiffMarksExactlyTheLinesThatDifferAndThePanesScrollTogether
         return static_cast<int>(e->SendScintilla(
             QsciScintillaBase::SCI_DOCLINEFROMVISIBLE, static_cast<unsigned long>(e->firstVisibleLine())));
     };
-    QTest::qWait(100);
     broken->setFirstVisibleLine(visible(broken, 15));  // line 16: "    def forward(self, x):", line 15 of fixed.py
-    QTest::qWait(100);
+    // The other pane follows; the assertions below read where it went.
+    waitFor([&]() { return docAtTop(fixed) == 14 && fixed->firstVisibleLine() == broken->firstVisibleLine(); }, 5000);
     EXPECT_EQ(docAtTop(fixed), 14);
     EXPECT_EQ(fixed->firstVisibleLine(), broken->firstVisibleLine());
     fixed->setFirstVisibleLine(visible(fixed, 11));  // line 12, added: faces the blank lines under broken.py's 14
-    QTest::qWait(100);
+    waitFor([&]() { return broken->firstVisibleLine() == fixed->firstVisibleLine() && docAtTop(broken) == 13; }, 5000);
     EXPECT_EQ(broken->firstVisibleLine(), fixed->firstVisibleLine());
     EXPECT_EQ(docAtTop(broken), 13);
 
@@ -285,7 +286,7 @@ TEST_F(UiLessons, LessonsOpenInARoomyWindowOfTheirOwnAndTheEditorKeepsItsSize)
     window.resize(1400, 900);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    QTest::qWait(200);
+    ASSERT_TRUE(waitForSettled([&]() { return window.editor()->size(); }, 5000)) << "the window is not laid out";
     const QSize editorBefore = window.editor()->size();
     ASSERT_NE(window.lessonsWindow(), nullptr);
     EXPECT_FALSE(window.lessonsWindow()->isVisible());
@@ -303,15 +304,22 @@ TEST_F(UiLessons, LessonsOpenInARoomyWindowOfTheirOwnAndTheEditorKeepsItsSize)
     lessons->trigger();
     ps::ui::LessonsWindow* lessonsWindow = window.lessonsWindow();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(lessonsWindow));
-    QTest::qWait(200);
+    // Whatever the new window's show asked of the main window's layout, done.
+    EXPECT_TRUE(waitForSettled([&]() { return window.editor()->size(); }, 5000));
     EXPECT_TRUE(lessonsWindow->isWindow());
     EXPECT_EQ(lessonsWindow->parentWidget(), nullptr);  // beside the main window, not above it
     EXPECT_EQ(window.editor()->size(), editorBefore);
 
     // At 1400x900 each script shows at least 80 columns, and the list is readable.
     lessonsWindow->resize(1400, 900);
-    QTest::qWait(200);
     LessonsView* view = window.lessonsView();
+    ASSERT_TRUE(waitFor([&]() { return lessonsWindow->size() == QSize(1400, 900); }, 5000));
+    EXPECT_TRUE(waitForSettled(
+        [&]() {
+            return std::make_tuple(
+                view->diffView()->visibleColumns(0), view->diffView()->visibleColumns(1), view->lessonList()->width());
+        },
+        5000));
     EXPECT_GE(view->diffView()->visibleColumns(0), 80);
     EXPECT_GE(view->diffView()->visibleColumns(1), 80);
     EXPECT_GE(view->lessonList()->width(), 220);
@@ -555,8 +563,7 @@ TEST_F(UiLessons, CancelDuringARunLeavesThePanelUsable)
     ASSERT_TRUE(view.runBoth()) << view.problem().toStdString();
     ASSERT_TRUE(waitFor([&]() { return view.stageText().startsWith("broken.py: running the script"); }, 300000))
         << "the script never started: " << view.stageText().toStdString();
-    QTest::qWait(500);
-    ASSERT_FALSE(done) << "an endless loop ended by itself";
+    ASSERT_FALSE(waitFor([&]() { return done; }, 500)) << "an endless loop ended by itself";
     QElapsedTimer clock;
     clock.start();
     view.cancelButton()->click();

@@ -203,7 +203,7 @@ TEST_F(ReportFreshness, ARunClearsTheLastResultsShowsItsStagesAndACancelBringsBa
         [&](const std::shared_ptr<const ps::ui::RunDocument>& r) { second = r; });
     QStringList progress;
     QObject::connect(window.worker(), &ps::ui::WorkerClient::stageChanged,
-        [&](const QString&, const QString&) { progress << report->header()->progressText(); });
+        [&](ps::model::Stage, const QString&) { progress << report->header()->progressText(); });
     window.runAction()->trigger();
     // At once: nothing of the last run stays up, and the header shows the run going.
     EXPECT_EQ(report->run(), nullptr);

@@ -26,6 +26,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 using namespace ps::uitest;
 using ps::ui::ReportView;
 
@@ -52,8 +54,9 @@ TEST_F(UiRun, AScriptRunsInTheWorkerAndEveryTabShowsItsCount)
     window.setBackendChoice("eager");
 
     QStringList stages;
-    QObject::connect(window.worker(), &ps::ui::WorkerClient::stageChanged,
-        [&](const QString& stage, const QString&) { stages << stage; });
+    QObject::connect(window.worker(), &ps::ui::WorkerClient::stageChanged, [&](ps::model::Stage stage, const QString&) {
+        stages << QString::fromStdString(std::string(ps::model::toString(stage)));
+    });
     bool sawElapsed = false;
     QTimer probe;
     QObject::connect(&probe, &QTimer::timeout, [&]() { sawElapsed |= window.stageText().endsWith(" s"); });
@@ -181,14 +184,14 @@ TEST_F(UiRun, CancelKillsAnEndlessLoopAndTheNextRunWorks)
     std::shared_ptr<const ps::ui::RunDocument> result;
     QObject::connect(&window, &ps::ui::MainWindow::runFinished,
         [&](const std::shared_ptr<const ps::ui::RunDocument>& r) { result = r; });
-    QString stage;
-    QObject::connect(window.worker(), &ps::ui::WorkerClient::stageChanged, [&](const QString& s) { stage = s; });
+    std::optional<ps::model::Stage> stage;
+    QObject::connect(
+        window.worker(), &ps::ui::WorkerClient::stageChanged, [&](ps::model::Stage s, const QString&) { stage = s; });
     window.runAction()->trigger();
     ASSERT_TRUE(window.isRunning());
     EXPECT_TRUE(window.cancelAction()->isEnabled());
-    ASSERT_TRUE(waitFor([&]() { return stage == "script"; }, 300000)) << "the script never started";
-    QTest::qWait(500);
-    ASSERT_FALSE(result) << "an endless loop ended by itself";
+    ASSERT_TRUE(waitFor([&]() { return stage == ps::model::Stage::Script; }, 300000)) << "the script never started";
+    ASSERT_FALSE(waitFor([&]() { return result != nullptr; }, 500)) << "an endless loop ended by itself";
     QElapsedTimer clock;
     clock.start();
     window.cancelAction()->trigger();
@@ -209,10 +212,11 @@ TEST_F(UiRun, ClosingTheWindowDuringARunKillsTheWorkerAtOnce)
     auto window = std::make_unique<ps::ui::MainWindow>(windowOptions(dir));
     window->show();
     ASSERT_TRUE(window->openPath(fixtureScript("endless_loop.py")));
-    QString stage;
-    QObject::connect(window->worker(), &ps::ui::WorkerClient::stageChanged, [&](const QString& s) { stage = s; });
+    std::optional<ps::model::Stage> stage;
+    QObject::connect(
+        window->worker(), &ps::ui::WorkerClient::stageChanged, [&](ps::model::Stage s, const QString&) { stage = s; });
     window->runAction()->trigger();
-    ASSERT_TRUE(waitFor([&]() { return stage == "script"; }, 300000));
+    ASSERT_TRUE(waitFor([&]() { return stage == ps::model::Stage::Script; }, 300000));
     QElapsedTimer clock;
     clock.start();
     window->close();

@@ -13,11 +13,30 @@
 
 #include <functional>
 #include <memory>
+#include <utility>
 
 namespace ps::uitest {
 
 /// Processes events until `done` holds or `timeoutMs` pass; returns done().
 bool waitFor(const std::function<bool()>& done, int timeoutMs);
+
+/// Processes events until `read()` gives the same value on three passes of the event loop in a
+/// row (what a resize, a show or a tab switch posted, relayouts and refits, is done) or
+/// `timeoutMs` pass; returns whether it settled. `read` returns anything with ==. For a value
+/// that must not change, wait first for what could change it (a layout, a resize) to be done.
+template <typename Read> bool waitForSettled(Read read, int timeoutMs)
+{
+    auto last = read();
+    int same = -1;  // the first check reads before any event is processed
+    return waitFor(
+        [&]() {
+            auto now = read();
+            same = now == last ? same + 1 : 0;
+            last = std::move(now);
+            return same >= 3;
+        },
+        timeoutMs);
+}
 
 QString sourcePath(const QString& relative);
 QString fixtureScript(const QString& name);

@@ -123,8 +123,8 @@ TEST(WorkerProtocol, CancelFromAnotherThreadStopsAnEndlessLoop)
     bool sawScript = false;
     std::thread canceller;
     ps::protocol::RunObserver observer;
-    observer.onStage = [&](const std::string& stage, const std::string&) {
-        if (stage == "script" && !sawScript) {
+    observer.onStage = [&](ps::model::Stage stage, const std::string&) {
+        if (stage == ps::model::Stage::Script && !sawScript) {
             sawScript = true;
             canceller = std::thread([&] {
                 std::this_thread::sleep_for(std::chrono::seconds(2));

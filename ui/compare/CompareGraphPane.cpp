@@ -120,18 +120,30 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
     const QString& labelA, const QString& labelB)
 {
     const json* captures[2] = {&captureA, &captureB};
-    const QString labels[2] = {labelA, labelB};
     m_labels[0] = labelA;
     m_labels[1] = labelB;
     m_changes = diff.changed();
-    std::vector<int> index[2];
-    std::shared_ptr<const graph::GraphModel> models[2];
+    Indices index;
+    Models models;
+    showSides(captures, models, index);
+    std::map<int, QColor> fills[2];
+    colourAndMatch(diff, index, fills);
+    m_sync->setMatches(m_match[0], diff.renames());
+    chooseModulesToOpen(diff, models);
+    m_refit = false;
+    setTitles(diff, models, fills);
+    m_summary->setText(summaryLines(diff).join('\n'));
+    m_detail->setText(legend());
+}
+
+void CompareGraphPane::showSides(const json* captures[2], Models& models, Indices& index)
+{
     for (int k = 0; k < 2; ++k) {
         m_match[k].clear();
         m_expect[k] = -1;
         const json& graphJson = member(*captures[k], "graph");
         if (captures[k]->is_null()) {
-            m_views[k]->clear(tr("%1 has no capture of this name.").arg(labels[k]));
+            m_views[k]->clear(tr("%1 has no capture of this name.").arg(m_labels[k]));
             continue;
         }
         models[k] = std::make_shared<const graph::GraphModel>(
@@ -140,13 +152,15 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
         m_match[k].assign(models[k]->nodes().size(), -1);
         m_change[k].assign(models[k]->nodes().size(), -1);
         if (models[k]->empty())
-            m_views[k]->clear(tr("%1: no graph (%2)").arg(labels[k], QString::fromStdString(models[k]->error())));
+            m_views[k]->clear(tr("%1: no graph (%2)").arg(m_labels[k], QString::fromStdString(models[k]->error())));
         else
             m_views[k]->setGraph(models[k]);
     }
+}
 
-    // Colours and matches, from node_list indices to each model's.
-    std::map<int, QColor> fills[2];
+void CompareGraphPane::colourAndMatch(
+    const compare::GraphDiff& diff, const Indices& index, std::map<int, QColor> fills[2])
+{
     for (int i : diff.removed())
         if (int n = at(index[0], i); n >= 0)
             fills[0][n] = DiffColours::removed();
@@ -155,14 +169,12 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
             fills[1][n] = DiffColours::added();
     for (std::size_t i = 0; i < diff.changed().size(); ++i) {
         const compare::NodeChange& c = diff.changed()[i];
-        if (int n = at(index[0], c.a); n >= 0) {
-            fills[0][n] = DiffColours::changed();
-            m_change[0][static_cast<std::size_t>(n)] = static_cast<int>(i);
-        }
-        if (int n = at(index[1], c.b); n >= 0) {
-            fills[1][n] = DiffColours::changed();
-            m_change[1][static_cast<std::size_t>(n)] = static_cast<int>(i);
-        }
+        const int sides[2] = {at(index[0], c.a), at(index[1], c.b)};
+        for (int k = 0; k < 2; ++k)
+            if (const int n = sides[k]; n >= 0) {
+                fills[k][n] = DiffColours::changed();
+                m_change[k][static_cast<std::size_t>(n)] = static_cast<int>(i);
+            }
     }
     for (const auto& [i, j] : diff.matched()) {
         const int a = at(index[0], i);
@@ -172,18 +184,21 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
             m_match[1][static_cast<std::size_t>(b)] = a;
         }
     }
-    m_sync->setMatches(m_match[0], diff.renames());
-    // The modules to open: every parent of a block's module (model.layer1 for an added
-    // model.layer1.2), else of a changed node's, on both sides alike (where a side has it).
+}
+
+void CompareGraphPane::chooseModulesToOpen(const compare::GraphDiff& diff, const Models& models)
+{
+    // Every parent of a block's module (model.layer1 for an added model.layer1.2), else of a
+    // changed node's, on both sides alike (where a side has it).
     std::set<std::string> parents;
+    auto addParents = [&parents](const std::string& path) {
+        for (auto dot = path.rfind('.'); dot != std::string::npos; dot = path.rfind('.', dot - 1)) {
+            parents.insert(path.substr(0, dot));
+            if (dot == 0)
+                break;
+        }
+    };
     for (int k = 0; k < 2; ++k) {
-        auto addParents = [&parents](const std::string& path) {
-            for (auto dot = path.rfind('.'); dot != std::string::npos; dot = path.rfind('.', dot - 1)) {
-                parents.insert(path.substr(0, dot));
-                if (dot == 0)
-                    break;
-            }
-        };
         for (const compare::NodeBlock& b : diff.blocks())
             if (b.added == (k == 1))
                 for (const std::string& module : b.modules)
@@ -198,7 +213,10 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
     m_reveal.clear();
     for (const std::string& p : parents)  // sorted: a parent before its children
         m_reveal << QString::fromStdString(p);
-    m_refit = false;
+}
+
+void CompareGraphPane::setTitles(const compare::GraphDiff& diff, const Models& models, std::map<int, QColor> fills[2])
+{
     for (int k = 0; k < 2; ++k) {
         // Unchanged nodes plain, also where nothing differs (no fills would be the lens colours,
         // whose green parameters read as "added" here): one plain fill is enough to say so.
@@ -207,7 +225,7 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
         if (models[k] && !models[k]->empty())
             m_views[k]->setNodeFills(fills[k]);
         const int nodes = models[k] ? static_cast<int>(models[k]->nodes().size()) : 0;
-        QString title = labels[k];
+        QString title = m_labels[k];
         if (models[k])
             title += tr(" — %n node(s)", "", nodes);
         if (k == 0 && !diff.removed().empty())
@@ -218,7 +236,10 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
             title += tr(", %1 changed").arg(diff.changed().size());
         m_titles[k]->setText(title);
     }
+}
 
+QStringList CompareGraphPane::summaryLines(const compare::GraphDiff& diff)
+{
     QStringList lines;
     if (diff.missing())
         lines << tr("The graphs cannot be compared: a side has no node list.");
@@ -227,16 +248,14 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
     // Up to kShownBlocks blocks above the graphs (each is coloured in them); all in the tooltip.
     constexpr int kShownBlocks = 6;
     QStringList blocks;
-    for (const compare::NodeBlock& b : diff.blocks())
+    for (const compare::NodeBlock& b : diff.blocks()) {
+        const QString type
+            = b.moduleType.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(b.moduleType));
         blocks << tr("%1 %n node(s)%2%3", "", b.count)
                       .arg(b.added ? tr("Added") : tr("Removed"))
-                      .arg(b.module.empty() ? QString()
-                                            : tr(" in %1%2")
-                                                  .arg(QString::fromStdString(b.module),
-                                                      b.moduleType.empty() ? QString()
-                                                                           : QStringLiteral(" (%1)").arg(
-                                                                               QString::fromStdString(b.moduleType))))
+                      .arg(b.module.empty() ? QString() : tr(" in %1%2").arg(QString::fromStdString(b.module), type))
                       .arg(b.ops.empty() ? QString() : QStringLiteral(": ") + QString::fromStdString(b.ops));
+    }
     const int hidden = std::max(0, static_cast<int>(blocks.size()) - kShownBlocks);
     lines << blocks.mid(0, kShownBlocks);
     if (hidden > 0)
@@ -254,8 +273,7 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
             static_cast<int>(diff.changed().size()));
     if (diff.approximate())
         lines << tr("The graphs differ too much for an exact alignment: the matching shown is approximate.");
-    m_summary->setText(lines.join('\n'));
-    m_detail->setText(legend());
+    return lines;
 }
 
 QString CompareGraphPane::detail() const

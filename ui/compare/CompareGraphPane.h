@@ -7,9 +7,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <memory>
 #include <vector>
 
 #include "compare/GraphDiff.h"
+#include "graph/GraphModel.h"
 
 class QCheckBox;
 class QLabel;
@@ -50,6 +53,18 @@ public:
     QString detail() const;
 
 private:
+    /// The steps of setCapture(). Per side: the model shown, and node_list index -> model node.
+    using Models = std::shared_ptr<const graph::GraphModel>[2];
+    using Indices = std::vector<int>[2];
+    void showSides(const nlohmann::json* captures[2], Models& models, Indices& index);
+    /// The diff's colours per side (model node -> fill), with the matches and changes noted.
+    void colourAndMatch(const compare::GraphDiff& diff, const Indices& index, std::map<int, QColor> fills[2]);
+    /// The modules to open on both sides: the parents of each block's module, else of each
+    /// changed node's.
+    void chooseModulesToOpen(const compare::GraphDiff& diff, const Models& models);
+    void setTitles(const compare::GraphDiff& diff, const Models& models, std::map<int, QColor> fills[2]);
+    /// The lines above the graphs: identical or not, the blocks, renames, changes.
+    QStringList summaryLines(const compare::GraphDiff& diff);
     void onSelected(int side, const QList<int>& nodes);
     /// Once both graphs have opened: the modules holding the differences opened too, so that
     /// each added, removed or changed block shows as a box of its own; then both fitted again.

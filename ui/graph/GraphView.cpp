@@ -1,6 +1,5 @@
 #include "ui/graph/GraphView.h"
 
-#include "graph/CollapseState.h"
 #include "graph/GraphModel.h"
 #include "graph/LayeredLayout.h"
 #include "graph/ModuleTree.h"
@@ -9,6 +8,7 @@
 #include "ui/graph/GraphCanvas.h"
 #include "ui/graph/GraphContextMenu.h"
 #include "ui/graph/GraphDetailsFormatter.h"
+#include "ui/graph/GraphExpansion.h"
 #include "ui/graph/GraphExport.h"
 #include "ui/graph/GraphMinimap.h"
 #include "ui/graph/GraphScene.h"
@@ -68,8 +68,11 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
     connect(m_toolBar, &GraphToolBar::sidePanelToggled, this, [this](bool shown) { m_side->setShown(shown, true); });
 
     m_moduleModel = new ModuleTreeModel(this);
-    connect(m_moduleModel, &ModuleTreeModel::expansionRequested, this, &GraphView::onExpansionRequested);
     m_side = new GraphSidePanel(m_moduleModel);
+    m_expansion = new GraphExpansion(
+        m_session, m_side, m_canvas, [this](int node) { return boxOfNode(node); }, this);
+    connect(m_moduleModel, &ModuleTreeModel::expansionRequested, m_expansion, &GraphExpansion::requestModule);
+    connect(m_expansion, &GraphExpansion::expansionRequested, this, &GraphView::expansionRequested);
     connect(m_side, &GraphSidePanel::moduleActivated, this, [this](int m) {
         if (const auto* tree = moduleTree()) {
             const std::vector<int> nodes = tree->nodesIn(m);
@@ -149,7 +152,7 @@ void GraphView::setGraph(std::shared_ptr<const graph::GraphModel> g)
         return;
     }
     clear(tr("Laying out %n node(s)…", nullptr, static_cast<int>(g->nodes().size())));
-    m_anchorNode = -1;
+    m_expansion->anchorOn(-1);
     m_session->open(std::move(g), opening());
     m_side->setGraph(graph().get());
 }
@@ -196,15 +199,6 @@ bool GraphView::sidePanelShown() const
     return !m_side->isHidden();
 }
 
-void GraphView::anchorOn(int node)
-{
-    m_anchorNode = node;
-    m_anchorView = QPointF();
-    if (node >= 0)
-        if (auto* box = boxOfNode(node))
-            m_anchorView = m_canvas->mapFromScene(box->rect().center());
-}
-
 void GraphView::onLayoutShown(bool opened)
 {
     buildScene();
@@ -217,19 +211,15 @@ void GraphView::onLayoutShown(bool opened)
         // or pans.
         zoomToFit();
         m_moduleModel->setTree(m_session->tree(), m_session->shownState());
-        syncModuleTree(true);
+        m_expansion->syncTree(true);
         m_side->fitColumns();
         // What was typed in the search box while it opened searches the new graph.
         if (!m_toolBar->searchText().isEmpty())
             setSearch(m_toolBar->searchText(), m_toolBar->searchField());
     } else {
         m_canvas->setKeepFitted(false);
-        if (m_anchorNode >= 0 && !m_anchorView.isNull()) {
-            // Keep the expanded (or collapsed) module where the user was looking.
-            if (auto* box = boxOfNode(m_anchorNode))
-                m_canvas->scrollBy(m_canvas->mapFromScene(box->rect().center()) - m_anchorView);
-        }
-        syncModuleTree(false);
+        m_expansion->restoreAnchor();  // the expanded (or collapsed) module where the user was looking
+        m_expansion->syncTree(false);
     }
     applyPendingSelection();
     emit graphShown();
@@ -244,7 +234,7 @@ void GraphView::onLayoutFailed(const QString& error)
         return;
     }
     m_toolBar->setSummary(why);  // what is shown stays, and its state
-    syncModuleTree(false);
+    m_expansion->syncTree(false);
 }
 
 void GraphView::buildScene()
@@ -331,65 +321,27 @@ void GraphView::setNeighbourDepth(int depth)
 
 bool GraphView::isExpanded(const QString& modulePath) const
 {
-    const auto* tree = moduleTree();
-    const auto* state = m_session->shownState();
-    if (!tree || !state)
-        return false;
-    const int m = tree->find(modulePath.toStdString());
-    return m >= 0 && state->expanded(m);
+    return m_expansion->isExpanded(modulePath);
 }
 
 void GraphView::expandModule(const QString& modulePath)
 {
-    requestModule(modulePath, true);
+    m_expansion->request(modulePath, true);
 }
 
 void GraphView::collapseModule(const QString& modulePath)
 {
-    requestModule(modulePath, false);
-}
-
-void GraphView::requestModule(const QString& modulePath, bool expand)
-{
-    const auto* tree = moduleTree();
-    const int m = tree && m_session->shownState() ? tree->find(modulePath.toStdString()) : -1;
-    if (m < (expand ? 0 : 1))
-        return;
-    anchorOn(tree->module(m).total > 0 ? tree->nodesIn(m).front() : -1);
-    expand ? m_session->expand(m) : m_session->collapse(m);
-    syncModuleTree(false);
-    emit expansionRequested(modulePath, expand);
+    m_expansion->request(modulePath, false);
 }
 
 void GraphView::expandAll()
 {
-    anchorOn(-1);
-    m_session->expandAll();
-    syncModuleTree(false);
-    emit expansionRequested(QString(), true);
+    m_expansion->requestAll(true);
 }
 
 void GraphView::collapseAll()
 {
-    anchorOn(-1);
-    m_session->collapseAll();
-    syncModuleTree(false);
-    emit expansionRequested(QString(), false);
-}
-
-void GraphView::onExpansionRequested(int module, bool expand)
-{
-    const auto* tree = moduleTree();
-    if (!tree || module <= 0)
-        return;
-    const QString path = QString::fromStdString(tree->module(module).path);
-    expand ? expandModule(path) : collapseModule(path);
-}
-
-void GraphView::syncModuleTree(bool whole)
-{
-    if (const auto* tree = moduleTree(); tree && m_session->shownState())
-        m_side->syncTree(*tree, m_session->latestState(), whole);
+    m_expansion->requestAll(false);
 }
 
 int GraphView::visibleItemCount() const
@@ -427,9 +379,9 @@ void GraphView::selectNodes(const QList<int>& nodes, bool reveal)
         return;
     }
     if (reveal) {
-        anchorOn(nodes.isEmpty() ? -1 : nodes.front());
+        m_expansion->anchorOn(nodes.isEmpty() ? -1 : nodes.front());
         if (m_session->reveal(nodes, reveal)) {
-            syncModuleTree(false);
+            m_expansion->syncTree(false);
             return;
         }
     }

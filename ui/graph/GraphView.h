@@ -32,6 +32,7 @@ namespace ps::ui {
 class EdgesItem;
 class GraphBoxItem;
 class GraphCanvas;
+class GraphExpansion;
 class GraphMinimap;
 class GraphScene;
 class GraphSidePanel;
@@ -54,8 +55,9 @@ class ModuleTreeModel;
 ///
 /// The widgets and their wiring live here; the graph, its collapse state and layouts in
 /// GraphSession (layouts run on a pool thread, tagged with a generation number: see there),
-/// the module tree in ModuleTreeModel, the pane's text in GraphDetailsFormatter, the rows
-/// above the canvas in GraphToolBar, the panel in GraphSidePanel.
+/// the requests that expand and collapse modules in GraphExpansion, the module tree in
+/// ModuleTreeModel, the pane's text in GraphDetailsFormatter, the rows above the canvas in
+/// GraphToolBar, the panel in GraphSidePanel.
 class GraphView : public QWidget {
     Q_OBJECT
 public:
@@ -166,18 +168,12 @@ signals:
 private:
     void onLayoutShown(bool opened);
     void onLayoutFailed(const QString& why);
-    /// Remembers where `node`'s box is in the viewport, to keep it there after the next layout.
-    void anchorOn(int node);
     void buildScene();
     void applyLens();
     void applyPendingSelection();
     void onSelectionChanged();
     void onItemActivated(QGraphicsItem* item);
     void onStep(GraphNavigator::Step step);
-    void onExpansionRequested(int module, bool expand);
-    void requestModule(const QString& modulePath, bool expand);
-    /// Ticks the module tree as the newest request says; unfolds what it expands.
-    void syncModuleTree(bool whole);
     /// Selects one box, as a click does, and scrolls it into view.
     void selectItem(int item);
     /// The selected box the arrow keys move from, or -1.
@@ -194,8 +190,7 @@ private:
     ModuleTreeModel* m_moduleModel;
     GraphNavigator m_navigator;
     int m_current = -1;  ///< the box the arrow keys last moved to
-    int m_anchorNode = -1;
-    QPointF m_anchorView;
+    GraphExpansion* m_expansion;
     EdgesItem* m_edges = nullptr;
     GraphScene* m_scene;
     GraphCanvas* m_canvas;

@@ -69,7 +69,7 @@ bool LessonRunner::start(
 void LessonRunner::startSide(int side)
 {
     m_running = side;
-    m_stage = QStringLiteral("start");
+    m_stage = model::Stage::Start;
     m_stageCapture.clear();
     m_clock.start();
     emit sideStarted(side);
@@ -123,7 +123,7 @@ void LessonRunner::release(const QString& why)
     }
 }
 
-void LessonRunner::onStage(const QString& stage, const QString& capture)
+void LessonRunner::onStage(model::Stage stage, const QString& capture)
 {
     if (!busy())
         return;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "lessons/LessonCatalogue.h"
+#include "model/Stage.h"
 #include "ui/lessons/LessonOutcome.h"
 
 #include <QElapsedTimer>
@@ -49,8 +50,8 @@ public:
     int running() const { return m_running; }
     const QList<int>& sides() const { return m_sides; }
     bool cancelRequested() const { return m_cancelRequested; }
-    /// The running side's stage ("start", "script", ...), its capture, and seconds so far.
-    const QString& stage() const { return m_stage; }
+    /// The running side's stage, its capture, and seconds so far.
+    model::Stage stage() const { return m_stage; }
     const QString& stageCapture() const { return m_stageCapture; }
     double elapsedSeconds() const { return static_cast<double>(m_clock.elapsed()) / 1000.0; }
 
@@ -69,7 +70,7 @@ signals:
 private:
     bool ensureWorker(QString* problem);
     void startSide(int side);
-    void onStage(const QString& stage, const QString& capture);
+    void onStage(model::Stage stage, const QString& capture);
     void onRunFinished(const std::shared_ptr<const RunDocument>& run);
     void endQueued(const QString& why);
     void finish();
@@ -82,7 +83,7 @@ private:
     bool m_cancelRequested = false;
     lessons::Lesson m_lesson;
     nlohmann::json m_expect;
-    QString m_stage;
+    model::Stage m_stage = model::Stage::Start;
     QString m_stageCapture;
     QElapsedTimer m_clock;
 };

@@ -406,7 +406,7 @@ QString LibraryView::details() const
         facts << (more.captures == 1 ? tr("1 capture") : tr("%1 captures").arg(more.captures))
               << QLocale().formattedDataSize(more.bytes);
     facts << tr("stored %1").arg(fullTime(r.createdAt));
-    if (r.origin == QLatin1String("import"))
+    if (r.imported)
         facts << (r.trusted ? tr("imported, trusted") : tr("imported, untrusted"));
     else
         facts << (r.trusted ? tr("trusted") : tr("untrusted"));

@@ -84,7 +84,7 @@ std::vector<StoredRun> RunStore::list(const QString& search, const QString& stat
             r.scriptPath = q(s.scriptPath);
             r.status = q(s.status);
             r.message = q(s.message);
-            r.origin = q(s.origin);
+            r.imported = s.origin == library::RunOrigin::Import;
             r.trusted = s.trusted;
             for (const auto& c : s.captures)
                 if (!c.backend.empty() && !r.backends.contains(q(c.backend)))

@@ -25,7 +25,7 @@ struct StoredRun {
     QString scriptPath;
     QString status;
     QString message;
-    QString origin;
+    bool imported = false;  ///< imported from exported files rather than stored by a run
     bool trusted = true;
     QStringList backends;
 };

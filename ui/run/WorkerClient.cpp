@@ -191,21 +191,31 @@ QString WorkerClient::stateText() const
     return QString();
 }
 
-QString WorkerClient::stageWords(const QString& stage)
+QString WorkerClient::stageWords(model::Stage stage)
 {
-    if (stage == QLatin1String("start"))
+    switch (stage) {
+    case model::Stage::Start:
         return tr("starting the worker (importing torch)");
-    if (stage == QLatin1String("script"))
+    case model::Stage::Script:
         return tr("running the script");
-    if (stage == QLatin1String("capture"))
+    case model::Stage::Capture:
         return tr("capturing");
-    if (stage == QLatin1String("lower"))
+    case model::Stage::Lower:
         return tr("lowering");
-    if (stage == QLatin1String("verify"))
+    case model::Stage::Load:
+        return tr("loading the artifact");
+    case model::Stage::Call:
+        return tr("calling the artifact");
+    case model::Stage::Runtime:
+        return tr("calling on runtime_inputs");
+    case model::Stage::Verify:
         return tr("verifying");
-    if (stage == QLatin1String("store"))
+    case model::Stage::Artifact:
+        return tr("reading the artifact");
+    case model::Stage::Store:
         return tr("storing");
-    return stage;
+    }
+    return QString();
 }
 
 void WorkerClient::cancel()
@@ -234,10 +244,10 @@ bool WorkerClient::run(const protocol::RunOptions& options)
     onWorkerThread([this, options]() {
         QStringDecoder decoders[2] = {QStringDecoder(QStringDecoder::Utf8), QStringDecoder(QStringDecoder::Utf8)};
         protocol::RunObserver observer;
-        observer.onStage = [this](const std::string& stage, const std::string& capture) {
-            const QString s = QString::fromStdString(stage), c = QString::fromStdString(capture);
+        observer.onStage = [this](model::Stage stage, const std::string& capture) {
+            const QString c = QString::fromStdString(capture);
             QMetaObject::invokeMethod(
-                this, [this, s, c]() { emit stageChanged(s, c); }, Qt::QueuedConnection);
+                this, [this, stage, c]() { emit stageChanged(stage, c); }, Qt::QueuedConnection);
         };
         observer.onOutput = [this, &decoders](int stream, std::string_view data) {
             QStringDecoder& d = decoders[stream == 2 ? 1 : 0];

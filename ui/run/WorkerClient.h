@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/Stage.h"
 #include "protocol/RunOptions.h"
 
 #include <QElapsedTimer>
@@ -65,8 +66,8 @@ public:
     /// The state in the words the status bar shows ("worker: ready · torch 2.14.1 · Python 3.12").
     QString stateText() const;
 
-    /// A run's stage ("start", "script", "capture", ...) in the words the window shows.
-    static QString stageWords(const QString& stage);
+    /// A run's stage in the words the window shows ("running the script", "capturing", ...).
+    static QString stageWords(model::Stage stage);
     /// The worker's hello (python, torch, libtorch versions) once a worker has started.
     std::optional<nlohmann::json> hello() const;
     /// The library runs are stored in. "" stores nothing: then `unavailable`, when given, is
@@ -89,7 +90,7 @@ public slots:
     void prewarm();
 
 signals:
-    void stageChanged(const QString& stage, const QString& capture);
+    void stageChanged(model::Stage stage, const QString& capture);
     /// The script's output, in batches (at most every 100 ms, at most 256 KiB each; what is
     /// beyond that is dropped and counted in a line of its own). stream: 1 stdout, 2 stderr.
     void output(int stream, const QString& text);

@@ -99,15 +99,15 @@ bool RunController::start(const protocol::RunOptions& options, const QString& lo
     const QString script = QString::fromStdString(options.script);
     if (m_p.notice->level() != NoticeBar::Level::Error || m_p.notice->text().contains(tr("worker")))
         m_p.notice->dismiss();
-    m_stage = QStringLiteral("start");
+    m_stage = model::Stage::Start;
     m_stageCapture.clear();
     // The stages a run goes through (a capture's repeat for each further capture).
-    m_steps = QStringList{
-        QStringLiteral("start"), QStringLiteral("script"), QStringLiteral("capture"), QStringLiteral("lower")};
+    using model::Stage;
+    m_steps = {Stage::Start, Stage::Script, Stage::Capture, Stage::Lower};
     if (options.verify)
-        m_steps << QStringLiteral("verify");
+        m_steps << Stage::Verify;
     if (m_p.worker->storesRuns())
-        m_steps << QStringLiteral("store");
+        m_steps << Stage::Store;
     m_previous = m_p.report->run();
     m_cancelNote.clear();
     m_clock.start();
@@ -131,7 +131,7 @@ void RunController::cancel()
     m_p.worker->cancel();
 }
 
-void RunController::onStage(const QString& stage, const QString& capture)
+void RunController::onStage(model::Stage stage, const QString& capture)
 {
     m_stage = stage;
     m_stageCapture = capture;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/Stage.h"
 #include "protocol/RunOptions.h"
 
 #include <QElapsedTimer>
@@ -55,8 +56,8 @@ public:
     bool isRunning() const;
     /// The status bar's run line: the stage and seconds while running, else the last outcome.
     QString stageText() const;
-    /// The stages this run is expected to go through, in order ("start", "script", ...).
-    QStringList plannedStages() const { return m_steps; }
+    /// The stages this run is expected to go through, in order (Start, Script, ...).
+    const QList<model::Stage>& plannedStages() const { return m_steps; }
 
     /// Starts a run of options.script (saved by the caller); `logTitle` heads its part of the
     /// log ("train.py (script's backend, make_fx)"). False when a run is already going.
@@ -78,7 +79,7 @@ signals:
     void runningChanged(bool running);
 
 private:
-    void onStage(const QString& stage, const QString& capture);
+    void onStage(model::Stage stage, const QString& capture);
     void onFinished(const std::shared_ptr<const RunDocument>& run);
     void showProgress();
     void updateWorkerLabel();
@@ -90,9 +91,9 @@ private:
 
     Parts m_p;
     RunStore* m_store = nullptr;
-    QString m_stage;
+    model::Stage m_stage = model::Stage::Start;
     QString m_stageCapture;
-    QStringList m_steps;
+    QList<model::Stage> m_steps;
     QElapsedTimer m_clock;
     QTimer m_tick;  ///< refreshes the seconds shown while a run goes
     QString m_lastOutcome;
