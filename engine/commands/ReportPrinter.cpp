@@ -49,8 +49,9 @@ void printVerification(std::ostream& out, const model::Verification& v)
     }
     // A perturbed trial that drifted is the backend's arithmetic, not a contract finding: said as
     // drift, with the judge's figures.
-    for (const auto& t : v.perturbed ? v.perturbed->trials : std::vector<model::Verification::Trial>())
-        if (t.status == model::Verification::Trial::Status::Drift) {
+    const auto* trials = v.perturbed ? &v.perturbed->trials : nullptr;
+    for (std::size_t i = 0; trials && i < trials->size(); ++i)
+        if (const auto& t = (*trials)[i]; t.status == model::Verification::Trial::Status::Drift) {
             out << "    perturbed inputs (" << word(t.kind) << "): " << word(t.note.empty() ? "numerics drift" : t.note)
                 << "\n";
             break;

@@ -35,6 +35,26 @@ QString StatusStyle::word(model::Stage stage)
     return latin1(model::toString(stage));
 }
 
+QString StatusStyle::word(model::Judgement judgement)
+{
+    return latin1(model::toString(judgement));
+}
+
+QString StatusStyle::word(model::Verification::Status status)
+{
+    return latin1(model::toString(status));
+}
+
+QString StatusStyle::word(model::Verification::Trial::Status status)
+{
+    return latin1(model::toString(status));
+}
+
+QString StatusStyle::word(compare::Change change)
+{
+    return latin1(compare::describe(change));
+}
+
 QString StatusStyle::verdict(const model::Report& report)
 {
     return latin1(model::toString(report.verdict()));

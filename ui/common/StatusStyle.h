@@ -1,10 +1,13 @@
 #pragma once
 
+#include "compare/Change.h"
 #include "model/CaptureStatus.h"
+#include "model/Judgement.h"
 #include "model/Report.h"
 #include "model/RunStatus.h"
 #include "model/Severity.h"
 #include "model/Stage.h"
+#include "model/Verification.h"
 
 #include <QColor>
 #include <QString>
@@ -21,6 +24,11 @@ public:
     static QString word(model::CaptureStatus status);
     static QString word(model::Severity severity);
     static QString word(model::Stage stage);
+    static QString word(model::Judgement judgement);
+    static QString word(model::Verification::Status status);
+    static QString word(model::Verification::Trial::Status status);
+    /// A change in the reader's words ("fused differently" for a refused kernel).
+    static QString word(compare::Change change);
     /// The report's verdict: its status, or "not stored" for an ok run that was not stored, or
     /// "numerics drift" for an ok run whose artifact drifted from eager's numerics (both amber).
     static QString verdict(const model::Report& report);

@@ -4,6 +4,7 @@
 #include "compare/DiffText.h"
 #include "compare/TextDiff.h"
 #include "ui/common/SideBySideDiffView.h"
+#include "ui/common/StatusStyle.h"
 #include "ui/compare/DiffColours.h"
 
 #include <QHeaderView>
@@ -21,13 +22,6 @@ namespace {
 QString q(const std::string& s)
 {
     return QString::fromStdString(s);
-}
-
-/// A change in the reader's words ("fused differently" for a refused kernel).
-QString word(compare::Change change)
-{
-    const auto w = compare::describe(change);
-    return QString::fromLatin1(w.data(), static_cast<qsizetype>(w.size()));
 }
 
 /// Lines start..end (1-based, inclusive) of a text; "" where the section is not on that side.
@@ -97,7 +91,7 @@ void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const 
 
     // status: nullopt where neither side has code.
     auto add = [this](const QString& title, std::optional<compare::Change> status, const QString& lines, Slice slice) {
-        auto* item = new QTreeWidgetItem({title, status ? word(*status) : tr("none"), lines});
+        auto* item = new QTreeWidgetItem({title, status ? StatusStyle::word(*status) : tr("none"), lines});
         const QColor colour = status ? DiffColours::of(*status) : QColor();
         if (colour.isValid())
             for (int c = 0; c < 3; ++c) {
@@ -150,12 +144,12 @@ void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const 
             names << QStringLiteral("−") + q(n);
         for (const std::string& n : k.b)
             names << QStringLiteral("+") + q(n);
-        notes << tr("kernel %1: %2 (%n ATen node(s))", "", k.nodes).arg(word(k.status), names.join(' '));
+        notes << tr("kernel %1: %2 (%n ATen node(s))", "", k.nodes).arg(StatusStyle::word(k.status), names.join(' '));
     }
     if (!diff.kernels().empty()) {
         QStringList counts;
         for (const auto& [status, count] : byStatus)
-            counts << QStringLiteral("%1 %2").arg(count).arg(word(status));
+            counts << QStringLiteral("%1 %2").arg(count).arg(StatusStyle::word(status));
         notes << tr("kernels: %1").arg(counts.join(QStringLiteral(", ")));
     }
     m_notes->setText(notes.join('\n'));

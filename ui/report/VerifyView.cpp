@@ -54,12 +54,6 @@ QString duration(double seconds)
     return ms < 1000 ? QStringLiteral("%1 ms").arg(ms, 0, 'g', 3) : QStringLiteral("%1 s").arg(seconds, 0, 'f', 2);
 }
 
-QString word(Judgement j)
-{
-    const auto w = model::toString(j);
-    return QString::fromLatin1(w.data(), static_cast<qsizetype>(w.size()));
-}
-
 /// Whether a group (outputs, grads, ...) matches by the one verdict: each value within the tight
 /// tolerance or judged rounding against float64. "—" where the group is empty. Read from the
 /// rows rather than from grads_match & co., so that runs stored before those fields followed the
@@ -82,10 +76,7 @@ QString verdictWord(const std::optional<Judgement>& verdict, Verification::Statu
 {
     if (verdict == Judgement::None)
         return QObject::tr("no verdict (a mismatch)");
-    if (verdict)
-        return word(*verdict);
-    const auto w = model::toString(status);
-    return QString::fromLatin1(w.data(), static_cast<qsizetype>(w.size()));
+    return verdict ? StatusStyle::word(*verdict) : StatusStyle::word(status);
 }
 
 /// The tight comparison, as a detail under the verdict: "bit-for-bit", or how far outside the
@@ -119,8 +110,7 @@ QString perturbedHtml(const Verification& v)
     QStringList trials;
     QString detail;
     for (const auto& t : v.perturbed->trials) {
-        const auto status = model::toString(t.status);
-        trials << q(t.kind).toHtmlEscaped() + " " + QString::fromLatin1(status.data(), qsizetype(status.size()));
+        trials << q(t.kind).toHtmlEscaped() + " " + StatusStyle::word(t.status);
         if (detail.isEmpty() && (t.status == T::Drift || t.status == T::Diverged))
             detail = q(t.note).toHtmlEscaped();
     }
@@ -137,7 +127,7 @@ QString accuracyHtml(const Verification& v)
     QString html;
     if (v.accuracy) {
         const auto& a = *v.accuracy;
-        html += QObject::tr("<br><b>accuracy</b>: %1").arg(word(a.verdict));
+        html += QObject::tr("<br><b>accuracy</b>: %1").arg(StatusStyle::word(a.verdict));
         if (a.againstFloat64) {
             html += QObject::tr(" &nbsp; against float64: <b>artifact</b> %1, <b>eager</b> %2 (%3×)")
                         .arg(sci(a.artifactError), sci(a.eagerError), sci(a.ratio));
@@ -338,7 +328,6 @@ QString VerifyView::summaryHtml(const Verification& v) const
     if (const QString tol = toleranceHtml(v); !tol.isEmpty())
         html += "<br>" + tol;
     if (const auto& rt = v.runtime) {
-        const auto status = model::toString(rt->status);
         QString matches;
         if (rt->accuracy)
             matches = verdictWord(rt->accuracy->verdict, rt->status).toHtmlEscaped();
@@ -346,8 +335,7 @@ QString VerifyView::summaryHtml(const Verification& v) const
             matches = !rt->matchesEager ? QStringLiteral("—")
                 : *rt->matchesEager     ? QStringLiteral("✓ yes")
                                         : QStringLiteral("✗ no");
-        html += tr("<br><b>runtime_inputs</b>: %1, matches eager: %2")
-                    .arg(QString::fromLatin1(status.data(), qsizetype(status.size())), matches);
+        html += tr("<br><b>runtime_inputs</b>: %1, matches eager: %2").arg(StatusStyle::word(rt->status), matches);
     }
     return html + accuracyHtml(v) + perturbedHtml(v);
 }
@@ -398,7 +386,8 @@ void VerifyView::addRow(const Verification& v, const Verification::Comparison& e
     if (e.mismatched && *e.mismatched > 0)
         note = tr("%1 element(s) outside tolerance").arg(*e.mismatched) + (note.isEmpty() ? "" : "; " + note);
     if (judged) {
-        const QString verdict = e.ok || judged->verdict == Judgement::None ? tr("no verdict") : word(judged->verdict);
+        const QString verdict
+            = e.ok || judged->verdict == Judgement::None ? tr("no verdict") : StatusStyle::word(judged->verdict);
         note += (note.isEmpty() ? "" : "; ")
             + tr("%1; against float64: artifact %2, eager %3")
                   .arg(verdict, sci(judged->artifactError), sci(judged->eagerError));
