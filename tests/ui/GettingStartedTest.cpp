@@ -186,4 +186,59 @@ TEST(UiGettingStarted, FileExamplesOpensACopyOfAShippedExample)
     EXPECT_EQ(file.readAll(), before);  // the shipped file is never written
 }
 
+TEST(UiGettingStarted, AnExampleGoesByItsOwnNameFromTheTitleToTheLibrary)
+{
+    QSettings().clear();
+    TempDir dir;
+    ps::ui::MainWindow window(windowOptions(dir));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    auto* menu = window.findChild<ps::ui::ExamplesMenu*>();
+    ASSERT_NE(menu, nullptr);
+    QAction* mlp = nullptr;
+    for (QAction* a : menu->actions())
+        if (a->text() == "mlp_inference.py")
+            mlp = a;
+    ASSERT_NE(mlp, nullptr);
+    mlp->trigger();
+    EXPECT_TRUE(window.windowTitle().startsWith("mlp_inference.py[*] (example)")) << window.windowTitle().toStdString();
+    EXPECT_TRUE(window.editor()->filePath().isEmpty());
+
+    window.setBackendChoice("eager");
+    const auto run = runAndWait(window);
+    ASSERT_TRUE(run);
+    const QString script = QString::fromStdString(run->report.script);
+    EXPECT_TRUE(ps::ui::UnsavedScript::isUnsavedCopy(script)) << script.toStdString();
+    EXPECT_EQ(QFileInfo(script).fileName(), "mlp_inference.py");
+    EXPECT_TRUE(window.report()->header()->identityText().startsWith("mlp_inference.py (unsaved)"))
+        << window.report()->header()->identityText().toStdString();
+    ASSERT_TRUE(run->report.runId.has_value());
+    const ps::ui::StoredRun* row = window.libraryView()->run(*run->report.runId);
+    ASSERT_NE(row, nullptr);
+    EXPECT_EQ(row->name, "mlp_inference");
+
+    // Save As offers the example's name in the user's folder, never the installed examples.
+    QSettings().setValue("files/lastDir", ps::ui::ScriptLocations::examplesDir());
+    QString offered;
+    QTimer::singleShot(100, [&]() {
+        waitFor([]() { return QApplication::activeModalWidget() != nullptr; }, 5000);
+        if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+            offered = dialog->directory().absolutePath() + "/" + dialog->selectedFiles().value(0).section('/', -1);
+            dialog->reject();
+        }
+    });
+    QAction* saveAs = fileAction(window, "Save &As…");
+    ASSERT_NE(saveAs, nullptr);
+    saveAs->trigger();
+    EXPECT_TRUE(offered.endsWith("/mlp_inference.py")) << offered.toStdString();
+    EXPECT_FALSE(offered.startsWith(QDir(ps::ui::ScriptLocations::examplesDir()).absolutePath()))
+        << offered.toStdString();
+
+    // New goes back to untitled.py.
+    QAction* newScript = fileAction(window, "&New Script");
+    ASSERT_NE(newScript, nullptr);
+    newScript->trigger();
+    EXPECT_TRUE(window.windowTitle().startsWith("untitled.py[*] — ")) << window.windowTitle().toStdString();
+}
+
 }  // namespace

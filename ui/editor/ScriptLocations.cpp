@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QSettings>
+#include <QStandardPaths>
 
 namespace ps::ui {
 
@@ -26,6 +27,24 @@ QString ScriptLocations::startDir()
         return last;
     if (const QString examples = examplesDir(); QFileInfo(examples).isDir())
         return examples;
+    return QDir::homePath();
+}
+
+QString ScriptLocations::saveDir()
+{
+    const QString last = QSettings().value(kLastDirKey).toString();
+    const QString lessons = QString::fromStdString(lessons::LessonCatalogue::defaultLessonsDir());
+    const QString resources = QFileInfo(lessons).absolutePath();
+    const QFileInfo info(last);
+    const QString canonical = info.canonicalFilePath();
+    const bool studios = !canonical.isEmpty()
+        && (canonical == QFileInfo(resources).canonicalFilePath()
+            || canonical.startsWith(QFileInfo(resources).canonicalFilePath() + '/'));
+    if (!last.isEmpty() && info.isDir() && info.isWritable() && !studios)
+        return last;
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (!documents.isEmpty() && QFileInfo(documents).isDir())
+        return documents;
     return QDir::homePath();
 }
 

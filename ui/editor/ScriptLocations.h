@@ -12,8 +12,12 @@ public:
     /// $PS_RESOURCES_DIR/examples, else the source tree's resources/examples (beside the
     /// lessons folder that engine/lessons' LessonCatalogue finds).
     static QString examplesDir();
-    /// The folder Open and Save As start in.
+    /// The folder Open starts in.
     static QString startDir();
+    /// The folder Save As starts in for a script that has no file of its own yet: the last
+    /// folder used when the user can write there and it is not the studio's own (examples,
+    /// lessons), else the Documents folder, else the home folder.
+    static QString saveDir();
     /// Remembers the folder of this file as the last one used.
     static void remember(const QString& filePath);
     /// Whether two paths name the same file (equal, or the same file once links are resolved);

@@ -22,6 +22,14 @@ QString tr(const char* text)
 UnsavedScript::UnsavedScript() = default;
 UnsavedScript::~UnsavedScript() = default;
 
+void UnsavedScript::rename(const QString& name)
+{
+    const QString file = QFileInfo(name).fileName();
+    const bool plain = file.endsWith(QLatin1String(".py")) && file.size() > 3 && !file.startsWith('.');
+    m_name = plain ? file : QString::fromLatin1(kDefaultName);
+    forget();
+}
+
 QString UnsavedScript::write(const QString& text, QString* error)
 {
     auto dir = std::make_unique<QTemporaryDir>(QDir::tempPath() + "/" + kFolderPrefix + "XXXXXX");
@@ -29,7 +37,7 @@ QString UnsavedScript::write(const QString& text, QString* error)
         *error = tr("the unsaved script cannot be copied for the run: %1").arg(dir->errorString());
         return QString();
     }
-    const QString file = dir->filePath(kFileName);
+    const QString file = dir->filePath(m_name);
     QSaveFile out(file);
     if (!out.open(QIODevice::WriteOnly) || out.write(text.toUtf8()) < 0 || !out.commit()) {
         *error = tr("the unsaved script cannot be copied for the run: %1: %2").arg(file, out.errorString());
@@ -41,7 +49,7 @@ QString UnsavedScript::write(const QString& text, QString* error)
 
 QString UnsavedScript::path() const
 {
-    return m_dir ? m_dir->filePath(kFileName) : QString();
+    return m_dir ? m_dir->filePath(m_name) : QString();
 }
 
 void UnsavedScript::forget()
@@ -59,14 +67,14 @@ void UnsavedScript::show(ScriptEditor* editor, const QString& text)
 bool UnsavedScript::isUnsavedCopy(const QString& scriptPath)
 {
     const QFileInfo info(scriptPath);
-    return info.fileName() == QLatin1String(kFileName)
+    return info.fileName().endsWith(QLatin1String(".py"))
         && QFileInfo(info.path()).fileName().startsWith(QLatin1String(kFolderPrefix));
 }
 
 QString UnsavedScript::displayName(const QString& scriptPath)
 {
     if (isUnsavedCopy(scriptPath))
-        return tr("%1 (unsaved)").arg(kFileName);
+        return tr("%1 (unsaved)").arg(QFileInfo(scriptPath).fileName());
     return QFileInfo(scriptPath).fileName();
 }
 

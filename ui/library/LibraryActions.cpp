@@ -313,7 +313,7 @@ bool LibraryActions::openScript(qint64 id)
         const ScriptFile file = ScriptFile::read(path);
         if (details.scriptText.isEmpty()
             || (file.status == ScriptFile::Status::Editable && file.text == details.scriptText)) {
-            if (!m_opener(path, QString()))
+            if (!m_opener(path, QString(), QString()))
                 return false;
             say(tr("Opened %1, the script of run #%2.").arg(path).arg(id));
             return true;
@@ -323,7 +323,7 @@ bool LibraryActions::openScript(qint64 id)
         say(tr("Run #%1 kept no script text, and %2 is gone.").arg(id).arg(path), true);
         return false;
     }
-    if (!m_opener(QString(), details.scriptText))
+    if (!m_opener(path, details.scriptText, tr("script of run #%1").arg(id)))
         return false;
     say(copy ? tr("Opened the script of run #%1 (it was run unsaved) as an unsaved copy.").arg(id)
             : onDisk

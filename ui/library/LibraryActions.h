@@ -39,9 +39,10 @@ public:
         /// Shows a folder in the desktop's file manager.
         std::function<bool(const QString& folder)> showFolder;
     };
-    /// Opens a script in the editor: its file (`path`), or else `text` as an unsaved copy.
+    /// Opens a script in the editor: the file `path` when `text` is empty, else `text` as an
+    /// unsaved copy named after `path`'s file, `note` saying where it came from ("run #8").
     /// False when the user kept the editor's script (an unsaved change, say).
-    using ScriptOpener = std::function<bool(const QString& path, const QString& text)>;
+    using ScriptOpener = std::function<bool(const QString& path, const QString& text, const QString& note)>;
     /// The run the window shows now (null when none), for "Compare with Current Run".
     using CurrentRun = std::function<std::shared_ptr<const RunDocument>()>;
 

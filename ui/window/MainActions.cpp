@@ -17,6 +17,7 @@
 #include <QActionGroup>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -132,8 +133,9 @@ void MainActions::buildMenus()
     m_p.document->setRecentMenu(file->addMenu(tr("Open &Recent")));
     auto* examples = new ExamplesMenu(QString(), file);
     file->addMenu(examples);
-    connect(examples, &ExamplesMenu::exampleChosen, this,
-        [this](const QString&, const QString& text) { m_p.document->openScriptCopy(text); });
+    connect(examples, &ExamplesMenu::exampleChosen, this, [this](const QString& path, const QString& text) {
+        m_p.document->openScriptCopy(text, QFileInfo(path).fileName(), tr("example"));
+    });
     connect(examples, &ExamplesMenu::exampleFailed, this,
         [this](const QString& message) { m_p.notice->showNotice(NoticeBar::Level::Error, message); });
     file->addAction(m_saveAction);

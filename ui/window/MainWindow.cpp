@@ -129,8 +129,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     connect(m_library, &LibraryView::runActivated, this, &MainWindow::openStoredRun);
     connect(m_library, &LibraryView::openAnotherRequested, this, [this]() { openLibraryDialog(false); });
     connect(m_library, &LibraryView::newLibraryRequested, this, [this]() { openLibraryDialog(true); });
-    m_library->actions()->setScriptOpener([this](const QString& path, const QString& text) {
-        return path.isEmpty() ? m_document->openScriptCopy(text) : m_document->replaceWith(path);
+    m_library->actions()->setScriptOpener([this](const QString& path, const QString& text, const QString& note) {
+        return text.isEmpty() ? m_document->replaceWith(path)
+                              : m_document->openScriptCopy(text, QFileInfo(path).fileName(), note);
     });
     m_library->actions()->setCurrentRun([this]() { return m_report->run(); });
     // "Compare with Current Run" needs one shown, and another than the one selected.

@@ -93,8 +93,10 @@ void ScriptDocument::openDialog()
 void ScriptDocument::newScript()
 {
     if (maybeSave()) {
-        m_unsaved->forget();
+        m_unsaved->rename(QString());
+        m_copyNote.clear();
         m_editor->newScript();
+        updateTitle();
     }
 }
 
@@ -114,8 +116,7 @@ bool ScriptDocument::save()
 bool ScriptDocument::saveAs()
 {
     const QString path = QFileDialog::getSaveFileName(m_window, tr("Save the Script"),
-        m_editor->filePath().isEmpty() ? ScriptLocations::startDir() + "/" + UnsavedScript::kFileName
-                                       : m_editor->filePath(),
+        m_editor->filePath().isEmpty() ? ScriptLocations::saveDir() + "/" + m_unsaved->name() : m_editor->filePath(),
         tr("Python scripts (*.py)"));
     if (path.isEmpty())
         return false;
@@ -146,12 +147,14 @@ bool ScriptDocument::replaceWith(const QString& path)
     return maybeSave() && openPath(path);
 }
 
-bool ScriptDocument::openScriptCopy(const QString& text)
+bool ScriptDocument::openScriptCopy(const QString& text, const QString& name, const QString& note)
 {
     if (!maybeSave())
         return false;
-    m_unsaved->forget();
+    m_unsaved->rename(name);
+    m_copyNote = note;
     UnsavedScript::show(m_editor, text);
+    updateTitle();
     return true;
 }
 
@@ -179,9 +182,13 @@ QString ScriptDocument::scriptForRun()
 void ScriptDocument::updateTitle()
 {
     const QString path = m_editor->filePath();
-    const QString name = path.isEmpty() ? tr("untitled.py") : QFileInfo(path).fileName();
-    m_window->setWindowTitle(QStringLiteral("%1[*]%2 — Precompile Studio")
-                                 .arg(name, m_editor->isPreview() ? tr(" (read-only)") : QString()));
+    const QString name = path.isEmpty() ? m_unsaved->name() : QFileInfo(path).fileName();
+    QString note;
+    if (m_editor->isPreview())
+        note = tr(" (read-only)");
+    else if (path.isEmpty() && !m_copyNote.isEmpty())
+        note = QStringLiteral(" (%1)").arg(m_copyNote);
+    m_window->setWindowTitle(QStringLiteral("%1[*]%2 — Precompile Studio").arg(name, note));
     m_window->setWindowModified(m_editor->isModified());
     m_window->setWindowFilePath(path);
 }

@@ -42,9 +42,12 @@ public:
     bool maybeSave();
     /// maybeSave(), then openPath(); false when either says no.
     bool replaceWith(const QString& path);
-    /// Shows `text` as an untitled script (an example, a past run's script), once the editor's
-    /// unsaved changes are saved or dropped; false when the user keeps them.
-    bool openScriptCopy(const QString& text);
+    /// Shows `text` as a script with no file of its own (an example, a past run's script), once
+    /// the editor's unsaved changes are saved or dropped; false when the user keeps them. It
+    /// goes by `name` (mlp_inference.py; untitled.py when empty): the title, the copy runs
+    /// read, the library row and Compare say it, and Save As offers it in the user's folder,
+    /// never where the text came from. `note` says where it came from in the title ("example").
+    bool openScriptCopy(const QString& text, const QString& name = QString(), const QString& note = QString());
     /// The file a run of the editor's script reads: its file, or the unsaved copy last run.
     QString runScriptPath() const;
     /// The file to run now: the editor's file (saved first when it has changes) or a fresh copy
@@ -68,6 +71,7 @@ private:
     RunController* m_runs;
     std::unique_ptr<UnsavedScript> m_unsaved;
     QMenu* m_recentMenu = nullptr;
+    QString m_copyNote;  ///< where the copy in the editor came from, for the title
 };
 
 }  // namespace ps::ui
