@@ -4,6 +4,7 @@
 // indicator follows the worker's own messages.
 #include "UiTestSupport.h"
 
+#include "ui/common/FadeOverlay.h"
 #include "ui/editor/ScriptEditor.h"
 #include "ui/graph/GraphView.h"
 #include "ui/library/RunStore.h"
@@ -16,12 +17,16 @@
 #include "ui/run/WorkerClient.h"
 #include "ui/window/RunController.h"
 
+#include <QAbstractScrollArea>
 #include <QAction>
 #include <QLabel>
+#include <QScreen>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTest>
+#include <QWindow>
 
 #include <gtest/gtest.h>
 
@@ -86,7 +91,7 @@ TEST_F(ReportFreshness, OpeningAnotherScriptGreysEveryPaneAndSaysWhoseTheReportI
     ReportView* report = window.report();
     EXPECT_TRUE(report->panesGreyed());
     EXPECT_TRUE(panesEnabled(report, false));
-    EXPECT_NE(report->graphView()->graphicsEffect(), nullptr) << "the graph's coloured boxes fade too";
+    EXPECT_NE(report->graphView()->findChild<ps::ui::FadeOverlay*>(), nullptr) << "the graph's coloured boxes fade too";
     EXPECT_TRUE(report->staleReason().contains(QString("stored run #%1 of alpha.py").arg(id)))
         << report->staleReason().toStdString();
     EXPECT_TRUE(report->staleReason().contains("beta.py")) << report->staleReason().toStdString();
@@ -96,7 +101,7 @@ TEST_F(ReportFreshness, OpeningAnotherScriptGreysEveryPaneAndSaysWhoseTheReportI
     ASSERT_TRUE(window.openPath(a));
     EXPECT_EQ(report->staleReason(), QString());
     EXPECT_TRUE(panesEnabled(report, true));
-    EXPECT_EQ(report->graphView()->graphicsEffect(), nullptr);
+    EXPECT_EQ(report->graphView()->findChild<ps::ui::FadeOverlay*>(), nullptr);
 }
 
 TEST_F(ReportFreshness, EditingTheScriptAfterARunMarksTheReportStale)
@@ -270,3 +275,79 @@ TEST_F(ReportFreshness, TheWorkerIndicatorFollowsTheWorkersOwnState)
 }
 
 }  // namespace
+
+namespace {
+
+/// What the screen shows of `widget` now (the window's backing store) against what the widget
+/// draws when asked afresh: equal unless stale pixels were left behind.
+int pixelsOffScreen(QWidget* widget)
+{
+    QWidget* window = widget->window();
+    const QImage shown
+        = window->windowHandle()->screen()->grabWindow(window->winId()).toImage().convertToFormat(QImage::Format_RGB32);
+    const QRect area(widget->mapTo(window, QPoint(0, 0)), widget->size());
+    const QImage onScreen = shown.copy(area);
+    const QImage fresh = widget->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    if (onScreen.size() != fresh.size())
+        return -1;
+    int differing = 0;
+    for (int y = 0; y < fresh.height(); ++y)
+        for (int x = 0; x < fresh.width(); ++x)
+            differing += onScreen.pixel(x, y) != fresh.pixel(x, y);
+    return differing;
+}
+
+/// Processes events until what the screen shows of `widget`'s window stops changing.
+bool paintingSettled(QWidget* widget)
+{
+    QWidget* window = widget->window();
+    return waitForSettled(
+        [&]() {
+            const QImage shown = window->windowHandle()->screen()->grabWindow(window->winId()).toImage();
+            return qHashBits(shown.constBits(), size_t(shown.sizeInBytes()));
+        },
+        10000);
+}
+
+}  // namespace
+
+TEST_F(ReportFreshness, AGreyedReportScrollsWithoutGhosts)
+{
+    const QByteArray text = "x = 1\n";
+    const QString a = dir.write("alpha.py", text);
+    const QString b = dir.write("beta.py", "y = 2\n");
+    const qint64 id = store(a, text);
+    ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));
+    window.resize(1280, 800);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openStoredRun(id));
+    ReportView* report = window.report();
+    report->tabs()->setCurrentWidget(report->graphView());
+    ASSERT_TRUE(waitFor([&]() { return !report->graphView()->layoutPending(); }, 10000));
+    ASSERT_TRUE(window.openPath(b));
+    ASSERT_TRUE(report->panesGreyed());
+    ASSERT_TRUE(paintingSettled(&window));
+
+    // Scrolling a greyed pane (the wheel, a scroll bar) must repaint it, faded, not shift old pixels.
+    QAbstractScrollArea* canvas = report->graphView()->findChild<QAbstractScrollArea*>();
+    ASSERT_NE(canvas, nullptr);
+    for (QScrollBar* bar : {canvas->verticalScrollBar(), canvas->horizontalScrollBar()})
+        bar->setValue(bar->minimum() + (bar->maximum() - bar->minimum()) / 3);
+    ASSERT_TRUE(paintingSettled(&window));
+    EXPECT_EQ(pixelsOffScreen(report->graphView()), 0);
+    // Still faded: the greyed graph is lighter than the current one.
+    const QImage faded = report->graphView()->grab().toImage();
+    ASSERT_TRUE(window.openPath(a));
+    ASSERT_TRUE(paintingSettled(&window));
+    EXPECT_FALSE(report->panesGreyed());
+    const QImage current = report->graphView()->grab().toImage();
+    const auto darkPixels = [](const QImage& image) {
+        int dark = 0;
+        for (int y = 0; y < image.height(); y += 2)
+            for (int x = 0; x < image.width(); x += 2)
+                dark += qGray(image.pixel(x, y)) < 128;
+        return dark;
+    };
+    EXPECT_LT(darkPixels(faded), darkPixels(current) / 2 + 1) << darkPixels(faded) << " vs " << darkPixels(current);
+}

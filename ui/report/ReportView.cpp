@@ -1,6 +1,7 @@
 #include "ui/report/ReportView.h"
 
 #include "graph/GraphModel.h"
+#include "ui/common/FadeOverlay.h"
 #include "ui/common/StatusStyle.h"
 #include "ui/graph/GraphView.h"
 #include "ui/report/CacheView.h"
@@ -12,7 +13,6 @@
 
 #include <QComboBox>
 #include <QFileInfo>
-#include <QGraphicsOpacityEffect>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QTabWidget>
@@ -106,13 +106,10 @@ void ReportView::setStale(const QString& reason, bool greyPanes)
             continue;
         pane->setEnabled(!m_panesGreyed);
         // Disabled widgets grey their text, not a graph's coloured boxes: faded, all of it is.
-        if (m_panesGreyed) {
-            auto* fade = new QGraphicsOpacityEffect(pane);
-            fade->setOpacity(0.45);
-            pane->setGraphicsEffect(fade);
-        } else {
-            pane->setGraphicsEffect(nullptr);
-        }
+        if (m_panesGreyed)
+            new FadeOverlay(pane);
+        else
+            delete pane->findChild<FadeOverlay*>(QString(), Qt::FindDirectChildrenOnly);
     }
     m_captures->setEnabled(!m_panesGreyed);
 }
