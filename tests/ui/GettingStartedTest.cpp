@@ -14,6 +14,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
@@ -22,6 +23,7 @@
 #include <QSettings>
 #include <QTest>
 #include <QTimer>
+#include <QToolBar>
 
 #include <gtest/gtest.h>
 
@@ -242,3 +244,33 @@ TEST(UiGettingStarted, AnExampleGoesByItsOwnNameFromTheTitleToTheLibrary)
 }
 
 }  // namespace
+
+TEST(UiGettingStarted, VerifyIsASettingThatLooksLikeOne)
+{
+    QSettings().clear();
+    TempDir dir;
+    ps::ui::MainWindow window(windowOptions(dir, false));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    // The tool bar shows a check box, not a button that reads like a command.
+    auto* toggle = window.findChild<QCheckBox*>("verifyToggle");
+    ASSERT_NE(toggle, nullptr);
+    EXPECT_TRUE(toggle->isVisible());
+    EXPECT_TRUE(toggle->isChecked());
+    EXPECT_TRUE(toggle->toolTip().startsWith("When checked")) << toggle->toolTip().toStdString();
+    QAction* menuItem = nullptr;
+    for (QAction* a : window.findChildren<QAction*>())
+        if (a->text() == "&Verify Each Run")
+            menuItem = a;
+    ASSERT_NE(menuItem, nullptr);
+    EXPECT_TRUE(menuItem->isCheckable());
+    EXPECT_TRUE(menuItem->isChecked());
+    for (QToolBar* bar : window.findChildren<QToolBar*>())
+        for (QAction* a : bar->actions())
+            EXPECT_NE(a, menuItem) << "the setting is not a tool button";
+
+    QTest::mouseClick(toggle, Qt::LeftButton, {}, QPoint(4, toggle->height() / 2));
+    EXPECT_FALSE(menuItem->isChecked());
+    menuItem->trigger();
+    EXPECT_TRUE(toggle->isChecked());
+}

@@ -16,12 +16,16 @@
 #include "ui/run/WorkerClient.h"
 #include "ui/window/AboutDialog.h"
 
+#include <QAbstractButton>
 #include <QAction>
+#include <QApplication>
 #include <QElapsedTimer>
+#include <QMessageBox>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTest>
 #include <QThread>
+#include <QTimer>
 #include <QTreeWidget>
 
 #include <gtest/gtest.h>
@@ -217,9 +221,29 @@ TEST_F(UiRun, ClosingTheWindowDuringARunKillsTheWorkerAtOnce)
         window->worker(), &ps::ui::WorkerClient::stageChanged, [&](ps::model::Stage s, const QString&) { stage = s; });
     window->runAction()->trigger();
     ASSERT_TRUE(waitFor([&]() { return stage == ps::model::Stage::Script; }, 300000));
+    // It asks first; keeping the run keeps the window and the run.
+    const auto answerClose = [&](const QString& button) {
+        QString asked;
+        QTimer::singleShot(0, [&]() {
+            waitFor([]() { return qobject_cast<QMessageBox*>(QApplication::activeModalWidget()) != nullptr; }, 5000);
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                asked = box->text();
+                for (QAbstractButton* b : box->buttons())
+                    if (b->text() == button)
+                        b->click();
+            }
+        });
+        return std::pair{window->close(), asked};
+    };
+    const auto [closedWhileKept, question] = answerClose("Keep Running");
+    EXPECT_FALSE(closedWhileKept);
+    EXPECT_TRUE(question.contains("Stop the run and close")) << question.toStdString();
+    EXPECT_TRUE(window->isVisible());
+    EXPECT_TRUE(window->isRunning());
+
     QElapsedTimer clock;
     clock.start();
-    window->close();
+    EXPECT_TRUE(answerClose("Stop the Run and Close").first);
     window.reset();
     EXPECT_LT(clock.elapsed(), 8000);
 }

@@ -15,6 +15,7 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileInfo>
@@ -94,10 +95,12 @@ void MainActions::buildActions()
     m_runAction->setToolTip(tr("Run precompile on the script in the worker (Ctrl+R)"));
     m_cancelAction = make(tr("&Cancel Run"), QKeySequence(Qt::CTRL | Qt::Key_Period), [w]() { w->cancelRun(); });
     m_cancelAction->setToolTip(tr("Kill the worker running the script (Ctrl+.)"));
-    m_verifyAction = new QAction(tr("&Verify the Artifact"), w);
+    // A setting, not an action: the menu shows a check mark and the tool bar a check box.
+    m_verifyAction = new QAction(tr("&Verify Each Run"), w);
     m_verifyAction->setCheckable(true);
     m_verifyAction->setChecked(true);
-    m_verifyAction->setToolTip(tr("Load the artifact in the worker and compare it with eager fn"));
+    m_verifyAction->setToolTip(tr("When checked, each run loads the artifact it made in the worker and compares "
+                                  "it with eager fn; unchecked, runs are faster and not verified"));
     m_deepVerifyAction = new QAction(tr("&Deep Verification"), w);
     m_deepVerifyAction->setCheckable(true);
     m_deepVerifyAction->setToolTip(tr("Every optional check, whatever it costs, and (inductor) a reload that "
@@ -238,7 +241,14 @@ void MainActions::buildToolBar()
     bar->addWidget(m_backendCombo);
     bar->addWidget(new QLabel(tr(" Tracer ")));
     bar->addWidget(m_tracerCombo);
-    bar->addAction(m_verifyAction);
+    m_verifyToggle = new QCheckBox(tr("Verify"));
+    m_verifyToggle->setObjectName(QStringLiteral("verifyToggle"));
+    m_verifyToggle->setToolTip(m_verifyAction->toolTip());
+    m_verifyToggle->setChecked(m_verifyAction->isChecked());
+    connect(m_verifyToggle, &QCheckBox::toggled, m_verifyAction, &QAction::setChecked);
+    connect(m_verifyAction, &QAction::toggled, m_verifyToggle, &QCheckBox::setChecked);
+    bar->addWidget(new QLabel(QStringLiteral(" ")));
+    bar->addWidget(m_verifyToggle);
     bar->addSeparator();
     m_lessonsAction->setIcon(style->standardIcon(QStyle::SP_FileDialogInfoView));
     bar->addAction(m_lessonsAction);  // one click away

@@ -6,6 +6,7 @@
 class QAction;
 class QActionGroup;
 class QComboBox;
+class QCheckBox;
 class QDockWidget;
 class QSettings;
 
@@ -52,6 +53,8 @@ public:
     QAction* runAction() const { return m_runAction; }
     QAction* cancelAction() const { return m_cancelAction; }
     QAction* verifyAction() const { return m_verifyAction; }
+    /// The tool bar's check box for verifyAction (a setting, so it looks like one).
+    QCheckBox* verifyToggle() const { return m_verifyToggle; }
     QAction* deepVerifyAction() const { return m_deepVerifyAction; }
 
     /// "" : the script decides; else inductor / eager (make_fx / dynamo). The menu's radio
@@ -88,6 +91,7 @@ private:
     QAction* m_runAction;
     QAction* m_cancelAction;
     QAction* m_verifyAction;
+    QCheckBox* m_verifyToggle = nullptr;
     QAction* m_deepVerifyAction;
     QAction* m_aboutAction;
     QAction* m_lessonsAction;

@@ -31,7 +31,9 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QScreen>
 #include <QSettings>
 #include <QSplitter>
@@ -229,6 +231,20 @@ void MainWindow::closeEvent(QCloseEvent* event)
     if (!m_document->maybeSave()) {
         event->ignore();
         return;
+    }
+    if (m_runs->isRunning()) {
+        // A long compile is not thrown away by a stray click: ask, Escape keeps it running.
+        QMessageBox ask(QMessageBox::Question, tr("A Run Is in Progress"),
+            tr("Precompile is still running (%1). Stop the run and close the window?").arg(m_runs->stageText()),
+            QMessageBox::NoButton, this);
+        QPushButton* stop = ask.addButton(tr("Stop the Run and Close"), QMessageBox::DestructiveRole);
+        ask.addButton(tr("Keep Running"), QMessageBox::RejectRole);
+        ask.setDefaultButton(stop);
+        ask.exec();
+        if (ask.clickedButton() != stop) {
+            event->ignore();
+            return;
+        }
     }
     if (m_worker->busy())
         m_worker->cancel();
