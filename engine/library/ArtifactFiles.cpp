@@ -106,8 +106,8 @@ std::string ArtifactFiles::fileStem(std::string_view captureName)
     return stem.empty() ? std::string("artifact") : stem;
 }
 
-std::vector<std::string> ArtifactFiles::write(
-    const std::string& dir, const nlohmann::json& report, const std::vector<CaptureArtifact>& artifacts)
+std::vector<std::string> ArtifactFiles::write(const std::string& dir, const nlohmann::json& report,
+    const std::vector<CaptureArtifact>& artifacts, const std::string& runName)
 {
     std::error_code ec;
     fs::create_directories(dir, ec);
@@ -118,7 +118,8 @@ std::vector<std::string> ArtifactFiles::write(
     std::vector<std::string> written;
     std::set<std::string> used;
     for (std::size_t i = 0; i < artifacts.size(); ++i) {
-        std::string stem = fileStem(artifacts[i].name);
+        const bool byRun = artifacts.size() == 1 && !runName.empty();
+        std::string stem = fileStem(byRun ? runName : artifacts[i].name);
         if (!used.insert(stem).second) {
             stem += "-" + std::to_string(artifacts[i].index);
             used.insert(stem);

@@ -33,10 +33,13 @@ public:
     static constexpr std::size_t kMaxReportBytes = std::size_t{128} << 20;
 
     /// Writes NAME.py, NAME.cache and NAME.json per artifact into `dir` (created if needed),
-    /// each file complete or absent. Two captures of one name get NAME and NAME-INDEX.
-    /// Returns the paths written. Throws LibraryError(Io) naming the file.
-    static std::vector<std::string> write(
-        const std::string& dir, const nlohmann::json& report, const std::vector<CaptureArtifact>& artifacts);
+    /// each file complete or absent. NAME is `runName` when there is one artifact (so that the
+    /// files, and the run they import as, are called what the library's row is called, even for
+    /// a script whose own precompile call names its capture otherwise), else each capture's
+    /// name; two captures of one name get NAME and NAME-INDEX. Returns the paths written.
+    /// Throws LibraryError(Io) naming the file.
+    static std::vector<std::string> write(const std::string& dir, const nlohmann::json& report,
+        const std::vector<CaptureArtifact>& artifacts, const std::string& runName = std::string());
 
     /// Reads NAME.py and the NAME.cache and NAME.json beside it. Refuses (Mismatch) a cache
     /// whose code_hash is not sha256(NAME.py), and a report that describes other bytes; refuses

@@ -27,7 +27,7 @@ std::vector<std::string> ArtifactTransfer::exportRun(std::int64_t runId, const s
     if (artifacts.empty())
         throw LibraryError(Kind::NotFound, db_.path(),
             "run " + std::to_string(runId) + " has no artifact to export (status " + record.summary.status + ")");
-    return ArtifactFiles::write(dir, record.report, artifacts);
+    return ArtifactFiles::write(dir, record.report, artifacts, record.summary.name);
 }
 
 std::int64_t ArtifactTransfer::importArtifact(const std::string& pythonCodePath)

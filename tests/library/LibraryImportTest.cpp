@@ -96,6 +96,23 @@ TEST(LibraryImport, ImportsARealPairAsUntrustedAndExportsItByteExact)
     EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM blobs"), "2");
 }
 
+TEST(LibraryImport, ARunExportsAndComesBackUnderItsRowsName)
+{
+    // The row is called my_script; its one capture is still called what the report says.
+    TempDir dir;
+    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    const std::int64_t id = library.importArtifact(copyPair(dir, "my_script"));
+    const RunRecord record = library.show(id);
+    ASSERT_EQ(record.summary.name, "my_script");
+    ASSERT_NE(record.report["captures"][0].value("name", std::string()), "my_script");
+
+    const auto written = library.exportRun(id, dir.file("out"));
+    ASSERT_EQ(written.size(), 3u);
+    EXPECT_EQ(std::filesystem::path(written[0]).filename(), "my_script.py");
+    const std::int64_t again = library.importArtifact(dir.file("out/my_script.py"));
+    EXPECT_EQ(library.show(again).summary.name, "my_script");
+}
+
 TEST(LibraryImport, RefusesPythonCodeThatIsNotTheCachesCode)
 {
     TempDir dir;

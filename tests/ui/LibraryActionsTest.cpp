@@ -6,17 +6,21 @@
 #include "ui/library/LibraryActions.h"
 #include "ui/library/LibraryView.h"
 #include "ui/library/RunStore.h"
+#include "ui/report/ReportView.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QSettings>
 #include <QTest>
+#include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
 
@@ -219,13 +223,14 @@ TEST_F(UiLibraryActions, ExportImportAndTrustRoundTripAsTheCliDoes)
     auto w = window();
     LibraryView* lib = w->libraryView();
     const QString out = dir.file("exported");
-    lib->actions()->setPrompts(prompts(out, out + "/charlie.py", true));
+    lib->actions()->setPrompts(prompts(out, out + "/alpha.py", true));
     lib->selectRun(ids[2]);
     lib->actions()->exportAction()->trigger();
     EXPECT_FALSE(lib->messageIsError()) << lib->message().toStdString();
+    // Named as the row is (alpha), not as its capture (charlie).
     for (const char* ext : {".py", ".cache", ".json"})
-        EXPECT_TRUE(QFileInfo::exists(out + "/charlie" + ext)) << ext;
-    EXPECT_TRUE(lib->message().contains("charlie.py")) << lib->message().toStdString();
+        EXPECT_TRUE(QFileInfo::exists(out + "/alpha" + ext)) << ext;
+    EXPECT_TRUE(lib->message().contains("alpha.py")) << lib->message().toStdString();
 
     lib->actions()->importAction()->trigger();
     ASSERT_FALSE(lib->messageIsError()) << lib->message().toStdString();
@@ -334,3 +339,71 @@ TEST_F(UiLibraryActions, OpenScriptShowsTheFileOrTheTextTheRunRan)
 }
 
 }  // namespace
+
+namespace {
+
+/// How many rows of the list can be seen whole.
+int rowsInView(LibraryView* lib)
+{
+    QTreeView* view = lib->view();
+    const int row = view->visualRect(view->model()->index(0, LibraryView::NameColumn)).height();
+    return row > 0 ? view->viewport()->height() / row : 0;
+}
+
+}  // namespace
+
+TEST_F(UiLibraryActions, AnExportMessageIsOneLineAndTheListKeepsItsRows)
+{
+    auto w = window();
+    LibraryView* lib = w->libraryView();
+    ASSERT_TRUE(waitForSettled([&]() { return rowsInView(lib); }, 5000));
+    const int before = rowsInView(lib);
+    ASSERT_GE(before, 3);
+    const QString out = dir.file("a folder with a long name, as exports often have/and another one below it");
+    lib->actions()->setPrompts(prompts(out, QString(), true));
+    lib->selectRun(ids[2]);
+    lib->actions()->exportAction()->trigger();
+    ASSERT_FALSE(lib->messageIsError()) << lib->message().toStdString();
+    ASSERT_TRUE(waitForSettled([&]() { return rowsInView(lib); }, 5000));
+    auto* message = lib->findChild<QLabel*>("libraryMessage");
+    ASSERT_NE(message, nullptr);
+    EXPECT_LE(message->height(), message->fontMetrics().lineSpacing() * 3 / 2 + 2 * message->margin() + 4);
+    EXPECT_EQ(message->toolTip(), lib->message());  // the whole text is a hover away
+    // At 1280x800 the dock is a strip under the editor: the details line and the message
+    // together may cost it three rows, not all but one.
+    EXPECT_GE(rowsInView(lib), 3) << "from " << before;
+}
+
+TEST_F(UiLibraryActions, ImportStartsInTheFolderJustExportedTo)
+{
+    auto w = window();
+    LibraryView* lib = w->libraryView();
+    const QString out = dir.file("exported");
+    ASSERT_TRUE(lib->actions()->exportRun(ids[2], out));
+    QString startedIn;
+    QTimer::singleShot(0, [&]() {
+        waitFor([]() { return qobject_cast<QFileDialog*>(QApplication::activeModalWidget()) != nullptr; }, 5000);
+        if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+            startedIn = dialog->directory().absolutePath();
+            dialog->reject();
+        }
+    });
+    lib->actions()->importAction()->trigger();
+    EXPECT_EQ(startedIn, QDir(out).absolutePath());
+}
+
+TEST_F(UiLibraryActions, ADeletedRunOnScreenSaysItIsGone)
+{
+    auto w = window();
+    LibraryView* lib = w->libraryView();
+    ASSERT_TRUE(w->openStoredRun(ids[0]));
+    ASSERT_EQ(w->report()->staleReason(), QString());
+    ASSERT_TRUE(lib->actions()->removeRuns({ids[1]}));
+    EXPECT_EQ(w->report()->staleReason(), QString()) << "another run went";
+    ASSERT_TRUE(lib->actions()->removeRuns({ids[0]}));
+    EXPECT_TRUE(w->report()->staleReason().contains(QString("Run #%1 was deleted from the library").arg(ids[0])))
+        << w->report()->staleReason().toStdString();
+    // Another run shown: the note goes with the deleted one.
+    ASSERT_TRUE(w->openStoredRun(ids[2]));
+    EXPECT_EQ(w->report()->staleReason(), QString());
+}

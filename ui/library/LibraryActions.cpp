@@ -15,6 +15,7 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
+#include <QSettings>
 #include <QStyle>
 #include <QTreeView>
 #include <QUrl>
@@ -30,17 +31,25 @@ QString oneLine(const QString& text)
     return text.section('\n', 0, 0).trimmed();
 }
 
+const QString kArtifactDirKey = QStringLiteral("library/artifactDir");
+
+/// Where Export and Import start: the folder last exported to or imported from, else the
+/// user's folder (ScriptLocations::saveDir), never the studio's examples.
+QString artifactDir()
+{
+    const QString last = QSettings().value(kArtifactDirKey).toString();
+    return !last.isEmpty() && QFileInfo(last).isDir() ? last : ScriptLocations::saveDir();
+}
+
 LibraryActions::Prompts defaultPrompts()
 {
     LibraryActions::Prompts p;
     p.exportFolder = [](QWidget* parent) {
         return QFileDialog::getExistingDirectory(parent,
-            QObject::tr("Export the Run's Artifacts (NAME.py, NAME.cache, NAME.json) to a Folder"),
-            ScriptLocations::startDir());
+            QObject::tr("Export the Run's Artifacts (NAME.py, NAME.cache, NAME.json) to a Folder"), artifactDir());
     };
     p.importFile = [](QWidget* parent) {
-        return QFileDialog::getOpenFileName(parent, QObject::tr("Import an Exported Artifact"),
-            ScriptLocations::startDir(),
+        return QFileDialog::getOpenFileName(parent, QObject::tr("Import an Exported Artifact"), artifactDir(),
             QObject::tr("Exported artifacts: NAME.py with NAME.cache and NAME.json beside it (*.py)"));
     };
     p.confirm = [](QWidget* parent, const QString& title, const QString& text) {
@@ -238,6 +247,7 @@ bool LibraryActions::exportRun(qint64 id, const QString& dir)
     QStringList names;
     for (const QString& f : files)
         names << QFileInfo(f).fileName();
+    QSettings().setValue(kArtifactDirKey, QFileInfo(dir).absoluteFilePath());
     say(tr("Exported run #%1 to %2: %3").arg(id).arg(dir, names.join(QStringLiteral(", "))));
     return true;
 }
@@ -250,7 +260,7 @@ qint64 LibraryActions::importArtifact(const QString& pythonCodePath)
         say(tr("%1 was not imported: %2").arg(QFileInfo(pythonCodePath).fileName(), oneLine(error)), true);
         return -1;
     }
-    ScriptLocations::remember(pythonCodePath);
+    QSettings().setValue(kArtifactDirKey, QFileInfo(pythonCodePath).absolutePath());
     m_view->reload();
     m_view->selectRun(id);
     say(tr("Imported %1 as run #%2, untrusted until you trust it.").arg(QFileInfo(pythonCodePath).fileName()).arg(id));
@@ -279,18 +289,23 @@ bool LibraryActions::trustRuns(const QList<qint64>& ids)
 bool LibraryActions::removeRuns(const QList<qint64>& ids)
 {
     QStringList done;
+    QList<qint64> deleted;
     for (qint64 id : ids) {
         QString error;
         if (!m_view->store() || !m_view->store()->remove(id, &error)) {
             m_view->reload();
+            if (!deleted.isEmpty())
+                emit runsDeleted(deleted);
             say(tr("Run #%1 was not deleted: %2").arg(id).arg(oneLine(error))
                     + (done.isEmpty() ? QString() : tr(" (deleted before it: %1)").arg(done.join(", "))),
                 true);
             return false;
         }
         done << QStringLiteral("#%1").arg(id);
+        deleted << id;
     }
     m_view->reload();
+    emit runsDeleted(deleted);
     say(tr("Deleted run %1 (its bytes go at the library's gc).").arg(done.join(QStringLiteral(", "))));
     return true;
 }

@@ -81,6 +81,10 @@ public:
     /// The Compare windows still open, oldest first.
     QList<CompareView*> compareWindows() const;
 
+signals:
+    /// These runs were deleted from the library (by the Delete action).
+    void runsDeleted(const QList<qint64>& ids);
+
 private:
     void say(const QString& text, bool error = false);
     QString describe(const QList<qint64>& ids) const;

@@ -1,5 +1,6 @@
 #include "ui/library/LibraryView.h"
 
+#include "ui/common/ElidedLabel.h"
 #include "ui/common/StatusStyle.h"
 #include "ui/editor/UnsavedScript.h"
 #include "ui/library/LibraryActions.h"
@@ -189,10 +190,8 @@ LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
     m_details->setWordWrap(true);
     m_details->setTextFormat(Qt::PlainText);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_message = new QLabel;
-    m_message->setWordWrap(true);
-    m_message->setTextFormat(Qt::PlainText);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message = new ElidedLabel;
+    m_message->setObjectName(QStringLiteral("libraryMessage"));
     m_message->hide();
 
     m_actions = new LibraryActions(this);
@@ -416,14 +415,13 @@ QString LibraryView::details() const
 
 QString LibraryView::message() const
 {
-    return m_message->isHidden() ? QString() : m_message->text();
+    return m_message->isHidden() ? QString() : m_message->fullText();
 }
 
 void LibraryView::showMessage(const QString& text, bool error)
 {
     m_messageIsError = error;
-    m_message->setText(text);
-    m_message->setToolTip(text);
+    m_message->setFullText(text);
     QPalette palette = m_message->palette();
     palette.setColor(QPalette::WindowText,
         error ? StatusStyle::color(model::RunStatus::Error) : this->palette().color(QPalette::WindowText));

@@ -19,6 +19,7 @@ class QTreeView;
 
 namespace ps::ui {
 
+class ElidedLabel;
 class LibraryActions;
 
 /// The library dock: every stored run, newest first; a search over names, script paths and
@@ -110,7 +111,7 @@ private:
     QSortFilterProxyModel* m_proxy;
     QTreeView* m_view;
     QLabel* m_details;
-    QLabel* m_message;
+    ElidedLabel* m_message;
     bool m_messageIsError = false;
     bool m_fitting = false;
     bool m_userSized = false;  ///< the user dragged a column's edge: widths are theirs

@@ -138,6 +138,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     m_library->actions()->setCurrentRun([this]() { return m_report->run(); });
     // "Compare with Current Run" needs one shown, and another than the one selected.
     connect(m_runs, &RunController::runShown, m_library->actions(), &LibraryActions::update);
+    connect(m_library->actions(), &LibraryActions::runsDeleted, m_runs, &RunController::runsDeleted);
     connect(m_runs, &RunController::runningChanged, m_library->actions(), &LibraryActions::update);
     connect(m_lessons, &LessonsView::openScript, m_document, &ScriptDocument::replaceWith);
 

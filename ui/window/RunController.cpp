@@ -209,6 +209,7 @@ void RunController::onFinished(const std::shared_ptr<const RunDocument>& run)
 void RunController::showRun(const std::shared_ptr<const RunDocument>& run)
 {
     m_cancelNote.clear();
+    m_deletedNote.clear();
     m_p.editor->highlightLines({});
     ReportView* report = m_p.report;
     report->showRun(run);
@@ -252,6 +253,8 @@ void RunController::updateFreshness()
     QStringList reasons;
     if (!m_cancelNote.isEmpty())
         reasons << m_cancelNote;
+    if (!m_deletedNote.isEmpty())
+        reasons << m_deletedNote;
     bool grey = false;
     if (!sameFile(script, editorScript())) {
         const QString editorName = m_p.editor->filePath().isEmpty() ? tr("an untitled script")
@@ -292,6 +295,16 @@ bool RunController::openStoredRun(qint64 id)
         m_p.notice->showNotice(NoticeBar::Level::Warning,
             tr("Part of run #%1 is damaged in the library: %2").arg(id).arg(damaged.join("; ")));
     return true;
+}
+
+void RunController::runsDeleted(const QList<qint64>& ids)
+{
+    const auto& run = m_p.report->run();
+    if (!run || run->origin == RunDocument::Origin::Export || !run->report.runId || !ids.contains(*run->report.runId))
+        return;
+    m_deletedNote
+        = tr("Run #%1 was deleted from the library: what is shown is all that is left of it.").arg(*run->report.runId);
+    updateFreshness();
 }
 
 void RunController::scriptOpened(const QString& path)

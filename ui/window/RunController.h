@@ -71,6 +71,8 @@ public:
     void scriptOpened(const QString& path);
     /// The report shows a run of the script in the editor.
     bool scriptMatchesRun() const;
+    /// Runs were deleted from the library: when the report shows one of them, it says so.
+    void runsDeleted(const QList<qint64>& ids);
 
 signals:
     void runFinished(const std::shared_ptr<const ps::ui::RunDocument>& run);
@@ -100,7 +102,8 @@ private:
     std::shared_ptr<const RunDocument> m_previous;  ///< shown when the run started
     QString m_baseline;                             ///< the text the shown run was made from
     bool m_baselineKnown = false;
-    QString m_cancelNote;  ///< "Run cancelled; showing run #N ..." while that older run is shown
+    QString m_deletedNote;  ///< "Run #N was deleted ..." while that run is shown
+    QString m_cancelNote;   ///< "Run cancelled; showing run #N ..." while that older run is shown
 };
 
 }  // namespace ps::ui
