@@ -3,11 +3,13 @@
 
 #include "ui/editor/FindBar.h"
 #include "ui/editor/ScriptEditor.h"
+#include "ui/editor/ScriptFile.h"
 
 #include <QAction>
 #include <QFile>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QScrollBar>
 #include <QSettings>
 #include <QTest>
 #include <QUrl>
@@ -127,3 +129,22 @@ TEST_F(UiEditor, FindBarFindsAndWraps)
 }
 
 }  // namespace
+
+TEST_F(UiEditor, ShortCodeHasNoHorizontalScrollBar)
+{
+    ps::ui::ScriptEditor editor;
+    editor.resize(600, 400);
+    editor.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&editor));
+    editor.newScript();
+    QScrollBar* bar = editor.horizontalScrollBar();
+    ASSERT_TRUE(waitForSettled([&]() { return bar->isVisible(); }, 5000));
+    EXPECT_FALSE(bar->isVisible()) << "range " << bar->maximum();
+    // A line wider than the editor brings it; opening a short file again takes it away.
+    editor.setText("x = '" + QString(300, 'a') + "'\n");
+    editor.setCursorPosition(0, 300);
+    ASSERT_TRUE(waitFor([&]() { return bar->isVisible(); }, 5000));
+    ASSERT_TRUE(editor.open(dir.write("short.py", "x = 1\n")).status == ps::ui::ScriptFile::Status::Editable);
+    ASSERT_TRUE(waitForSettled([&]() { return bar->isVisible(); }, 5000));
+    EXPECT_FALSE(bar->isVisible());
+}

@@ -1,6 +1,9 @@
 // The graph's toolbar at the widths a 1280x800 window gives it: the legend shows whole entries
 // (never a word cut in the middle, as "forwa" was) and says how many more there are; the match
 // count is never cut.
+#include "UiTestSupport.h"
+
+#include "graph/GraphModel.h"
 #include "ui/graph/GraphToolBar.h"
 
 #include <QApplication>
@@ -82,4 +85,24 @@ TEST(UiGraphToolBar, ALongSummaryEndsInAnEllipsisWithTheWholeTextInItsTooltip)
     bar.resize(1800, 80);
     QApplication::processEvents();
     EXPECT_EQ(summary->text(), text);
+}
+
+TEST(UiGraphToolBar, CountsReadInTheRightNumber)
+{
+    nlohmann::json json = ps::uitest::syntheticGraph(3, "/s/one.py", 1);
+    nlohmann::json& first = json["node_list"][0];
+    first["op"] = "call_function";  // one placeholder left: p1
+    first["target"] = "aten.zeros.default";
+    first["kind"] = "compute";
+    const auto graph = ps::graph::GraphModel::fromJson(json);
+    GraphToolBar bar;
+    bar.resize(1200, 80);
+    bar.setSummary(graph, 1, 1);
+    QString summary;
+    for (QLabel* label : bar.findChildren<QLabel*>())
+        if (label->toolTip().contains(QStringLiteral("nodes")))
+            summary = label->toolTip();
+    EXPECT_TRUE(summary.startsWith("4 nodes · ")) << summary.toStdString();
+    EXPECT_TRUE(summary.contains(" · 1 input · 1 layer · 1 collapsed module")) << summary.toStdString();
+    EXPECT_FALSE(summary.contains("(s)")) << summary.toStdString();
 }

@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QSettings>
+#include <QStyle>
 #include <QTest>
 #include <QTimer>
 #include <QToolBar>
@@ -378,6 +379,9 @@ TEST_F(UiLibraryActions, ImportStartsInTheFolderJustExportedTo)
 {
     auto w = window();
     LibraryView* lib = w->libraryView();
+    // Export is not drawn as Save (the window's Save is the floppy).
+    const QImage save = lib->style()->standardIcon(QStyle::SP_DialogSaveButton).pixmap(16).toImage();
+    EXPECT_NE(lib->actions()->exportAction()->icon().pixmap(16).toImage(), save);
     const QString out = dir.file("exported");
     ASSERT_TRUE(lib->actions()->exportRun(ids[2], out));
     QString startedIn;

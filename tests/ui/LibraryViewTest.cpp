@@ -68,6 +68,30 @@ TEST_F(UiLibrary, ListsSearchesFiltersAndSorts)
     EXPECT_EQ(lib->runIdAt(0), ids[0]);
 }
 
+TEST_F(UiLibrary, AnEmptyListSaysWhatTheLibraryIsForOrThatNothingMatches)
+{
+    ps::ui::RunStore empty(dir.file("empty.sqlite3"));
+    ps::ui::LibraryView lib;
+    lib.resize(400, 300);
+    lib.setStore(&empty);
+    lib.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&lib));
+    auto* hint = lib.findChild<QLabel*>("libraryEmptyHint");
+    ASSERT_NE(hint, nullptr);
+    EXPECT_TRUE(hint->isVisible());
+    EXPECT_TRUE(hint->text().startsWith("No runs yet")) << hint->text().toStdString();
+    EXPECT_TRUE(hint->text().contains("File > Examples"));
+    EXPECT_GT(hint->width(), 200);
+
+    ps::ui::RunStore full(dir.file("library.sqlite3"));
+    lib.setStore(&full);
+    EXPECT_FALSE(hint->isVisible());
+    lib.setSearch("no such run anywhere");
+    ASSERT_EQ(lib.rowCount(), 0);
+    EXPECT_TRUE(hint->isVisible());
+    EXPECT_TRUE(hint->text().startsWith("No run matches")) << hint->text().toStdString();
+}
+
 TEST_F(UiLibrary, DoubleClickOpensAPastRun)
 {
     ps::ui::MainWindow window(windowOptions(dir, false));

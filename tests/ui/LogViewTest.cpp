@@ -22,11 +22,11 @@ const QString kCudaLine
                      "CUDA_HOME='/usr/local'");
 const QString kCudaBare = QStringLiteral("No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'");
 
-TEST(UiLogClassifier, TorchsCudaNoticeIsAWarningNotAnError)
+TEST(UiLogClassifier, TorchsCudaNoticeIsInformationNotAWarning)
 {
     LogClassifier c;
-    EXPECT_EQ(c.classify(kStderr, kCudaLine), LogSeverity::Warning);
-    EXPECT_EQ(c.classify(kStderr, kCudaBare), LogSeverity::Warning);
+    EXPECT_EQ(c.classify(kStderr, kCudaLine), LogSeverity::Info);
+    EXPECT_EQ(c.classify(kStderr, kCudaBare), LogSeverity::Info);
 }
 
 TEST(UiLogClassifier, JudgesByWordsNotByStream)
@@ -80,7 +80,7 @@ QColor colorOf(const ps::ui::LogView& log, const QString& text)
     return {};
 }
 
-TEST(UiLogView, TheCudaLineIsAmberAndATracebackRedWhateverTheStream)
+TEST(UiLogView, TheCudaNoteIsInformationAndATracebackRedWhateverTheStream)
 {
     ps::ui::LogView log;
     log.beginRun("s.py");
@@ -93,8 +93,11 @@ TEST(UiLogView, TheCudaLineIsAmberAndATracebackRedWhateverTheStream)
 
     const QColor warning = log.severityColor(LogSeverity::Warning);
     const QColor error = log.severityColor(LogSeverity::Error);
+    const QColor info = log.severityColor(LogSeverity::Info);
     ASSERT_NE(warning, error);
-    EXPECT_EQ(colorOf(log, "No CUDA runtime"), warning);
+    ASSERT_NE(info, warning);
+    // torch's note about a machine without a GPU is not the user's problem: not amber.
+    EXPECT_EQ(colorOf(log, "No CUDA runtime"), info);
     EXPECT_FALSE(colorOf(log, "epoch 1").isValid()) << "plain stderr is tinted";
     EXPECT_EQ(colorOf(log, "Traceback (most recent"), error) << "the line's first half keeps its first colour";
     EXPECT_EQ(colorOf(log, "File \"/s.py\""), error);

@@ -42,6 +42,10 @@ ScriptEditor::ScriptEditor(QWidget* parent) : QsciScintilla(parent)
     setAcceptDrops(true);
     setWrapMode(WrapNone);
     setEolMode(EolUnix);
+    // The horizontal scroll bar follows the longest line seen: none for short code (Scintilla
+    // otherwise reserves 2000 px and shows a bar whatever the text).
+    SendScintilla(SCI_SETSCROLLWIDTH, 1);
+    SendScintilla(SCI_SETSCROLLWIDTHTRACKING, 1);
 }
 
 ScriptFile ScriptEditor::open(const QString& path)
@@ -51,6 +55,7 @@ ScriptFile ScriptEditor::open(const QString& path)
         return file;
     setReadOnly(false);
     setText(file.text);
+    SendScintilla(SCI_SETSCROLLWIDTH, 1);  // this file's lines, not the last one's
     m_preview = file.status == ScriptFile::Status::ReadOnly;
     setReadOnly(m_preview);
     setModified(false);
@@ -66,6 +71,7 @@ void ScriptEditor::newScript()
     m_preview = false;
     setText(QStringLiteral("import torch\n\n\ndef fn(x):\n    return torch.sin(x) * 2 + 1\n\n\n"
                            "example_inputs = (torch.randn(8, 8),)\n"));
+    SendScintilla(SCI_SETSCROLLWIDTH, 1);
     setModified(false);
     dropRunMarks();
     setPath(QString());

@@ -1,6 +1,7 @@
 #include "ui/graph/GraphToolBar.h"
 
 #include "graph/GraphModel.h"
+#include "ui/common/Plural.h"
 #include "ui/graph/LensPalette.h"
 
 #include <QComboBox>
@@ -206,13 +207,12 @@ void GraphToolBar::setSummary(const graph::GraphModel& graph, int layers, int co
     std::size_t placeholders = 0;
     for (const auto& n : graph.nodes())
         placeholders += n.op == "placeholder";
-    QString summary = tr("%1 nodes · %2 edges · %3 inputs · %4 layers")
-                          .arg(graph.nodes().size())
-                          .arg(graph.edgeCount())
-                          .arg(placeholders)
-                          .arg(layers);
+    QString summary = QStringList{counted(qint64(graph.nodes().size()), tr("node"), tr("nodes")),
+        counted(qint64(graph.edgeCount()), tr("edge"), tr("edges")),
+        counted(qint64(placeholders), tr("input"), tr("inputs")), counted(layers, tr("layer"), tr("layers"))}
+                          .join(QStringLiteral(" · "));
     if (collapsed > 0)
-        summary += tr(" · %n collapsed module(s)", nullptr, collapsed);
+        summary += QStringLiteral(" · ") + counted(collapsed, tr("collapsed module"), tr("collapsed modules"));
     if (!graph.complete())
         summary += tr(" · partial: precompile stopped before the capture finished");
     setSummary(summary);

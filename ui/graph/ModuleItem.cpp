@@ -1,6 +1,7 @@
 #include "ui/graph/ModuleItem.h"
 
 #include "graph/ModuleTree.h"
+#include "ui/common/Plural.h"
 #include "ui/graph/ModuleLabel.h"
 
 #include <QPainter>
@@ -35,7 +36,8 @@ ModuleItem::ModuleItem(
                   .arg(modelPath, type.isEmpty() ? QObject::tr("module") : type);
         break;
     }
-    setToolTip(tip + QObject::tr("\n%n node(s) — double-click to expand", nullptr, nodes));
+    setToolTip(tip + QStringLiteral("\n") + counted(nodes, QObject::tr("node"), QObject::tr("nodes"))
+        + QObject::tr(" — double-click, Enter or + to expand"));
 }
 
 void ModuleItem::paintFrame(QPainter* painter, const QPen& pen)
@@ -67,7 +69,7 @@ void ModuleItem::paintLabels(QPainter* painter, const QRectF& inner)
     painter->setFont(font);
     const QFontMetricsF fm2(font);
     // The count always shows; the path (its end is what tells boxes apart) fills what is left.
-    const QString count = QObject::tr("%n node(s)", nullptr, m_nodes);
+    const QString count = counted(m_nodes, QObject::tr("node"), QObject::tr("nodes"));
     const QString sep = QStringLiteral(" · ");
     const qreal room = inner.width() - fm2.horizontalAdvance(count + sep);
     QString text = count;

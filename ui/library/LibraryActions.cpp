@@ -79,7 +79,7 @@ LibraryActions::LibraryActions(LibraryView* view) : QObject(view), m_view(view),
         tr("Compare the two selected runs side by side: graphs, python_code, cache, and why they differ"));
     m_compareCurrent = make(tr("Compare with &Current Run"), QStyle::SP_FileDialogDetailedView,
         tr("Compare the selected run with the run the window shows now"));
-    m_export = make(tr("&Export…"), QStyle::SP_DialogSaveButton,
+    m_export = make(tr("&Export…"), QStyle::SP_ArrowUp,  // out of the library; Import is the arrow in
         tr("Write NAME.py, NAME.cache and NAME.json per capture into a folder (as `library export`)"));
     m_import = make(tr("&Import…"), QStyle::SP_ArrowDown,
         tr("Import NAME.py with the NAME.cache and NAME.json beside it, as an untrusted run"));

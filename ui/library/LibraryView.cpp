@@ -190,6 +190,14 @@ LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
     m_details->setWordWrap(true);
     m_details->setTextFormat(Qt::PlainText);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Said in the list's place while it is empty: what the library is for, on a first launch.
+    m_emptyHint = new QLabel(m_view->viewport());
+    m_emptyHint->setObjectName(QStringLiteral("libraryEmptyHint"));
+    m_emptyHint->setWordWrap(true);
+    m_emptyHint->setAlignment(Qt::AlignCenter);
+    m_emptyHint->setForegroundRole(QPalette::PlaceholderText);
+    m_emptyHint->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_emptyHint->hide();
     m_message = new ElidedLabel;
     m_message->setObjectName(QStringLiteral("libraryMessage"));
     m_message->hide();
@@ -243,6 +251,7 @@ void LibraryView::reload()
         : -1;
     m_model->removeRows(0, m_model->rowCount());
     m_runs.clear();
+    m_emptyHint->hide();
     const auto done = [this]() {
         m_actions->update();
         selectionChanged();
@@ -298,6 +307,7 @@ void LibraryView::reload()
         m_runs.insert(r.id, r);
     }
     fitColumns();
+    showEmptyHint();
     // What was selected stays selected (an action reloads the list under the user's selection).
     QItemSelection keep;
     QModelIndex currentIndex;
@@ -312,6 +322,15 @@ void LibraryView::reload()
         m_view->selectionModel()->setCurrentIndex(currentIndex, QItemSelectionModel::NoUpdate);
     m_view->selectionModel()->select(keep, QItemSelectionModel::ClearAndSelect);
     done();
+}
+
+void LibraryView::showEmptyHint()
+{
+    const bool filtered = !m_search->text().trimmed().isEmpty() || !m_status->currentData().toString().isEmpty();
+    m_emptyHint->setText(filtered ? tr("No run matches the search or the filter.")
+                                  : tr("No runs yet. Every run (Ctrl+R) is kept here to reopen, compare and export; "
+                                       "File > Examples has scripts to start with."));
+    m_emptyHint->setVisible(m_model->rowCount() == 0);
 }
 
 void LibraryView::fitColumns()
@@ -369,8 +388,10 @@ void LibraryView::arrange()
 
 bool LibraryView::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize) {
         fitColumns();  // the dock was resized or moved: the columns follow, until the user sizes them
+        m_emptyHint->setGeometry(m_view->viewport()->rect().adjusted(8, 8, -8, -8));
+    }
     return QWidget::eventFilter(watched, event);
 }
 

@@ -95,6 +95,8 @@ protected:
 private:
     void selectionChanged();
     void fitColumns();
+    /// The hint in the empty list's place: what the library is for, or that nothing matches.
+    void showEmptyHint();
     /// Lays the search, the actions and the filter out for the dock's width.
     void arrange();
 
@@ -112,6 +114,7 @@ private:
     QTreeView* m_view;
     QLabel* m_details;
     ElidedLabel* m_message;
+    QLabel* m_emptyHint;  ///< in the list's place while it is empty
     bool m_messageIsError = false;
     bool m_fitting = false;
     bool m_userSized = false;  ///< the user dragged a column's edge: widths are theirs

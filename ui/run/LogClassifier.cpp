@@ -6,9 +6,10 @@ namespace ps::ui {
 
 namespace {
 
-/// torch messages logged with `logger.warning` that reach stderr through Python's last-resort
-/// handler, which prints the message alone (no level): recognised by their words.
-constexpr const char* kBareTorchWarnings[] = {
+/// torch's notes about the machine, logged as warnings (with a glog prefix, or bare through
+/// Python's last-resort handler) at every import on a machine without a GPU: they are not the
+/// script's problem and not the user's to fix, so they read as information, whatever prefix.
+constexpr const char* kEnvironmentNotes[] = {
     "No CUDA runtime is found",
 };
 
@@ -72,6 +73,9 @@ LogSeverity LogClassifier::classify(int stream, const QString& line)
     static const QRegularExpression warningWord(QStringLiteral(R"(^(\w*Warning|Warning)\b:)"));
     static const QRegularExpression errorWord(QStringLiteral(R"(^(\w+\.)*\w*(Error|Exception)\b:)"));
 
+    for (const char* words : kEnvironmentNotes)
+        if (line.contains(QLatin1String(words)))
+            return LogSeverity::Info;
     if (traceback.match(line).hasMatch()) {
         state.traceback = true;
         return LogSeverity::Error;
@@ -90,9 +94,6 @@ LogSeverity LogClassifier::classify(int stream, const QString& line)
         return LogSeverity::Warning;
     if (errorWord.match(line).hasMatch())
         return LogSeverity::Error;
-    for (const char* words : kBareTorchWarnings)
-        if (line.startsWith(QLatin1String(words)))
-            return LogSeverity::Warning;
     return LogSeverity::Plain;
 }
 

@@ -10,13 +10,13 @@ namespace ps::ui {
 enum class LogSeverity { Plain, Info, Warning, Error };
 
 /// Judges each line of the output by what it says, never by the stream it came on: torch logs
-/// its warnings to stderr (with no handler configured, Python's last-resort handler prints a
-/// `logger.warning` as the bare message, as `torch.utils.cpp_extension` does with "No CUDA
-/// runtime is found"), and a script may print its errors to stdout. Recognised: Python
+/// its warnings to stderr, and a script may print its errors to stdout. Recognised: Python
 /// tracebacks (every frame line and the exception line), `warnings.warn` lines and the source
 /// line under them, logging's level prefixes (`WARNING:root:`), c10/glog prefixes (`[W1203`,
-/// `E1203 21:52:05`), `Warning:` / `SomeWarning:` / `SomeError:` lines, and torch's
-/// well-known last-resort warnings. Anything else is Plain. Not thread-safe; one per log.
+/// `E1203 21:52:05`), `Warning:` / `SomeWarning:` / `SomeError:` lines. torch's notes about the
+/// machine ("No CUDA runtime is found", logged as a warning at every import on a machine
+/// without a GPU, glog-prefixed or bare) are Info: not the script's problem, not the user's to
+/// fix. Anything else is Plain. Not thread-safe; one per log.
 class LogClassifier {
 public:
     /// The severity of the next complete line (without its newline) on `stream` (1 stdout,
