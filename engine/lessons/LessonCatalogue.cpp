@@ -1,9 +1,11 @@
 #include "lessons/LessonCatalogue.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #ifndef PS_RESOURCES_DIR
 #define PS_RESOURCES_DIR ""
@@ -44,6 +46,24 @@ std::string LessonCatalogue::defaultLessonsDir()
     return (fs::path(PS_RESOURCES_DIR) / "lessons").string();
 }
 
+namespace {
+
+/// The contract's invariants in their order (inv1-..., inv2-..., inv10-... after inv9-), then
+/// the other lessons by name.
+std::tuple<int, long, std::string> orderKey(const std::string& name)
+{
+    if (name.rfind("inv", 0) == 0) {
+        std::size_t digits = 3;
+        while (digits < name.size() && digits < 12 && std::isdigit(static_cast<unsigned char>(name[digits])))
+            ++digits;
+        if (digits > 3 && digits < name.size() && name[digits] == '-')
+            return {0, std::stol(name.substr(3, digits - 3)), name};
+    }
+    return {1, 0, name};
+}
+
+}  // namespace
+
 std::vector<Lesson> LessonCatalogue::list(const std::string& lessonsDir)
 {
     std::vector<Lesson> lessons;
@@ -55,7 +75,8 @@ std::vector<Lesson> LessonCatalogue::list(const std::string& lessonsDir)
         if (auto lesson = find(lessonsDir, name))
             lessons.push_back(*lesson);
     }
-    std::sort(lessons.begin(), lessons.end(), [](const Lesson& a, const Lesson& b) { return a.name < b.name; });
+    std::sort(lessons.begin(), lessons.end(),
+        [](const Lesson& a, const Lesson& b) { return orderKey(a.name) < orderKey(b.name); });
     return lessons;
 }
 

@@ -20,8 +20,9 @@ class LessonCatalogue {
 public:
     /// $PS_RESOURCES_DIR/lessons, else the source tree's resources/lessons (compile time).
     static std::string defaultLessonsDir();
-    /// Every subfolder of `lessonsDir` (not one whose name starts with '.'), by name; empty
-    /// when the folder cannot be read.
+    /// Every subfolder of `lessonsDir` (not one whose name starts with '.'): the invariants'
+    /// lessons (invN-...) first, in the contract's order, then the others by name; empty when
+    /// the folder cannot be read.
     static std::vector<Lesson> list(const std::string& lessonsDir);
     /// The subfolder `name` (a plain folder name: no '/', '\\' or leading '.'); its title is
     /// lesson.md's first heading. nullopt: no such folder.

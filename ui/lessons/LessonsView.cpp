@@ -74,7 +74,7 @@ LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QW
 
     m_runButton = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run Both"));
     m_runButton->setToolTip(tr("Run broken.py, then fixed.py, in a worker of the Lessons' own (nothing is stored in "
-                               "the library), and compare each with expect.json"));
+                               "the library), and check each against what the lesson expects"));
     m_cancelButton = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Cancel"));
     m_cancelButton->setToolTip(tr("Kill the worker running the lesson's script"));
     m_stageLabel = new QLabel;
@@ -120,7 +120,8 @@ LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QW
         m_diff->title(k)->setText(sideName(k) + QStringLiteral(".py"));
         m_sideRunButtons[k] = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run"));
         m_sideRunButtons[k]->setObjectName(QStringLiteral("lessonRun_%1").arg(sideName(k)));
-        m_sideRunButtons[k]->setToolTip(tr("Run %1.py alone and compare it with expect.json").arg(sideName(k)));
+        m_sideRunButtons[k]->setToolTip(
+            tr("Run %1.py alone and check it against what the lesson expects").arg(sideName(k)));
         m_openButtons[k] = new QPushButton(tr("Open in Editor"));
         m_openButtons[k]->setToolTip(tr("Open %1.py in the window's editor").arg(sideName(k)));
         m_diff->addHeaderWidget(k, m_sideRunButtons[k]);
@@ -219,9 +220,10 @@ void LessonsView::showEvent(QShowEvent* event)
     // First sizes: a readable list beside the explanation; most of the height for the scripts.
     m_sized = true;
     const int w = std::max(width(), 600);
-    m_upper->setSizes({std::clamp(w / 5, 220, 320), w});
+    // The list wide enough for a title on one line and tall enough for a dozen of them.
+    m_upper->setSizes({std::clamp(w / 4, 260, 400), w});
     const int h = std::max(m_outer->height(), 400);
-    m_outer->setSizes({h * 26 / 100, h * 52 / 100, h * 22 / 100});
+    m_outer->setSizes({h * 36 / 100, h * 44 / 100, h * 20 / 100});
     m_outcomeSplit->setSizes(m_diff->splitter()->sizes());
 }
 
@@ -480,7 +482,7 @@ void LessonsView::onRunEnded(bool cancelled)
     if (cancelled) {
         m_lastResult = tr("Cancelled: the worker was killed.");
     } else if (both && m_outcomes[0] && m_outcomes[1] && m_outcomes[0]->matches() && m_outcomes[1]->matches()) {
-        m_lastResult = tr("Both scripts report what expect.json says (broken.py %1 s, fixed.py %2 s).")
+        m_lastResult = tr("Both scripts report what the lesson expects (broken.py %1 s, fixed.py %2 s).")
                            .arg(m_seconds[0], 0, 'f', 1)
                            .arg(m_seconds[1], 0, 'f', 1);
     } else {
