@@ -3,6 +3,7 @@
 // Shortcuts lists what the actions say.
 #include "UiTestSupport.h"
 
+#include "graph/GraphModel.h"
 #include "ui/editor/ScriptEditor.h"
 #include "ui/graph/GraphCanvas.h"
 #include "ui/graph/GraphView.h"
@@ -16,6 +17,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
@@ -64,6 +66,23 @@ protected:
                     if (a->text().remove('&') == text)
                         return a;
         return nullptr;
+    }
+
+    /// A stored run of a 60-node graph in three modules, shown on the Graph tab.
+    ps::ui::GraphView* showGraph()
+    {
+        const QString script = dir.write("s.py", "x = 1\n");
+        ps::ui::RunStore store(dir.file("library.sqlite3"));
+        QString error;
+        const qint64 id
+            = store.insert(syntheticRun(script.toStdString(), syntheticGraph(120, script.toStdString(), 1)), &error);
+        EXPECT_GT(id, 0) << error.toStdString();
+        window->libraryView()->reload();
+        EXPECT_TRUE(window->openStoredRun(id));
+        window->report()->tabs()->setCurrentIndex(ps::ui::ReportView::GraphTab);
+        auto* graph = window->report()->graphView();
+        EXPECT_TRUE(waitFor([&]() { return !graph->layoutPending() && graph->message().isEmpty(); }, 60000));
+        return graph;
     }
 
     TempDir dir;
@@ -230,6 +249,92 @@ TEST_F(UiKeyboard, TheShortcutsListIsReadFromTheActions)
     const auto dialogs = window->findChildren<ps::ui::ShortcutsDialog*>();
     ASSERT_EQ(dialogs.size(), 1);
     EXPECT_EQ(dialogs.front()->keysFor("Run"), "Ctrl+Shift+R");
+}
+
+TEST_F(UiKeyboard, F1ListsTheGraphsTheLibrarysAndTheEditorsKeys)
+{
+    QAction* open = menuAction("Help", "Keyboard Shortcuts");
+    ASSERT_NE(open, nullptr);
+    EXPECT_EQ(open->shortcut(), QKeySequence(QKeySequence::HelpContents));
+    open->trigger();
+    auto* dialog = window->findChild<ps::ui::ShortcutsDialog*>();
+    ASSERT_NE(dialog, nullptr);
+    EXPECT_EQ(dialog->keysFor("Expand the selected module"), "Enter, Space, +");
+    EXPECT_EQ(dialog->keysFor("Delete the selected runs"), "Delete");
+    dialog->setFilter("node");
+    EXPECT_GE(dialog->visibleRowCount(), 3);
+    dialog->setFilter("library");
+    EXPECT_GE(dialog->visibleRowCount(), 3);
+}
+
+TEST_F(UiKeyboard, CtrlFFindsInThePaneThatHasTheFocus)
+{
+    auto* graph = showGraph();
+    auto* canvas = graph->canvas();
+    QTest::mouseClick(canvas->viewport(), Qt::LeftButton, {}, QPoint(5, 5));
+    ASSERT_TRUE(waitFor([&]() { return canvas->hasFocus(); }, 2000)) << "a click on the graph takes the focus";
+    press(Qt::Key_F, Qt::ControlModifier);
+    EXPECT_TRUE(graph->isAncestorOf(QApplication::focusWidget()));
+    EXPECT_TRUE(qobject_cast<QLineEdit*>(QApplication::focusWidget()) != nullptr);
+
+    QTreeView* list = window->libraryView()->view();
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualRect(list->model()->index(0, 1)).center());
+    ASSERT_TRUE(waitFor([&]() { return list->hasFocus(); }, 2000));
+    press(Qt::Key_F, Qt::ControlModifier);
+    EXPECT_TRUE(window->libraryView()->isAncestorOf(QApplication::focusWidget()));
+    EXPECT_TRUE(qobject_cast<QLineEdit*>(QApplication::focusWidget()) != nullptr);
+
+    ASSERT_NO_FATAL_FAILURE(focusEditor());
+    press(Qt::Key_F, Qt::ControlModifier);
+    EXPECT_FALSE(window->libraryView()->isAncestorOf(QApplication::focusWidget()));
+    EXPECT_FALSE(window->report()->isAncestorOf(QApplication::focusWidget()));
+}
+
+TEST_F(UiKeyboard, AltOneFocusesTheGraphAndTabLeadsFromItsSearchToTheCanvas)
+{
+    auto* graph = showGraph();
+    ASSERT_NO_FATAL_FAILURE(focusEditor());
+    window->report()->tabs()->setCurrentIndex(ps::ui::ReportView::SourceTab);
+    press(Qt::Key_1, Qt::AltModifier);
+    EXPECT_EQ(window->report()->tabs()->currentIndex(), int(ps::ui::ReportView::GraphTab));
+    EXPECT_EQ(QApplication::focusWidget(), graph->canvas());
+    // The pane with the focus is marked.
+    EXPECT_EQ(window->panes()->markedPane(), window->panes()->currentPane());
+    EXPECT_EQ(window->panes()->paneName(window->panes()->markedPane()), "Report");
+    ASSERT_NO_FATAL_FAILURE(focusEditor());
+    EXPECT_EQ(window->panes()->paneName(window->panes()->markedPane()), "Editor");
+
+    graph->focusSearch();
+    ASSERT_TRUE(waitFor([&]() { return qobject_cast<QLineEdit*>(QApplication::focusWidget()) != nullptr; }, 2000));
+    press(Qt::Key_Tab);
+    EXPECT_EQ(QApplication::focusWidget(), graph->canvas()) << "one Tab from the search to the canvas";
+}
+
+TEST_F(UiKeyboard, KeysExpandAndCollapseTheSelectedModule)
+{
+    auto* graph = showGraph();
+    ASSERT_FALSE(graph->isExpanded("model.layers.1"));
+    // The module's box, selected; Enter opens it and selects its first node.
+    int firstNode = -1;
+    for (std::size_t i = 0; i < graph->graph()->nodes().size() && firstNode < 0; ++i)
+        if (graph->graph()->nodes()[i].modulePath == "model.layers.1")
+            firstNode = int(i);
+    ASSERT_GE(firstNode, 0);
+    graph->selectNodes({firstNode}, false);
+    graph->canvas()->setFocus();
+    for (int key : {int(Qt::Key_Return), int(Qt::Key_Plus), int(Qt::Key_Space)}) {
+        graph->collapseModule("model.layers.1");
+        ASSERT_TRUE(waitFor([&]() { return !graph->layoutPending(); }, 30000));
+        graph->selectNodes({firstNode}, false);
+        press(key);
+        ASSERT_TRUE(waitFor([&]() { return !graph->layoutPending(); }, 30000));
+        EXPECT_TRUE(graph->isExpanded("model.layers.1")) << key;
+        EXPECT_EQ(graph->selectedNodes(), QList<int>{firstNode}) << key;
+    }
+    // - closes it again around the selected node.
+    press(Qt::Key_Minus);
+    ASSERT_TRUE(waitFor([&]() { return !graph->layoutPending(); }, 30000));
+    EXPECT_FALSE(graph->isExpanded("model.layers.1"));
 }
 
 }  // namespace

@@ -1,17 +1,17 @@
 #pragma once
 
-#include <QWidget>
+#include "ui/common/OverlayWidget.h"
 
 namespace ps::ui {
 
 /// A veil over a widget that is out of date (a report of another script): it paints the
-/// window's background colour at part opacity over the whole widget, coloured boxes and all,
-/// and follows the widget's size. It is a child on top, not a QGraphicsEffect: an effect renders
-/// its widget through a cached pixmap, and a scroll area inside it then blits old pixels in
-/// place (doubled, offset copies of boxes and rows) instead of repainting.
+/// window's background colour at part opacity over the whole widget, coloured boxes and all.
+/// It is a child on top (OverlayWidget), not a QGraphicsEffect: an effect renders its widget
+/// through a cached pixmap, and a scroll area inside it then blits old pixels in place
+/// (doubled, offset copies of boxes and rows) instead of repainting.
 ///
 /// Thread contract: GUI thread only.
-class FadeOverlay : public QWidget {
+class FadeOverlay : public OverlayWidget {
     Q_OBJECT
 public:
     /// Veils `target` (its parent) at once; deleting the overlay lifts the veil.
@@ -20,7 +20,6 @@ public:
     qreal opacity() const { return m_opacity; }
 
 protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
 
 private:

@@ -159,7 +159,7 @@ void CompareViewportSync::onMoved(int side)
 {
     // Only a side the user has moved leads (both open fitted, each to its own pane), and not
     // while an expansion on either side is being laid out (its scene moves under the view).
-    if (!m_enabled || m_following || m_relayout[0] || m_relayout[1] || m_views[side]->canvas()->keepsFitted())
+    if (!m_enabled || m_suspended || m_following || m_relayout[0] || m_relayout[1] || m_views[side]->canvas()->keepsFitted())
         return;
     m_leader = side;
     follow(side);
@@ -173,13 +173,13 @@ void CompareViewportSync::onShown(int side)
         return;
     // Both sides laid out: the side the user moved or expanded leads.
     const int leader = m_leader >= 0 ? m_leader : side;
-    if (m_enabled && !m_views[leader]->canvas()->keepsFitted())
+    if (m_enabled && !m_suspended && !m_views[leader]->canvas()->keepsFitted())
         follow(leader);
 }
 
 void CompareViewportSync::onExpansion(int side, const QString& path, bool expand)
 {
-    if (!m_enabled || m_following)
+    if (!m_enabled || m_suspended || m_following)
         return;
     GraphView* other = m_views[1 - side];
     m_leader = side;
@@ -197,16 +197,26 @@ void CompareViewportSync::onExpansion(int side, const QString& path, bool expand
 
 QString CompareViewportSync::mapPath(int side, const QString& path) const
 {
-    // The longest renamed prefix ("layers.1" -> "layers.2" makes "layers.1.fc" "layers.2.fc").
-    std::string p = path.toStdString();
-    const auto& renames = m_renames[side];
-    for (std::string prefix = p;;) {
-        if (auto it = renames.find(prefix); it != renames.end())
-            return QString::fromStdString(it->second + p.substr(prefix.size()));
-        const auto dot = prefix.rfind('.');
+    return QString::fromStdString(mapPath(m_renames[side], path.toStdString()));
+}
+
+std::string CompareViewportSync::mapPath(const std::map<std::string, std::string>& renames, const std::string& path)
+{
+    // The phase prefix stays ("forward:", "backward:"); the groups and bundles keep their path.
+    std::string prefix;
+    for (const char* p : {"forward:", "backward:"})
+        if (path.rfind(p, 0) == 0)
+            prefix = p;
+    const std::string p = path.substr(prefix.size());
+    if (p.empty() || p.front() == '[')
+        return path;
+    for (std::string head = p;;) {
+        if (auto it = renames.find(head); it != renames.end())
+            return prefix + it->second + p.substr(head.size());
+        const auto dot = head.rfind('.');
         if (dot == std::string::npos)
             return path;
-        prefix.resize(dot);
+        head.resize(dot);
     }
 }
 

@@ -37,12 +37,21 @@ public:
     void setMatches(std::vector<int> match, std::map<std::string, std::string> renames);
     void setEnabled(bool enabled);
     bool isEnabled() const { return m_enabled; }
+    /// Suspended, neither side follows the other, whether enabled or not (while CompareOpening
+    /// opens both).
+    void setSuspended(bool suspended) { m_suspended = suspended; }
 
     /// The point of the other side's scene that shows what `point` of `side`'s scene shows;
     /// `point` itself when nothing on the two sides is matched yet.
     QPointF map(int side, const QPointF& point) const;
     /// Puts the other side at `side`'s zoom, centred on what matches `side`'s centre.
     void follow(int side);
+    /// A module path of one side on the other, through `renames` (that side's paths -> the
+    /// other's), by its longest renamed prefix ("layers.1" -> "layers.2" makes "layers.1.fc"
+    /// "layers.2.fc"), in the same phase ("backward:layers.1.fc" -> "backward:layers.2.fc").
+    static std::string mapPath(const std::map<std::string, std::string>& renames, const std::string& path);
+    /// Side `side`'s module renames: its paths -> the other side's.
+    const std::map<std::string, std::string>& renames(int side) const { return m_renames[side]; }
 
 private:
     /// A row of matched boxes on one side: its y, the y of their matches, and per box its x and
@@ -67,6 +76,7 @@ private:
     bool m_relayout[2] = {false, false};              ///< an expansion on the side is being laid out
     int m_leader = -1;                                ///< the side the user last moved or expanded
     bool m_enabled = true;
+    bool m_suspended = false;
     bool m_following = false;
 };
 

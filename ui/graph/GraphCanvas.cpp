@@ -136,6 +136,13 @@ void GraphCanvas::contextMenuEvent(QContextMenuEvent* event)
 void GraphCanvas::keyPressEvent(QKeyEvent* event)
 {
     const int key = event->key();
+    const bool opens = key == Qt::Key_Return || key == Qt::Key_Enter || key == Qt::Key_Space || key == Qt::Key_Plus;
+    if ((opens || key == Qt::Key_Minus) && scene() && scene()->selectedItems().size() == 1
+        && !(event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))) {
+        emit expandRequested(scene()->selectedItems().front(), opens);
+        event->accept();
+        return;
+    }
     if (key != Qt::Key_Up && key != Qt::Key_Down && key != Qt::Key_Left && key != Qt::Key_Right) {
         QGraphicsView::keyPressEvent(event);
         return;

@@ -54,6 +54,8 @@ signals:
     /// `item` may be null (the background).
     void contextMenuRequested(QGraphicsItem* item, const QPoint& globalPos);
     void stepRequested(GraphNavigator::Step step);
+    /// Enter, Return, Space or + (expand) and - (collapse) on the one selected box.
+    void expandRequested(QGraphicsItem* item, bool expand);
 
 protected:
     void wheelEvent(QWheelEvent* event) override;

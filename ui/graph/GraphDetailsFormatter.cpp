@@ -63,7 +63,10 @@ QString moduleHtml(const graph::GraphModel& graph, const graph::Module& m, const
     html += row(GraphDetailsFormatter::tr("backward nodes"), QString::number(backward));
     html += row(GraphDetailsFormatter::tr("submodules"), QString::number(m.children.size()));
     html += row(GraphDetailsFormatter::tr("ops"), opText.isEmpty() ? none : opText.join("<br>"));
-    return html + "</table><p><i>" + GraphDetailsFormatter::tr("Double-click the box to expand it.") + "</i></p>";
+    return html + "</table><p><i>"
+        + GraphDetailsFormatter::tr(
+            "Double-click the box, or select it and press Enter or +, to expand it; - closes it again.")
+        + "</i></p>";
 }
 
 QString nodeHtml(const graph::GraphModel& graph, int index)

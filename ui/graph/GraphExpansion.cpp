@@ -1,11 +1,14 @@
 #include "ui/graph/GraphExpansion.h"
 
 #include "graph/CollapseState.h"
+#include "graph/GraphModel.h"
 #include "graph/ModuleTree.h"
 #include "ui/graph/GraphBoxItem.h"
 #include "ui/graph/GraphCanvas.h"
 #include "ui/graph/GraphSession.h"
 #include "ui/graph/GraphSidePanel.h"
+#include "ui/graph/ModuleItem.h"
+#include "ui/graph/NodeItem.h"
 
 namespace ps::ui {
 
@@ -73,6 +76,38 @@ void GraphExpansion::syncTree(bool whole)
 {
     if (const auto* tree = m_session->tree().get(); tree && m_session->shownState())
         m_side->syncTree(*tree, m_session->latestState(), whole);
+}
+
+int GraphExpansion::requestForBox(QGraphicsItem* item, bool expand)
+{
+    const graph::GraphModel* g = m_session->graph().get();
+    if (!g || !item)
+        return -1;
+    QString path;
+    int node = -1;
+    if (item->type() == ModuleItem::Type) {
+        path = static_cast<ModuleItem*>(item)->path();
+        if (!expand)
+            path = path.section('.', 0, -2);  // - on a collapsed module closes its parent
+    } else if (item->type() == NodeItem::Type) {
+        if (expand)
+            return -1;  // a node has nothing to open
+        node = static_cast<NodeItem*>(item)->node();
+        path = QString::fromStdString(g->nodes()[std::size_t(node)].modulePath);
+    }
+    if (path.isEmpty() || expand == isExpanded(path))
+        return -1;
+    if (node < 0) {
+        // The module's first node: selected once it is open, or its box's stand-in once closed.
+        const std::string prefix = path.toStdString();
+        for (std::size_t i = 0; i < g->nodes().size() && node < 0; ++i) {
+            const std::string& m = g->nodes()[i].modulePath;
+            if (m == prefix || (m.size() > prefix.size() && m.starts_with(prefix) && m[prefix.size()] == '.'))
+                node = int(i);
+        }
+    }
+    request(path, expand);
+    return node;
 }
 
 }  // namespace ps::ui

@@ -6,6 +6,8 @@
 
 #include <functional>
 
+class QGraphicsItem;
+
 namespace ps::ui {
 
 class GraphBoxItem;
@@ -42,6 +44,11 @@ public:
     void request(const QString& modulePath, bool expand);
     /// The same for ModuleTree id `module` (the root, 0, is never collapsed or expanded here).
     void requestModule(int module, bool expand);
+    /// The keys' way to what a double-click does, and back, for the selected box: expand (Enter,
+    /// Space, +) opens a collapsed module; collapse (-) closes the module around a node, or the
+    /// parent of a collapsed module. Returns the node to select once the layout is shown (the
+    /// module's first node, whose box is the module's when closed), or -1 when nothing changes.
+    int requestForBox(QGraphicsItem* item, bool expand);
     /// Expands or collapses every module; the view is not anchored.
     void requestAll(bool expand);
 

@@ -38,6 +38,8 @@ public:
 
     QString searchText() const;
     graph::SearchField searchField() const;
+    /// The node search's text box (GraphView puts the canvas next after it in the Tab order).
+    QLineEdit* searchBox() const { return m_search; }
     /// Sets the search box and the field without emitting searchChanged.
     void setSearch(const QString& text, graph::SearchField field);
     /// The nodes the search found (`searched`: false when the box is empty), none current.

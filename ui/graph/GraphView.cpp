@@ -19,6 +19,7 @@
 #include "ui/graph/ModuleTreeModel.h"
 
 #include <QLabel>
+#include <QLineEdit>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -47,6 +48,7 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
     connect(m_canvas, &GraphCanvas::contextMenuRequested, this,
         [this](QGraphicsItem* item, const QPoint& at) { GraphContextMenu::exec(*this, item, at); });
     connect(m_canvas, &GraphCanvas::stepRequested, this, &GraphView::onStep);
+    connect(m_canvas, &GraphCanvas::expandRequested, this, &GraphView::onExpandRequested);
     // Below the zoom floor (a big graph fitted whole) the boxes are one picture.
     connect(m_canvas, &GraphCanvas::zoomChanged, this,
         [this](qreal zoom) { m_scene->setOverview(zoom < GraphCanvas::kFloorZoom); });
@@ -99,6 +101,9 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
     gl->setSpacing(0);
     gl->addWidget(m_toolBar);
     gl->addWidget(m_split, 1);
+    // From the node search, Tab goes to the canvas (where the arrows walk the match), not
+    // through every button of the toolbar first.
+    QWidget::setTabOrder(m_toolBar->searchBox(), m_canvas);
 
     m_message = new QLabel;
     m_message->setAlignment(Qt::AlignCenter);
@@ -469,6 +474,12 @@ void GraphView::onItemActivated(QGraphicsItem* item)
         expandModule(static_cast<ModuleItem*>(item)->path());
 }
 
+void GraphView::onExpandRequested(QGraphicsItem* item, bool expand)
+{
+    if (const int node = m_expansion->requestForBox(item, expand); node >= 0)
+        selectNodes({node}, false);  // once the new layout is shown
+}
+
 void GraphView::setSearch(const QString& text, graph::SearchField field)
 {
     m_toolBar->setSearch(text, field);
@@ -508,6 +519,17 @@ void GraphView::findPrevious()
 void GraphView::focusSearch()
 {
     m_toolBar->focusSearch();
+}
+
+QList<QPair<QString, QString>> GraphView::keyHelp()
+{
+    return {{tr("Search the graph's nodes (in the Graph tab)"), tr("Ctrl+F")},
+        {tr("Go to the next / previous node that matches (in the node search)"), tr("Enter, Shift+Enter")},
+        {tr("From the node search to the canvas"), tr("Tab")}, {tr("Select the node's input / user"), tr("Up, Down")},
+        {tr("Select the previous / next node"), tr("Left, Right")},
+        {tr("Expand the selected module"), tr("Enter, Space, +")},
+        {tr("Collapse the module around the selected node"), tr("-")}, {tr("Pan the graph"), tr("Ctrl+arrows")},
+        {tr("Zoom in / out"), tr("Ctrl++, Ctrl+-, Ctrl+wheel")}, {tr("Fit the graph"), tr("Ctrl+0")}};
 }
 
 QString GraphView::detailsText() const

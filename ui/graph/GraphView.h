@@ -148,6 +148,8 @@ public slots:
     void findPrevious();
     /// Puts the focus in the search box, its text selected.
     void focusSearch();
+    /// What each key does on the canvas and in the node search, for Help > Keyboard Shortcuts.
+    static QList<QPair<QString, QString>> keyHelp();
     void expandAll();
     void collapseAll();
     void exportInteractive();
@@ -172,6 +174,7 @@ private:
     void applyLens();
     void applyPendingSelection();
     void onSelectionChanged();
+    void onExpandRequested(QGraphicsItem* item, bool expand);
     void onItemActivated(QGraphicsItem* item);
     void onStep(GraphNavigator::Step step);
     /// Selects one box, as a click does, and scrolls it into view.

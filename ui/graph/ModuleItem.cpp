@@ -14,10 +14,9 @@ ModuleItem::ModuleItem(
 {
     using Role = graph::Module::Role;
     const auto info = graph::ModuleTree::describe(path.toStdString());
-    const QString name = QString::fromStdString(info.name);
     const QString modelPath = QString::fromStdString(info.modelPath);
     const bool backward = info.phase == graph::Phase::Backward;
-    m_title = ModuleLabel::title(info.role, info.phase, name, type, nodes);
+    m_title = ModuleLabel::title(path, type, nodes);
     QString tip;
     switch (info.role) {
     case Role::PhaseGroup:

@@ -1,6 +1,7 @@
 #include "ui/graph/ModuleLabel.h"
 
 #include <QObject>
+#include <QStringList>
 
 #include <algorithm>
 
@@ -49,6 +50,23 @@ QString ModuleLabel::title(const graph::ModuleTree& tree, int m)
             name = tree.module(parent.parent).name + "." + parent.name + "." + name;
     }
     return title(mod.role, mod.phase, QString::fromStdString(name), QString::fromStdString(mod.type), mod.total);
+}
+
+QString ModuleLabel::title(const QString& path, const QString& type, int nodes)
+{
+    const auto info = graph::ModuleTree::describe(path.toStdString());
+    std::string name = info.name;
+    if (info.role == graph::Module::Role::Model) {
+        // The same rule as the tree's: a numbered module with its parent, a module of a numbered
+        // one with its parent's parent too (the model path's components stand for the modules).
+        const QStringList parts = QString::fromStdString(info.modelPath).split('.');
+        const int n = static_cast<int>(parts.size());
+        if (n >= 2 && isNumber(name))
+            name = parts[n - 2].toStdString() + "." + name;
+        else if (n >= 3 && isNumber(parts[n - 2].toStdString()))
+            name = parts[n - 3].toStdString() + "." + parts[n - 2].toStdString() + "." + name;
+    }
+    return title(info.role, info.phase, QString::fromStdString(name), type, nodes);
 }
 
 }  // namespace ps::ui

@@ -324,6 +324,20 @@ void LibraryView::reload()
     done();
 }
 
+void LibraryView::focusSearch()
+{
+    m_search->setFocus(Qt::ShortcutFocusReason);
+    m_search->selectAll();
+}
+
+QList<QPair<QString, QString>> LibraryView::keyHelp()
+{
+    return {{tr("Search the library's runs (in the Library)"), tr("Ctrl+F")},
+        {tr("Open the selected run's report"), tr("Enter, double-click")},
+        {tr("Select more runs (to compare two, delete several)"), tr("Ctrl+click, Shift+Up/Down")},
+        {tr("Delete the selected runs"), tr("Delete")}, {tr("Go to the library from anywhere"), tr("Ctrl+Shift+L")}};
+}
+
 void LibraryView::showEmptyHint()
 {
     const bool filtered = !m_search->text().trimmed().isEmpty() || !m_status->currentData().toString().isEmpty();

@@ -53,6 +53,10 @@ public:
     /// Lists afresh; the selected runs that are still there stay selected.
     void reload();
     void setSearch(const QString& text);
+    /// Puts the keyboard in the search box, its text selected (Ctrl+F in the library).
+    void focusSearch();
+    /// What each key does in the list, for Help > Keyboard Shortcuts.
+    static QList<QPair<QString, QString>> keyHelp();
     void setStatusFilter(const QString& status);
     /// "time" or "status"
     void sortBy(const QString& key, Qt::SortOrder order);

@@ -4,6 +4,7 @@
 #include "ui/editor/FindBar.h"
 #include "ui/editor/ScriptEditor.h"
 #include "ui/graph/GraphView.h"
+#include "ui/library/LibraryView.h"
 #include "ui/report/ReportView.h"
 #include "ui/report/RunMarkers.h"
 #include "ui/report/SourceView.h"
@@ -56,14 +57,19 @@ void MainActions::buildActions()
     m_openLibraryAction = make(tr("Open &Library…"), QKeySequence(), [w]() { w->openLibraryDialog(false); });
     m_newLibraryAction = make(tr("New Li&brary…"), QKeySequence(), [w]() { w->openLibraryDialog(true); });
     m_quitAction = make(tr("&Quit"), QKeySequence::Quit, [w]() { w->close(); });
-    // Find follows the focus: the graph's search box, the Source tab's bar, or the editor's.
+    // Find follows the focus: the library's search, the graph's, the Source tab's bar, or the
+    // editor's.
     ReportView* report = m_p.report;
     FindBar* editorFind = m_p.editorFind;
     auto inReportTab = [w, report](int tab) {
         return report->tabs()->currentIndex() == tab && report->isAncestorOf(w->focusWidget());
     };
-    m_findAction = make(tr("&Find…"), QKeySequence::Find, [report, editorFind, inReportTab]() {
-        if (inReportTab(ReportView::GraphTab))
+    QDockWidget* libraryDock = m_p.libraryDock;
+    m_findAction = make(tr("&Find…"), QKeySequence::Find, [w, report, editorFind, inReportTab, libraryDock]() {
+        if (auto* library = qobject_cast<LibraryView*>(libraryDock->widget());
+            library && library->isAncestorOf(w->focusWidget()))
+            library->focusSearch();
+        else if (inReportTab(ReportView::GraphTab))
             report->graphView()->focusSearch();
         else if (inReportTab(ReportView::SourceTab))
             report->sourceView()->findBar()->activate();
@@ -180,7 +186,11 @@ void MainActions::buildMenus()
     for (int i = 0; i < tabs.size(); ++i) {
         auto* a = view->addAction(tabs[i]);
         a->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
-        connect(a, &QAction::triggered, this, [report, i]() { report->tabs()->setCurrentIndex(i); });
+        // Shown and focused (the graph's canvas, the Source tab's code, ...), so the keys go there.
+        connect(a, &QAction::triggered, this, [this, report, i]() {
+            report->tabs()->setCurrentIndex(i);
+            m_p.panes->focusPane(m_p.reportPane);
+        });
     }
     view->addSeparator();
     auto* zoomIn = view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, report->graphView(), &GraphView::zoomIn);

@@ -40,7 +40,8 @@ public:
         ScriptDocument* document = nullptr;
         RunMarkers* markers = nullptr;
         PaneCycler* panes = nullptr;
-        int libraryPane = -1;  ///< the library's and the log's panes in `panes`
+        int reportPane = -1;  ///< the report's, the library's and the log's panes in `panes`
+        int libraryPane = -1;
         int logPane = -1;
         PythonEnvironmentControl* environment = nullptr;
         QDockWidget* libraryDock = nullptr;

@@ -119,14 +119,15 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     // F6 / Ctrl+Tab go round these, in this order.
     m_panes = new PaneCycler(this);
     m_panes->addPane(tr("Editor"), editorPane);
-    m_panes->addPane(tr("Report"), m_report, nullptr, [this]() { return m_report->tabs()->currentWidget(); });
+    const int reportPane
+        = m_panes->addPane(tr("Report"), m_report, nullptr, [this]() { return m_report->tabs()->currentWidget(); });
     const int libraryPane = m_panes->addPane(tr("Library"), m_library, m_libraryDock);
     const int logPane = m_panes->addPane(tr("Log"), m_log, m_logDock);
     connect(
         m_editor, &ScriptEditor::leaveRequested, m_panes, [this](bool forward) { m_panes->cycle(forward ? 1 : -1); });
 
     m_actions = new MainActions({this, m_editor, m_editorFind, m_report, m_notice, m_document, m_markers, m_panes,
-        libraryPane, logPane, m_environment, m_libraryDock, m_logDock});
+        reportPane, libraryPane, logPane, m_environment, m_libraryDock, m_logDock});
 
     connect(m_library, &LibraryView::runActivated, this, &MainWindow::openStoredRun);
     connect(m_library, &LibraryView::openAnotherRequested, this, [this]() { openLibraryDialog(false); });
@@ -399,6 +400,8 @@ void MainWindow::showShortcuts()
     auto* dialog = new ShortcutsDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->addKeys(tr("Editor"), m_editor->keyHelp());
+    dialog->addKeys(tr("Graph"), GraphView::keyHelp());
+    dialog->addKeys(tr("Library"), LibraryView::keyHelp());
     dialog->show();
 }
 

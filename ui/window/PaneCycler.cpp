@@ -1,5 +1,7 @@
 #include "ui/window/PaneCycler.h"
 
+#include "ui/common/FocusFrame.h"
+
 #include <QAbstractScrollArea>
 #include <QAction>
 #include <QApplication>
@@ -55,6 +57,30 @@ PaneCycler::PaneCycler(QWidget* window) : QObject(window), m_window(window)
     }
     connect(m_next, &QAction::triggered, this, [this]() { cycle(1); });
     connect(m_previous, &QAction::triggered, this, [this]() { cycle(-1); });
+    connect(qApp, &QApplication::focusChanged, this, &PaneCycler::markFocus);
+}
+
+void PaneCycler::markFocus()
+{
+    const int pane = currentPane();
+    QWidget* container = pane >= 0 ? m_panes[pane].container.data() : nullptr;
+    if (!m_frame) {
+        if (!container)
+            return;
+        m_frame = new FocusFrame;
+    }
+    if (m_frame->target() != container || m_frame->isHidden())
+        m_frame->setTarget(container);
+}
+
+int PaneCycler::markedPane() const
+{
+    if (!m_frame || !m_frame->target() || !m_frame->isVisible())
+        return -1;
+    for (int i = 0; i < m_panes.size(); ++i)
+        if (m_panes[i].container == m_frame->target())
+            return i;
+    return -1;
 }
 
 int PaneCycler::addPane(const QString& name, QWidget* container, QDockWidget* dock, std::function<QWidget*()> focusRoot)

@@ -13,12 +13,15 @@ class QWidget;
 
 namespace ps::ui {
 
+class FocusFrame;
+
 /// Moves the keyboard focus between the window's panes (editor, report, library, log, ...), as
 /// F6 does in Visual Studio and Qt Creator and Ctrl+Tab in many workbenches: Next Pane (F6,
 /// Ctrl+Tab) and Previous Pane (Shift+F6, Ctrl+Shift+Tab) go round the panes in the order they
 /// were added, skipping docks that are closed. Focusing a pane focuses its main widget: the
 /// largest focusable widget shown in it (the editor, the graph canvas or the current tab's
-/// list, the library's table, the log), so typing goes where the eye goes.
+/// list, the library's table, the log), so typing goes where the eye goes. The pane that holds
+/// the focus, however it got there, is marked with a FocusFrame.
 class PaneCycler : public QObject {
     Q_OBJECT
 public:
@@ -44,6 +47,8 @@ public:
     void cycle(int step);
     /// The widget focusPane gives the focus to.
     QWidget* focusTarget(int pane) const;
+    /// The pane the focus mark is drawn around now (-1: none).
+    int markedPane() const;
 
 private:
     struct Pane {
@@ -53,11 +58,14 @@ private:
         std::function<QWidget*()> focusRoot;
     };
     bool available(const Pane& pane) const;
+    /// Moves the focus mark to the pane that holds the focus now.
+    void markFocus();
 
     QWidget* m_window;
     QList<Pane> m_panes;
     QAction* m_next;
     QAction* m_previous;
+    QPointer<FocusFrame> m_frame;
 };
 
 }  // namespace ps::ui
