@@ -64,7 +64,7 @@ protected:
             const auto* box = view.boxOfNode(n);
             if (!box)
                 continue;
-            const QRectF r = box->sceneBoundingRect();
+            const QRectF r = box->mapRectToScene(box->rect());  // the box, not its title's room beside it
             if (band(n) == 0)
                 forwardBottom = std::max(forwardBottom, r.bottom());
             else
@@ -124,9 +124,10 @@ TEST_F(UiGraphPhases, AModuleCollapsesPerPhaseIntoTwoBoxesTheBackwardOneBelow)
     ASSERT_NE(forward, nullptr);
     ASSERT_NE(backward, nullptr);
     ASSERT_NE(forward, backward);
-    EXPECT_EQ(forward->title().toStdString(), "2 · Linear");
-    EXPECT_EQ(backward->title().toStdString(), "2 (backward) · Linear");
-    EXPECT_LT(forward->sceneBoundingRect().bottom(), backward->sceneBoundingRect().top());
+    // A numbered module is named with its parent (ModuleLabel): "2" alone reads like any other.
+    EXPECT_EQ(forward->title().toStdString(), "model.2 · Linear");
+    EXPECT_EQ(backward->title().toStdString(), "model.2 (backward) · Linear");
+    EXPECT_LT(forward->mapRectToScene(forward->rect()).bottom(), backward->mapRectToScene(backward->rect()).top());
 
     // Collapsing the model in both phases: still two boxes, one per phase, in that order.
     ASSERT_TRUE(shown([&]() { view.collapseModule("forward:model"); }));
@@ -136,7 +137,7 @@ TEST_F(UiGraphPhases, AModuleCollapsesPerPhaseIntoTwoBoxesTheBackwardOneBelow)
     ASSERT_NE(forward, nullptr);
     ASSERT_NE(backward, nullptr);
     EXPECT_EQ(backward->title().toStdString(), "model (backward) · Sequential");
-    EXPECT_LT(forward->sceneBoundingRect().bottom(), backward->sceneBoundingRect().top());
+    EXPECT_LT(forward->mapRectToScene(forward->rect()).bottom(), backward->mapRectToScene(backward->rect()).top());
     const auto [forwardBottom, backwardTop] = bandEdges();
     EXPECT_LT(forwardBottom, backwardTop);
 
@@ -160,7 +161,7 @@ TEST_F(UiGraphPhases, AnInferenceGraphHasNoPhaseGroups)
     ASSERT_TRUE(shown([&]() { view.collapseModule("model.layers.1"); }));
     auto* box = moduleBox("model.layers.1");
     ASSERT_NE(box, nullptr);
-    EXPECT_EQ(box->title().toStdString(), "1 · Block");
+    EXPECT_EQ(box->title().toStdString(), "layers.1 · Block");
 }
 
 TEST_F(UiGraphPhases, AnExpandedModulesRegionIsNamedAsItsBoxWas)

@@ -2,9 +2,11 @@
 
 #include "ui/common/StatusStyle.h"
 
+#include <QFontMetricsF>
 #include <QPaintDevice>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
+#include <QWidget>
 
 #include <cmath>
 
@@ -58,7 +60,7 @@ qreal GraphBoxItem::titlePixelsAt(qreal lod, qreal fontPx) const
     case Detail::Plain:
         break;
     }
-    return 0;
+    return titleBesideAt(lod, fontPx) ? kTitlePx : 0;
 }
 
 qreal GraphBoxItem::fontPixels(const QFont& font, const QPaintDevice* device)
@@ -69,9 +71,30 @@ qreal GraphBoxItem::fontPixels(const QFont& font, const QPaintDevice* device)
     return font.pointSizeF() * dpi / 72.0;
 }
 
+void GraphBoxItem::setRoomBeside(qreal right, qreal clearance)
+{
+    prepareGeometryChange();
+    m_roomRight = std::max<qreal>(0, right);
+    m_clearance = std::max<qreal>(0, clearance);
+    m_elidedLod = -1;
+}
+
+bool GraphBoxItem::titleBesideAt(qreal lod, qreal fontPx) const
+{
+    const Detail detail = detailAt(lod, fontPx, m_rect.height());
+    if (detail == Detail::Full || m_roomRight * lod < kBesideMinPx || m_clearance * lod < kTitlePx + 4)
+        return false;
+    if (detail == Detail::Plain)
+        return true;
+    // Title detail: beside only when the title does not fit in the box.
+    const QFont font = titleFont(QFont(), lod, fontPx);
+    return QFontMetricsF(font).horizontalAdvance(shortTitle()) > m_rect.width() - 6 / lod;
+}
+
 QRectF GraphBoxItem::boundingRect() const
 {
-    return m_rect.adjusted(-4, -4, 8, 8);
+    const qreal beside = std::max<qreal>(0, (m_clearance - m_rect.height()) / 2);
+    return m_rect.adjusted(-4, -4 - beside, 8 + m_roomRight, 8 + beside);
 }
 
 QPainterPath GraphBoxItem::shape() const
@@ -88,8 +111,10 @@ void GraphBoxItem::paintFrame(QPainter* painter, const QPen& pen)
     painter->drawRoundedRect(m_rect, 6, 6);
 }
 
-void GraphBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
+void GraphBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget)
 {
+    // A title beside the box is on the canvas, not on the box: the canvas's text colour.
+    m_besideText = widget ? widget->palette().color(QPalette::Text) : m_colors.text;
     const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
     const qreal fontPx = fontPixels(painter->font(), painter->device());
     const Detail detail = detailAt(lod, fontPx, m_rect.height());
@@ -99,8 +124,11 @@ void GraphBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opti
         : m_marked                                                ? StatusStyle::color(model::CaptureStatus::Error)
                                                                   : m_colors.border;
     const bool framed = m_relation != Relation::None || m_marked;
+    const bool beside = detail != Detail::Full && titleBesideAt(lod, fontPx);
     if (detail == Detail::Plain) {
         painter->fillRect(m_rect, selected ? m_colors.highlight : (framed ? relationColor : m_colors.fill));
+        if (beside)
+            paintTitle(painter, lod, fontPx, true);
         return;
     }
     if (detail == Detail::Title) {
@@ -112,7 +140,7 @@ void GraphBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opti
             painter->setBrush(Qt::NoBrush);
             painter->drawRect(m_rect);
         }
-        paintTitle(painter, lod, fontPx);
+        paintTitle(painter, lod, fontPx, beside);
         return;
     }
     painter->setRenderHint(QPainter::Antialiasing, true);
@@ -125,9 +153,8 @@ void GraphBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opti
     paintLabels(painter, m_rect.adjusted(8, 3, -8, -3));
 }
 
-void GraphBoxItem::paintTitle(QPainter* painter, qreal lod, qreal fontPx)
+QFont GraphBoxItem::titleFont(const QFont& base, qreal lod, qreal fontPx)
 {
-    const QFont base = painter->font();
     QFont font = base;
     font.setBold(true);
     // kTitlePx on screen whatever the zoom: the font grows in the scene as the view shrinks.
@@ -136,19 +163,29 @@ void GraphBoxItem::paintTitle(QPainter* painter, qreal lod, qreal fontPx)
         font.setPixelSize(std::max(1, qRound(font.pixelSize() * grow)));
     else
         font.setPointSizeF(font.pointSizeF() * grow);
+    return font;
+}
+
+void GraphBoxItem::paintTitle(QPainter* painter, qreal lod, qreal fontPx, bool beside)
+{
+    const QFont base = painter->font();
+    const QFont font = titleFont(base, lod, fontPx);
     const qreal pad = 3 / lod;  // 3 px on screen
-    const QRectF inner = m_rect.adjusted(pad, 0, -pad, 0);
-    if (std::abs(lod - m_elidedLod) > 0.01 * lod) {
+    const QRectF inner = beside
+        ? QRectF(m_rect.right() + pad, m_rect.center().y() - m_clearance / 2, m_roomRight - 2 * pad, m_clearance)
+        : m_rect.adjusted(pad, 0, -pad, 0);
+    if (std::abs(lod - m_elidedLod) > 0.01 * lod || beside != m_elidedBeside) {
         // A dotted path ("model.layers.3.attn.weight") says the most at its end; a name with a
         // type ("0 · Block") at its start.
         const QString title = shortTitle();
         const bool path = title.contains('.') && !title.contains(' ');
         m_elided = QFontMetricsF(font).elidedText(title, path ? Qt::ElideLeft : Qt::ElideRight, inner.width());
         m_elidedLod = lod;
+        m_elidedBeside = beside;
     }
     painter->setFont(font);
-    painter->setPen(m_colors.text);
-    painter->drawText(inner, Qt::AlignCenter, m_elided);
+    painter->setPen(beside ? m_besideText : m_colors.text);
+    painter->drawText(inner, (beside ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignCenter), m_elided);
     painter->setFont(base);  // the canvas does not restore the painter between items
 }
 

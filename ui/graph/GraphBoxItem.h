@@ -16,7 +16,10 @@ namespace ps::ui {
 /// label). Zoomed out below that, it draws as a plain rectangle with only its title, in
 /// kTitlePx on screen, elided to the box, as long as the box is tall enough on screen to hold
 /// it; smaller still, a plain rectangle (ModuleRegionsItem then names the modules around the
-/// boxes), so a zoomed-out view of thousands stays cheap.
+/// boxes), so a zoomed-out view of thousands stays cheap. Where the title does not fit in the
+/// box (elided, or the box too short on screen) and the scene has free room to its right
+/// (setRoomBeside: a narrow chain fitted to a short canvas has plenty), the whole title is
+/// drawn beside the box instead, at kTitlePx: a fitted chain of modules reads, box by box.
 class GraphBoxItem : public QGraphicsItem {
 public:
     struct Colors {
@@ -36,6 +39,8 @@ public:
     static constexpr qreal kTitlePx = 9;
     /// A box shows its title only when it is at least this tall on screen.
     static constexpr qreal kTitleBoxPx = 13;
+    /// A title goes beside its box only where at least this much room is free on screen.
+    static constexpr qreal kBesideMinPx = 4 * kTitlePx;
 
     GraphBoxItem(int item, const QRectF& rect, const Colors& colors);
 
@@ -56,6 +61,12 @@ public:
     /// The size, in pixels on screen, of this box's title at zoom `lod` with a font of
     /// `fontPx`: 0 when it draws no text.
     qreal titlePixelsAt(qreal lod, qreal fontPx) const;
+    /// Free scene room to the right of the box (to the next box of its row, or the scene's
+    /// edge) and the height free around its middle (its row's pitch): where a title too long
+    /// for the box is drawn beside it.
+    void setRoomBeside(qreal right, qreal clearance);
+    /// Whether, at zoom `lod` with a font of `fontPx`, the title is drawn beside the box.
+    bool titleBesideAt(qreal lod, qreal fontPx) const;
     /// `font`'s size in pixels on `device` (the canvas's viewport).
     static qreal fontPixels(const QFont& font, const QPaintDevice* device);
 
@@ -74,7 +85,9 @@ protected:
     const Colors& colors() const { return m_colors; }
 
 private:
-    void paintTitle(QPainter* painter, qreal lod, qreal fontPx);
+    void paintTitle(QPainter* painter, qreal lod, qreal fontPx, bool beside);
+    /// The bold title font that is kTitlePx on screen at zoom `lod`.
+    static QFont titleFont(const QFont& base, qreal lod, qreal fontPx);
 
     int m_item;
     QRectF m_rect;
@@ -84,6 +97,10 @@ private:
     // The title as last elided, and for which zoom: zooming re-elides, panning does not.
     QString m_elided;
     qreal m_elidedLod = -1;
+    bool m_elidedBeside = false;
+    QColor m_besideText;    ///< the canvas's text colour, for a title beside the box
+    qreal m_roomRight = 0;  ///< scene units free to the right of the box
+    qreal m_clearance = 0;  ///< scene units free around its middle, top to bottom
 };
 
 }  // namespace ps::ui

@@ -11,6 +11,7 @@
 #include "ui/graph/ModuleItem.h"
 #include "ui/graph/ModuleRegionsItem.h"
 #include "ui/graph/NodeItem.h"
+#include "ui/graph/TitleRoom.h"
 
 #include <algorithm>
 #include <map>
@@ -73,11 +74,20 @@ void GraphScene::showBoxes(const graph::GraphModel& graph, const graph::ModuleTr
         addItem(box);
         m_boxes[i] = box;
     }
+    placeTitlesBeside(layout);
     // Zoomed out past the boxes' labels, the expanded modules are named regions.
     m_regions = new ModuleRegionsItem(ModuleRegionsItem::build(graph, tree, visible, boxes),
         graph::LayoutOptions{}.nodeHeight, palette.color(QPalette::Dark), palette.color(QPalette::Text),
         palette.color(QPalette::Base));
     addItem(m_regions);
+}
+
+void GraphScene::placeTitlesBeside(const graph::LayoutResult& layout)
+{
+    const std::vector<double> room = TitleRoom::rightOf(layout.boxes, layout.width);
+    for (std::size_t i = 0; i < m_boxes.size() && i < room.size(); ++i)
+        if (m_boxes[i])
+            m_boxes[i]->setRoomBeside(room[i], TitleRoom::clearance(layout.boxes[i].h));
 }
 
 std::vector<EdgesItem::Edge> GraphScene::edgeRoutes(

@@ -7,6 +7,7 @@
 #include "graph/LayoutCodec.h"
 #include "graph/ModuleTree.h"
 #include "graph/VisibleGraph.h"
+#include "ui/graph/TitleRoom.h"
 
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
@@ -122,9 +123,15 @@ GraphLayoutJob openingJob(
         if (bound >= opening.readableZoom || (!titled && bound >= opening.titleZoom)) {
             GraphLayoutJob job = layOut(tree, state, visible, cache);
             const double zoom = opening.fittedZoom(job.layout->width, job.layout->height);
-            if (zoom >= opening.readableZoom)
+            if (zoom >= opening.readableZoom) {
+                // Readable in full, but a few boxes (x, "model · ResNet", output) teach nothing
+                // beside a larger state whose titles read: that one, then.
+                if (titled && titled->visible->items().size() > 2 * job.visible->items().size())
+                    return std::move(*titled);
                 return job;
-            if (!titled && zoom >= opening.titleZoom)
+            }
+            if (!titled && zoom >= opening.titleZoom
+                && TitleRoom::everyTitleReads(job.layout->boxes, job.layout->width, zoom))
                 titled = job;
             last = std::move(job);
         }

@@ -22,8 +22,10 @@ struct GraphLayoutJob;
 /// How a graph opens: modules are expanded while at most `budget` boxes show, and, when the
 /// canvas is known, fewer if that is what it takes for the layout, fitted to the canvas, to
 /// keep its labels readable: the largest opening state whose fitted zoom is at least
-/// `readableZoom` (every line of every box readable), else the largest at `titleZoom` (every
-/// box's title readable), else the smallest.
+/// `readableZoom` (every line of every box readable), unless the largest at `titleZoom` (every
+/// box's title readable, in it or beside it) shows more than twice its boxes (resnet18's
+/// "x, model · ResNet, output" against its 13 top-level modules); else the largest at
+/// `titleZoom`, else the smallest.
 struct GraphOpening {
     int budget = 80;
     double width = 0;  ///< the canvas's viewport, in pixels; 0: the budget alone decides

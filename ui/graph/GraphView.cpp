@@ -168,7 +168,10 @@ GraphOpening GraphView::opening() const
     o.budget = kOpeningBudget;
     o.margin = kMargin;
     o.readableZoom = GraphBoxItem::kMinTextPx / GraphBoxItem::fontPixels(m_canvas->font(), m_canvas->viewport());
-    o.titleZoom = GraphBoxItem::kTitleBoxPx / graph::LayoutOptions{}.nodeHeight;
+    // Titles read from the zoom at which a row's pitch holds one beside its box.
+    const graph::LayoutOptions options;
+    o.titleZoom = std::min(GraphBoxItem::kTitleBoxPx / options.nodeHeight,
+        (GraphBoxItem::kTitlePx + 4) / (options.nodeHeight + 0.8 * options.layerGap));
     // The canvas as the graph page will lay it out (that page may not be shown yet): this
     // view less the toolbar and the side panel.
     if (testAttribute(Qt::WA_Resized)) {
