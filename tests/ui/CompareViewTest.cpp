@@ -1,100 +1,12 @@
 // The Compare view: two runs side by side (engine/compare's RunDiff), the verdict and why on
 // top, the graphs coloured and their selections synchronised, python_code by section, and the
 // library's "Compare Two Runs" action that opens it.
-#include "UiTestSupport.h"
-
-#include "../compare/CompareTestSupport.h"
-#include "compare/GraphDiff.h"
-#include "graph/GraphModel.h"
-#include "ui/common/SideBySideDiffView.h"
-#include "ui/compare/CompareCodePane.h"
-#include "ui/compare/CompareGraphPane.h"
-#include "ui/compare/CompareTablePane.h"
-#include "ui/compare/CompareView.h"
-#include "ui/compare/DiffColours.h"
-#include "ui/editor/ScriptEditor.h"
-#include "ui/graph/GraphCanvas.h"
-#include "ui/graph/GraphToolBar.h"
-#include "ui/graph/GraphView.h"
-#include "ui/library/LibraryActions.h"
-#include "ui/library/LibraryView.h"
-#include "ui/library/RunStore.h"
-#include "ui/run/RunDocument.h"
-
-#include <QAction>
-#include <QCheckBox>
-#include <QLabel>
-#include <QMenu>
-#include <QRegularExpression>
-#include <QScrollBar>
-#include <QSet>
-#include <QTest>
-#include <QToolButton>
-#include <QTreeView>
-#include <QTreeWidget>
+#include "CompareUiSupport.h"
 
 #include <gtest/gtest.h>
 
 using namespace ps::uitest;
-using nlohmann::json;
-using ps::compare::RunSide;
-using ps::comparetest::Layer;
-using ps::comparetest::stack;
-using ps::ui::CompareView;
-
-namespace {
-
-const std::string kScript = "import torch\n\ndef fn(model, x):\n    return model(x)\n";
-
-/// python_code of a stack: a header section, then one line per layer (its width).
-std::string codeOf(const std::vector<Layer>& layers, const std::string& backend)
-{
-    std::string code = "# generated\n# backend " + backend + "\n";
-    for (const Layer& l : layers)
-        code += "layer(" + std::to_string(l.width) + ")\n";
-    return code;
-}
-
-RunSide side(const std::string& label, const std::vector<Layer>& layers, const std::string& backend = "eager")
-{
-    const int lines = 2 + static_cast<int>(layers.size());
-    json capture
-        = {{"name", "fn"}, {"backend", backend}, {"tracer", "make_fx"}, {"status", "ok"}, {"graph", stack(layers)},
-            {"lowering",
-                {{"sections",
-                    {{{"kind", "header"}, {"title", "Header"}, {"start", 1}, {"end", 2}},
-                        {{"kind", "graph_function"}, {"title", "Captured graph"}, {"start", 3}, {"end", lines}}}}}},
-            {"inputs", {{"entries", {{{"path", "x"}, {"kind", "tensor"}, {"shape", {3, 4}}, {"dtype", "float32"}}}}}},
-            {"decompositions", nullptr},
-            {"cache", {{"format", "torch.compiler.precompile"}, {"backend", backend}, {"bytes", 100}}},
-            {"verify", {{"status", "ok"}}}, {"timings_s", {{"load", 0.1}}}};
-    json report = {{"schema", 1}, {"script", "/w/s.py"}, {"status", "ok"}, {"captures", {capture}},
-        {"provenance", {{"script", "/w/s.py"}, {"torch", {{"version", "2.14.1"}}}, {"python", "3.12.3"}}}};
-    return {label, report, kScript, {codeOf(layers, backend)}};
-}
-
-/// A Compare window shown at the size it opens with, its graphs laid out.
-std::unique_ptr<CompareView> shown(RunSide a, RunSide b)
-{
-    auto view = std::make_unique<CompareView>(std::move(a), std::move(b));
-    view->setAttribute(Qt::WA_DeleteOnClose, false);  // the test owns it
-    view->resize(1400, 900);
-    view->show();
-    EXPECT_TRUE(QTest::qWaitForWindowExposed(view.get()));
-    for (int k = 0; k < 2; ++k) {
-        ps::ui::GraphView* g = view->graphPane()->view(k);
-        EXPECT_TRUE(waitFor([g]() { return g->moduleTree() && !g->layoutPending(); }, 20000)) << k;
-    }
-    return view;
-}
-
-bool isDiffColour(const QColor& c)
-{
-    return c == ps::ui::DiffColours::added() || c == ps::ui::DiffColours::removed()
-        || c == ps::ui::DiffColours::changed();
-}
-
-}  // namespace
+using namespace ps::uitest::compareui;
 
 TEST(UiCompareView, TheVerdictComesFirstThenWhyNumbered)
 {

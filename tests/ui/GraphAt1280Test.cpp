@@ -7,6 +7,7 @@
 #include "graph/GraphModel.h"
 #include "ui/graph/GraphBoxItem.h"
 #include "ui/graph/GraphCanvas.h"
+#include "ui/graph/GraphMinimap.h"
 #include "ui/graph/GraphView.h"
 #include "ui/graph/ModuleItem.h"
 #include "ui/graph/NodeItem.h"
@@ -100,6 +101,72 @@ TEST_F(UiGraphAt1280, FitNeverShowsABoxWithoutItsName)
     ASSERT_TRUE(waitForSettled([&]() { return view.canvas()->zoom(); }, 5000));
     save("fit");
     EXPECT_GE(smallestTitle(boxes(), view), ps::ui::GraphBoxItem::kMinTextPx) << "zoom " << view.canvas()->zoom();
+}
+
+/// Where `item`'s box is on the canvas's viewport.
+QRect onScreen(const ps::ui::GraphView& view, const QGraphicsItem* item)
+{
+    return view.canvas()->mapFromScene(item->sceneBoundingRect()).boundingRect();
+}
+
+TEST_F(UiGraphAt1280, EnterInTheSearchShowsTheMatchReadableAndCentred)
+{
+    ASSERT_TRUE(shown([&]() { view.expandAll(); }));
+    view.zoomToFit();
+    ASSERT_TRUE(waitForSettled([&]() { return view.canvas()->zoom(); }, 5000));
+    ASSERT_LT(view.canvas()->zoom(), 0.2) << "the whole of resnet18 fitted is a speck";
+    view.setSearch("layer3.1.conv2");
+    ASSERT_GT(view.matchCount(), 0);
+    view.findNext();
+    ASSERT_TRUE(waitFor([&]() { return !view.layoutPending(); }, 30000));
+    const auto selected = view.canvas()->scene()->selectedItems();
+    ASSERT_EQ(selected.size(), 1);
+    save("search");
+    EXPECT_GE(view.canvas()->zoom(), 1.0);
+    const QRect box = onScreen(view, selected.front());
+    const QPoint middle = view.canvas()->viewport()->rect().center();
+    EXPECT_LE((box.center() - middle).manhattanLength(), 4) << "the match is centred";
+}
+
+TEST_F(UiGraphAt1280, OneToOneGoesToTheSelectionAndCollapseAllFits)
+{
+    ASSERT_TRUE(shown([&]() { view.expandAll(); }));
+    view.zoomToFit();
+    ASSERT_TRUE(waitForSettled([&]() { return view.canvas()->zoom(); }, 5000));
+    int node = -1;
+    for (std::size_t i = 0; i < graph->nodes().size() && node < 0; ++i)
+        if (graph->nodes()[i].modulePath == "model.layer2.0.bn1")
+            node = int(i);
+    ASSERT_GE(node, 0);
+    view.selectNodes({node}, false);
+    const auto selected = view.canvas()->scene()->selectedItems();
+    ASSERT_EQ(selected.size(), 1);
+    view.zoomReset();
+    EXPECT_DOUBLE_EQ(view.canvas()->zoom(), 1.0);
+    EXPECT_TRUE(view.canvas()->viewport()->rect().contains(onScreen(view, selected.front()).center()))
+        << "1:1 shows the selection";
+
+    ASSERT_TRUE(shown([&]() { view.collapseAll(); }));
+    save("collapsed");
+    const QRectF scene = view.canvas()->mapFromScene(view.canvas()->sceneRect()).boundingRect();
+    EXPECT_TRUE(QRectF(view.canvas()->viewport()->rect()).adjusted(-1, -1, 1, 1).contains(scene))
+        << "collapsed, the graph is shown whole";
+    EXPECT_GE(view.canvas()->zoom(), 0.5);
+}
+
+TEST_F(UiGraphAt1280, TheMinimapHidesNoBoxWhereACornerIsFree)
+{
+    ASSERT_TRUE(shown([&]() { view.expandAll(); }));
+    view.zoomReset();  // zoomed in: part of the graph is out of view, the minimap shows
+    view.canvas()->centerOn(view.canvas()->sceneRect().center());
+    QWidget* minimap = view.minimap();
+    ASSERT_TRUE(waitFor([&]() { return minimap->isVisible(); }, 5000));
+    save("minimap");
+    const QRect covered(view.canvas()->viewport()->mapFrom(view.canvas(), minimap->pos()), minimap->size());
+    int hidden = 0;
+    for (auto* box : boxes())
+        hidden += view.canvas()->mapFromScene(box->mapRectToScene(box->rect())).boundingRect().intersects(covered);
+    EXPECT_EQ(hidden, 0) << "a corner of this view is free of boxes";
 }
 
 }  // namespace

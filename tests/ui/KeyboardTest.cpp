@@ -265,6 +265,9 @@ TEST_F(UiKeyboard, F1ListsTheGraphsTheLibrarysAndTheEditorsKeys)
     EXPECT_GE(dialog->visibleRowCount(), 3);
     dialog->setFilter("library");
     EXPECT_GE(dialog->visibleRowCount(), 3);
+    dialog->setFilter("compare");
+    EXPECT_GE(dialog->visibleRowCount(), 2);
+    EXPECT_EQ(dialog->keysFor("Swap the sides: compare with the other run as the base"), "Ctrl+Shift+X");
 }
 
 TEST_F(UiKeyboard, CtrlFFindsInThePaneThatHasTheFocus)

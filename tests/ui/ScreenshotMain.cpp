@@ -10,7 +10,8 @@
 // it expanded, fitted, then at 35 %).
 // PS_SHOT_COMPARE=LIBRARY:A:B: only the Compare window of runs A and B of that library, at PS_SHOT_SIZE (1400x900):
 // OUT.png (as it opens), OUT-selected.png (Graph: the first changed, else a matched, node selected on both sides),
-// OUT-zoomed.png (the same at 1:1, both sides moved together), OUT-code.png, OUT-table.png.
+// OUT-zoomed.png (the same at 1:1, both sides moved together), OUT-code.png, OUT-table.png, OUT-expanded.png (every
+// module expanded on both sides, fitted).
 #include "SyntheticGraph.h"
 
 #include "compare/RunDiff.h"
@@ -107,7 +108,13 @@ int shootCompare(const QString& spec, const QString& out, const QSize& size)
     view.resize(size);
     view.show();
     auto* pane = view.graphPane();
-    auto settled = [&]() { return !pane->view(0)->layoutPending() && !pane->view(1)->layoutPending(); };
+    // Settled: both graphs opened (CompareOpening done), no layout on its way.
+    auto settled = [&]() {
+        for (int k = 0; k < 2; ++k)
+            if (pane->view(k)->layoutPending() || (pane->view(k)->graph() && !pane->view(k)->moduleTree()))
+                return false;
+        return pane->view(0)->moduleTree() && !pane->opening();
+    };
     spinUntil(settled, 60000);
     spinUntil([]() { return false; }, 500);
     const auto sibling
@@ -141,7 +148,15 @@ int shootCompare(const QString& spec, const QString& out, const QSize& size)
     view.tabs()->setCurrentIndex(ps::ui::CompareView::TableTab);
     spinUntil([]() { return false; }, 300);
     view.grab().save(sibling("-table.png"));
-    std::printf("wrote %s and its -selected, -code, -table siblings\n", qPrintable(out));
+    // Every module expanded on A (B follows), both fitted: every node in its diff colour.
+    view.tabs()->setCurrentIndex(ps::ui::CompareView::GraphTab);
+    pane->view(0)->expandAll();
+    spinUntil(settled, 60000);
+    for (int k = 0; k < 2; ++k)
+        pane->view(k)->zoomToFit();
+    spinUntil([]() { return false; }, 500);
+    view.grab().save(sibling("-expanded.png"));
+    std::printf("wrote %s and its -selected, -code, -table, -expanded siblings\n", qPrintable(out));
     return 0;
 }
 

@@ -9,6 +9,9 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QPlainTextEdit>
+#include <QResizeEvent>
+#include <QShowEvent>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -46,31 +49,36 @@ CompareCodePane::CompareCodePane(QWidget* parent) : QWidget(parent)
     m_list->setHeaderLabels({tr("Section"), tr("Status"), tr("Lines")});
     m_list->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_list->header()->setStretchLastSection(false);
-    m_notes = new QLabel;
-    m_notes->setWordWrap(true);
-    m_notes->setTextFormat(Qt::PlainText);
-    m_notes->setSizePolicy(
-        QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long line is wrapped or cut, never widening the window
-    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The metadata and kernel lines: as many as there are (a resnet's run has dozens), scrolled
+    // in their own pane rather than pushing the code down.
+    m_notes = new QPlainTextEdit;
+    m_notes->setObjectName(QStringLiteral("compareCodeNotes"));
+    m_notes->setReadOnly(true);
+    m_notes->setFrameShape(QFrame::NoFrame);
+    m_notes->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_notes->setBackgroundRole(QPalette::Window);
+    m_notes->viewport()->setAutoFillBackground(false);
     m_diff = new SideBySideDiffView;
     m_diff->setObjectName(QStringLiteral("compareCodeDiff"));
     for (int k = 0; k < 2; ++k)  // "run #12 (name): a long section title" is cut, not widening the window
         m_diff->title(k)->setMinimumWidth(1);
 
-    auto* top = new QWidget;
-    auto* tl = new QVBoxLayout(top);
-    tl->setContentsMargins(0, 0, 0, 0);
-    tl->addWidget(m_list, 1);
-    tl->addWidget(m_notes);
-    auto* split = new QSplitter(Qt::Vertical);
-    split->setChildrenCollapsible(false);
-    split->addWidget(top);
-    split->addWidget(m_diff);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 3);
+    // The code gets most of the height; the list and the notes what they need, up to a modest
+    // share each (setInitialSizes), the splitter's handles moving them.
+    m_split = new QSplitter(Qt::Vertical);
+    m_split->setObjectName(QStringLiteral("compareCodeSplit"));
+    m_split->setChildrenCollapsible(false);
+    m_split->addWidget(m_list);
+    m_split->addWidget(m_notes);
+    m_split->addWidget(m_diff);
+    m_split->setStretchFactor(0, 0);
+    m_split->setStretchFactor(1, 0);
+    m_split->setStretchFactor(2, 1);
+    m_list->setMinimumHeight(m_list->fontMetrics().height() * 3);
+    m_notes->setMinimumHeight(m_notes->fontMetrics().height() * 2);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(split);
+    layout->addWidget(m_split);
 
     connect(m_list, &QTreeWidget::currentItemChanged, this,
         [this](QTreeWidgetItem* item) { showSection(item ? m_list->indexOfTopLevelItem(item) : -1); });
@@ -152,8 +160,10 @@ void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const 
             counts << QStringLiteral("%1 %2").arg(count).arg(StatusStyle::word(status));
         notes << tr("kernels: %1").arg(counts.join(QStringLiteral(", ")));
     }
-    m_notes->setText(notes.join('\n'));
+    m_notes->setPlainText(notes.join('\n'));
     m_notes->setVisible(!notes.isEmpty());
+    m_sized = false;
+    setInitialSizes();
 
     // The first section that differs, its code before its header's comments; else the first.
     int first = -1;
@@ -195,7 +205,40 @@ void CompareCodePane::showSection(int row)
 
 QString CompareCodePane::notes() const
 {
-    return m_notes->text();
+    return m_notes->toPlainText();
+}
+
+void CompareCodePane::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    setInitialSizes();
+}
+
+void CompareCodePane::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    setInitialSizes();
+}
+
+void CompareCodePane::setInitialSizes()
+{
+    // Once per capture, at the pane's real height: the list as tall as its rows and the notes as
+    // their lines, each at most a fifth of the height, the code the rest (at least 60 %).
+    const int height = contentsRect().height();
+    if (m_sized || !isVisible() || height < 200)
+        return;
+    m_sized = true;
+    const int rows = std::max(1, m_list->topLevelItemCount());
+    const int rowHeight = std::max(m_list->sizeHintForRow(0), m_list->fontMetrics().height());
+    const int list
+        = std::min(m_list->header()->sizeHint().height() + rows * rowHeight + 2 * m_list->frameWidth() + 4, height / 5);
+    const int lines = m_notes->isHidden() ? 0 : m_notes->document()->blockCount();
+    const int notes = m_notes->isHidden()
+        ? 0
+        : std::min(lines * m_notes->fontMetrics().lineSpacing() + 2 * m_notes->frameWidth() + 8
+                + static_cast<int>(2 * m_notes->document()->documentMargin()),
+            height / 5);
+    m_split->setSizes({list, notes, std::max(0, height - list - notes)});
 }
 
 }  // namespace ps::ui

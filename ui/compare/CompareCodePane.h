@@ -10,6 +10,8 @@
 #include <vector>
 
 class QLabel;
+class QPlainTextEdit;
+class QSplitter;
 class QTreeWidget;
 
 namespace ps::compare {
@@ -24,7 +26,8 @@ class SideBySideDiffView;
 /// sections with their status (same, changed, added, removed: coloured as in the graphs) and
 /// lines added and removed; selecting one shows its text of run A and of run B side by side
 /// with the lines that differ marked (SideBySideDiffView). Under the list, the calling-convention
-/// metadata fields and the kernels that differ.
+/// metadata fields and the kernels that differ, in a pane of their own; the code gets most of
+/// the height (a splitter: the list and the notes as tall as they need, up to a fifth each).
 class CompareCodePane : public QWidget {
     Q_OBJECT
 public:
@@ -39,6 +42,11 @@ public:
     void showSection(int row);
     /// The metadata and kernel lines under the list.
     QString notes() const;
+    QSplitter* splitter() const { return m_split; }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     struct Slice {
@@ -49,8 +57,13 @@ private:
         int firstB = 1;
     };
 
+    /// The splitter's sizes for a new capture, once the pane has its height.
+    void setInitialSizes();
+
     QTreeWidget* m_list;
-    QLabel* m_notes;
+    QPlainTextEdit* m_notes;
+    QSplitter* m_split;
+    bool m_sized = false;  ///< the splitter's sizes are set for the capture shown
     SideBySideDiffView* m_diff;
     std::vector<Slice> m_slices;
     std::vector<std::string> m_kinds;                       ///< per row, its section's kind ("header", "metadata", ...)

@@ -6,12 +6,12 @@
 #include "compare/GraphDiff.h"
 #include "graph/GraphModel.h"
 #include "graph/ModuleTree.h"
+#include "ui/compare/CompareOpening.h"
 #include "ui/compare/CompareViewportSync.h"
 #include "ui/compare/DiffColours.h"
 #include "ui/graph/GraphBoxItem.h"
 #include "ui/graph/GraphCanvas.h"
 #include "ui/graph/GraphView.h"
-#include "ui/graph/LensPalette.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -97,9 +97,10 @@ CompareGraphPane::CompareGraphPane(QWidget* parent) : QWidget(parent)
         m_split->setStretchFactor(k, 1);
         connect(
             m_views[k], &GraphView::nodesSelected, this, [this, k](const QList<int>& nodes) { onSelected(k, nodes); });
-        connect(m_views[k], &GraphView::graphShown, this, &CompareGraphPane::onShown);
+        connect(m_views[k], &GraphView::graphShown, this, &CompareGraphPane::refreshFills);
     }
     m_sync = new CompareViewportSync(m_views[0], m_views[1], this);
+    m_opening = new CompareOpening(m_views[0], m_views[1], m_sync, this);
     m_together = new QCheckBox(tr("Move together"));
     m_together->setObjectName(QStringLiteral("compareMoveTogether"));
     m_together->setChecked(true);
@@ -126,12 +127,10 @@ void CompareGraphPane::setCapture(const json& captureA, const json& captureB, co
     Indices index;
     Models models;
     showSides(captures, models, index);
-    std::map<int, QColor> fills[2];
-    colourAndMatch(diff, index, fills);
+    colourAndMatch(diff, index, models);
     m_sync->setMatches(m_match[0], diff.renames());
-    chooseModulesToOpen(diff, models);
-    m_refit = false;
-    setTitles(diff, models, fills);
+    m_opening->start(chooseModulesToOpen(diff, models));
+    setTitles(diff, models);
     m_summary->setText(summaryLines(diff).join('\n'));
     m_detail->setText(legend());
 }
@@ -140,6 +139,7 @@ void CompareGraphPane::showSides(const json* captures[2], Models& models, Indice
 {
     for (int k = 0; k < 2; ++k) {
         m_match[k].clear();
+        m_change[k].clear();
         m_expect[k] = -1;
         const json& graphJson = member(*captures[k], "graph");
         if (captures[k]->is_null()) {
@@ -158,24 +158,28 @@ void CompareGraphPane::showSides(const json* captures[2], Models& models, Indice
     }
 }
 
-void CompareGraphPane::colourAndMatch(
-    const compare::GraphDiff& diff, const Indices& index, std::map<int, QColor> fills[2])
+void CompareGraphPane::colourAndMatch(const compare::GraphDiff& diff, const Indices& index, const Models& models)
 {
+    using Status = CompareColouring::Status;
+    std::vector<Status> status[2];
+    for (int k = 0; k < 2; ++k)
+        status[k].assign(models[k] ? models[k]->nodes().size() : 0, Status::Same);
     for (int i : diff.removed())
         if (int n = at(index[0], i); n >= 0)
-            fills[0][n] = DiffColours::removed();
+            status[0][static_cast<std::size_t>(n)] = Status::Only;
     for (int j : diff.added())
         if (int n = at(index[1], j); n >= 0)
-            fills[1][n] = DiffColours::added();
+            status[1][static_cast<std::size_t>(n)] = Status::Only;
     for (std::size_t i = 0; i < diff.changed().size(); ++i) {
         const compare::NodeChange& c = diff.changed()[i];
         const int sides[2] = {at(index[0], c.a), at(index[1], c.b)};
         for (int k = 0; k < 2; ++k)
             if (const int n = sides[k]; n >= 0) {
-                fills[k][n] = DiffColours::changed();
+                status[k][static_cast<std::size_t>(n)] = Status::Changed;
                 m_change[k][static_cast<std::size_t>(n)] = static_cast<int>(i);
             }
     }
+    m_colouring.set(status, diff.renames());
     for (const auto& [i, j] : diff.matched()) {
         const int a = at(index[0], i);
         const int b = at(index[1], j);
@@ -186,7 +190,7 @@ void CompareGraphPane::colourAndMatch(
     }
 }
 
-void CompareGraphPane::chooseModulesToOpen(const compare::GraphDiff& diff, const Models& models)
+QStringList CompareGraphPane::chooseModulesToOpen(const compare::GraphDiff& diff, const Models& models)
 {
     // Every parent of a block's module (model.layer1 for an added model.layer1.2), else of a
     // changed node's, on both sides alike (where a side has it).
@@ -210,20 +214,15 @@ void CompareGraphPane::chooseModulesToOpen(const compare::GraphDiff& diff, const
             if (m_change[k][i] >= 0)
                 addParents(model->nodes()[i].modulePath);
     }
-    m_reveal.clear();
+    QStringList reveal;
     for (const std::string& p : parents)  // sorted: a parent before its children
-        m_reveal << QString::fromStdString(p);
+        reveal << QString::fromStdString(p);
+    return reveal;
 }
 
-void CompareGraphPane::setTitles(const compare::GraphDiff& diff, const Models& models, std::map<int, QColor> fills[2])
+void CompareGraphPane::setTitles(const compare::GraphDiff& diff, const Models& models)
 {
     for (int k = 0; k < 2; ++k) {
-        // Unchanged nodes plain, also where nothing differs (no fills would be the lens colours,
-        // whose green parameters read as "added" here): one plain fill is enough to say so.
-        if (models[k] && fills[k].empty() && !models[k]->empty())
-            fills[k][0] = LensPalette::colors(std::string(), m_views[k]->palette()).fill;
-        if (models[k] && !models[k]->empty())
-            m_views[k]->setNodeFills(fills[k]);
         const int nodes = models[k] ? static_cast<int>(models[k]->nodes().size()) : 0;
         QString title = m_labels[k];
         if (models[k])
@@ -336,31 +335,18 @@ QString CompareGraphPane::describe(int side, const QList<int>& nodes) const
         .arg(static_cast<int>(nodes.size()) - only - changed);
 }
 
-void CompareGraphPane::onShown()
+void CompareGraphPane::refreshFills()
 {
-    for (GraphView* v : m_views)
-        if (!v->graph() || !v->moduleTree() || v->layoutPending())
-            return;  // both opened and settled first
-    if (!m_reveal.isEmpty()) {
-        const QStringList reveal = std::exchange(m_reveal, QStringList());
-        const bool together = m_sync->isEnabled();
-        m_sync->setEnabled(false);  // each side opens its own modules
-        bool asked = false;
-        for (int k = 0; k < 2; ++k)
-            for (const QString& path : reveal)
-                if (!m_views[k]->isExpanded(path) && m_views[k]->moduleTree()->find(path.toStdString()) >= 0) {
-                    m_views[k]->expandModule(path);
-                    asked = true;
-                }
-        m_sync->setEnabled(together);
-        m_refit = asked;
-        return;
-    }
-    if (m_refit) {
-        m_refit = false;
-        for (GraphView* v : m_views)
-            v->zoomToFit();
-    }
+    const GraphView* views[2] = {m_views[0], m_views[1]};
+    m_colouring.update(views);
+    for (int k = 0; k < 2; ++k)
+        if (m_views[k]->moduleTree())
+            m_views[k]->setNodeFills(m_colouring.fillsFor(k, *m_views[k], m_views[k]->palette()));
+}
+
+bool CompareGraphPane::opening() const
+{
+    return m_opening->busy();
 }
 
 int CompareGraphPane::matchOf(int side, int node) const

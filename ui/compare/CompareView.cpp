@@ -13,8 +13,10 @@
 #include <QLabel>
 #include <QScreen>
 #include <QShortcut>
+#include <QSignalBlocker>
 #include <QTabWidget>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace ps::ui {
@@ -53,9 +55,6 @@ CompareView::CompareView(compare::RunSide a, compare::RunSide b, QWidget* parent
     setObjectName(QStringLiteral("compareWindow"));
     setAttribute(Qt::WA_DeleteOnClose);
     setAttribute(Qt::WA_QuitOnClose, false);  // the main window decides when the studio ends
-    m_diff = compare::RunDiff::compare(m_sides[0], m_sides[1]);
-    const QString labels[2] = {q(m_sides[0].label), q(m_sides[1].label)};
-    setWindowTitle(tr("Compare %1 and %2 — Precompile Studio").arg(labels[0], labels[1]));
 
     // The verdict first, in the colours the graphs use.
     m_verdict = new QLabel;
@@ -70,11 +69,6 @@ CompareView::CompareView(compare::RunSide a, compare::RunSide b, QWidget* parent
     m_verdict->setFont(big);
     m_verdict->setAutoFillBackground(true);
     m_verdict->setContentsMargins(8, 4, 8, 4);
-    QPalette pal = m_verdict->palette();
-    pal.setColor(QPalette::Window, m_diff.equivalent() ? DiffColours::added() : DiffColours::changed());
-    pal.setColor(QPalette::WindowText, Qt::black);
-    m_verdict->setPalette(pal);
-    m_verdict->setText(verdictText());
     m_why = new QLabel;
     m_why->setObjectName(QStringLiteral("compareWhy"));
     m_why->setTextFormat(Qt::PlainText);
@@ -82,24 +76,31 @@ CompareView::CompareView(compare::RunSide a, compare::RunSide b, QWidget* parent
         QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long line is wrapped or cut, never widening the window
     m_why->setWordWrap(true);
     m_why->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_why->setText(whyLines().join('\n'));
-    m_why->setVisible(!whyLines().isEmpty());
+
+    // Swap: the other run becomes the base (left), so that an added layer reads as added.
+    m_swap = new QToolButton;
+    m_swap->setObjectName(QStringLiteral("compareSwap"));
+    m_swap->setText(tr("⇄ Swap Sides"));
+    m_swap->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_swap->setToolTip(tr("Make the run on the right the base (left) and compare again (%1)")
+                           .arg(swapKey().toString(QKeySequence::NativeText)));
+    connect(m_swap, &QToolButton::clicked, this, &CompareView::swapSides);
+    auto* swapKeyShortcut = new QShortcut(swapKey(), this);
+    connect(swapKeyShortcut, &QShortcut::activated, this, &CompareView::swapSides);
+    auto* verdictRow = new QHBoxLayout;
+    verdictRow->setContentsMargins(0, 0, 0, 0);
+    verdictRow->addWidget(m_verdict, 1);
+    verdictRow->addWidget(m_swap, 0, Qt::AlignVCenter);
 
     m_captures = new QComboBox;
     m_captures->setObjectName(QStringLiteral("compareCaptures"));
-    for (const compare::CaptureComparison& c : m_diff.captures())
-        m_captures->addItem(
-            tr("capture %1: %2 (%3 | %4)")
-                .arg(q(c.name), c.equivalent ? tr("equivalent") : tr("differs"),
-                    c.statusA.empty() ? tr("absent") : q(c.statusA), c.statusB.empty() ? tr("absent") : q(c.statusB)));
     auto* captureRow = new QHBoxLayout;
     captureRow->addWidget(new QLabel(tr("Capture:")));
     captureRow->addWidget(m_captures);
     captureRow->addStretch(1);
-    auto* captureBar = new QWidget;
-    captureBar->setLayout(captureRow);
+    m_captureBar = new QWidget;
+    m_captureBar->setLayout(captureRow);
     captureRow->setContentsMargins(0, 0, 0, 0);
-    captureBar->setVisible(m_diff.captures().size() > 1);
 
     m_graph = new CompareGraphPane;
     m_code = new CompareCodePane;
@@ -112,34 +113,83 @@ CompareView::CompareView(compare::RunSide a, compare::RunSide b, QWidget* parent
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
-    layout->addWidget(m_verdict);
+    layout->addLayout(verdictRow);
     layout->addWidget(m_why);
-    layout->addWidget(captureBar);
+    layout->addWidget(m_captureBar);
     layout->addWidget(m_tabs, 1);
     auto* close = new QShortcut(QKeySequence::Close, this);
     connect(close, &QShortcut::activated, this, &QWidget::close);
     connect(m_captures, &QComboBox::currentIndexChanged, this, &CompareView::setCapture);
 
-    // The first capture that differs.
-    int first = 0;
-    for (std::size_t i = 0; i < m_diff.captures().size(); ++i)
-        if (!m_diff.captures()[i].equivalent) {
-            first = static_cast<int>(i);
-            break;
-        }
-    if (m_diff.captures().empty()) {
-        m_tabs->setEnabled(false);
-    } else if (first == m_captures->currentIndex()) {
-        setCapture(first);
-    } else {
-        m_captures->setCurrentIndex(first);  // shows it
-    }
+    showDiff();
     // Where the difference is: the same graph lowered differently opens on the code.
     if (!m_diff.captures().empty()) {
-        const compare::CaptureComparison& c = m_diff.captures()[static_cast<std::size_t>(first)];
+        const compare::CaptureComparison& c
+            = m_diff.captures()[static_cast<std::size_t>(std::max(0, m_captures->currentIndex()))];
         if (c.graph.identical() && c.code.present() && !c.code.identical())
             m_tabs->setCurrentIndex(CodeTab);
     }
+}
+
+QKeySequence CompareView::swapKey()
+{
+    return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X);
+}
+
+QList<QPair<QString, QString>> CompareView::keyHelp()
+{
+    return {
+        {tr("Swap the sides: compare with the other run as the base"), swapKey().toString(QKeySequence::NativeText)},
+        {tr("Compare two runs (select both in the library)"), tr("Ctrl+click, then the Compare button")},
+        {tr("Select a node's match on the other side"), tr("click it")},
+        {tr("Walk the graph's nodes, expand and collapse (as in the Graph tab)"), tr("arrows, Enter, +, -")}};
+}
+
+void CompareView::showDiff()
+{
+    m_diff = compare::RunDiff::compare(m_sides[0], m_sides[1]);
+    const QString labels[2] = {q(m_sides[0].label), q(m_sides[1].label)};
+    setWindowTitle(tr("Compare %1 and %2 — Precompile Studio").arg(labels[0], labels[1]));
+    QPalette pal = m_verdict->palette();
+    pal.setColor(QPalette::Window, m_diff.equivalent() ? DiffColours::added() : DiffColours::changed());
+    pal.setColor(QPalette::WindowText, Qt::black);
+    m_verdict->setPalette(pal);
+    m_verdict->setText(verdictText());
+    m_why->setText(whyLines().join('\n'));
+    m_why->setVisible(!whyLines().isEmpty());
+
+    // The captures, the one shown kept by name (else the first that differs).
+    const QString shown = m_captures->currentIndex() >= 0 ? m_captures->currentData().toString() : QString();
+    const QSignalBlocker block(m_captures);
+    m_captures->clear();
+    int current = -1;
+    for (std::size_t i = 0; i < m_diff.captures().size(); ++i) {
+        const compare::CaptureComparison& c = m_diff.captures()[i];
+        m_captures->addItem(
+            tr("capture %1: %2 (%3 | %4)")
+                .arg(q(c.name), c.equivalent ? tr("equivalent") : tr("differs"),
+                    c.statusA.empty() ? tr("absent") : q(c.statusA), c.statusB.empty() ? tr("absent") : q(c.statusB)),
+            q(c.name));
+        if (current < 0 && !shown.isEmpty() && q(c.name) == shown)
+            current = static_cast<int>(i);
+    }
+    for (std::size_t i = 0; i < m_diff.captures().size() && current < 0; ++i)
+        if (!m_diff.captures()[i].equivalent)
+            current = static_cast<int>(i);
+    m_captureBar->setVisible(m_diff.captures().size() > 1);
+    m_tabs->setEnabled(!m_diff.captures().empty());
+    if (m_diff.captures().empty())
+        return;
+    m_captures->setCurrentIndex(std::max(current, 0));
+    if (m_graphShown >= 0)
+        m_graphShown = -1;  // shown again, compared the other way
+    setCapture(m_captures->currentIndex());
+}
+
+void CompareView::swapSides()
+{
+    std::swap(m_sides[0], m_sides[1]);
+    showDiff();
 }
 
 compare::RunSide CompareView::sideOf(const RunDocument& run, const QString& label)

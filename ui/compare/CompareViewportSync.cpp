@@ -159,7 +159,8 @@ void CompareViewportSync::onMoved(int side)
 {
     // Only a side the user has moved leads (both open fitted, each to its own pane), and not
     // while an expansion on either side is being laid out (its scene moves under the view).
-    if (!m_enabled || m_suspended || m_following || m_relayout[0] || m_relayout[1] || m_views[side]->canvas()->keepsFitted())
+    if (!m_enabled || m_suspended || m_following || m_relayout[0] || m_relayout[1]
+        || m_views[side]->canvas()->keepsFitted())
         return;
     m_leader = side;
     follow(side);

@@ -1,5 +1,7 @@
 #include "ui/graph/GraphCanvas.h"
 
+#include "ui/graph/GraphBoxItem.h"
+
 #include <QContextMenuEvent>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
@@ -206,6 +208,33 @@ void GraphCanvas::paintEvent(QPaintEvent* event)
     }
     painter.end();
     emit painted();
+}
+
+void GraphCanvas::showActualSize(const QGraphicsItem* on)
+{
+    // 1:1 where the user is working: on `on` (the selection), else where the view is.
+    const QPointF centre = mapToScene(viewport()->rect().center());
+    setZoom(1.0);
+    centerOn(on ? on->sceneBoundingRect().center() : centre);
+}
+
+void GraphCanvas::showReadable(const QGraphicsItem* item)
+{
+    // A match found from a fitted speck of a graph is shown where it can be read.
+    if (zoom() * GraphBoxItem::fontPixels(font(), viewport()) < GraphBoxItem::kMinTextPx)
+        setZoom(1.0);
+    centerOn(item->sceneBoundingRect().center());
+}
+
+QList<QPair<QString, QString>> GraphCanvas::keyHelp()
+{
+    return {{tr("Search the graph's nodes (in the Graph tab)"), tr("Ctrl+F")},
+        {tr("Go to the next / previous node that matches (in the node search)"), tr("Enter, Shift+Enter")},
+        {tr("From the node search to the canvas"), tr("Tab")}, {tr("Select the node's input / user"), tr("Up, Down")},
+        {tr("Select the previous / next node"), tr("Left, Right")},
+        {tr("Expand the selected module"), tr("Enter, Space, +")},
+        {tr("Collapse the module around the selected node"), tr("-")}, {tr("Pan the graph"), tr("Ctrl+arrows")},
+        {tr("Zoom in / out"), tr("Ctrl++, Ctrl+-, Ctrl+wheel")}, {tr("Fit the graph"), tr("Ctrl+0")}};
 }
 
 }  // namespace ps::ui

@@ -37,6 +37,12 @@ public:
     /// The whole scene in view (never past 1:1), but never smaller than `minZoom` (then the top
     /// is shown).
     void fitScene(qreal minZoom);
+    /// 1:1, centred on `on` (null: where the view is centred now).
+    void showActualSize(const QGraphicsItem* on);
+    /// Centres `item`, at 1:1 first when the zoom is too small for its text.
+    void showReadable(const QGraphicsItem* item);
+    /// What each key does on the canvas and in the node search, for Help > Keyboard Shortcuts.
+    static QList<QPair<QString, QString>> keyHelp();
     /// What the canvas draws below kFloorZoom in place of the whole scene, asked at every paint
     /// there (GraphScene::overviewItems(): one picture of the boxes and the regions): a fitted
     /// view of tens of thousands of items would otherwise walk and sort them all every frame.

@@ -2,6 +2,7 @@
 
 #include "ui/graph/GraphCanvas.h"
 
+#include <QGraphicsItem>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
@@ -70,7 +71,7 @@ void GraphMinimap::updateShown()
     if (wanted == isHidden())
         setVisible(wanted);
     if (wanted) {
-        raise();
+        place();  // the view moved: the boxes under each corner did too
         update();
     }
 }
@@ -136,9 +137,41 @@ bool GraphMinimap::eventFilter(QObject* watched, QEvent* event)
 
 void GraphMinimap::place()
 {
+    // The corner that hides the fewest boxes now: bottom right unless boxes are there (a
+    // narrow graph's middle column is at no corner; a wide row's is at the bottom).
     const QRect vp = m_canvas->viewport()->geometry();
-    move(vp.right() - width() - kMargin, vp.bottom() - height() - kMargin);
+    const QPoint corners[] = {{vp.right() - width() - kMargin, vp.bottom() - height() - kMargin},
+        {vp.left() + kMargin, vp.bottom() - height() - kMargin}, {vp.right() - width() - kMargin, vp.top() + kMargin},
+        {vp.left() + kMargin, vp.top() + kMargin}};
+    QPoint best = corners[0];
+    qint64 fewest = -1;
+    for (const QPoint& corner : corners) {
+        const qint64 hidden = boxAreaUnder(QRect(m_canvas->viewport()->mapFrom(m_canvas, corner), size()));
+        if (fewest < 0 || hidden < fewest) {
+            fewest = hidden;
+            best = corner;
+        }
+        if (hidden == 0)
+            break;
+    }
+    if (pos() != best)
+        move(best);
     raise();
+}
+
+qint64 GraphMinimap::boxAreaUnder(const QRect& viewportRect) const
+{
+    // The boxes are the selectable items (edges and regions are not): the scene's index finds
+    // them, however many there are.
+    qint64 area = 0;
+    for (const QGraphicsItem* item : m_canvas->items(viewportRect, Qt::IntersectsItemShape))
+        if (item->flags() & QGraphicsItem::ItemIsSelectable) {
+            // The box itself (its shape), not the room its title may take beside it.
+            const QRectF box = item->mapRectToScene(item->shape().boundingRect());
+            const QRect shown = m_canvas->mapFromScene(box).boundingRect() & viewportRect;
+            area += qint64(shown.width()) * shown.height();
+        }
+    return area;
 }
 
 }  // namespace ps::ui

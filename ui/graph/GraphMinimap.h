@@ -9,8 +9,9 @@ namespace ps::ui {
 
 class GraphCanvas;
 
-/// The whole graph in small, in the bottom-right corner of the canvas's viewport (kept there as
-/// it is resized), with the part in view outlined. Click or drag in it to move the view there.
+/// The whole graph in small, in a corner of the canvas's viewport (bottom right unless boxes are
+/// there and another corner hides fewer: chosen again as the view moves and is resized), with
+/// the part in view outlined. Click or drag in it to move the view there.
 /// Shown only while part of the graph is out of view: when the whole graph fits, it would only
 /// cover some of it. Translucent, so what is under it still shows. The picture is drawn once
 /// per layout (or lens), from the boxes' rectangles and fills, so panning only repaints the
@@ -38,6 +39,9 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    /// On-screen area of the boxes under `viewportRect` (viewport coordinates).
+    qint64 boxAreaUnder(const QRect& viewportRect) const;
+
     void place();
     /// Shown while the boxes are not all in view.
     void updateShown();

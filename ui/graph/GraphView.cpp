@@ -5,6 +5,7 @@
 #include "graph/ModuleTree.h"
 #include "graph/VisibleGraph.h"
 #include "ui/graph/EdgesItem.h"
+#include "ui/graph/GraphBoxItem.h"
 #include "ui/graph/GraphCanvas.h"
 #include "ui/graph/GraphContextMenu.h"
 #include "ui/graph/GraphDetailsFormatter.h"
@@ -25,6 +26,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace ps::ui {
 
@@ -230,6 +232,10 @@ void GraphView::onLayoutShown(bool opened)
         m_expansion->syncTree(false);
     }
     applyPendingSelection();
+    if (std::exchange(m_fitNext, false))
+        zoomToFit();
+    if (std::exchange(m_goToSelection, false))
+        goToSelection();
     emit graphShown();
 }
 
@@ -349,6 +355,7 @@ void GraphView::expandAll()
 
 void GraphView::collapseAll()
 {
+    m_fitNext = true;  // the few boxes left, whole: not a speck where the big graph was
     m_expansion->requestAll(false);
 }
 
@@ -510,29 +517,27 @@ int GraphView::currentMatchNode() const
 void GraphView::findNext()
 {
     if (const int node = m_toolBar->stepMatch(1); node >= 0)
-        selectNodes({node}, /*reveal=*/true);
+        goToMatch(node);
 }
 
 void GraphView::findPrevious()
 {
     if (const int node = m_toolBar->stepMatch(-1); node >= 0)
-        selectNodes({node}, /*reveal=*/true);
+        goToMatch(node);
+}
+
+void GraphView::goToMatch(int node)
+{
+    selectNodes({node}, /*reveal=*/true);
+    if (m_session->pending())
+        m_goToSelection = true;  // once the module hiding it is open
+    else
+        goToSelection();
 }
 
 void GraphView::focusSearch()
 {
     m_toolBar->focusSearch();
-}
-
-QList<QPair<QString, QString>> GraphView::keyHelp()
-{
-    return {{tr("Search the graph's nodes (in the Graph tab)"), tr("Ctrl+F")},
-        {tr("Go to the next / previous node that matches (in the node search)"), tr("Enter, Shift+Enter")},
-        {tr("From the node search to the canvas"), tr("Tab")}, {tr("Select the node's input / user"), tr("Up, Down")},
-        {tr("Select the previous / next node"), tr("Left, Right")},
-        {tr("Expand the selected module"), tr("Enter, Space, +")},
-        {tr("Collapse the module around the selected node"), tr("-")}, {tr("Pan the graph"), tr("Ctrl+arrows")},
-        {tr("Zoom in / out"), tr("Ctrl++, Ctrl+-, Ctrl+wheel")}, {tr("Fit the graph"), tr("Ctrl+0")}};
 }
 
 QString GraphView::detailsText() const
@@ -596,7 +601,15 @@ void GraphView::zoomToFit()
 
 void GraphView::zoomReset()
 {
-    m_canvas->setZoom(1.0);
+    const QList<QGraphicsItem*> selected = m_scene->selectedItems();
+    m_canvas->showActualSize(selected.isEmpty() ? nullptr : selected.front());
+}
+
+void GraphView::goToSelection()
+{
+    const QList<QGraphicsItem*> selected = m_scene->selectedItems();
+    if (!selected.isEmpty())
+        m_canvas->showReadable(selected.front());
 }
 
 }  // namespace ps::ui

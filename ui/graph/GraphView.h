@@ -148,8 +148,6 @@ public slots:
     void findPrevious();
     /// Puts the focus in the search box, its text selected.
     void focusSearch();
-    /// What each key does on the canvas and in the node search, for Help > Keyboard Shortcuts.
-    static QList<QPair<QString, QString>> keyHelp();
     void expandAll();
     void collapseAll();
     void exportInteractive();
@@ -174,6 +172,10 @@ private:
     void applyLens();
     void applyPendingSelection();
     void onSelectionChanged();
+    /// Selects a search match (opening its module) and shows it readable, centred.
+    void goToMatch(int node);
+    /// Centres the selection, at 1:1 when the zoom is too small to read it.
+    void goToSelection();
     void onExpandRequested(QGraphicsItem* item, bool expand);
     void onItemActivated(QGraphicsItem* item);
     void onStep(GraphNavigator::Step step);
@@ -205,6 +207,8 @@ private:
     QSplitter* m_split;
     graph::Lens m_lens = graph::Lens::Kind;
     QList<int> m_marked;
+    bool m_fitNext = false;        ///< fit once the requested layout is shown (Collapse all)
+    bool m_goToSelection = false;  ///< go to the selection once the requested layout is shown
     std::map<int, QColor> m_nodeFills;
     int m_depth = 1;
     bool m_selecting = false;

@@ -1,9 +1,11 @@
 #include "ui/window/MainWindow.h"
 
 #include "ui/common/NoticeBar.h"
+#include "ui/compare/CompareView.h"
 #include "ui/editor/FindBar.h"
 #include "ui/editor/ScriptEditor.h"
 #include "ui/editor/UnsavedScript.h"
+#include "ui/graph/GraphCanvas.h"
 #include "ui/graph/GraphView.h"
 #include "ui/lessons/LessonsView.h"
 #include "ui/lessons/LessonsWindow.h"
@@ -400,8 +402,9 @@ void MainWindow::showShortcuts()
     auto* dialog = new ShortcutsDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->addKeys(tr("Editor"), m_editor->keyHelp());
-    dialog->addKeys(tr("Graph"), GraphView::keyHelp());
+    dialog->addKeys(tr("Graph"), GraphCanvas::keyHelp());
     dialog->addKeys(tr("Library"), LibraryView::keyHelp());
+    dialog->addKeys(tr("Compare"), CompareView::keyHelp());
     dialog->show();
 }
 
