@@ -73,9 +73,13 @@ TEST_P(LibraryTorchRoundTrip, ExportedPairLoadsInPlainPythonAndMatchesEager)
     std::filesystem::remove_all(made);  // from here on only the library has the bytes
 
     const std::string out = dir.file("export");
-    library.exportRun(id, out);
-    const int rc = ::ps::library::run(quoted(python) + " -c " + quoted(kLoadAndCompare) + " " + quoted(out + "/mlp.py")
-            + " " + quoted(out + "/mlp.cache"),
+    // Named as the library lists the run (its script's stem), whatever the capture is called.
+    const std::vector<std::string> written = library.exportRun(id, out);
+    ASSERT_EQ(written.size(), 3u);
+    const std::string stem = library.show(id).summary.name;
+    ASSERT_EQ(written[0], out + "/" + stem + ".py");
+    const int rc = ::ps::library::run(quoted(python) + " -c " + quoted(kLoadAndCompare) + " " + quoted(written[0]) + " "
+            + quoted(out + "/" + stem + ".cache"),
         dir.file("load.log"));
     const std::string log = test::readBytes(dir.file("load.log"));
     EXPECT_EQ(rc, 0) << log;

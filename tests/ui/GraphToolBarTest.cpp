@@ -104,5 +104,15 @@ TEST(UiGraphToolBar, CountsReadInTheRightNumber)
             summary = label->toolTip();
     EXPECT_TRUE(summary.startsWith("4 nodes · ")) << summary.toStdString();
     EXPECT_TRUE(summary.contains(" · 1 input · 1 layer · 1 collapsed module")) << summary.toStdString();
+    EXPECT_FALSE(summary.contains("Partial")) << summary.toStdString();
+
+    // A partial graph says so first, where a narrow toolbar does not cut it.
+    json["complete"] = false;
+    bar.setSummary(ps::graph::GraphModel::fromJson(json), 1, 1);
+    QString shown;
+    for (QLabel* label : bar.findChildren<QLabel*>())
+        if (label->toolTip().contains(QStringLiteral("nodes")))
+            shown = label->text();
+    EXPECT_TRUE(shown.startsWith("Partial graph · ")) << shown.toStdString();
     EXPECT_FALSE(summary.contains("(s)")) << summary.toStdString();
 }

@@ -195,10 +195,10 @@ void GraphToolBar::focusSearch()
     m_search->selectAll();
 }
 
-void GraphToolBar::setSummary(const QString& text)
+void GraphToolBar::setSummary(const QString& text, const QString& tip)
 {
     m_summaryText = text;
-    m_summary->setToolTip(text);
+    m_summary->setToolTip(tip.isEmpty() ? text : tip);
     elideSummary();
 }
 
@@ -207,15 +207,21 @@ void GraphToolBar::setSummary(const graph::GraphModel& graph, int layers, int co
     std::size_t placeholders = 0;
     for (const auto& n : graph.nodes())
         placeholders += n.op == "placeholder";
-    QString summary = QStringList{counted(qint64(graph.nodes().size()), tr("node"), tr("nodes")),
+    const QStringList counts{counted(qint64(graph.nodes().size()), tr("node"), tr("nodes")),
         counted(qint64(graph.edgeCount()), tr("edge"), tr("edges")),
-        counted(qint64(placeholders), tr("input"), tr("inputs")), counted(layers, tr("layer"), tr("layers"))}
-                          .join(QStringLiteral(" · "));
-    if (collapsed > 0)
-        summary += QStringLiteral(" · ") + counted(collapsed, tr("collapsed module"), tr("collapsed modules"));
-    if (!graph.complete())
-        summary += tr(" · partial: precompile stopped before the capture finished");
-    setSummary(summary);
+        counted(qint64(placeholders), tr("input"), tr("inputs")), counted(layers, tr("layer"), tr("layers"))};
+    QStringList shown = counts, told = counts;
+    if (collapsed > 0) {
+        shown << tr("%1 collapsed").arg(collapsed);
+        told << counted(collapsed, tr("collapsed module"), tr("collapsed modules"));
+    }
+    // What matters most first: a narrow toolbar cuts the end, never the word "partial".
+    QString tip = told.join(QStringLiteral(" · "));
+    if (!graph.complete()) {
+        shown.prepend(tr("Partial graph"));
+        tip = tr("Partial graph: precompile stopped before the capture finished.") + '\n' + tip;
+    }
+    setSummary(shown.join(QStringLiteral(" · ")), tip);
 }
 
 void GraphToolBar::setLens(graph::Lens lens)

@@ -53,10 +53,12 @@ public:
     int stepMatch(int step);
     void focusSearch();
 
-    /// The summary line, ending in "…" where the toolbar is too narrow (the tooltip has it all).
-    void setSummary(const QString& text);
+    /// The summary line, ending in "…" where the toolbar is too narrow; the tooltip has it all
+    /// (`tip`, else the text).
+    void setSummary(const QString& text, const QString& tip = QString());
     QString summary() const { return m_summaryText; }
-    /// The summary of a graph shown with `layers` layers and `collapsed` module boxes.
+    /// The summary of a graph shown with `layers` layers and `collapsed` module boxes, "Partial
+    /// graph" first when precompile stopped before the capture finished.
     void setSummary(const graph::GraphModel& graph, int layers, int collapsed);
     /// Selects the lens in its box without emitting lensChanged.
     void setLens(graph::Lens lens);

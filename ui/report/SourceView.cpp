@@ -13,11 +13,13 @@
 #include <QLabel>
 #include <QLocale>
 #include <QMouseEvent>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <set>
 
 namespace ps::ui {
@@ -85,6 +87,8 @@ SourceView::SourceView(QWidget* parent) : QWidget(parent)
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 4);
     split->setSizes({240, 760});
+    m_split = split;
+    connect(split, &QSplitter::splitterMoved, this, [this]() { m_outlineSized = true; });
 
     m_message = new QLabel;
     m_message->setAlignment(Qt::AlignCenter);
@@ -210,6 +214,26 @@ void SourceView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
             }
     m_outline->expandToDepth(1);
     m_outline->resizeColumnToContents(1);
+    fitOutline();
+}
+
+void SourceView::fitOutline()
+{
+    // The section names whole where the tab has room ("Calling-convention wrapper" must not
+    // read "Calling-convention ..."), up to two fifths of it, until the user moves the divider.
+    const int total = m_split->width();
+    if (m_outlineSized || total < 300 || m_outline->topLevelItemCount() == 0)
+        return;
+    const int want = static_cast<const QAbstractItemView*>(m_outline)->sizeHintForColumn(0) + m_outline->columnWidth(1)
+        + m_outline->verticalScrollBar()->sizeHint().width() + 2 * m_outline->frameWidth() + 8;
+    const int outline = std::clamp(want, m_outline->minimumWidth(), total * 2 / 5);
+    m_split->setSizes({outline, total - outline - m_split->handleWidth()});
+}
+
+void SourceView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitOutline();
 }
 
 QStringList SourceView::highlightNodes(const QStringList& nodes)

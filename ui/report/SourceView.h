@@ -11,6 +11,7 @@
 class QLabel;
 class QsciScintilla;
 class QStackedWidget;
+class QSplitter;
 class QTreeWidget;
 
 namespace ps::ui {
@@ -57,6 +58,7 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     struct Section {
@@ -70,6 +72,8 @@ private:
         QStringList nodes;
     };
     void goToLine(int line);
+    /// Gives the outline the width its names need, up to two fifths of the tab.
+    void fitOutline();
     QStringList nodesAtLine(int line) const;
 
     std::vector<Section> m_sections;
@@ -81,6 +85,8 @@ private:
     QLabel* m_message;
     QLabel* m_note;
     QTreeWidget* m_outline;
+    QSplitter* m_split;
+    bool m_outlineSized = false;  ///< the user moved the divider: it stays where they put it
     QsciScintilla* m_editor;
     FindBar* m_find;
 };
