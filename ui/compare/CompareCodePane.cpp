@@ -90,6 +90,21 @@ void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const 
     m_labels[0] = labelA;
     m_labels[1] = labelB;
     m_diff->setSideNames(labelA, labelB);
+    listSections(codeA, codeB, diff);
+    const QStringList notes = notesOf(diff);
+    m_notes->setPlainText(notes.join('\n'));
+    m_notes->setVisible(!notes.isEmpty());
+    m_sized = false;
+    setInitialSizes();
+    if (m_list->topLevelItemCount() > 0)
+        m_list->setCurrentItem(m_list->topLevelItem(firstToShow()));
+    else
+        showSection(-1);
+}
+
+void CompareCodePane::listSections(
+    const std::optional<std::string>& codeA, const std::optional<std::string>& codeB, const compare::CodeDiff& diff)
+{
     m_slices.clear();
     m_kinds.clear();
     m_changes.clear();
@@ -130,7 +145,10 @@ void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const 
     }
     m_list->resizeColumnToContents(1);
     m_list->resizeColumnToContents(2);
+}
 
+QStringList CompareCodePane::notesOf(const compare::CodeDiff& diff)
+{
     QStringList notes;
     if (diff.present() && diff.identical())
         notes << tr("python_code is the same on both sides.");
@@ -160,11 +178,11 @@ void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const 
             counts << QStringLiteral("%1 %2").arg(count).arg(StatusStyle::word(status));
         notes << tr("kernels: %1").arg(counts.join(QStringLiteral(", ")));
     }
-    m_notes->setPlainText(notes.join('\n'));
-    m_notes->setVisible(!notes.isEmpty());
-    m_sized = false;
-    setInitialSizes();
+    return notes;
+}
 
+int CompareCodePane::firstToShow() const
+{
     // The first section that differs, its code before its header's comments; else the first.
     int first = -1;
     int header = -1;
@@ -177,12 +195,7 @@ void CompareCodePane::setCapture(const std::optional<std::string>& codeA, const 
         else if (!isHeader)
             first = i;
     }
-    if (first < 0)
-        first = std::max(header, 0);
-    if (m_list->topLevelItemCount() > 0)
-        m_list->setCurrentItem(m_list->topLevelItem(first));
-    else
-        showSection(-1);
+    return first < 0 ? std::max(header, 0) : first;
 }
 
 void CompareCodePane::showSection(int row)

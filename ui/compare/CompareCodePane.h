@@ -59,6 +59,13 @@ private:
 
     /// The splitter's sizes for a new capture, once the pane has its height.
     void setInitialSizes();
+    /// Fills the list: python_code's sections as the diff pairs them (or the whole text).
+    void listSections(const std::optional<std::string>& codeA, const std::optional<std::string>& codeB,
+        const compare::CodeDiff& diff);
+    /// The metadata and kernel lines under the list.
+    static QStringList notesOf(const compare::CodeDiff& diff);
+    /// The row to open on: the first changed section, its code before its header's comments.
+    int firstToShow() const;
 
     QTreeWidget* m_list;
     QPlainTextEdit* m_notes;
