@@ -273,7 +273,47 @@ ModuleTree ModuleTree::build(const GraphModel& graph)
         m.total = static_cast<int>(m.nodes.size());
     for (std::size_t id = t.m_modules.size(); id-- > 1;)
         t.m_modules[static_cast<std::size_t>(t.m_modules[id].parent)].total += t.m_modules[id].total;
+    t.markReentrant(graph);
     return t;
+}
+
+void ModuleTree::markReentrant(const GraphModel& graph)
+{
+    // Graph order is a topological order (make_fx's): a path from a module back into it runs
+    // between the module's first and last node. Per module, one sweep of that window marks the
+    // outside nodes fed from the module; a module node fed by a marked one closes a cycle.
+    // Each node is in the windows of its ancestors only: O(depth x edges) in all.
+    const auto& nodes = graph.nodes();
+    const std::size_t n = nodes.size();
+    std::vector<int> first(m_modules.size(), -1), last(m_modules.size(), -1);
+    for (std::size_t i = 0; i < n; ++i)
+        for (int m = m_moduleOf[i]; m > 0; m = m_modules[static_cast<std::size_t>(m)].parent) {
+            auto& f = first[static_cast<std::size_t>(m)];
+            f = f < 0 ? static_cast<int>(i) : f;
+            last[static_cast<std::size_t>(m)] = static_cast<int>(i);
+        }
+    std::vector<char> fed(n, 0);
+    for (std::size_t id = 1; id < m_modules.size(); ++id) {
+        Module& mod = m_modules[id];
+        if (mod.role != Module::Role::Model || first[id] < 0 || mod.total < 2)
+            continue;
+        const auto lo = static_cast<std::size_t>(first[id]), hi = static_cast<std::size_t>(last[id]);
+        const auto inside
+            = [&](std::size_t i) { return i >= lo && i <= hi && contains(static_cast<int>(id), m_moduleOf[i]); };
+        for (std::size_t i = lo; i <= hi && !mod.reentrant; ++i) {
+            const bool in = inside(i);
+            for (int u : nodes[i].inputs) {
+                const auto from = static_cast<std::size_t>(u);
+                if (from < lo || from >= i)
+                    continue;
+                if (in && fed[from])
+                    mod.reentrant = true;  // out of the module and back in
+                else if (!in && (fed[from] || inside(from)))
+                    fed[i] = 1;
+            }
+        }
+        std::fill(fed.begin() + static_cast<std::ptrdiff_t>(lo), fed.begin() + static_cast<std::ptrdiff_t>(hi) + 1, 0);
+    }
 }
 
 int ModuleTree::phaseGroup(Phase phase) const

@@ -63,6 +63,11 @@ struct Module {
     std::vector<int> children;  ///< module ids, in the order their first computed node appears
     std::vector<int> nodes;     ///< nodes directly in this module, in graph order
     int total = 0;              ///< nodes in this module and all below it
+    /// Called again with what it computed before (a ReLU module applied twice in a ResNet
+    /// block): a path leaves the module and comes back into it, so one box for it would make a
+    /// cycle (the layout would then draw the block's later layers above its first). Such a
+    /// module is always shown open (VisibleGraph), its nodes where they compute.
+    bool reentrant = false;
 };
 
 class ModuleTree {
@@ -125,6 +130,8 @@ private:
     int addModule(Module m);
     /// A module that is not the model's: a phase group or the gradient bundle.
     int addGroup(std::string_view path, const char* name, Phase phase, Module::Role role, int parent);
+    /// Marks the model's modules that a path leaves and re-enters (Module::reentrant).
+    void markReentrant(const GraphModel& graph);
 
     std::vector<Module> m_modules;
     std::vector<int> m_moduleOf;

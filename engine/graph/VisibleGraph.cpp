@@ -18,7 +18,9 @@ VisibleGraph VisibleGraph::build(const GraphModel& graph, const ModuleTree& tree
     std::vector<int> boxOf(mods.size(), -1);
     for (std::size_t m = 1; m < mods.size(); ++m) {
         const int parentBox = boxOf[static_cast<std::size_t>(mods[m].parent)];
-        boxOf[m] = parentBox >= 0 ? parentBox : (state.expanded(static_cast<int>(m)) ? -1 : static_cast<int>(m));
+        // A re-entered module as one box would make a cycle: it is always shown open.
+        const bool open = state.expanded(static_cast<int>(m)) || mods[m].reentrant;
+        boxOf[m] = parentBox >= 0 ? parentBox : (open ? -1 : static_cast<int>(m));
     }
     v.m_itemOfModule.assign(mods.size(), -1);
     v.m_itemOfNode.assign(nodes.size(), -1);

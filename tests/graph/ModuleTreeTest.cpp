@@ -2,7 +2,9 @@
 #include "GraphTestSupport.h"
 #include "SyntheticGraph.h"
 
+#include "graph/CollapseState.h"
 #include "graph/ModuleTree.h"
+#include "graph/VisibleGraph.h"
 
 #include <gtest/gtest.h>
 
@@ -304,4 +306,33 @@ TEST(ModuleTree, APhasesNodesOutsideEveryModuleAreOneBundleWhenThereAreSeveral)
     const auto small = ModuleTree::build(trainingStep());
     EXPECT_EQ(small.find("forward:[outside]"), -1);
     EXPECT_EQ(small.find("backward:[outside]"), -1);
+}
+
+TEST(ModuleTree, AModuleAppliedTwiceIsAlwaysShownOpen)
+{
+    // A ResNet block: its ReLU module is applied after bn1 and again after the residual add.
+    const auto g = makeGraph({
+        {"x", {}, "", "input"},
+        {"conv1", {"x"}, "model.block.conv1"},
+        {"relu", {"conv1"}, "model.block.relu"},
+        {"conv2", {"relu"}, "model.block.conv2"},
+        {"add", {"conv2", "x"}, "model.block"},
+        {"relu_1", {"add"}, "model.block.relu"},
+        {"output", {"relu_1"}, "", "output"},
+    });
+    const auto t = ModuleTree::build(g);
+    const int relu = t.find("model.block.relu"), block = t.find("model.block"), conv2 = t.find("model.block.conv2");
+    ASSERT_TRUE(relu > 0 && block > 0 && conv2 > 0);
+    EXPECT_TRUE(t.module(relu).reentrant) << "relu -> conv2 -> add -> relu_1 leaves it and comes back";
+    EXPECT_FALSE(t.module(block).reentrant);
+    EXPECT_FALSE(t.module(conv2).reentrant);
+
+    // Collapsed everywhere but the block, the ReLU's two nodes still show where they compute:
+    // no box stands for both, so no cycle goes into the layout.
+    ps::graph::CollapseState state(t);
+    state.expand(t, block);
+    ASSERT_FALSE(state.expanded(relu));
+    const auto visible = ps::graph::VisibleGraph::build(g, t, state);
+    EXPECT_NE(visible.itemOfNode(2), visible.itemOfNode(5));
+    EXPECT_EQ(visible.items()[static_cast<std::size_t>(visible.itemOfNode(2))].kind, ps::graph::VisibleItem::Node);
 }

@@ -169,4 +169,26 @@ TEST_F(UiGraphAt1280, TheMinimapHidesNoBoxWhereACornerIsFree)
     EXPECT_EQ(hidden, 0) << "a corner of this view is free of boxes";
 }
 
+TEST_F(UiGraphAt1280, AnOpenBlockReadsTopDownThoughItsReluIsAppliedTwice)
+{
+    // BasicBlock applies its one ReLU module twice: one box for it would be a cycle, and the
+    // layout drew conv2 and bn2 at the top of the graph, above the stem.
+    ASSERT_TRUE(shown([&]() { view.expandModule("model.layer4"); }));
+    ASSERT_TRUE(shown([&]() { view.expandModule("model.layer4.0"); }));
+    save("layer4");
+    int upward = 0;
+    QStringList which;
+    for (int i = 0; i < int(graph->nodes().size()); ++i)
+        for (int u : graph->nodes()[std::size_t(i)].inputs) {
+            const auto* from = view.boxOfNode(u);
+            const auto* to = view.boxOfNode(i);
+            if (from && to && from != to && from->rect().top() >= to->rect().top()) {
+                ++upward;
+                which << QString::fromStdString(
+                    graph->nodes()[std::size_t(u)].name + " -> " + graph->nodes()[std::size_t(i)].name);
+            }
+        }
+    EXPECT_EQ(upward, 0) << which.join(", ").toStdString();
+}
+
 }  // namespace
