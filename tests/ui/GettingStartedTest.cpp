@@ -231,10 +231,18 @@ TEST(UiGettingStarted, AnExampleGoesByItsOwnNameFromTheTitleToTheLibrary)
     });
     QAction* saveAs = fileAction(window, "Save &As…");
     ASSERT_NE(saveAs, nullptr);
+    EXPECT_EQ(saveAs->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)) << "not empty on X11";
     saveAs->trigger();
     EXPECT_TRUE(offered.endsWith("/mlp_inference.py")) << offered.toStdString();
     EXPECT_FALSE(offered.startsWith(QDir(ps::ui::ScriptLocations::examplesDir()).absolutePath()))
         << offered.toStdString();
+
+    // Another example opened: the report says whose it is and whose the editor's script is.
+    for (QAction* a : menu->actions())
+        if (a->text() == "plain_function.py")
+            a->trigger();
+    EXPECT_TRUE(window.report()->staleReason().contains("not of plain_function.py in the editor"))
+        << window.report()->staleReason().toStdString();
 
     // New goes back to untitled.py.
     QAction* newScript = fileAction(window, "&New Script");

@@ -1,5 +1,6 @@
 #include "ui/graph/GraphExport.h"
 
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGraphicsScene>
@@ -9,6 +10,8 @@
 #include <QPainter>
 #include <QPalette>
 #include <QSaveFile>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QSvgGenerator>
 
 namespace ps::ui {
@@ -105,10 +108,17 @@ void GraphExport::saveAs(QWidget* parent, QGraphicsScene* scene, const QString& 
 {
     const QString svgFilter = QObject::tr("SVG (*.svg)"), pngFilter = QObject::tr("PNG (*.png)");
     QString filter = svgFilter;
+    // The folder last exported to, else the user's Documents: never the process's working folder.
+    QString dir = QSettings().value(QStringLiteral("graph/exportDir")).toString();
+    if (dir.isEmpty() || !QFileInfo(dir).isDir())
+        dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (dir.isEmpty() || !QFileInfo(dir).isDir())
+        dir = QDir::homePath();
     QString path = QFileDialog::getSaveFileName(parent, QObject::tr("Export the visible graph"),
-        QStringLiteral("graph.svg"), svgFilter + QStringLiteral(";;") + pngFilter, &filter);
+        dir + QStringLiteral("/graph.svg"), svgFilter + QStringLiteral(";;") + pngFilter, &filter);
     if (path.isEmpty())
         return;
+    QSettings().setValue(QStringLiteral("graph/exportDir"), QFileInfo(path).absolutePath());
     // The name's suffix decides; a name without one takes the chosen type's.
     const QString suffix = QFileInfo(path).suffix().toLower();
     bool png = suffix == QLatin1String("png");

@@ -108,7 +108,7 @@ GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
     connect(m_panelButton, &QToolButton::toggled, this, &GraphToolBar::sidePanelToggled);
     auto* row2 = new QHBoxLayout;
     row2->setContentsMargins(6, 0, 6, 2);
-    row2->addWidget(new QLabel(tr("Lens")));
+    row2->addWidget(new QLabel(tr("Lens ")));
     row2->addWidget(m_lensBox);
     row2->addWidget(new QLabel(tr("Depth")));
     row2->addWidget(m_depthBox);

@@ -186,10 +186,8 @@ LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &LibraryView::selectionChanged);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &LibraryView::selectionChanged);
 
-    m_details = new QLabel;
-    m_details->setWordWrap(true);
-    m_details->setTextFormat(Qt::PlainText);
-    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // One line, as the message under it: at 1280x800 the dock is a strip and its rows come first.
+    m_details = new ElidedLabel;
     // Said in the list's place while it is empty: what the library is for, on a first launch.
     m_emptyHint = new QLabel(m_view->viewport());
     m_emptyHint->setObjectName(QStringLiteral("libraryEmptyHint"));
@@ -412,9 +410,8 @@ bool LibraryView::eventFilter(QObject* watched, QEvent* event)
 void LibraryView::selectionChanged()
 {
     m_actions->update();
-    m_details->setText(details());
-    m_details->setToolTip(m_details->text());
-    m_details->setVisible(!m_details->text().isEmpty());
+    m_details->setFullText(details().replace('\n', QStringLiteral(" · ")));
+    m_details->setVisible(!m_details->fullText().isEmpty());
 }
 
 QString LibraryView::details() const

@@ -116,7 +116,7 @@ private:
     QStandardItemModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTreeView* m_view;
-    QLabel* m_details;
+    ElidedLabel* m_details;
     ElidedLabel* m_message;
     QLabel* m_emptyHint;  ///< in the list's place while it is empty
     bool m_messageIsError = false;

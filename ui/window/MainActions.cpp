@@ -53,7 +53,8 @@ void MainActions::buildActions()
     m_newAction = make(tr("&New Script"), QKeySequence::New, [doc]() { doc->newScript(); });
     m_openAction = make(tr("&Open…"), QKeySequence::Open, [doc]() { doc->openDialog(); });
     m_saveAction = make(tr("&Save"), QKeySequence::Save, [doc]() { doc->save(); });
-    m_saveAsAction = make(tr("Save &As…"), QKeySequence::SaveAs, [doc]() { doc->saveAs(); });
+    // QKeySequence::SaveAs is empty on X11 and Windows desktops: the key every editor uses.
+    m_saveAsAction = make(tr("Save &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), [doc]() { doc->saveAs(); });
     m_openLibraryAction = make(tr("Open &Library…"), QKeySequence(), [w]() { w->openLibraryDialog(false); });
     m_newLibraryAction = make(tr("New Li&brary…"), QKeySequence(), [w]() { w->openLibraryDialog(true); });
     m_quitAction = make(tr("&Quit"), QKeySequence::Quit, [w]() { w->close(); });

@@ -107,7 +107,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     });
     connect(m_worker, &WorkerClient::helloChanged, this, &MainWindow::updateRunActions);
     RunController::Parts parts{m_editor, m_report, m_worker, m_log, m_notice, m_library, m_stageLabel, m_workerLabel,
-        [this]() { return m_document->runScriptPath(); }};
+        [this]() { return m_document->runScriptPath(); }, [this]() { return m_document->scriptName(); }};
     m_runs = new RunController(parts, this);
     m_document = new ScriptDocument(this, m_editor, m_notice, m_runs);
     m_selection = new CrossSelection(m_editor, m_report, m_runs, m_document, this);

@@ -257,8 +257,9 @@ void RunController::updateFreshness()
         reasons << m_deletedNote;
     bool grey = false;
     if (!sameFile(script, editorScript())) {
-        const QString editorName = m_p.editor->filePath().isEmpty() ? tr("an untitled script")
-                                                                    : QFileInfo(m_p.editor->filePath()).fileName();
+        const QString editorName = m_p.scriptName ? m_p.scriptName()
+            : m_p.editor->filePath().isEmpty()    ? tr("an untitled script")
+                                                  : QFileInfo(m_p.editor->filePath()).fileName();
         reasons << tr("This report is %1, not of %2 in the editor.").arg(runLabel(*run), editorName);
         grey = true;
     } else if (m_baselineKnown && normalized(m_p.editor->text()) != m_baseline) {

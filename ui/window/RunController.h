@@ -46,6 +46,9 @@ public:
         /// The file a run of the editor's script reads (its file, or an unsaved copy's);
         /// unset: the editor's file.
         std::function<QString()> scriptPath;
+        /// What the editor's script is called (its file's name, or its copy's: untitled.py,
+        /// mlp_inference.py); unset: its file's name, else "an untitled script".
+        std::function<QString()> scriptName;
     };
 
     explicit RunController(const Parts& parts, QObject* parent = nullptr);

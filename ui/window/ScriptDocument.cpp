@@ -179,10 +179,16 @@ QString ScriptDocument::scriptForRun()
     return script;
 }
 
+QString ScriptDocument::scriptName() const
+{
+    const QString path = m_editor->filePath();
+    return path.isEmpty() ? m_unsaved->name() : QFileInfo(path).fileName();
+}
+
 void ScriptDocument::updateTitle()
 {
     const QString path = m_editor->filePath();
-    const QString name = path.isEmpty() ? m_unsaved->name() : QFileInfo(path).fileName();
+    const QString name = scriptName();
     QString note;
     if (m_editor->isPreview())
         note = tr(" (read-only)");

@@ -55,6 +55,10 @@ public:
     /// user cancelled the save.
     QString scriptForRun();
 
+    /// What the editor's script is called: its file's name, or its copy's (untitled.py, an
+    /// example's own name).
+    QString scriptName() const;
+
     QStringList recentFiles() const;
     /// File > Open Recent, rebuilt now and whenever the list changes.
     void setRecentMenu(QMenu* menu);

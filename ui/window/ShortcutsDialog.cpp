@@ -13,6 +13,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <functional>
 
 namespace ps::ui {
@@ -88,7 +89,7 @@ ShortcutsDialog::ShortcutsDialog(QMainWindow* window, QWidget* parent) : QDialog
     m_tree->expandAll();
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_tree->header()->setStretchLastSection(true);
-    resize(560, 620);
+    resize(760, 640);  // the keys whole beside the longest action
 }
 
 void ShortcutsDialog::addRow(const QString& group, const QString& action, const QString& keys, const QString& tip)
@@ -116,6 +117,11 @@ void ShortcutsDialog::addKeys(const QString& group, const QList<QPair<QString, Q
     for (const auto& [what, key] : keys)
         addRow(group, what, key, QString());
     m_tree->expandAll();
+    // A wide key list ("Ctrl+click, Shift+Up/Down") gets the room it needs, up to the screen.
+    const int want
+        = m_tree->header()->sectionSize(0) + static_cast<const QAbstractItemView*>(m_tree)->sizeHintForColumn(1) + 60;
+    if (want > width())
+        resize(std::min(want, 1100), height());
 }
 
 void ShortcutsDialog::setFilter(const QString& text)
