@@ -87,6 +87,19 @@ TEST(UiGraphToolBar, ALongSummaryEndsInAnEllipsisWithTheWholeTextInItsTooltip)
     EXPECT_EQ(summary->text(), text);
 }
 
+namespace {
+
+/// The toolbar's summary: the label whose tooltip counts the nodes.
+const QLabel* summaryLabel(const GraphToolBar& bar)
+{
+    for (const QLabel* label : bar.findChildren<QLabel*>())
+        if (label->toolTip().contains(QStringLiteral("nodes")))
+            return label;
+    return nullptr;
+}
+
+}  // namespace
+
 TEST(UiGraphToolBar, CountsReadInTheRightNumber)
 {
     nlohmann::json json = ps::uitest::syntheticGraph(3, "/s/one.py", 1);
@@ -98,10 +111,9 @@ TEST(UiGraphToolBar, CountsReadInTheRightNumber)
     GraphToolBar bar;
     bar.resize(1200, 80);
     bar.setSummary(graph, 1, 1);
-    QString summary;
-    for (QLabel* label : bar.findChildren<QLabel*>())
-        if (label->toolTip().contains(QStringLiteral("nodes")))
-            summary = label->toolTip();
+    const QLabel* label = summaryLabel(bar);
+    ASSERT_NE(label, nullptr);
+    const QString summary = label->toolTip();
     EXPECT_TRUE(summary.startsWith("4 nodes · ")) << summary.toStdString();
     EXPECT_TRUE(summary.contains(" · 1 input · 1 layer · 1 collapsed module")) << summary.toStdString();
     EXPECT_FALSE(summary.contains("Partial")) << summary.toStdString();
@@ -109,10 +121,7 @@ TEST(UiGraphToolBar, CountsReadInTheRightNumber)
     // A partial graph says so first, where a narrow toolbar does not cut it.
     json["complete"] = false;
     bar.setSummary(ps::graph::GraphModel::fromJson(json), 1, 1);
-    QString shown;
-    for (QLabel* label : bar.findChildren<QLabel*>())
-        if (label->toolTip().contains(QStringLiteral("nodes")))
-            shown = label->text();
+    const QString shown = summaryLabel(bar)->text();
     EXPECT_TRUE(shown.startsWith("Partial graph · ")) << shown.toStdString();
     EXPECT_FALSE(summary.contains("(s)")) << summary.toStdString();
 }
