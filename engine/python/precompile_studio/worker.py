@@ -186,7 +186,7 @@ class _Run:
                                   runtime_location=self._runtime_location(), deep=self.deep_verify)
                 else:
                     rec.verify = {"ran": False, "status": "skipped",
-                                  "reason": "verification was turned off (--no-verify)"}
+                                  "reason": "verification was turned off (--no-verify, or the Verify box unchecked)"}
             files = write_artifact(rec, self.out_dir, i)
             self.report["captures"].append(rec.to_report(files))
             rec.release()
