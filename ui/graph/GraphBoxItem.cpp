@@ -86,9 +86,14 @@ bool GraphBoxItem::titleBesideAt(qreal lod, qreal fontPx) const
         return false;
     if (detail == Detail::Plain)
         return true;
-    // Title detail: beside only when the title does not fit in the box.
-    const QFont font = titleFont(QFont(), lod, fontPx);
-    return QFontMetricsF(font).horizontalAdvance(shortTitle()) > m_rect.width() - 6 / lod;
+    // Title detail: beside only when the title does not fit in the box. Measured once per zoom,
+    // not on every paint of every box.
+    if (std::abs(lod - m_fitsLod) > 0.01 * lod) {
+        const QFont font = titleFont(QFont(), lod, fontPx);
+        m_titleFits = QFontMetricsF(font).horizontalAdvance(shortTitle()) <= m_rect.width() - 6 / lod;
+        m_fitsLod = lod;
+    }
+    return !m_titleFits;
 }
 
 QRectF GraphBoxItem::boundingRect() const

@@ -98,7 +98,10 @@ private:
     QString m_elided;
     qreal m_elidedLod = -1;
     bool m_elidedBeside = false;
-    QColor m_besideText;    ///< the canvas's text colour, for a title beside the box
+    QColor m_besideText;  ///< the canvas's text colour, for a title beside the box
+    // Whether the title fits in the box at the zoom last asked (titleBesideAt).
+    mutable bool m_titleFits = true;
+    mutable qreal m_fitsLod = -1;
     qreal m_roomRight = 0;  ///< scene units free to the right of the box
     qreal m_clearance = 0;  ///< scene units free around its middle, top to bottom
 };

@@ -143,10 +143,19 @@ void GraphMinimap::place()
     const QPoint corners[] = {{vp.right() - width() - kMargin, vp.bottom() - height() - kMargin},
         {vp.left() + kMargin, vp.bottom() - height() - kMargin}, {vp.right() - width() - kMargin, vp.top() + kMargin},
         {vp.left() + kMargin, vp.top() + kMargin}};
+    const auto hides = [this](const QPoint& corner) {
+        return boxAreaUnder(QRect(m_canvas->viewport()->mapFrom(m_canvas, corner), size()));
+    };
+    // Called on every scroll step: in the preferred corner while it hides nothing, it stays
+    // (one query instead of four; the search below would pick that corner too).
+    if (isVisible() && pos() == corners[0] && hides(corners[0]) == 0) {
+        raise();
+        return;
+    }
     QPoint best = corners[0];
     qint64 fewest = -1;
     for (const QPoint& corner : corners) {
-        const qint64 hidden = boxAreaUnder(QRect(m_canvas->viewport()->mapFrom(m_canvas, corner), size()));
+        const qint64 hidden = hides(corner);
         if (fewest < 0 || hidden < fewest) {
             fewest = hidden;
             best = corner;
