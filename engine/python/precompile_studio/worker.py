@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 import time
 from collections.abc import Callable
 
 from precompile_studio.capture.runner import PrecompileRecorder, run_capture, verify_record, write_artifact
+from precompile_studio.common.devices import cuda_devices
 from precompile_studio.common.errors import ContractError, describe, one_line
 from precompile_studio.contract.script_warnings import ScriptWarnings
 from precompile_studio.script.loader import execute, read_source
@@ -23,7 +25,9 @@ from precompile_studio.verify.outcome import capture_message, drift_message, run
 
 
 def warm_up() -> str:
-    """Import torch (what makes a warm worker warm) and report the versions."""
+    """Import torch (what makes a warm worker warm) and report the versions, the host and its CUDA
+    devices (``cuda``: the CUDA version torch was built with, None for a CPU build; ``devices``:
+    common.devices.cuda_devices, [] without a GPU)."""
     import torch
     import torch._precompile  # noqa: F401  (the part every run needs)
 
@@ -43,8 +47,18 @@ def warm_up() -> str:
             "torch": torch.__version__,
             "executable": sys.executable,
             "prefix": sys.prefix,
+            "hostname": _hostname(),
+            "cuda": getattr(torch.version, "cuda", None),
+            "devices": cuda_devices(),
         }
     )
+
+
+def _hostname() -> str:
+    try:
+        return socket.gethostname()
+    except Exception:  # noqa: BLE001 - a hello without a name beats no hello
+        return ""
 
 
 class _Run:

@@ -20,6 +20,7 @@ from precompile_studio.capture.graph import extract_graph
 from precompile_studio.capture.lowering import map_python_code
 from precompile_studio.capture.probe import CaptureProbe, arg_names
 from precompile_studio.common.calls import fresh_copy
+from precompile_studio.common.devices import tensor_devices
 from precompile_studio.contract.checker import CheckSession
 from precompile_studio.contract.classify import classify
 from precompile_studio.contract.violations import Context
@@ -46,6 +47,7 @@ class CaptureRecord:
     cache_info: dict | None = None
     verify: dict | None = None
     inputs: dict | None = None  # the example inputs' structure (provenance.py)
+    devices: list[str] | None = None  # the example tensors' devices, in order of first appearance
     decompositions: dict | None = None
     # kept until verification, then dropped
     fn: Callable | None = None
@@ -85,6 +87,7 @@ class CaptureRecord:
             "cache": self.cache_info,
             "verify": self.verify,
             "inputs": self.inputs,
+            "devices": self.devices,
             "decompositions": self.decompositions,
             "timings_s": dict(self.timings),
         }
@@ -127,13 +130,17 @@ def run_capture(
             rec.inputs = describe_inputs(tuple(args), rec.argnames)
         except Exception as e:  # noqa: BLE001 - a report without it beats no report
             rec.inputs = {"entries": [], "truncated": False, "error": f"{type(e).__name__}: {e}"}
+        try:
+            rec.devices = tensor_devices(tuple(args))
+        except Exception:  # noqa: BLE001 - unknown: null in the report
+            rec.devices = None
     rec.decompositions = describe_decompositions(decompositions)
     if snapshot and args is not None:
         try:
             rec.snapshot = fresh_copy(tuple(args), share_parameters=share_parameters)
         except Exception as e:  # noqa: BLE001
             rec.snapshot_error = f"the example inputs cannot be copied: {type(e).__name__}: {e}"
-    probe = CaptureProbe(script_path, on_lower=on_lower, backend=str(backend))
+    probe = CaptureProbe(script_path, on_lower=on_lower, backend=str(backend), devices=rec.devices)
     rec.probe = probe
     checker = CheckSession(script_path, enabled=check)
     probe.trace_contexts.append(checker.trace)
@@ -249,6 +256,7 @@ def verify_record(
             deep=deep,
             work_s=rec.timings.get("script", 0.0) + rec.timings.get("precompile", 0.0),
             may_mutate=_may_mutate(rec, graph_may_mutate),
+            devices=rec.devices,
         )
     except Exception as e:  # noqa: BLE001 - a bug here must not lose the capture
         from precompile_studio.common.errors import describe

@@ -17,7 +17,10 @@ the C++ worker is meant to replace it with a LibTorch implementation of the same
 
 Cost: torch.equal first (one pass, no allocation): bitwise-equal tensors, the common case on
 the eager backend, are done there. Otherwise the differences are computed in the tensors' own
-dtype (float32 for 16-bit and 8-bit floats), never in a float64 copy.
+dtype (float32 for 16-bit and 8-bit floats), never in a float64 copy, and on the expected
+tensor's device (a GPU's tensors are compared there; only the figures come to the host). The
+sums of squares are accumulated in float64: the CPU's float32 norm does so itself, a GPU's
+float32 norm accumulates in float32, so there a chunk is cast to float64 first.
 
 For non-tensor values: {"ok": expected == actual, "values": [repr, repr]}.
 """
@@ -154,13 +157,13 @@ class _Figures:
         finite_e = torch.isfinite(ea)
         if not bool(finite_e.all()):
             ea.nan_to_num_(nan=0.0, posinf=0.0)
-            self.e2 += float(torch.linalg.vector_norm(ea[finite_e])) ** 2
+            self.e2 += _norm(ea[finite_e]) ** 2
             self.ne += int(finite_e.sum())
         else:
-            self.e2 += float(torch.linalg.vector_norm(ea)) ** 2  # float32 accumulates in double
+            self.e2 += _norm(ea) ** 2
             self.ne += ea.numel()
         if math.isfinite(self.max_abs):
-            self.d2 += float(torch.linalg.vector_norm(diff)) ** 2
+            self.d2 += _norm(diff) ** 2
             self.nd += diff.numel()
         scratch = torch.div(diff, ea)
         scratch.masked_fill_(ea == 0, 0.0)
@@ -175,6 +178,15 @@ class _Figures:
         # JSON has no infinity: null, as the worker's LibTorch comparison writes it
         return {"max_abs_diff": _finite(self.max_abs), "max_rel_diff": _finite(self.max_rel),
                 "rms_rel_diff": _finite(rel), "mismatched": self.bad}
+
+
+def _norm(t) -> float:
+    """The 2-norm of a floating tensor, accumulated in float64 on every device."""
+    import torch
+
+    if t.device.type != "cpu" and t.dtype != torch.float64:
+        return float(torch.linalg.vector_norm(t, dtype=torch.float64))
+    return float(torch.linalg.vector_norm(t))  # float32 on the CPU accumulates in double
 
 
 def _finite(x: float) -> float | None:
@@ -193,8 +205,7 @@ def rms(t) -> float:
         t = t[finite]
     if t.numel() == 0:
         return 0.0
-    # float32 on the CPU accumulates in double: no float64 copy is needed
-    return float(torch.linalg.vector_norm(t)) / math.sqrt(t.numel())
+    return _norm(t) / math.sqrt(t.numel())
 
 
 def _rms_rel(diff, expected, max_abs: float) -> float:

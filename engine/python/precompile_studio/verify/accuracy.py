@@ -16,7 +16,9 @@ the same for every value verification compared and found outside the tight toler
   error of at least ``WRONG`` -- a tenth of the tensor's RMS -- and over ten times what eager's
   rounding allows: not arithmetic any more).
 - ``float64_args`` / ``reference_run``: eager fn once more, on a deep copy of the example
-  inputs cast to float64 (floating parameters, buffers and tensors), with the same seeds.
+  inputs cast to float64 (floating parameters, buffers and tensors), with the same seeds, on
+  the device each tensor is on (a model on a GPU runs its float64 reference there); errors are
+  computed on the reference's device, never through a copy to the host.
 - ``judge``: the per-tensor judgements and the verdict of a capture, in plain words:
   "matches", "numerics drift" or "wrong", with the worst tensors named.
 """
@@ -65,6 +67,8 @@ def robust_error(value, reference) -> float:
     import torch
 
     v, r = value.detach(), reference.detach()
+    if v.device != r.device:
+        v = v.to(r.device)
     if v.is_complex() or r.is_complex():
         v = torch.view_as_real(v.to(torch.complex128).resolve_conj())
         r = torch.view_as_real(r.to(torch.complex128).resolve_conj())
@@ -89,7 +93,7 @@ def robust_error(value, reference) -> float:
 def _fraction_different(value, reference) -> float:
     if value.numel() == 0:
         return 0.0
-    return float((value != reference.to(value.dtype)).sum()) / value.numel()
+    return float((value != reference.to(device=value.device, dtype=value.dtype)).sum()) / value.numel()
 
 
 def judge_tensor(name: str, kind: str, eager: Any, artifact: Any, reference: Any) -> dict:

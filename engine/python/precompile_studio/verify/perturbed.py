@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from precompile_studio.common.calls import compare_values, fresh_copy, leaves, rng_fork, seeded_call, summarise
+from precompile_studio.common.devices import synchronize
 from precompile_studio.common.state import compare_state, state_tensors
 from precompile_studio.verify import accuracy
 
@@ -66,7 +67,9 @@ def _fresh_values(t, kind: str, n: int, gen):
     if src.is_floating_point() or src.is_complex():
         vals = src.to(torch.complex128 if src.is_complex() else torch.float64).flatten()
         finite = vals[torch.isfinite(vals)] if not src.is_complex() else vals
-        mean = finite.mean() if finite.numel() else torch.tensor(0.0, dtype=vals.dtype)
+        # the statistics as Python numbers: the draw is on the CPU (the generator's device) whatever
+        # the tensor's device, and moved there by the caller
+        mean = finite.mean().item() if finite.numel() else 0.0
         std = finite.std() if finite.numel() > 1 else torch.tensor(0.0)
         std = float(std.abs()) if torch.isfinite(std).all() else 0.0
         if std == 0.0:
@@ -81,7 +84,7 @@ def _fresh_values(t, kind: str, n: int, gen):
     if flat.numel() == 0:
         return torch.empty(n, dtype=src.dtype)
     # shuffle the example's values (labels and indices stay valid), repeated to n
-    perm = torch.randperm(flat.numel(), generator=gen)
+    perm = torch.randperm(flat.numel(), generator=gen).to(flat.device)
     vals = flat[perm]
     if n > vals.numel():
         reps = (n + vals.numel() - 1) // vals.numel()
@@ -141,11 +144,13 @@ def perturbed_check(
     budget: Any = None,
     estimate_s: float = 0.0,
     shared: bool = False,
+    devices: list[str] | tuple[str, ...] = (),
 ) -> tuple[dict, list[dict]]:
     """(summary for verify["perturbed"], warnings).
 
     ``budget``: a budget.VerifyBudget; a trial runs while ``estimate_s`` (then the last trial's
     time) fits in it. ``shared``: the graph writes nothing, so both calls take the same args.
+    ``devices``: the example tensors' devices, waited for before a trial's time is taken.
     """
     summary: dict = {"ran": False, "trials": [], "diverged": None}
     first_bad = None
@@ -155,10 +160,12 @@ def perturbed_check(
                                       "reason": f"over the verification budget (about {estimate_s:.2g} s a trial)"})
             budget.skip(f"perturbed trial {kind}")
             continue
+        synchronize(devices)
         t0 = time.perf_counter()
         try:
             trial, bad = _trial(fn, artifact, snapshot, names, seed, i, kind, desc, context, shared, summary)
         finally:
+            synchronize(devices)
             estimate_s = time.perf_counter() - t0
             if budget is not None:
                 budget.spend(estimate_s)

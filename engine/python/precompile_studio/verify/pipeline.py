@@ -18,6 +18,9 @@ the capture's warnings); a load or call that fails ends the verification (``Out.
    "shared"); otherwise each takes a deep copy of the snapshot ("copied").
 3. Eager fn and the artifact are called once each with the same RNG seed; a second time each
    where the budget allows (budget.py: gradients accumulate like eager's, statistics update).
+   Where the example tensors live on a GPU, every timed call waits for its device before the
+   clock starts and before it stops (common.devices): a GPU call returns once its kernels are
+   queued. The comparisons and the float64 run happen on the tensors' own device.
 4. ``compare`` each output, each parameter's gradient, each buffer (BatchNorm statistics), each
    parameter and each user-input tensor (mutated inputs); in shared mode there is nothing but
    the outputs to compare.
@@ -40,6 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from precompile_studio.common.calls import compare_values, fresh_copy, leaves, rng_fork, seeded_call, summarise
+from precompile_studio.common.devices import tensor_devices, timed
 from precompile_studio.common.errors import describe
 from precompile_studio.common.state import Versions, compare_state, state_tensors
 from precompile_studio.contract.violations import Context, classify_exception
@@ -64,6 +68,7 @@ class Job:
     ctx: Context
     shared: bool          # eager fn and the artifact take the same arguments (graph writes nothing)
     budget: VerifyBudget
+    devices: list[str] = field(default_factory=list)  # the example tensors' (synchronised around timed calls)
 
     def context(self, **changes) -> Context:
         """A copy of the job's Context for one classification, with ``changes`` set."""
@@ -109,13 +114,19 @@ class Times:
 
 
 def new_job(fn: Callable, snapshot: tuple, argnames: list[str] | None, seed: int, context: Context | None,
-            shared: bool, work_s: float, deep: bool) -> Job:
+            shared: bool, work_s: float, deep: bool, devices: list[str] | None = None) -> Job:
     try:
         elements = count_elements(snapshot)
     except Exception:  # noqa: BLE001 - not counted: the budget decides
         elements = None
+    if devices is None:
+        try:
+            devices = tensor_devices(snapshot)
+        except Exception:  # noqa: BLE001 - unknown: only CUDA, where initialised, is waited for
+            devices = []
     return Job(fn=fn, snapshot=snapshot, names=argnames or [f"arg{i}" for i in range(len(snapshot))],
-               seed=seed, ctx=context or Context(), shared=shared, budget=VerifyBudget(work_s, deep, elements))
+               seed=seed, ctx=context or Context(), shared=shared, budget=VerifyBudget(work_s, deep, elements),
+               devices=list(devices))
 
 
 def new_result(seed: int, shared: bool) -> dict:
@@ -200,17 +211,15 @@ def call_both(job: Job, out: Out, f: Callable, args: Args) -> tuple[list[tuple],
             budget.skip("second call")
             break
         try:
-            t0 = time.perf_counter()
-            out_e = seeded_call(job.fn, args.eager, job.seed + k)
-            times.eager.append(time.perf_counter() - t0)
+            out_e, dt = timed(job.devices, lambda k=k: seeded_call(job.fn, args.eager, job.seed + k))
+            times.eager.append(dt)
         except Exception as exc:  # noqa: BLE001
             out.result.update(status="error", matches_eager=False,
                               error={**describe(exc, job.ctx.script_path), "where": "eager fn on the example inputs"})
             break
         try:
-            t0 = time.perf_counter()
-            out_a = seeded_call(f, args.artifact, job.seed + k)
-            times.artifact.append(time.perf_counter() - t0)
+            out_a, dt = timed(job.devices, lambda k=k: seeded_call(f, args.artifact, job.seed + k))
+            times.artifact.append(dt)
         except Exception as exc:  # noqa: BLE001
             contract, v = classify_exception(exc, job.context(phase="call"))
             out.result.update(status="violation" if contract else "error", matches_eager=False,
@@ -345,20 +354,18 @@ def judge_accuracy(job: Job, out: Out, within: bool, leaves_e: list, leaves_a: l
 
 
 # --------------------------------------------------------------------------- 6. latency
-def time_calls(out: Out, budget: VerifyBudget, fn: Callable, f: Callable, args: Args, times: Times) -> None:
+def time_calls(out: Out, budget: VerifyBudget, fn: Callable, f: Callable, args: Args, times: Times,
+               devices: list[str] | tuple[str, ...] = ()) -> None:
     """The median call of each ("call", "call_eager"; "call_samples" in the result): the compared
     calls' times and, while calls are cheap and within a share of the budget, a few more (added to
-    ``times``). Best effort: a call that raises leaves the figures out."""
+    ``times``), each waiting for ``devices`` (common.devices.timed). Best effort: a call that raises
+    leaves the figures out."""
     times_e, times_a = times.eager, times.artifact
     try:
         while (len(times_a) < LATENCY_SAMPLES and times_a[-1] < LATENCY_CHEAP_S
                and budget.fits(times_a[-1] + times_e[-1], share=LATENCY_SHARE)):
-            t0 = time.perf_counter()
-            f(*args.artifact)
-            times_a.append(time.perf_counter() - t0)
-            t0 = time.perf_counter()
-            fn(*args.eager)
-            times_e.append(time.perf_counter() - t0)
+            times_a.append(timed(devices, lambda: f(*args.artifact))[1])
+            times_e.append(timed(devices, lambda: fn(*args.eager))[1])
             budget.spend(times_a[-1] + times_e[-1])
         out.timings["call"] = statistics.median(times_a)
         out.timings["call_eager"] = statistics.median(times_e)
@@ -391,7 +398,7 @@ def perturbed_trials(job: Job, out: Out, f: Callable, times: Times, location: di
         summary, pw = perturbed_check(fn=job.fn, artifact=f, snapshot=job.snapshot, names=job.names,
                                       seed=job.seed, context=job.ctx, location=location, budget=job.budget,
                                       estimate_s=_trial_estimate(times.eager, times.artifact, job.shared),
-                                      shared=job.shared)
+                                      shared=job.shared, devices=job.devices)
     except Exception as exc:  # noqa: BLE001 - a checker bug must not lose the run
         summary, pw = {"ran": False, "trials": [], "diverged": None,
                        "reason": f"checker error: {type(exc).__name__}: {exc}"}, []
@@ -425,15 +432,17 @@ def run_verify(
     deep: bool = False,
     work_s: float = 0.0,
     may_mutate: bool | None = None,
+    devices: list[str] | None = None,
 ) -> tuple[dict, dict, list[dict]]:
     """(verify dict, timings, warnings): the steps of the module's docstring, in order.
 
     ``work_s``: seconds of the work being checked (script and precompile), which sets the
     budget of the optional checks; ``deep``: every check, no budget; ``may_mutate``: whether the
-    captured graph may write to its arguments (False: both calls share them).
+    captured graph may write to its arguments (False: both calls share them); ``devices``: the
+    example tensors' devices (common.devices.tensor_devices of the snapshot where not given).
     """
     shared = may_mutate is False
-    job = new_job(fn, snapshot, argnames, seed, context, shared, work_s, deep)
+    job = new_job(fn, snapshot, argnames, seed, context, shared, work_s, deep, devices)
     out = Out(new_result(seed, shared))
 
     f = load_step(job, out, python_code, cache)                          # 1
@@ -452,7 +461,7 @@ def run_verify(
         within = tolerance_summary(out.result)
         judge_accuracy(job, out, within, leaves_e, leaves_a, args)        # 5
         del leaves_e, leaves_a
-        time_calls(out, job.budget, fn, f, args, times)                   # 6
+        time_calls(out, job.budget, fn, f, args, times, job.devices)      # 6
         del args  # the perturbed trials make their own
         if perturb:
             perturbed_trials(job, out, f, times, perturb_location)        # 7
