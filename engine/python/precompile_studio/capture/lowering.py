@@ -9,14 +9,18 @@ inductor: header, compiled_graph (1.), inside it inner_module (Inductor's output
 eager: header, captured_graph (1.), inside it graph_function (the make_fx code) and
   graph_call; then metadata and driver.
 
-Kernels (inductor): every ``name = async_compile.<kind>(...)`` definition, its line range,
-its call sites, and the captured-graph nodes it computes. Inductor prints "Source Nodes:
-[...]" comments for extern kernels and Triton kernels, but not for C++ kernels; for those
-the probe records the origins Inductor tracks while it defines the kernel. When the
-lowering was served from Inductor's FX-graph cache no kernel is defined, so the studio
-keeps what it learned from a cold lowering of the same graph in a small side file (keyed
-by the captured graph's code and the kernel's source), and as a last resort derives the
-ATen op names from the kernel's descriptive name.
+Kernels (inductor): every ``name = async_compile.<kind>(...)`` definition (``cpp_pybinding``
+on the CPU, ``triton`` on a GPU), its line range, its call sites (``name(...)``, a Triton
+kernel's ``name.run(..., stream=stream0)``), and the captured-graph nodes it computes.
+Inductor prints "Source Nodes: [...]" comments for extern kernels and Triton kernels, and
+they are read where every name in them is the captured graph's; not for C++ kernels nor for
+Triton combo (foreach) kernels, and a Triton comment may name a node Inductor's own passes
+made: for those the probe records the origins Inductor tracks while it defines the kernel
+(CppScheduling and TritonScheduling alike). When the lowering was served from Inductor's
+FX-graph cache no kernel is defined, so the studio keeps what it learned from a cold lowering
+of the same graph in a small side file (keyed by the captured graph's code and the kernel's
+source); then the comment's names that are the captured graph's, and as a last resort the
+ATen op names derived from the kernel's descriptive name.
 
 eager lines: which node each line of the captured graph computes.
 """
@@ -31,6 +35,11 @@ _BANNER = "# " + "=" * 70
 _KERNEL_DEF = re.compile(r"^([A-Za-z_]\w*) = async_compile\.(\w+)\(")
 _SOURCE_NODES = re.compile(r"Source Nodes: \[([^\]]*)\](?:, Original ATen: \[([^\]]*)\])?")
 _ASSIGN = re.compile(r"^    ([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*,?\s*=\s")
+# Lines Inductor's GPU wrapper writes between a kernel's "Source Nodes" comment and its call: the
+# device's raw stream, fetched once before the first kernel call on it.
+_BETWEEN = re.compile(r"^\w+ = get_raw_stream\(")
+_EXTERN = re.compile(r"^(?:[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*=\s*)?"
+                     r"(extern_kernels\.\w+|torch\.ops\.[\w.]+|aten\.[\w.]+)\(")
 _KINDS = {"cpp_pybinding": "cpp", "cpp": "cpp", "triton": "triton", "halide": "halide",
           "mps": "mps", "pallas": "pallas"}
 
@@ -244,7 +253,8 @@ def _kernel_defs(lines: list[str], start: int, end: int) -> list[dict]:
 
 
 def _call_sites(lines: list[str], start: int, end: int, kernels: list[dict]) -> list[dict]:
-    """Call lines of each kernel, and the extern kernel calls with their Source Nodes."""
+    """Call lines of each kernel, and the extern kernel calls with their Source Nodes (a kernel's
+    own comment above its call is skipped, with the stream line a GPU wrapper writes after it)."""
     by_name = {k["name"]: k for k in kernels}
     call_re = re.compile(r"\b(" + "|".join(map(re.escape, by_name)) + r")(?:\.run)?\(") if by_name else None
     externs = []
@@ -256,18 +266,18 @@ def _call_sites(lines: list[str], start: int, end: int, kernels: list[dict]) -> 
             if m:
                 pending = (i, _names(m.group(1)), _names(m.group(2)))
             continue
-        if not s:
+        if not s or (pending is not None and _BETWEEN.match(s)):
             continue
         km = call_re.search(s) if call_re else None
         if km:
             k = by_name[km.group(1)]
             k["calls"].append(i + 1)
-            if pending and not k["nodes"]:
+            if pending and pending[1] and not k["nodes"]:
                 k["nodes"], k["ops"], k["nodes_from"] = list(pending[1]), list(pending[2]), "comment"
             pending = None
             continue
         if pending is not None:
-            em = re.match(r"(extern_kernels\.\w+|torch\.ops\.[\w.]+|aten\.[\w.]+)\(", s)
+            em = _EXTERN.match(s)  # "extern_kernels.mm(...)", "buf0 = extern_kernels.convolution(...)"
             externs.append({
                 "name": em.group(1) if em else s.split("(")[0][:80],
                 "kind": "extern",
@@ -281,7 +291,8 @@ def _call_sites(lines: list[str], start: int, end: int, kernels: list[dict]) -> 
 
 
 def _attach_nodes(kernels: list[dict], probe) -> None:
-    """Fill C++ kernels' nodes from the probe (cold lowering) or the side file (warm)."""
+    """Fill the nodes of kernels without a usable "Source Nodes" comment (C++, Triton combo
+    kernels) from the probe (cold lowering) or the side file (warm)."""
     if not kernels:
         return
     gm = getattr(probe, "gm", None) if probe is not None else None
@@ -305,10 +316,11 @@ def _attach_nodes(kernels: list[dict], probe) -> None:
     learned = dict(stored)
     changed = False
     for k in kernels:
-        if k["nodes"]:
-            continue
+        comment = k["nodes"]
+        if comment and (not known or all(nm in known for nm in comment)):
+            continue  # the "Source Nodes" Inductor printed above the kernel name captured nodes
         rec = seen.get(k["name"])
-        if rec and (not known or all(nm in known for nm in rec["nodes"])):
+        if rec and rec["nodes"] and (not known or all(nm in known for nm in rec["nodes"])):
             k["nodes"], k["ops"], k["nodes_from"] = rec["nodes"], rec["ops"], "lowering"
             entry = {"nodes": rec["nodes"], "ops": rec["ops"]}
             if learned.get(k["source_sha256"]) != entry:
@@ -319,6 +331,13 @@ def _attach_nodes(kernels: list[dict], probe) -> None:
         if rec:
             k["nodes"], k["ops"], k["nodes_from"] = list(rec["nodes"]), list(rec["ops"]), "studio-cache"
             continue
+        if comment:
+            # some of the printed names are not the captured graph's (nodes Inductor's own passes
+            # made): the ones that are
+            k["nodes"] = [nm for nm in comment if nm in known]
+            if k["nodes"]:
+                continue
+            k["nodes_from"] = None
         if gm is not None:
             import torch
 

@@ -15,9 +15,11 @@ trace only, the probe
   forward pre/post hooks, which add no ops) and, for nodes created while autograd runs a
   backward, the forward node whose gradient they compute (by autograd sequence number).
   Nothing is written to the nodes or the graph;
-- during an inductor lowering, wraps ``CppScheduling.define_kernel`` to note which captured
-  nodes each generated C++ kernel computes (the origins Inductor itself tracks; it does not
-  print them into python_code for C++ kernels).
+- during an inductor lowering, wraps ``CppScheduling.define_kernel`` and, where the capture
+  may run on a GPU, ``TritonScheduling.define_kernel`` to note which captured nodes each
+  generated kernel computes (the origins Inductor itself tracks: it prints them into python_code
+  as a "Source Nodes" comment above a Triton kernel, but not for C++ kernels nor for a combo
+  (foreach) kernel, whose scheduler node holds the nodes it fuses).
 
 Factories in ``trace_contexts`` (the contract checker's value-read recorder) are entered
 around the make_fx trace alone, under the same rule: they record, they never add an op.
@@ -78,6 +80,59 @@ def arg_names(fn: Callable, n: int) -> list[str]:
     return out
 
 
+def kernel_origins(nodes) -> list:
+    """The FX nodes (of the graph Inductor lowers) that a kernel's scheduler nodes came from, in
+    order, each once: ``node.node.origins`` of each scheduler node, the nodes inside a fused,
+    foreach or combo node (whose own ``node`` is None), an extern kernel's ``origins``. Markers
+    in a Triton node schedule (EnableReduction, DisableReduction) have none."""
+    out: list = []
+    seen: set[int] = set()
+
+    def add(origins) -> None:
+        for o in origins or ():
+            if id(o) not in seen:
+                seen.add(id(o))
+                out.append(o)
+
+    def visit(n, depth: int) -> None:
+        inner = getattr(n, "node", None)
+        if inner is not None:  # a scheduler node of one ir node
+            add(getattr(inner, "origins", None))
+            return
+        get_nodes = getattr(n, "get_nodes", None)
+        if callable(get_nodes) and depth < 8:  # fused, foreach, combo: the nodes inside
+            try:
+                subs = [sub for sub in get_nodes() if sub is not n]
+            except Exception:  # noqa: BLE001
+                subs = []
+            if subs:
+                for sub in subs:
+                    visit(sub, depth + 1)
+                return
+        add(getattr(n, "origins", None))  # an ir node itself (an extern kernel)
+
+    for n in nodes if isinstance(nodes, (list, tuple)) else [nodes]:
+        visit(n, 0)
+    return out
+
+
+def captured_name(node, known: set[str]) -> str:
+    """The captured graph's name for a node of the graph Inductor lowers: along its ``from_node``
+    provenance (each step the node it was made from), the first name the captured graph has;
+    where none is, the nearest source's name (what Inductor's "Source Nodes" comment prints), else
+    the node's own."""
+    src = node.meta.get("from_node") if hasattr(node, "meta") else None
+    first = src[0].name if src else node.name
+    steps = 0
+    while src and steps < 32:
+        nm = src[0].name
+        if nm in known:
+            return nm
+        src = getattr(src[0], "from_node", None)
+        steps += 1
+    return first
+
+
 class CaptureProbe:
     """Context manager around one precompile call; see the module docstring."""
 
@@ -86,8 +141,10 @@ class CaptureProbe:
         script_path: str | None = None,
         on_lower: Callable[[], None] | None = None,
         backend: str = "inductor",
+        devices: list[str] | None = None,
     ):
         self.backend = backend
+        self.devices = list(devices or [])  # the example tensors' devices (common.devices)
         self.script_path = os.path.realpath(script_path) if script_path else None
         self.on_lower = on_lower
         self.fn: Callable | None = None
@@ -165,16 +222,40 @@ class CaptureProbe:
     def _patch_inductor(self) -> None:
         # Only when inductor's C++ codegen is importable anyway (it is imported by the
         # lowering); importing it here for an eager run would cost a second.
-        mod = sys.modules.get("torch._inductor.codegen.cpp")
+        self._patch_scheduling("torch._inductor.codegen.cpp", "CppScheduling", True)
+        # Triton: where the capture may run on a GPU (an example tensor on one, or a process
+        # that has initialised CUDA), or where the lowering imported it already.
+        self._patch_scheduling("torch._inductor.codegen.triton", "TritonScheduling", self._may_use_gpu())
+
+    def _may_use_gpu(self) -> bool:
+        from precompile_studio.common.devices import asynchronous
+
+        if asynchronous(self.devices):
+            return True
+        try:
+            import torch
+
+            return torch.cuda.is_initialized()
+        except Exception:  # noqa: BLE001
+            return False
+
+    def _patch_scheduling(self, module: str, cls_name: str, import_it: bool) -> None:
+        """Wrap ``cls_name.define_kernel(src_code, nodes, ...)`` of ``module`` (every backend's
+        scheduling takes the scheduler nodes second) to note the nodes each kernel computes."""
+        import importlib
+
+        mod = sys.modules.get(module)
         if mod is None:
+            if not import_it:
+                return
             try:
-                import torch._inductor.codegen.cpp as mod  # noqa: F811
+                mod = importlib.import_module(module)
             except Exception:  # pragma: no cover - inductor always ships with torch
                 return
-        cls = getattr(mod, "CppScheduling", None)
-        if cls is None or not hasattr(cls, "define_kernel"):
+        cls = getattr(mod, cls_name, None)
+        if cls is None or "define_kernel" not in cls.__dict__:
             return
-        orig = cls.define_kernel
+        orig = cls.__dict__["define_kernel"]
         probe = self
 
         def define_kernel(sched, src_code, nodes, *a, **kw):
@@ -189,14 +270,13 @@ class CaptureProbe:
         self._restore.append(lambda: setattr(cls, "define_kernel", orig))
 
     def _note_kernel(self, name: str, nodes) -> None:
-        from torch._inductor.utils import aggregate_origins
-
-        origins = [o for o in aggregate_origins(nodes) if getattr(o, "op", None) == "call_function"]
         names: list[str] = []
         ops: list[str] = []
-        for o in origins:
-            src = o.meta.get("from_node")
-            n = src[0].name if src else o.name
+        known = self._graph_names()
+        for o in kernel_origins(nodes):
+            if getattr(o, "op", None) != "call_function":
+                continue
+            n = captured_name(o, known)
             if n not in names:
                 names.append(n)
             aten = o.meta.get("original_aten")
@@ -205,6 +285,18 @@ class CaptureProbe:
                 if s not in ops:
                     ops.append(s)
         self.kernels.append({"name": name, "nodes": names, "ops": ops})
+
+    def _graph_names(self) -> set[str]:
+        """The captured graph's node names (empty before the trace)."""
+        gm = self.gm
+        if gm is None:
+            return set()
+        cached = getattr(self, "_names_of", None)
+        if cached is not None and cached[0] is gm:
+            return cached[1]
+        names = {n.name for n in gm.graph.nodes}
+        self._names_of = (gm, names)
+        return names
 
     # ------------------------------------------------------------------ naming
     def _prepare(self, fn: Callable, args: tuple) -> None:
