@@ -218,7 +218,8 @@ def test_every_triton_kernel_maps_to_captured_nodes_with_the_probe():
     names = {n.name for n in gm.graph.nodes}
     seen = [
         {"name": "triton_poi_fused_add_relu_0", "nodes": ["add", "relu"], "ops": ["aten.add", "aten.relu"]},
-        {"name": "triton_per_fused_relu_sum_1", "nodes": ["relu", "sum_1"], "ops": ["aten.relu", "aten.sum"]},
+        # copy_: a node of the lowering's own (AOTAutograd's copy into a mutated buffer)
+        {"name": "triton_per_fused_relu_sum_1", "nodes": ["relu", "copy_", "sum_1"], "ops": ["aten.relu", "aten.sum"]},
         {"name": "triton_for_fused_2", "nodes": ["mul", "mul_1"], "ops": ["aten.mul"]},
     ]
     ks = _kernels(map_python_code(CUDA_CODE, "inductor", _Probe(gm, seen)))
@@ -297,3 +298,23 @@ def test_the_probe_notes_triton_kernels_where_the_capture_runs_on_a_gpu(monkeypa
     assert k == {"name": "triton_poi_fused_add_relu_0", "nodes": ["add", "relu"],
                  "ops": ["aten.add", "aten.relu"]}
     assert set(k["nodes"]) <= set(graph_nodes)
+
+
+def test_every_cpu_kernel_of_a_batchnorm_training_step_maps_to_captured_nodes():
+    """The same rule on a real lowering (C++ kernels): a kernel that also writes BatchNorm's running
+    statistics back (copy_ nodes AOTAutograd adds, not the captured graph's) still maps."""
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4), torch.nn.ReLU()).train()
+
+    def fn(model, x):
+        loss = model(x).sum()
+        loss.backward()
+        return loss.detach()
+
+    probe = CaptureProbe(None, backend="inductor", devices=["cpu"])
+    with probe:
+        code, _cache = torch.compiler.precompile(fn, model, torch.randn(2, 3, 8, 8), backend="inductor")
+    names = {n.name for n in probe.gm.graph.nodes}
+    kernels = map_python_code(code, "inductor", probe)["kernels"]
+    assert any("native_batch_norm" in k["name"] for k in kernels)
+    for k in kernels:
+        assert k["nodes"] and set(k["nodes"]) <= names, k

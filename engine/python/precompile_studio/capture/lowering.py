@@ -16,7 +16,9 @@ Inductor prints "Source Nodes: [...]" comments for extern kernels and Triton ker
 they are read where every name in them is the captured graph's; not for C++ kernels nor for
 Triton combo (foreach) kernels, and a Triton comment may name a node Inductor's own passes
 made: for those the probe records the origins Inductor tracks while it defines the kernel
-(CppScheduling and TritonScheduling alike). When the lowering was served from Inductor's
+(CppScheduling and TritonScheduling alike), of which the captured graph's are kept (a kernel
+may also compute nodes the lowering added, such as the copies into BatchNorm's running
+statistics). When the lowering was served from Inductor's
 FX-graph cache no kernel is defined, so the studio keeps what it learned from a cold lowering
 of the same graph in a small side file (keyed by the captured graph's code and the kernel's
 source); then the comment's names that are the captured graph's, and as a last resort the
@@ -320,9 +322,12 @@ def _attach_nodes(kernels: list[dict], probe) -> None:
         if comment and (not known or all(nm in known for nm in comment)):
             continue  # the "Source Nodes" Inductor printed above the kernel name captured nodes
         rec = seen.get(k["name"])
-        if rec and rec["nodes"] and (not known or all(nm in known for nm in rec["nodes"])):
-            k["nodes"], k["ops"], k["nodes_from"] = rec["nodes"], rec["ops"], "lowering"
-            entry = {"nodes": rec["nodes"], "ops": rec["ops"]}
+        # the captured nodes among the kernel's origins: the lowering also computes nodes of its own
+        # (the copies into a mutated buffer that AOTAutograd appends: BatchNorm's running stats)
+        nodes = [nm for nm in rec["nodes"] if not known or nm in known] if rec else []
+        if nodes:
+            k["nodes"], k["ops"], k["nodes_from"] = nodes, rec["ops"], "lowering"
+            entry = {"nodes": nodes, "ops": rec["ops"]}
             if learned.get(k["source_sha256"]) != entry:
                 learned[k["source_sha256"]] = entry
                 changed = True
