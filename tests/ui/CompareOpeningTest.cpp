@@ -191,3 +191,84 @@ TEST(UiCompareView, TheCodeGetsMostOfTheHeightWhateverTheNotes)
     EXPECT_TRUE(notes->isVisible());
     EXPECT_GE(pane->sectionList()->height(), pane->sectionList()->topLevelItemCount() * 10);
 }
+
+namespace {
+
+RunSide fixtureSide(const std::string& label, const char* graph)
+{
+    QFile file(sourcePath(QString("tests/fixtures/graphs/%1.json").arg(graph)));
+    EXPECT_TRUE(file.open(QIODevice::ReadOnly));
+    RunSide s = side(label, {{8}});
+    s.report["captures"][0]["graph"] = json::parse(file.readAll().toStdString())["graph"];
+    return s;
+}
+
+/// `s` with no module recorded on any node (a plain function's graph).
+RunSide withoutModules(RunSide s)
+{
+    for (json& node : s.report["captures"][0]["graph"]["node_list"])
+        node["module"] = nullptr;
+    return s;
+}
+
+/// How deep into the model a view shows open: the most components of an open module's model
+/// path that the canvas shows ("model.layer1" open: 2), 0 when no module of the model is open.
+int openDepth(ps::ui::GraphView* g)
+{
+    const auto* tree = g->moduleTree();
+    const std::vector<bool> open = shownExpanded(g);
+    int deepest = 0;
+    for (int m = 1; m < static_cast<int>(tree->modules().size()); ++m)
+        if (open[static_cast<std::size_t>(m)] && tree->module(m).role == ps::graph::Module::Role::Model)
+            deepest = std::max(
+                deepest, static_cast<int>(QString::fromStdString(tree->module(m).modelPath).split('.').size()));
+    return deepest;
+}
+
+}  // namespace
+
+TEST(UiCompareView, RunsOfDifferentKindsOpenAtTheSameDepth)
+{
+    // An inference run against a training step of a like model (either way round), and
+    // unrelated models (resnet18 against an MLP's training step, against staged blocks): each
+    // side opens into its model as deep as the other, its titles readable at Fit.
+    const std::pair<RunSide, RunSide> cases[] = {
+        {side("inference", {{32}, {1}}), fixtureSide("training", "training_step")},
+        {fixtureSide("training", "training_step"), side("inference", {{32}, {1}})},
+        {fixtureSide("resnet18", "resnet18_inference"), fixtureSide("training", "training_step")},
+        {fixtureSide("resnet18", "resnet18_inference"), stagedSide("staged", {3, 4, 6, 3})},
+        {fixtureSide("training", "training_step"), withoutModules(side("function", {{8}, {8}}))},
+    };
+    for (const auto& [a, b] : cases)
+        for (QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+            const auto view = shown(a, b, size);
+            const std::string what = a.label + " vs " + b.label + " at " + std::to_string(size.width());
+            ps::ui::GraphView* g[2] = {view->graphPane()->view(0), view->graphPane()->view(1)};
+            if (g[1]->moduleTree()->modules().size() > 1) {
+                EXPECT_GE(openDepth(g[0]), 1) << what;
+                EXPECT_EQ(openDepth(g[0]), openDepth(g[1])) << what;
+            }
+            for (int k = 0; k < 2; ++k) {
+                EXPECT_GE(g[k]->canvas()->fitZoom(), g[k]->opening().titleZoom)
+                    << what << ", side " << k << ": " << g[k]->visibleItemCount() << " boxes";
+                // A training step's phases are open: its model shows, as on the other side.
+                const auto* tree = g[k]->moduleTree();
+                for (auto phase : {ps::graph::Phase::Forward, ps::graph::Phase::Backward}) {
+                    const int group = tree->phaseGroup(phase);
+                    EXPECT_TRUE(group < 0 || g[k]->isExpanded(QString::fromStdString(tree->module(group).path)))
+                        << what << ": phase " << static_cast<int>(phase);
+                }
+                // A module's forward and backward copies are open or closed alike.
+                const std::vector<bool> open = shownExpanded(g[k]);
+                for (int m = 1; m < static_cast<int>(tree->modules().size()); ++m) {
+                    const int twin = tree->twin(m);
+                    const auto shownIn = [&](int module) { return open[std::size_t(tree->module(module).parent)]; };
+                    EXPECT_TRUE(
+                        twin < 0 || !shownIn(m) || !shownIn(twin) || open[std::size_t(m)] == open[std::size_t(twin)])
+                        << what << ": " << tree->module(m).path;
+                }
+            }
+            EXPECT_TRUE(collapseMismatches(*view->graphPane()).isEmpty())
+                << what << ": " << collapseMismatches(*view->graphPane()).join("; ").toStdString();
+        }
+}

@@ -5,6 +5,7 @@
 #include "ui/graph/GraphCanvas.h"
 #include "ui/graph/GraphView.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace ps::ui {
@@ -13,6 +14,9 @@ namespace {
 
 /// The most rounds of collapsing for readability (a level each).
 constexpr int kReadableRounds = 6;
+/// Reveals that would open more than half of a side's modules that hold others, when it has at
+/// least this many, are dropped: the two graphs differ everywhere (two unrelated models).
+constexpr int kSweepingFrom = 4;
 
 bool at(const std::vector<bool>& v, int i)
 {
@@ -48,6 +52,7 @@ void CompareOpening::onShown()
             return;  // both opened and settled first (a side without a graph has nothing to wait for)
     if (m_stage == Stage::Opening) {
         m_stage = Stage::Equalising;
+        dropSweepingReveals();
         if (equalise())
             return;  // back here once laid out
     }
@@ -88,8 +93,12 @@ std::vector<bool> CompareOpening::revealed(int side) const
     const graph::ModuleTree* tree = m_views[side]->moduleTree();
     std::vector<bool> out(tree ? tree->modules().size() : 0, false);
     for (const QString& path : m_reveal)
-        if (const int m = tree ? tree->find(path.toStdString()) : -1; m >= 0)
+        if (const int m = tree ? tree->find(path.toStdString()) : -1; m >= 0) {
             out[static_cast<std::size_t>(m)] = true;
+            // A training step's model path names its forward copy: the backward one opens too.
+            if (const int twin = tree->twin(m); twin >= 0)
+                out[static_cast<std::size_t>(twin)] = true;
+        }
     return out;
 }
 
@@ -101,7 +110,19 @@ int CompareOpening::counterpart(int side, int module) const
         return -1;
     if (module == graph::ModuleTree::root())
         return graph::ModuleTree::root();
-    return other->find(CompareViewportSync::mapPath(m_sync->renames(side), own->module(module).path));
+    const graph::Module& m = own->module(module);
+    if (own->phased() && !other->phased()) {
+        // A training step against an inference graph: each phase's copy of the model stands for
+        // the one model of the other side ("forward:", "backward:" for its root,
+        // "backward:model.0" for "model.0"); the gradient and outside bundles have no match.
+        if (m.role == graph::Module::Role::PhaseGroup)
+            return graph::ModuleTree::root();
+        if (m.role != graph::Module::Role::Model)
+            return -1;
+        return other->find(CompareViewportSync::mapPath(m_sync->renames(side), m.modelPath));
+    }
+    // "forward:model.0" of a training step is found by its model path ("model.0").
+    return other->find(CompareViewportSync::mapPath(m_sync->renames(side), m.path));
 }
 
 bool CompareOpening::equalise()
@@ -162,30 +183,60 @@ bool CompareOpening::makeReadable()
     std::vector<bool> shown[2] = {shownExpanded(0), shownExpanded(1)};
     std::vector<bool> reveal[2] = {revealed(0), revealed(1)};
     // The deepest expanded modules of an unreadable side that were not revealed: a level less.
-    int deepest = 0;
-    for (int k = 0; k < 2; ++k) {
+    const auto closable = [&](int k, int m) {
+        return at(shown[k], m) && !at(reveal[k], m)
+            && m_views[k]->moduleTree()->module(m).role == graph::Module::Role::Model;
+    };
+    // Depth in the model: a training step's modules sit one level lower, under their phase.
+    const auto depth = [this](int k, int m) {
         const graph::ModuleTree* tree = m_views[k]->moduleTree();
+        return tree->module(m).depth - (tree->phased() ? 1 : 0);
+    };
+    int deepest = 0;
+    for (int k = 0; k < 2; ++k)
         for (int m = 1; !readable(k) && m < static_cast<int>(shown[k].size()); ++m)
-            if (at(shown[k], m) && !at(reveal[k], m) && tree->module(m).role == graph::Module::Role::Model)
-                deepest = std::max(deepest, tree->module(m).depth);
-    }
+            if (closable(k, m))
+                deepest = std::max(deepest, depth(k, m));
     if (deepest == 0)
         return false;
-    std::vector<bool> target[2] = {shown[0], shown[1]};
+    std::vector<bool> closed[2];
     for (int k = 0; k < 2; ++k) {
-        const graph::ModuleTree* tree = m_views[k]->moduleTree();
+        closed[k].assign(shown[k].size(), false);
         for (int m = 1; !readable(k) && m < static_cast<int>(shown[k].size()); ++m)
-            if (at(shown[k], m) && !at(reveal[k], m) && tree->module(m).role == graph::Module::Role::Model
-                && tree->module(m).depth == deepest) {
-                target[k][static_cast<std::size_t>(m)] = false;
-                if (const int twin = counterpart(k, m); twin >= 0 && twin < static_cast<int>(target[1 - k].size()))
-                    target[1 - k][static_cast<std::size_t>(twin)] = false;
-            }
+            closed[k][static_cast<std::size_t>(m)] = closable(k, m) && depth(k, m) == deepest;
     }
+    // What is closed on one side is closed on the other: every module matched to it (a training
+    // step's forward and backward copies of an inference graph's module alike).
+    std::vector<bool> target[2] = {shown[0], shown[1]};
+    for (int k = 0; k < 2; ++k)
+        for (int m = 1; m < static_cast<int>(shown[k].size()); ++m)
+            if (at(closed[k], m) || at(closed[1 - k], counterpart(k, m)))
+                target[k][static_cast<std::size_t>(m)] = false;
     bool asked = false;
     for (int k = 0; k < 2; ++k)
         asked = apply(k, target[k]) || asked;
     return asked;
+}
+
+void CompareOpening::dropSweepingReveals()
+{
+    for (int k = 0; k < 2; ++k) {
+        const graph::ModuleTree* tree = m_views[k]->moduleTree();
+        if (!tree)
+            continue;
+        const std::vector<bool> reveal = revealed(k);
+        int parents = 0;
+        int shownForDifference = 0;
+        for (int m = 1; m < static_cast<int>(tree->modules().size()); ++m)
+            if (tree->module(m).role == graph::Module::Role::Model && !tree->module(m).children.empty()) {
+                ++parents;
+                shownForDifference += at(reveal, m) ? 1 : 0;
+            }
+        if (parents >= kSweepingFrom && 2 * shownForDifference > parents) {
+            m_reveal.clear();
+            return;
+        }
+    }
 }
 
 }  // namespace ps::ui

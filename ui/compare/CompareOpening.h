@@ -15,13 +15,17 @@ class GraphView;
 ///
 /// Each view first opens as the Graph tab would (GraphOpening: the largest state readable in its
 /// pane). Once both have: a module matched on the other side (the same path, through the
-/// diff's renames, in the same phase) stays expanded only where it is expanded on both sides, a
-/// module of one side only is collapsed (an added layer reads as one box), and the modules to
-/// reveal (the parents of each added or removed block, else of each changed node) are expanded
-/// on both sides. Then, while a side's fitted zoom leaves its titles unreadable, the deepest
-/// expanded modules that were not revealed are collapsed on that side and their matches on the
-/// other, a level at a time. Both are fitted at the end. Meanwhile the viewport sync is
-/// suspended: each side is opened by this, not by following the other.
+/// diff's renames, in the same phase; against an inference graph, each phase's copy of a
+/// training step's module is matched to the one module, its phase groups to the root) stays
+/// expanded only where it is expanded on both sides, a module of one side only is collapsed (an
+/// added layer reads as one box), and the modules to reveal (the parents of each added or
+/// removed block, else of each changed node; in a training step both phases' copies) are
+/// expanded on both sides, unless on either side they would be most of its modules that hold
+/// others (two unrelated models: each then opens as it would alone). Then, while a side's fitted
+/// zoom leaves its titles unreadable, the deepest expanded modules that were not revealed are
+/// collapsed on that side and every module matched to them on the other, a level at a time.
+/// Both are fitted at the end. Meanwhile the viewport sync is suspended: each side is opened by
+/// this, not by following the other.
 class CompareOpening : public QObject {
     Q_OBJECT
 public:
@@ -42,6 +46,10 @@ private:
 
     /// After a layout of either view: the next step once both are settled.
     void onShown();
+    /// Forgets the reveals when on either side they would open most of the modules that hold
+    /// others (two unrelated models differ everywhere: pointing at the differences is pointing
+    /// at everything), so that each side opens as it would alone.
+    void dropSweepingReveals();
     /// The same state on both sides, the reveals expanded. False when nothing was asked.
     bool equalise();
     /// Collapses a level of unrevealed modules where a side's titles cannot be read at Fit.
