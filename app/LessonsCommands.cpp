@@ -1,5 +1,6 @@
 #include "LessonsCommands.h"
 
+#include "RemoteCommands.h"
 #include "commands/LessonsCommand.h"
 
 #include <CLI/CLI.hpp>
@@ -15,19 +16,21 @@ struct Options {
     double timeout = 600;
 };
 
-ps::commands::LessonsOptions resolve(const Options& o, const std::string* pythonEnv)
+ps::commands::LessonsOptions resolve(const Options& o, const std::string* pythonEnv, const HostOptions* hosts)
 {
     ps::commands::LessonsOptions out;
     out.json = o.json;
     out.timeoutSeconds = o.timeout;
     if (pythonEnv && !pythonEnv->empty())
         out.pythonEnv = *pythonEnv;
+    if (hosts)
+        out.remote = hosts->target(pythonEnv ? *pythonEnv : std::string());
     return out;
 }
 
 }  // namespace
 
-void addLessonsCommands(CLI::App& app, int* exitCode, const std::string* pythonEnv)
+void addLessonsCommands(CLI::App& app, int* exitCode, const std::string* pythonEnv, const HostOptions* hosts)
 {
     auto options = std::make_shared<Options>();
     CLI::App* lessons
@@ -36,8 +39,9 @@ void addLessonsCommands(CLI::App& app, int* exitCode, const std::string* pythonE
 
     CLI::App* ls = lessons->add_subcommand("ls", "List the lessons");
     ls->add_flag("--json", options->json, "Print JSON");
-    ls->callback(
-        [=] { *exitCode = ps::commands::LessonsCommand::ls(resolve(*options, pythonEnv), std::cout, std::cerr); });
+    ls->callback([=] {
+        *exitCode = ps::commands::LessonsCommand::ls(resolve(*options, pythonEnv, hosts), std::cout, std::cerr);
+    });
 
     CLI::App* run
         = lessons->add_subcommand("run", "Run a lesson's broken.py and fixed.py and compare each with its expect.json");
@@ -46,7 +50,7 @@ void addLessonsCommands(CLI::App& app, int* exitCode, const std::string* pythonE
     run->add_option("--timeout", options->timeout, "Seconds per script before its worker is killed")
         ->capture_default_str();
     run->callback([=] {
-        *exitCode
-            = ps::commands::LessonsCommand::run(options->name, resolve(*options, pythonEnv), std::cout, std::cerr);
+        *exitCode = ps::commands::LessonsCommand::run(
+            options->name, resolve(*options, pythonEnv, hosts), std::cout, std::cerr);
     });
 }

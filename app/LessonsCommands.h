@@ -2,6 +2,8 @@
 
 #include <string>
 
+struct HostOptions;
+
 namespace CLI {
 class App;
 }
@@ -16,4 +18,5 @@ class App;
 /// --python-env option is parsed to (empty: the default environment); it is read when the
 /// subcommand runs, after parsing. The lessons folder is $PS_RESOURCES_DIR/lessons, else the
 /// source tree's resources/lessons.
-void addLessonsCommands(CLI::App& app, int* exitCode, const std::string* pythonEnv);
+/// `hosts`: the global --host options (lessons run there when one is given).
+void addLessonsCommands(CLI::App& app, int* exitCode, const std::string* pythonEnv, const HostOptions* hosts);

@@ -6,7 +6,9 @@
 #include "GuiLauncher.h"
 #endif
 #include "LibraryCommands.h"
+#include "RemoteCommands.h"
 #include "library/ArtifactLibrary.h"
+#include "protocol/Protocol.h"
 
 #include <CLI/CLI.hpp>
 
@@ -35,7 +37,7 @@ int studioMain(int argc, char** argv)
     std::signal(SIGPIPE, SIG_IGN);  // a dead worker's channel must not kill the front end
 
     CLI::App app{"Precompile Studio: a workbench for torch.compiler.precompile"};
-    app.set_version_flag("--version", "precompile-studio 0.1.0");
+    app.set_version_flag("--version", std::string("precompile-studio ") + ps::protocol::kStudioVersion);
     // Global options (--library, --python-env) may come before or after the subcommand: every
     // subcommand, made below, inherits this and hands options it does not know to its parent.
     app.fallthrough();
@@ -64,6 +66,8 @@ int studioMain(int argc, char** argv)
     app.add_option("--python-env", pythonEnv,
         "your own Python environment (a venv folder) whose packages the script needs; the worker keeps the "
         "studio's Python and torch (a torch in it must be the same build)");
+    HostOptions hosts;
+    addHostOptions(app, &hosts);
 
     ps::commands::RunCommandOptions run;
     double timeout = 600;
@@ -83,7 +87,8 @@ int studioMain(int argc, char** argv)
     runCmd->add_option("--export", exportDir, "also write NAME.py, NAME.cache and NAME.json into this folder");
 
     int exitCode = 0;
-    addLessonsCommands(app, &exitCode, &pythonEnv);
+    addLessonsCommands(app, &exitCode, &pythonEnv, &hosts);
+    addRemoteCommands(app, &exitCode, &hosts, &pythonEnv);
     addLibraryCommands(app, &libraryPath, &exitCode);
 
     try {
@@ -106,6 +111,7 @@ int studioMain(int argc, char** argv)
             run.exportDir = exportDir;
         if (!pythonEnv.empty())
             run.pythonEnv = pythonEnv;
+        run.remote = hosts.target(pythonEnv);
         run.run.timeoutSeconds = timeout;
         run.run.verify = !noVerify;
         run.run.deepVerify = deepVerify;

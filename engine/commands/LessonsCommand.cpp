@@ -112,12 +112,14 @@ int LessonsCommand::run(const std::string& name, const LessonsOptions& options, 
     }
 
     // Two pipelines: the second imports torch while the first runs broken.py. Nothing is stored.
-    run::RunPipeline first = run::RunPipeline::forEnvironment(options.pythonEnv);
+    run::RunPipeline first = options.remote ? run::RunPipeline::forHost(*options.remote)
+                                            : run::RunPipeline::forEnvironment(options.pythonEnv);
     if (!first.launchProblem().empty()) {
         err << "precompile-studio: " << first.launchProblem() << "\n";
         return 2;
     }
-    run::RunPipeline second = run::RunPipeline::forEnvironment(options.pythonEnv);
+    run::RunPipeline second = options.remote ? run::RunPipeline::forHost(*options.remote)
+                                             : run::RunPipeline::forEnvironment(options.pythonEnv);
     run::RunPipeline* runners[2] = {&first, &second};
     second.prewarm();
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "remote/RemoteTarget.h"
+
 #include "lessons/LessonCatalogue.h"
 
 #include <iosfwd>
@@ -11,8 +13,9 @@ namespace ps::commands {
 struct LessonsOptions {
     bool json = false;
     std::optional<std::string> pythonEnv;
-    std::optional<std::string> lessonsDir;  ///< default: LessonCatalogue::defaultLessonsDir()
-    double timeoutSeconds = 600;            ///< per script
+    std::optional<std::string> lessonsDir;       ///< default: LessonCatalogue::defaultLessonsDir()
+    double timeoutSeconds = 600;                 ///< per script
+    std::optional<remote::RemoteTarget> remote;  ///< run on another host (--host)
 };
 
 /// `precompile-studio lessons ls|run NAME [--json]`.

@@ -43,7 +43,16 @@ int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std
                 << "]\n";
         };
 
-    auto runner = run::RunPipeline::forEnvironment(options.pythonEnv);
+    if (!options.json)
+        observer.onTransfer = [&](const std::string& file, std::uint64_t done, std::uint64_t total) {
+            // Only what takes a while to arrive is worth a line.
+            if (total >= (16u << 20))
+                err << "[transfer " << library::TerminalText::safe(file) << " " << (done >> 20) << "/" << (total >> 20)
+                    << " MiB]\n";
+        };
+
+    auto runner = options.remote ? run::RunPipeline::forHost(*options.remote)
+                                 : run::RunPipeline::forEnvironment(options.pythonEnv);
     run::RunResult result = runner.run(pipeline, observer);
     err.flush();
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "protocol/RunOptions.h"
+#include "remote/RemoteTarget.h"
 
 #include <iosfwd>
 #include <optional>
@@ -15,6 +16,7 @@ struct RunCommandOptions {
     std::optional<std::string> exportDir;
     std::optional<std::string> pythonEnv;
     std::string libraryPath;
+    std::optional<remote::RemoteTarget> remote;  ///< run on another host (--host)
 };
 
 /// `precompile-studio run SCRIPT ...`: runs the script through the RunPipeline, prints the

@@ -98,6 +98,7 @@ int Report::exitCode() const
     case RunStatus::WorkerDied:
     case RunStatus::Cancelled:
     case RunStatus::ProtocolError:
+    case RunStatus::ConnectionLost:
         return 2;
     }
     return 2;

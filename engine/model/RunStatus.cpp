@@ -8,7 +8,7 @@
 namespace ps::model {
 
 namespace {
-constexpr std::array<std::pair<RunStatus, std::string_view>, 8> kWords{{
+constexpr std::array<std::pair<RunStatus, std::string_view>, 9> kWords{{
     {RunStatus::Ok, "ok"},
     {RunStatus::Mismatch, "mismatch"},
     {RunStatus::Violation, "violation"},
@@ -17,6 +17,7 @@ constexpr std::array<std::pair<RunStatus, std::string_view>, 8> kWords{{
     {RunStatus::WorkerDied, "worker_died"},
     {RunStatus::Cancelled, "cancelled"},
     {RunStatus::ProtocolError, "protocol_error"},
+    {RunStatus::ConnectionLost, "connection_lost"},
 }};
 }  // namespace
 

@@ -23,6 +23,8 @@ RunVerdict verdictOf(RunStatus status)
         return RunVerdict::Cancelled;
     case RunStatus::ProtocolError:
         return RunVerdict::ProtocolError;
+    case RunStatus::ConnectionLost:
+        return RunVerdict::ConnectionLost;
     }
     return RunVerdict::Error;
 }
@@ -50,6 +52,8 @@ std::string_view toString(RunVerdict verdict)
         return toString(RunStatus::Cancelled);
     case RunVerdict::ProtocolError:
         return toString(RunStatus::ProtocolError);
+    case RunVerdict::ConnectionLost:
+        return toString(RunStatus::ConnectionLost);
     }
     return "error";
 }

@@ -21,6 +21,7 @@ enum class RunVerdict {
     WorkerDied,
     Cancelled,
     ProtocolError,
+    ConnectionLost,
 };
 
 /// The verdict of a run that ended with this status (Ok for Ok: the finer words need the report).

@@ -19,6 +19,14 @@ std::string_view toString(StartFailure cause)
         return "timeout";
     case StartFailure::Protocol:
         return "protocol";
+    case StartFailure::Unreachable:
+        return "unreachable";
+    case StartFailure::Authentication:
+        return "authentication";
+    case StartFailure::NoStudio:
+        return "no_studio";
+    case StartFailure::Version:
+        return "version";
     }
     return "died";
 }
@@ -26,7 +34,8 @@ std::string_view toString(StartFailure cause)
 std::optional<StartFailure> startFailureFromString(std::string_view text)
 {
     for (auto c : {StartFailure::Environment, StartFailure::Executable, StartFailure::Spawn, StartFailure::Python,
-             StartFailure::Died, StartFailure::Timeout, StartFailure::Protocol})
+             StartFailure::Died, StartFailure::Timeout, StartFailure::Protocol, StartFailure::Unreachable,
+             StartFailure::Authentication, StartFailure::NoStudio, StartFailure::Version})
         if (toString(c) == text)
             return c;
     return std::nullopt;

@@ -14,9 +14,15 @@ enum class StartFailure {
     Died,         ///< the worker died before it said hello
     Timeout,      ///< the run's timeout passed before the worker said hello
     Protocol,     ///< the worker sent something that is not the protocol before its hello
+    // A worker on another host (docs/ARCHITECTURE.md, "Remote runs"):
+    Unreachable,     ///< ssh could not reach the host (name, route, refused, timed out)
+    Authentication,  ///< the host refused the login (key, user, host key)
+    NoStudio,        ///< the host has no Precompile Studio where it was looked for
+    Version,         ///< the host's studio speaks another protocol version
 };
 
-/// "environment", "executable", "spawn", "python", "died", "timeout", "protocol".
+/// "environment", "executable", "spawn", "python", "died", "timeout", "protocol", "unreachable",
+/// "authentication", "no_studio", "version".
 std::string_view toString(StartFailure cause);
 std::optional<StartFailure> startFailureFromString(std::string_view text);
 

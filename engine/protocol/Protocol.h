@@ -23,6 +23,15 @@ namespace ps::protocol {
 /// The largest frame either side accepts; a longer length prefix means a broken stream.
 inline constexpr std::uint32_t kMaxFrameBytes = 256u * 1024u * 1024u;
 
+/// The studio's version (`precompile-studio --version`, the report's worker.studio).
+inline constexpr const char* kStudioVersion = "0.1.0";
+
+/// The version of the front end <-> worker protocol, checked when a front end reaches a studio
+/// on another host (remote::RemoteRelay's hello): a change to a message's fields raises it.
+/// 2: the remote relay's messages (remote, script, output, file, chunk, exited) and the
+/// worker's hello with hostname, cuda and devices.
+inline constexpr int kProtocolVersion = 2;
+
 /// The descriptor number the worker finds its end of the channel on at exec.
 inline constexpr int kWorkerChannelFd = 3;
 

@@ -1,5 +1,6 @@
 #include "protocol/RunClient.h"
 
+#include "protocol/Protocol.h"
 #include "protocol/ProtocolError.h"
 #include "protocol/RunRequest.h"
 #include "protocol/WorkerMessage.h"
@@ -44,8 +45,50 @@ std::string seconds(double s)
 
 }  // namespace
 
-RunClient::RunClient(WorkerLaunch launch, bool keepWarm) : m_launch(std::move(launch)), m_keepWarm(keepWarm)
+RunClient::RunClient(WorkerLaunch launch, bool keepWarm)
+    : RunClient([launch = std::move(
+                     launch)]() -> std::unique_ptr<WorkerChannel> { return std::make_unique<WorkerProcess>(launch); },
+        keepWarm)
 { }
+
+RunClient::RunClient(ChannelFactory factory, bool keepWarm) : m_factory(std::move(factory)), m_keepWarm(keepWarm)
+{ }
+
+nlohmann::json RunClient::workerInfo() const
+{
+    if (!m_hello)
+        return nullptr;
+    nlohmann::json info = m_where.is_object() ? m_where : nlohmann::json{{"host", nullptr}};
+    if (!info.contains("studio"))
+        info["studio"] = kStudioVersion;
+    if (!info.contains("protocol"))
+        info["protocol"] = kProtocolVersion;
+    // The worker's own words from its hello, said before any script ran; each checked for its type.
+    auto copyString = [&](const char* key) {
+        auto it = m_hello->find(key);
+        info[key] = it != m_hello->end() && it->is_string() ? *it : nlohmann::json(nullptr);
+    };
+    for (const char* key : {"hostname", "python", "torch", "cuda"})
+        copyString(key);
+    nlohmann::json devices = nlohmann::json::array();
+    if (auto it = m_hello->find("devices"); it != m_hello->end() && it->is_array()) {
+        for (const auto& d : *it) {
+            if (!d.is_object() || devices.size() >= 64)
+                continue;
+            nlohmann::json device;
+            device["index"] = d.value("index", nlohmann::json()).is_number_integer() ? d["index"] : nlohmann::json(0);
+            device["name"] = d.value("name", nlohmann::json()).is_string() ? d["name"] : nlohmann::json("?");
+            device["memory_bytes"] = d.value("memory_bytes", nlohmann::json()).is_number_integer()
+                ? d["memory_bytes"]
+                : nlohmann::json(nullptr);
+            device["capability"]
+                = d.value("capability", nlohmann::json()).is_string() ? d["capability"] : nlohmann::json(nullptr);
+            devices.push_back(std::move(device));
+        }
+    }
+    info["devices"] = std::move(devices);
+    return info;
+}
 
 RunClient::~RunClient()
 {
@@ -74,7 +117,8 @@ void RunClient::prewarm()
 {
     if (m_worker && m_worker->running())
         return;
-    m_worker = std::make_unique<WorkerProcess>(m_launch);
+    m_worker = m_factory();
+    m_where = m_worker->where();
     m_worker->start();
     m_activePid = m_worker->pid();
     m_workerReady = false;
@@ -157,7 +201,16 @@ bool RunClient::startWorker(Clock::time_point deadline, const RunObserver& obser
         case WorkerProcess::Event::Kind::Output:
             addOutput(observer, ev->stream, ev->data);
             break;
+        case WorkerChannel::Event::Kind::Transfer:
+        case WorkerChannel::Event::Kind::Frame:
+        case WorkerChannel::Event::Kind::Wake:
+            break;
         case WorkerProcess::Event::Kind::Exited:
+            if (ev->status.startFailure) {
+                // The connection to another host ended first: why, in the transport's words.
+                problem = {*ev->status.startFailure, ev->status.connectionLost};
+                return false;
+            }
             problem = {model::StartFailure::Died, "the worker " + ev->status.describe() + " while starting"};
             if (auto tail = lastLines(m_log.text(), 3); !tail.empty())
                 problem.message += ": " + tail;
@@ -167,6 +220,7 @@ bool RunClient::startWorker(Clock::time_point deadline, const RunObserver& obser
                 const WorkerMessage message = WorkerMessage::parse(ev->message);
                 if (const auto* hello = message.get<HelloMessage>()) {
                     m_hello = hello->json;
+                    m_where = m_worker->where();  // a remote one knows its host's studio by now
                     m_workerReady = true;
                 } else if (const auto* fatal = message.get<FatalMessage>()) {
                     problem = fatal->environment ? StartProblem{model::StartFailure::Environment, fatal->message}
@@ -300,13 +354,33 @@ model::Report RunClient::stoppedReport(
     return r;
 }
 
+model::Report RunClient::connectionLostReport(const RunOptions& options, model::Stage stage, const ExitStatus& status)
+{
+    dropWorker();
+    return model::Report::failed(options.script, model::RunStatus::ConnectionLost,
+        status.connectionLost + " (stage '" + std::string(model::toString(stage)) + "'); nothing was stored");
+}
+
 model::Report RunClient::notStartedReport(const RunOptions& options, const StartProblem& problem)
 {
     dropWorker();
-    // An environment the worker refused is an error like a missing one, not a death.
-    const auto status = problem.cause == model::StartFailure::Protocol ? model::RunStatus::ProtocolError
-        : problem.cause == model::StartFailure::Environment            ? model::RunStatus::Error
-                                                                       : model::RunStatus::WorkerDied;
+    // An environment the worker refused is an error like a missing one, not a death; so is a
+    // host that cannot be reached or logged into, has no studio or another version of it.
+    auto status = model::RunStatus::WorkerDied;
+    switch (problem.cause) {
+    case model::StartFailure::Protocol:
+        status = model::RunStatus::ProtocolError;
+        break;
+    case model::StartFailure::Environment:
+    case model::StartFailure::Unreachable:
+    case model::StartFailure::Authentication:
+    case model::StartFailure::NoStudio:
+    case model::StartFailure::Version:
+        status = model::RunStatus::Error;
+        break;
+    default:
+        break;
+    }
     auto r = model::Report::failed(options.script, status, problem.message);
     r.startFailure = problem.cause;
     return r;
@@ -341,6 +415,16 @@ std::optional<model::Report> RunClient::onMessage(
 
 model::Report RunClient::run(const RunOptions& options, const RunObserver& observer)
 {
+    m_runWorker = nullptr;
+    auto report = runOnWorker(options, observer);
+    // Where it ran, from the front end's side: the transport and the worker's hello.
+    if (!m_runWorker.is_null())
+        report.extra()["worker"] = m_runWorker;
+    return report;
+}
+
+model::Report RunClient::runOnWorker(const RunOptions& options, const RunObserver& observer)
+{
     m_log.clear();
     // A cancel that came before this run began is this run's: the flag is cleared when a run
     // ends, not when it starts (see cancel()).
@@ -366,6 +450,7 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
     }
     if (m_cancelled)  // asked while no worker process was there to kill
         return stop(Stop::Cancelled);
+    m_runWorker = workerInfo();
 
     stage = model::Stage::Script;
     m_worker->send(RunRequest::from(options).toJson());
@@ -381,9 +466,21 @@ model::Report RunClient::run(const RunOptions& options, const RunObserver& obser
             return stop(Stop::Timeout);
         if (ev->kind == WorkerProcess::Event::Kind::Output) {
             addOutput(observer, ev->stream, ev->data);
+        } else if (ev->kind == WorkerChannel::Event::Kind::Transfer) {
+            if (observer.onTransfer)
+                observer.onTransfer(ev->data, ev->done, ev->total);
+        } else if (ev->kind == WorkerChannel::Event::Kind::Frame || ev->kind == WorkerChannel::Event::Kind::Wake) {
+            continue;
         } else if (ev->kind == WorkerProcess::Event::Kind::Exited) {
             if (m_cancelled)
                 return stop(Stop::Cancelled);
+            if (!ev->status.connectionLost.empty()) {
+                auto r = connectionLostReport(options, stage, ev->status);
+                if (observer.onWorkerEvent)
+                    observer.onWorkerEvent(r.message);
+                retireWorker(observer);
+                return r;
+            }
             auto r = diedReport(options, stage, ev->status);
             dropWorker();
             if (observer.onWorkerEvent)

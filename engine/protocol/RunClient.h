@@ -4,6 +4,7 @@
 #include "protocol/LogBuffer.h"
 #include "protocol/RunObserver.h"
 #include "protocol/RunOptions.h"
+#include "protocol/WorkerChannel.h"
 #include "protocol/WorkerLaunch.h"
 
 #include <nlohmann/json.hpp>
@@ -16,8 +17,6 @@
 
 namespace ps::protocol {
 
-class WorkerProcess;
-struct ExitStatus;
 class WorkerMessage;
 
 /// Runs scripts in worker processes and turns every outcome into a Report: what the worker
@@ -37,6 +36,8 @@ public:
     using Clock = std::chrono::steady_clock;
 
     explicit RunClient(WorkerLaunch launch, bool keepWarm = false);
+    /// Workers made by `factory`: one on another host (remote::RemoteWorker), say.
+    explicit RunClient(ChannelFactory factory, bool keepWarm = false);
     ~RunClient();
 
     model::Report run(const RunOptions& options, const RunObserver& observer = {});
@@ -51,6 +52,9 @@ public:
     bool warmUp(Clock::time_point deadline, const RunObserver& observer, std::string& problem);
     /// The worker's hello message from the last start (python, torch and libtorch versions).
     const std::optional<nlohmann::json>& hello() const { return m_hello; }
+    /// Where the last worker ran and what it has (the report's `worker`): host (null for this
+    /// computer), hostname, studio, protocol, python, torch, cuda, devices. Null before a hello.
+    nlohmann::json workerInfo() const;
     /// Output of the last run, bounded.
     const LogBuffer& log() const { return m_log; }
     void shutdown();
@@ -76,14 +80,18 @@ private:
     model::Report stoppedReport(
         Stop why, const RunOptions& options, model::Stage stage, const RunObserver& observer, const std::string& what);
     model::Report notStartedReport(const RunOptions& options, const StartProblem& problem);
+    model::Report runOnWorker(const RunOptions& options, const RunObserver& observer);
+    model::Report connectionLostReport(const RunOptions& options, model::Stage stage, const ExitStatus& status);
     /// One message of the worker during a run: a stage is announced to the observer, a result
     /// or a fatal error becomes the report; anything else throws ProtocolError.
     std::optional<model::Report> onMessage(
         const WorkerMessage& message, const RunOptions& options, model::Stage& stage, const RunObserver& observer);
 
-    WorkerLaunch m_launch;
+    ChannelFactory m_factory;
     bool m_keepWarm;
-    std::unique_ptr<WorkerProcess> m_worker;
+    std::unique_ptr<WorkerChannel> m_worker;
+    nlohmann::json m_where;      ///< the last worker's where()
+    nlohmann::json m_runWorker;  ///< workerInfo() of the run in progress (null before its hello)
     bool m_workerReady = false;
     std::optional<nlohmann::json> m_hello;
     LogBuffer m_log;

@@ -2,6 +2,7 @@
 
 #include "model/Stage.h"
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,8 @@ struct RunObserver {
     std::function<void(int stream, std::string_view data)> onOutput;
     /// The worker restarted after one died; says what happened.
     std::function<void(const std::string& what)> onWorkerEvent;
+    /// Artifact bytes arriving from a worker on another host: the file, bytes so far, of all.
+    std::function<void(const std::string& file, std::uint64_t done, std::uint64_t total)> onTransfer;
 };
 
 }  // namespace ps::protocol

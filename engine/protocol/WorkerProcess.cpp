@@ -57,17 +57,23 @@ std::string errnoText(const char* what)
 
 }  // namespace
 
-std::string ExitStatus::describe() const
+WorkerProcess::WorkerProcess(WorkerLaunch launch)
 {
-    if (signaled)
-        return "was killed by signal " + signalDescription(signal);
-    if (exited)
-        return "exited with status " + std::to_string(code);
-    return "ended";
+    m_argv = {launch.executable, "--python-env", launch.pythonEnv, "--python-path", launch.pythonPackageDir};
+    if (!launch.userEnv.empty()) {
+        m_argv.insert(m_argv.end(), {"--user-env", launch.userEnv});
+        for (const auto& dir : launch.userSiteDirs)
+            m_argv.insert(m_argv.end(), {"--user-site", dir});
+    }
 }
 
-WorkerProcess::WorkerProcess(WorkerLaunch launch) : m_launch(std::move(launch))
+WorkerProcess::WorkerProcess(std::vector<std::string> argv, Channel channel) : m_argv(std::move(argv)), m_mode(channel)
 { }
+
+nlohmann::json WorkerProcess::where() const
+{
+    return {{"host", nullptr}};
+}
 
 WorkerProcess::~WorkerProcess()
 {
@@ -82,13 +88,9 @@ void WorkerProcess::start()
     if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)
         throw ProtocolError(errnoText("pipe"));
 
-    std::vector<std::string> args
-        = {m_launch.executable, "--python-env", m_launch.pythonEnv, "--python-path", m_launch.pythonPackageDir};
-    if (!m_launch.userEnv.empty()) {
-        args.insert(args.end(), {"--user-env", m_launch.userEnv});
-        for (const auto& dir : m_launch.userSiteDirs)
-            args.insert(args.end(), {"--user-site", dir});
-    }
+    std::vector<std::string> args = m_argv;
+    if (args.empty())
+        throw ProtocolError("no program to start");
     std::vector<char*> argv;
     for (auto& a : args)
         argv.push_back(a.data());
@@ -117,11 +119,18 @@ void WorkerProcess::start()
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent)
             ::_exit(1);
-        const int devnull = ::open("/dev/null", O_RDONLY);
-        moveTo(devnull, 0);
-        moveTo(out[1], 1);
-        moveTo(err[1], 2);
-        moveTo(sv[1], kWorkerChannelFd);
+        if (m_mode == Channel::Stdio) {
+            // The channel is the program's stdin and stdout (ssh carries it to the host).
+            ::dup2(sv[1], 0);
+            ::dup2(sv[1], 1);
+            moveTo(err[1], 2);
+        } else {
+            const int devnull = ::open("/dev/null", O_RDONLY);
+            moveTo(devnull, 0);
+            moveTo(out[1], 1);
+            moveTo(err[1], 2);
+            moveTo(sv[1], kWorkerChannelFd);
+        }
         ::signal(SIGPIPE, SIG_DFL);
         ::execve(argv[0], argv.data(), envp.data());
         const std::string msg = "precompile-studio: cannot execute " + args[0] + ": " + std::strerror(errno) + "\n";
@@ -137,17 +146,25 @@ void WorkerProcess::start()
     m_channel = sv[0];
     m_out = out[0];
     m_err = err[0];
+    if (m_mode == Channel::Stdio)
+        closeFd(m_out);  // its stdout is the channel
     for (int fd : {m_channel, m_out, m_err})
-        setNonBlocking(fd);
+        if (fd >= 0)
+            setNonBlocking(fd);
     m_channelClosedAt.reset();
     m_decoder = FrameDecoder();
 }
 
 bool WorkerProcess::send(const nlohmann::json& message)
 {
+    return sendPayload(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+bool WorkerProcess::sendPayload(std::string_view payload)
+{
     if (m_channel < 0)
         return false;
-    const std::string frame = FrameEncoder::encodeMessage(message);
+    const std::string frame = FrameEncoder::encodePayload(payload);
     std::size_t done = 0;
     while (done < frame.size()) {
         const ssize_t n = ::send(m_channel, frame.data() + done, frame.size() - done, MSG_NOSIGNAL);
@@ -197,6 +214,8 @@ std::optional<WorkerProcess::Event> WorkerProcess::next(Clock::time_point deadli
     char buf[64 * 1024];
     for (;;) {
         if (auto payload = m_decoder.next()) {
+            if (m_mode == Channel::Stdio)
+                return Event{Event::Kind::Frame, {}, 0, std::move(*payload), {}};
             std::string why;
             auto message = model::JsonLimits::parse(*payload, kMaxFrameBytes, &why);
             if (!message)
@@ -216,9 +235,9 @@ std::optional<WorkerProcess::Event> WorkerProcess::next(Clock::time_point deadli
             }
         }
 
-        pollfd fds[3];
+        pollfd fds[4];
         int n = 0;
-        for (int fd : {m_channel, m_out, m_err})
+        for (int fd : {m_channel, m_out, m_err, m_wakeFd})
             if (fd >= 0)
                 fds[n++] = pollfd{fd, POLLIN, 0};
         auto now = Clock::now();
@@ -236,6 +255,8 @@ std::optional<WorkerProcess::Event> WorkerProcess::next(Clock::time_point deadli
             if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
             const int fd = fds[i].fd;
+            if (fd == m_wakeFd)
+                return Event{Event::Kind::Wake, {}, 0, {}, {}};
             const ssize_t got = ::read(fd, buf, sizeof buf);
             if (got < 0 && (errno == EAGAIN || errno == EINTR))
                 continue;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "protocol/FrameDecoder.h"
+#include "protocol/WorkerChannel.h"
 #include "protocol/WorkerLaunch.h"
 
 #include <nlohmann/json.hpp>
@@ -8,19 +9,11 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <sys/types.h>
+#include <vector>
 
 namespace ps::protocol {
-
-/// How a worker process ended.
-struct ExitStatus {
-    bool exited = false;  ///< ended by exit()/_exit(): code is valid
-    int code = 0;
-    bool signaled = false;  ///< killed by a signal
-    int signal = 0;
-    long peakMemoryKiB = 0;  ///< the worker's peak resident memory (getrusage ru_maxrss)
-    std::string describe() const;
-};
 
 /// One worker process: spawns it with the channel on fd 3 and its fd 1/2 on pipes, and turns
 /// whatever happens into events. POSIX only (fork/exec, poll); no threads.
@@ -30,38 +23,42 @@ struct ExitStatus {
 /// (and the reaping of a worker that died) also ends what it started (g++ compiling Inductor
 /// kernels, a user's subprocesses, a child that called setsid()). It dies with the thread that
 /// started it (PR_SET_PDEATHSIG), so a front end killed with kill -9 leaves no worker behind.
-class WorkerProcess {
+///
+/// The same process handling serves two kinds of child: the worker itself (the channel on fd 3,
+/// messages parsed and returned as Message) and a program that carries the channel on its
+/// stdin and stdout (Channel::Stdio: ssh to a remote worker; frames are returned raw, as
+/// Frame, for remote::RemoteWorker to read).
+class WorkerProcess : public WorkerChannel {
 public:
-    struct Event {
-        enum class Kind { Message, Output, Exited };
-        Kind kind;
-        nlohmann::json message;  ///< Message
-        int stream = 0;          ///< Output: 1 or 2
-        std::string data;        ///< Output
-        ExitStatus status;       ///< Exited
-    };
+    using Event = WorkerChannel::Event;
+    enum class Channel { Fd3, Stdio };
 
     explicit WorkerProcess(WorkerLaunch launch);
-    ~WorkerProcess();
+    WorkerProcess(std::vector<std::string> argv, Channel channel);
+    ~WorkerProcess() override;
     WorkerProcess(const WorkerProcess&) = delete;
     WorkerProcess& operator=(const WorkerProcess&) = delete;
 
-    /// Throws ProtocolError when the process cannot be started.
-    void start();
-    /// Sends one message; returns false when the channel is closed (the worker died).
-    bool send(const nlohmann::json& message);
-    /// The next event, or nothing when the deadline passes first.
-    std::optional<Event> next(std::chrono::steady_clock::time_point deadline);
+    void start() override;
+    bool send(const nlohmann::json& message) override;
+    /// Sends one frame whose payload is any bytes (a raw frame after its header).
+    bool sendPayload(std::string_view payload);
+    std::optional<Event> next(std::chrono::steady_clock::time_point deadline) override;
     /// SIGKILL to the worker's process group, then reap it.
-    void kill();
-    bool running() const { return m_pid > 0 && !m_reaped; }
-    pid_t pid() const { return m_pid; }
+    void kill() override;
+    bool running() const override { return m_pid > 0 && !m_reaped; }
+    pid_t pid() const override { return m_pid; }
+    nlohmann::json where() const override;
+    /// next() also returns Wake when `fd` is readable (a relay's own input); -1: none.
+    void setWakeFd(int fd) { m_wakeFd = fd; }
 
 private:
     void closeAll();
     std::optional<Event> reap(bool block);
 
-    WorkerLaunch m_launch;
+    std::vector<std::string> m_argv;
+    Channel m_mode = Channel::Fd3;
+    int m_wakeFd = -1;
     pid_t m_pid = -1;
     bool m_reaped = false;
     std::string m_token;  ///< ProcessTree token of this worker and its descendants

@@ -8,6 +8,9 @@
 #include "protocol/RunClient.h"
 #include "protocol/StartError.h"
 #include "protocol/WorkerLocator.h"
+#include "remote/RemoteTarget.h"
+#include "remote/RemoteWorker.h"
+#include "remote/SshDestination.h"
 #include "run/TempFolder.h"
 
 #include <chrono>
@@ -45,9 +48,8 @@ std::optional<std::string> readFile(const fs::path& path, std::size_t limit = st
 
 }  // namespace
 
-RunPipeline::RunPipeline(std::optional<protocol::WorkerLaunch> launch, bool keepWarm, std::string launchProblem,
-    std::optional<model::StartFailure> launchCause)
-    : m_launchProblem(std::move(launchProblem)), m_launchCause(launchCause)
+namespace {
+void sweepOnce()
 {
     // What a front end killed with kill -9 left behind: its workers' processes and folders.
     // Once per process: the lessons and the window make several pipelines.
@@ -56,6 +58,51 @@ RunPipeline::RunPipeline(std::optional<protocol::WorkerLaunch> launch, bool keep
         protocol::ProcessTree::sweepOrphans();
         TempFolder::sweepStale();
     });
+}
+}  // namespace
+
+RunPipeline::RunPipeline(protocol::ChannelFactory factory, bool keepWarm)
+{
+    sweepOnce();
+    m_client = std::make_unique<protocol::RunClient>(std::move(factory), keepWarm);
+}
+
+RunPipeline RunPipeline::forHost(const remote::RemoteTarget& target, bool keepWarm)
+{
+    if (auto problem = remote::SshDestination::problem(target.host); !problem.empty())
+        return RunPipeline(std::nullopt, keepWarm, problem, model::StartFailure::Unreachable);
+    return RunPipeline(
+        [target]() -> std::unique_ptr<protocol::WorkerChannel> {
+            return std::make_unique<remote::RemoteWorker>(target);
+        },
+        keepWarm);
+}
+
+bool RunPipeline::worthStoring(const model::Report& report, bool storeCancelled)
+{
+    if (report.status == model::RunStatus::Cancelled)
+        return storeCancelled;
+    if (report.status == model::RunStatus::ConnectionLost)
+        return false;
+    if (report.startFailure) {
+        switch (*report.startFailure) {
+        case model::StartFailure::Unreachable:
+        case model::StartFailure::Authentication:
+        case model::StartFailure::NoStudio:
+        case model::StartFailure::Version:
+            return false;
+        default:
+            break;
+        }
+    }
+    return true;
+}
+
+RunPipeline::RunPipeline(std::optional<protocol::WorkerLaunch> launch, bool keepWarm, std::string launchProblem,
+    std::optional<model::StartFailure> launchCause)
+    : m_launchProblem(std::move(launchProblem)), m_launchCause(launchCause)
+{
+    sweepOnce();
     if (launch)
         m_client = std::make_unique<protocol::RunClient>(std::move(*launch), keepWarm);
     else if (m_launchProblem.empty())
@@ -134,7 +181,7 @@ RunResult RunPipeline::run(const PipelineOptions& options, const protocol::RunOb
     const std::string script
         = options.run.script.empty() ? std::string() : fs::absolute(options.run.script, ec).lexically_normal().string();
     auto finish = [&]() -> RunResult {
-        if (options.libraryPath && (result.report.status != model::RunStatus::Cancelled || options.storeCancelled))
+        if (options.libraryPath && worthStoring(result.report, options.storeCancelled))
             store(*options.libraryPath, result, observer);
         if (options.exportDir)
             exportTo(*options.exportDir, result);

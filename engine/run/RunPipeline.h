@@ -2,6 +2,7 @@
 
 #include "protocol/RunObserver.h"
 #include "protocol/RunOptions.h"
+#include "protocol/WorkerChannel.h"
 #include "protocol/WorkerLaunch.h"
 #include "run/RunResult.h"
 
@@ -17,6 +18,9 @@ class RunClient;
 }
 namespace ps::library {
 class ArtifactLibrary;
+}
+namespace ps::remote {
+struct RemoteTarget;
 }
 
 namespace ps::run {
@@ -47,8 +51,16 @@ public:
     /// made with a problem answers every run with a report that says it (start_failure set).
     explicit RunPipeline(std::optional<protocol::WorkerLaunch> launch, bool keepWarm = false,
         std::string launchProblem = {}, std::optional<model::StartFailure> launchCause = {});
+    /// Workers made by `factory` (a remote one, say).
+    RunPipeline(protocol::ChannelFactory factory, bool keepWarm);
     /// Locates the worker (WorkerLocator) for `pythonEnv` (nullopt: the build's environment).
     static RunPipeline forEnvironment(const std::optional<std::string>& pythonEnv, bool keepWarm = false);
+    /// Runs on another host over ssh (remote::RemoteWorker); a destination that cannot be one
+    /// makes a pipeline that says why (start_failure unreachable).
+    static RunPipeline forHost(const remote::RemoteTarget& target, bool keepWarm = false);
+    /// Whether a report is kept in the library: not a cancelled run (unless asked), not a run
+    /// whose connection to its host was lost or never made (the script did nothing to be kept).
+    static bool worthStoring(const model::Report& report, bool storeCancelled);
     ~RunPipeline();
     RunPipeline(RunPipeline&&) noexcept;
 

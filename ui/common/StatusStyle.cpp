@@ -75,6 +75,7 @@ QColor StatusStyle::color(model::RunStatus status)
     case model::RunStatus::Timeout:
     case model::RunStatus::WorkerDied:
     case model::RunStatus::ProtocolError:
+    case model::RunStatus::ConnectionLost:
         return kRed;
     }
     return kRed;

@@ -36,6 +36,7 @@ constexpr int kSortRole = Qt::UserRole + 2;
 
 // Worst first when sorted by status ascending.
 constexpr model::RunStatus kWorstFirst[] = {
+    model::RunStatus::ConnectionLost,
     model::RunStatus::ProtocolError,
     model::RunStatus::WorkerDied,
     model::RunStatus::Timeout,

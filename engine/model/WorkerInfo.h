@@ -1,0 +1,41 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ps::model {
+
+/// Where a run ran and what that worker had: the report's `worker` object, written by the front
+/// end (RunClient) from the transport and the worker's hello, before any script ran.
+struct WorkerInfo {
+    struct Device {
+        int index = 0;
+        std::string name;
+        std::optional<std::int64_t> memoryBytes;
+        std::string capability;  ///< "9.0"; "" unknown
+    };
+    std::optional<std::string> host;  ///< the ssh destination's host; nullopt: this computer
+    std::string hostname;             ///< the machine's own name for itself
+    std::string studio;               ///< the studio's version there
+    int protocol = 0;
+    std::string python;
+    std::string torch;
+    std::string cuda;  ///< torch's CUDA version; "" a CPU build
+    std::vector<Device> devices;
+
+    /// nullopt when `j` is not an object (a report from before the field existed).
+    static std::optional<WorkerInfo> fromJson(const nlohmann::json& j);
+    bool remote() const { return host.has_value(); }
+    /// "this computer" or the host's name.
+    std::string place() const;
+    /// "1x NVIDIA H200", "2x A100-SXM4-80GB, 1x T4", or "CPU".
+    std::string deviceSummary() const;
+    /// "gpu-box · torch 2.14.1+cu130 · 1x NVIDIA H200" (the status bar's words).
+    std::string summary() const;
+};
+
+}  // namespace ps::model

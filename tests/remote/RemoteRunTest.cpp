@@ -1,0 +1,360 @@
+// Runs on another host through a real OpenSSH server the test starts (TestSshServer): the same
+// machine reached through sshd on loopback, the studio's own relay and worker on the far side.
+
+#include "StudioRun.h"
+#include "TestSshServer.h"
+#include "protocol/Protocol.h"
+#include "remote/RemoteTarget.h"
+#include "run/RunPipeline.h"
+
+#include <gtest/gtest.h>
+#include <openssl/evp.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <thread>
+
+namespace fs = std::filesystem;
+using ps::test::TestSshServer;
+
+namespace {
+
+const std::string kStudioDir = PS_TEST_SOURCE_DIR;
+
+std::string sha256(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+    std::vector<char> buf(1 << 20);
+    while (in) {
+        in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+        EVP_DigestUpdate(ctx, buf.data(), static_cast<std::size_t>(in.gcount()));
+    }
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    EVP_DigestFinal_ex(ctx, md, &length);
+    EVP_MD_CTX_free(ctx);
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (unsigned int i = 0; i < length; ++i) {
+        const unsigned char c = md[i];
+        out += hex[c >> 4];
+        out += hex[c & 15];
+    }
+    return out;
+}
+
+class RemoteRun : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        ASSERT_EQ(server.problem(), "");
+        ::setenv("PS_SSH_COMMAND", server.sshCommand().c_str(), 1);
+    }
+    void TearDown() override { ::unsetenv("PS_SSH_COMMAND"); }
+
+    std::vector<std::string> remote(const std::string& host = TestSshServer::kHost) const
+    {
+        return {"--host", host, "--remote-studio", kStudioDir};
+    }
+    ps::remote::RemoteTarget target() const { return {TestSshServer::kHost, kStudioDir, "", ""}; }
+    /// `precompile-studio [global] run SCRIPT --json [args]` with the server's ssh command.
+    ps::test::StudioRun studio(const std::string& script, std::vector<std::string> args,
+        const std::vector<std::string>& global, bool store = false) const
+    {
+        std::vector<std::string> argv = {PS_TEST_STUDIO};
+        argv.insert(argv.end(), global.begin(), global.end());
+        argv.insert(argv.end(), {"run", script, "--json"});
+        if (!store)
+            argv.push_back("--no-store");
+        argv.insert(argv.end(), args.begin(), args.end());
+        ps::test::StudioRun run;
+        const auto t0 = std::chrono::steady_clock::now();
+        run.process = ps::test::runProcess(argv, server.environment());
+        run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        try {
+            run.report = nlohmann::json::parse(run.process.out);
+        } catch (const nlohmann::json::exception&) {
+            ADD_FAILURE() << "no JSON report; stderr: " << run.process.err;
+        }
+        return run;
+    }
+    std::string sleeper() const { return dir.write("sleeps.py", "import time\ntime.sleep(300)\n"); }
+
+    TestSshServer server;
+    ps::test::TempDir dir;
+};
+
+std::vector<std::string> nodeNames(const nlohmann::json& capture)
+{
+    std::vector<std::string> names;
+    const auto graph = capture.value("graph", nlohmann::json::object());
+    for (const auto& n : graph.value("node_list", nlohmann::json::array()))
+        names.push_back(n.is_object() ? n.value("name", "") : n.dump());
+    return names;
+}
+
+}  // namespace
+
+TEST_F(RemoteRun, ARunThroughSshEqualsALocalRunAndSaysWhereItRan)
+{
+    const std::string script = ps::test::example("plain_function.py");
+    const auto local = studio(script, {"--backend", "eager"}, {});
+    const auto far = studio(script, {"--backend", "eager"}, remote());
+    ASSERT_EQ(local.process.exitCode, 0) << local.process.err;
+    ASSERT_EQ(far.process.exitCode, 0) << far.process.err << server.log();
+    EXPECT_EQ(far.report["status"], local.report["status"]);
+    EXPECT_EQ(far.report["message"], local.report["message"]);
+    EXPECT_EQ(far.report["script"], script);  // the host's copy is named back as the user's file
+    ASSERT_EQ(far.report["captures"].size(), local.report["captures"].size());
+    const auto& fc = far.report["captures"][0];
+    const auto& lc = local.report["captures"][0];
+    EXPECT_EQ(fc["status"], lc["status"]);
+    EXPECT_EQ(nodeNames(fc), nodeNames(lc));
+    EXPECT_FALSE(nodeNames(fc).empty());
+    ASSERT_TRUE(fc["verify"].is_object());
+    EXPECT_EQ(fc["verify"].value("status", ""), lc["verify"].value("status", ""));
+    EXPECT_EQ(fc["artifact"]["cache_sha256"].is_string(), true);
+    EXPECT_EQ(far.report.dump().find("precompile-studio-remote-"), std::string::npos)
+        << "a path into the host's private folder is left in the report";
+    EXPECT_EQ(far.report["worker"]["host"], TestSshServer::kHost);
+    EXPECT_EQ(far.report["worker"]["protocol"], ps::protocol::kProtocolVersion);
+    EXPECT_TRUE(far.report["worker"]["torch"].is_string());
+    EXPECT_TRUE(local.report["worker"]["host"].is_null());
+    EXPECT_EQ(ps::test::schemaProblems(far.report), "");
+    EXPECT_TRUE(server.relayFolders().empty());
+    EXPECT_TRUE(server.waitUntilNoSessionProcess(10));
+}
+
+TEST_F(RemoteRun, CancelEndsTheWorkerThereAndRemovesItsFolder)
+{
+    auto pipeline = ps::run::RunPipeline::forHost(target());
+    ps::run::PipelineOptions options;
+    options.run.script = sleeper();
+    std::atomic<bool> inScript{false};
+    ps::protocol::RunObserver observer;
+    observer.onStage = [&](ps::model::Stage stage, const std::string&) {
+        if (stage == ps::model::Stage::Script)
+            inScript = true;
+    };
+    auto result = std::async(std::launch::async, [&] { return pipeline.run(options, observer); });
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (!inScript && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ASSERT_TRUE(inScript) << server.log();
+    ASSERT_EQ(server.relays().size(), 1u);
+    pipeline.cancel();
+    ASSERT_EQ(result.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+    const auto r = result.get();
+    EXPECT_EQ(r.report.status, ps::model::RunStatus::Cancelled) << r.report.message;
+    EXPECT_TRUE(server.waitUntilNoSessionProcess(10)) << "a process is left running on the host";
+    EXPECT_TRUE(server.relayFolders().empty()) << "the relay's folder is left on the host";
+}
+
+TEST_F(RemoteRun, ALostConnectionIsAnOutcomeWithinSecondsWithNothingStoredAndNothingLeft)
+{
+    const std::string library = dir.file("library.db");
+    auto pipeline = ps::run::RunPipeline::forHost(target());
+    ps::run::PipelineOptions options;
+    options.run.script = sleeper();
+    options.libraryPath = library;
+    std::atomic<bool> inScript{false};
+    ps::protocol::RunObserver observer;
+    observer.onStage = [&](ps::model::Stage stage, const std::string&) {
+        if (stage == ps::model::Stage::Script)
+            inScript = true;
+    };
+    auto result = std::async(std::launch::async, [&] { return pipeline.run(options, observer); });
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (!inScript && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ASSERT_TRUE(inScript) << server.log();
+    const auto relays = server.relays();
+    ASSERT_EQ(relays.size(), 1u);
+    const pid_t session = ps::test::parentOf(relays[0]);  // sshd's process for this connection
+    ASSERT_GT(session, 1);
+    const auto killedAt = std::chrono::steady_clock::now();
+    ASSERT_EQ(::kill(session, SIGKILL), 0);
+    ASSERT_EQ(result.wait_for(std::chrono::seconds(10)), std::future_status::ready) << "the run hangs";
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - killedAt).count();
+    const auto r = result.get();
+    EXPECT_LT(seconds, 10.0);
+    EXPECT_EQ(r.report.status, ps::model::RunStatus::ConnectionLost) << r.report.message;
+    EXPECT_EQ(r.report.exitCode(), 2);
+    EXPECT_NE(r.report.message.find(std::string("the connection to ") + TestSshServer::kHost + " was lost"),
+        std::string::npos)
+        << r.report.message;
+    EXPECT_NE(r.report.message.find("(ssh"), std::string::npos) << "ssh's own words: " << r.report.message;
+    EXPECT_FALSE(r.report.stored);
+    EXPECT_FALSE(fs::exists(library) && fs::file_size(library) > 0 && r.report.runId) << "the run was stored";
+    EXPECT_TRUE(server.waitUntilNoSessionProcess(10)) << "a worker is left running on the host";
+    EXPECT_TRUE(server.relayFolders().empty());
+}
+
+TEST_F(RemoteRun, AHostWithoutTheStudioARefusedKeyAndAnUnreachableHostAreEachOneLine)
+{
+    const std::string script = ps::test::example("plain_function.py");
+    const std::string library = dir.file("library.db");
+    struct Case {
+        std::vector<std::string> global;
+        const char* cause;
+        const char* says;
+    };
+    const std::vector<Case> cases = {
+        {{"--host", TestSshServer::kHost, "--remote-studio", dir.file("no-studio-here")}, "no_studio",
+            "studio-test has no Precompile Studio: no precompile-studio in"},
+        {{"--host", TestSshServer::kBadKeyHost, "--remote-studio", kStudioDir}, "authentication",
+            "studio-test-badkey refused the login"},
+        {{"--host", TestSshServer::kClosedHost, "--remote-studio", kStudioDir}, "unreachable",
+            "studio-test-closed cannot be reached (ssh: ssh: connect to host 127.0.0.1"},
+    };
+    for (const auto& c : cases) {
+        auto global = c.global;
+        global.insert(global.end(), {"--library", library});
+        const auto r = studio(script, {}, global, /*store=*/true);
+        EXPECT_EQ(r.process.exitCode, 2) << c.cause;
+        EXPECT_EQ(r.report.value("start_failure", ""), c.cause) << r.report.dump();
+        EXPECT_NE(r.report.value("message", "").find(c.says), std::string::npos) << r.report.value("message", "");
+        EXPECT_EQ(r.report.value("message", "").find('\n'), std::string::npos) << "one line";
+        EXPECT_EQ(r.report.value("stored", true), false);
+        EXPECT_LT(r.seconds, 20.0);
+        EXPECT_EQ(ps::test::schemaProblems(r.report), "");
+    }
+    const auto list = ps::test::runProcess({PS_TEST_STUDIO, "--library", library, "library", "ls", "--json"});
+    EXPECT_EQ(list.out.find("plain_function"), std::string::npos) << "a run that never started was stored";
+}
+
+TEST_F(RemoteRun, AStudioOfAnotherProtocolVersionIsRefusedNamingBoth)
+{
+    // A host whose studio is older: its relay says hello with protocol 1 and stops.
+    const std::string hello = R"({"type":"remote","protocol":1,"studio":"0.0.9","hostname":"old-box","folder":""})";
+    std::string octal;
+    for (int i = 0; i < 4; ++i) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\%03o", static_cast<unsigned>((hello.size() >> (8 * i)) & 0xff));
+        octal += buf;
+    }
+    fs::create_directories(dir.file("old/bin"));
+    const std::string fake = dir.file("old/bin/precompile-studio");
+    std::ofstream(fake) << "#!/bin/sh\nprintf '" << octal << "%s' '" << hello << "'\ncat >/dev/null\n";
+    fs::permissions(fake, fs::perms::owner_all);
+    const auto r = studio(ps::test::example("plain_function.py"), {},
+        {"--host", TestSshServer::kHost, "--remote-studio", dir.file("old")});
+    EXPECT_EQ(r.process.exitCode, 2);
+    EXPECT_EQ(r.report.value("start_failure", ""), "version");
+    const std::string message = r.report.value("message", "");
+    EXPECT_NE(message.find("runs Precompile Studio 0.0.9 (protocol 1)"), std::string::npos) << message;
+    EXPECT_NE(message.find("speaks protocol " + std::to_string(ps::protocol::kProtocolVersion)), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("git pull && make"), std::string::npos) << message;
+}
+
+TEST_F(RemoteRun, FourRunsAtOnceOnOneHost)
+{
+    const std::string script = ps::test::example("plain_function.py");
+    std::vector<std::future<ps::test::StudioRun>> runs;
+    for (int i = 0; i < 4; ++i)
+        runs.push_back(std::async(std::launch::async, [&] {
+            return studio(script, {"--backend", "eager"}, remote());
+        }));
+    for (auto& f : runs) {
+        const auto r = f.get();
+        EXPECT_EQ(r.process.exitCode, 0) << r.process.err;
+        EXPECT_EQ(r.report.value("status", ""), "ok");
+        EXPECT_EQ(r.report["worker"]["host"], TestSshServer::kHost);
+    }
+    EXPECT_TRUE(server.waitUntilNoSessionProcess(10));
+    EXPECT_TRUE(server.relayFolders().empty());
+}
+
+TEST_F(RemoteRun, RemoteCheckDescribesTheHostOrSaysWhatIsMissing)
+{
+    auto r = ps::test::runProcess(
+        {PS_TEST_STUDIO, "remote", "check", TestSshServer::kHost, "--remote-studio", kStudioDir, "--json"},
+        server.environment());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto info = nlohmann::json::parse(r.out);
+    EXPECT_EQ(info["host"], TestSshServer::kHost);
+    EXPECT_EQ(info["studio"], ps::protocol::kStudioVersion);
+    EXPECT_TRUE(info["torch"].is_string());
+    EXPECT_TRUE(info["devices"].is_array());
+    r = ps::test::runProcess({PS_TEST_STUDIO, "remote", "check", TestSshServer::kBadKeyHost}, server.environment());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("refused the login"), std::string::npos) << r.err;
+    EXPECT_TRUE(server.waitUntilNoSessionProcess(10));
+}
+
+// 200 MB of artifact bytes through ssh, the relay and the chunk frames into the library, byte
+// for byte. No real capture makes a cache that large in test time, so the host's studio here is
+// a copy of the real front end (the relay is the product's) whose worker is a stand-in that
+// speaks the worker protocol and writes a 200 MB cache.
+TEST_F(RemoteRun, A200MBArtifactArrivesByteExact)
+{
+    const std::string studioDir = dir.file("stand-in");
+    fs::create_directories(studioDir + "/bin");
+    fs::copy_file(PS_TEST_STUDIO, studioDir + "/bin/precompile-studio");
+    const std::string worker = studioDir + "/bin/precompile-studio-worker";
+    std::ofstream(worker) << "#!" << PS_TEST_PYTHON << R"PY(
+import hashlib, json, os, struct, sys
+def send(obj):
+    data = json.dumps(obj).encode()
+    os.write(3, struct.pack("<I", len(data)))
+    view = memoryview(data)
+    while view:
+        view = view[os.write(3, view):]
+def receive():
+    head = b""
+    while len(head) < 4:
+        got = os.read(3, 4 - len(head))
+        if not got:
+            sys.exit(0)
+        head += got
+    size = struct.unpack("<I", head)[0]
+    body = b""
+    while len(body) < size:
+        body += os.read(3, size - len(body))
+    return json.loads(body)
+send({"type": "hello", "python": "3", "torch": "stand-in", "pid": os.getpid(), "devices": []})
+request = receive()
+out = request["out_dir"]
+code = b"# python_code of a stand-in\n"
+block = hashlib.sha256(b"seed").digest() * (1 << 15)  # 1 MiB, not all one byte
+cache_sha = hashlib.sha256()
+with open(os.path.join(out, "capture-0.cache"), "wb") as f:
+    for i in range(200):
+        chunk = bytes([i]) + block[1:]
+        f.write(chunk)
+        cache_sha.update(chunk)
+with open(os.path.join(out, "capture-0.py"), "wb") as f:
+    f.write(code)
+artifact = {"python_code_sha256": hashlib.sha256(code).hexdigest(), "cache_sha256": cache_sha.hexdigest(),
+            "python_code_bytes": len(code), "cache_bytes": 200 << 20}
+send({"type": "result", "report": {"schema": 1, "script": request["script"], "status": "ok", "message": "1 capture ok",
+      "captures": [{"name": "big", "status": "ok", "backend": "eager", "tracer": "make_fx", "artifact": artifact}]}})
+receive()
+)PY";
+    fs::permissions(worker, fs::perms::owner_all);
+    const std::string library = dir.file("library.db");
+    const auto r = studio(ps::test::example("plain_function.py"), {},
+        {"--host", TestSshServer::kHost, "--remote-studio", studioDir, "--library", library}, /*store=*/true);
+    ASSERT_EQ(r.process.exitCode, 0) << r.process.err << r.report.dump().substr(0, 2000);
+    ASSERT_EQ(r.report.value("stored", false), true);
+    const std::string expected = r.report["captures"][0]["artifact"]["cache_sha256"];
+    const auto exported = ps::test::runProcess({PS_TEST_STUDIO, "--library", library, "library", "export",
+        std::to_string(r.report["run_id"].get<int>()), dir.file("out")});
+    ASSERT_EQ(exported.exitCode, 0) << exported.err;
+    std::string cacheFile;
+    for (const auto& e : fs::directory_iterator(dir.file("out")))
+        if (e.path().extension() == ".cache")
+            cacheFile = e.path().string();
+    ASSERT_FALSE(cacheFile.empty());
+    EXPECT_EQ(fs::file_size(cacheFile), 200u << 20);
+    EXPECT_EQ(sha256(cacheFile), expected);
+    EXPECT_TRUE(server.waitUntilNoSessionProcess(10));
+    EXPECT_TRUE(server.relayFolders().empty());
+}
