@@ -1,5 +1,8 @@
 #include "commands/LibraryCommand.h"
 
+#include "model/JsonFields.h"
+#include "model/WorkerInfo.h"
+
 #include "commands/LibraryDiff.h"
 #include "library/ArtifactLibrary.h"
 #include "library/LibraryError.h"
@@ -195,6 +198,8 @@ int showRun(const std::string& path, const LibraryOptions& o)
                   << "\n"
                   << "script    " << safe(s.scriptPath) << "\n"
                   << "origin    " << toString(s.origin) << (s.trusted ? " (trusted)" : " (untrusted)") << "\n";
+        if (const auto worker = ps::model::WorkerInfo::fromJson(ps::model::JsonFields::member(record.report, "worker")))
+            std::cout << "where     " << safe(worker->summary()) << "\n";
         if (!s.message.empty())
             std::cout << "message   " << indentedLines(s.message, "          ") << "\n";
         for (const auto& c : s.captures) {

@@ -1,5 +1,7 @@
 #include "commands/ReportPrinter.h"
 
+#include "model/WorkerInfo.h"
+
 #include "library/TerminalText.h"
 #include "model/JsonFields.h"
 
@@ -135,6 +137,10 @@ std::string ReportPrinter::summary(const model::Report& report)
         if (report.storeError)
             out << "  not stored: " << text(*report.storeError) << "\n";
     }
+    // Where it ran, when that was not here (a run here says nothing new).
+    if (const auto worker = model::WorkerInfo::fromJson(model::JsonFields::member(report.extra(), "worker"));
+        worker && worker->remote())
+        out << "  ran on " << text(worker->summary()) << "\n";
     // A contract outcome of the script itself (e.g. it loaded a mismatched python_code / cache).
     if (auto v = report.extra().find("violation"); v != report.extra().end() && v->is_object()) {
         if (auto rule = v->find("rule"); rule != v->end() && rule->is_string())

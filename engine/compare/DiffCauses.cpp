@@ -1,6 +1,7 @@
 #include "compare/DiffCauses.h"
 
 #include "model/JsonFields.h"
+#include "model/WorkerInfo.h"
 
 #include "compare/TextDiff.h"
 
@@ -151,6 +152,20 @@ std::vector<Difference> DiffCauses::provenance(const json& reportA, const json& 
     return out;
 }
 
+std::vector<Difference> DiffCauses::where(const json& reportA, const json& reportB)
+{
+    std::vector<Difference> out;
+    const auto wa = model::WorkerInfo::fromJson(member(reportA, "worker"));
+    const auto wb = model::WorkerInfo::fromJson(member(reportB, "worker"));
+    if (!wa || !wb)
+        return out;  // not recorded on a side: nothing can be said
+    if (wa->place() != wb->place())
+        out.push_back({"host", wa->place(), wb->place()});
+    if (wa->deviceSummary() != wb->deviceSummary())
+        out.push_back({"devices", wa->deviceSummary(), wb->deviceSummary()});
+    return out;
+}
+
 void DiffCauses::explain(RunDiff& diff, const RunSide& a, const RunSide& b)
 {
     std::vector<std::string>& why = diff.m_why;
@@ -179,13 +194,16 @@ void DiffCauses::explain(RunDiff& diff, const RunSide& a, const RunSide& b)
         why.push_back("options changed: " + joinedWords(options, 3));
     if (!diff.m_provenance.empty())
         why.push_back("torch or the machine changed: " + phrase(diff.m_provenance, 6));
+    if (const auto where = DiffCauses::where(a.report, b.report); !where.empty())
+        why.push_back("ran on another host or device: " + phrase(where, 2));
     for (const auto* side : {&a, &b})
         if (!member(side->report, "provenance").is_object())
             why.push_back(side->label
                 + " records no provenance (stored before it was recorded): its inputs, torch and "
                   "machine cannot be compared");
     if (why.empty() && !diff.m_equivalent)
-        why.push_back("no recorded cause: the same script, inputs, options, torch and machine gave different artifacts "
+        why.push_back("no recorded cause: the same script, inputs, options, torch, machine and host gave different "
+                      "artifacts "
                       "(nondeterminism in the backend or the script)");
 }
 

@@ -18,6 +18,8 @@ public:
     static std::vector<Difference> options(const nlohmann::json& captureA, const nlohmann::json& captureB);
     /// torch, Python, machine, environment (the reports' provenance objects).
     static std::vector<Difference> provenance(const nlohmann::json& reportA, const nlohmann::json& reportB);
+    /// Where each run ran (the report's `worker`): the host and its devices, when both record it.
+    static std::vector<Difference> where(const nlohmann::json& reportA, const nlohmann::json& reportB);
     /// Fills diff.m_why from what diff already holds.
     static void explain(RunDiff& diff, const RunSide& a, const RunSide& b);
 };

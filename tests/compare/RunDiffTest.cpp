@@ -77,6 +77,25 @@ TEST(RunDiff, ARunWithoutProvenanceSaysWhatCannotBeCompared)
     EXPECT_NE(d.why().back().find("run #1 records no provenance"), std::string::npos);
 }
 
+TEST(RunDiff, ARunOnAnotherHostOrDeviceSaysSo)
+{
+    RunSide here = side("a");
+    RunSide there = side("b", "inductor");
+    here.report["worker"] = {{"host", nullptr}, {"torch", "2.14.1"}, {"devices", json::array()}};
+    there.report["worker"]
+        = {{"host", "gpu-box"}, {"torch", "2.14.1"}, {"devices", {{{"index", 0}, {"name", "NVIDIA H200"}}}}};
+    const RunDiff d = RunDiff::compare(here, there);
+    ASSERT_EQ(d.why().size(), 2u);
+    EXPECT_EQ(
+        d.why()[1], "ran on another host or device: host this computer -> gpu-box; devices CPU -> 1x NVIDIA H200");
+    // Where only one side records it, nothing is said of it.
+    here.report.erase("worker");
+    EXPECT_EQ(RunDiff::compare(here, there).why().size(), 1u);
+    // The same host and devices: no cause.
+    here.report["worker"] = there.report["worker"];
+    EXPECT_EQ(RunDiff::compare(here, there).why().size(), 1u);
+}
+
 TEST(RunDiff, JsonNamesTheVerdictAndEachCapture)
 {
     const RunSide a = side("a");

@@ -129,6 +129,36 @@ TEST_F(RemoteRun, ARunThroughSshEqualsALocalRunAndSaysWhereItRan)
     EXPECT_EQ(ps::test::schemaProblems(far.report), "");
     EXPECT_TRUE(server.relayFolders().empty());
     EXPECT_TRUE(server.waitUntilNoSessionProcess(10));
+
+    // Stored, the library says where each ran, and the diff names the host as a cause.
+    const std::string library = dir.file("library.db");
+    const auto storedHere = studio(script, {"--backend", "eager"}, {"--library", library}, true);
+    const auto storedThere = studio(
+        script, {"--backend", "eager"},
+        [&] {
+            auto g = remote();
+            g.insert(g.end(), {"--library", library});
+            return g;
+        }(),
+        true);
+    ASSERT_EQ(storedThere.process.exitCode, 0) << storedThere.process.err;
+    const std::string there = std::to_string(storedThere.report["run_id"].get<int>());
+    const auto show = ps::test::runProcess({PS_TEST_STUDIO, "--library", library, "library", "show", there});
+    EXPECT_NE(show.out.find(std::string("where     ") + TestSshServer::kHost + " \u00b7 torch "), std::string::npos)
+        << show.out;
+    const auto diff = ps::test::runProcess({PS_TEST_STUDIO, "--library", library, "library", "diff",
+        std::to_string(storedHere.report["run_id"].get<int>()), there});
+    EXPECT_NE(
+        diff.out.find(std::string("ran on another host or device: host this computer -> ") + TestSshServer::kHost),
+        std::string::npos)
+        << diff.out;
+    // The summary a terminal gets names the host on its second line.
+    auto argv = std::vector<std::string>{PS_TEST_STUDIO, "run", script, "--backend", "eager", "--no-store"};
+    for (const auto& g : remote())
+        argv.push_back(g);
+    const auto plain = ps::test::runProcess(argv, server.environment());
+    EXPECT_NE(plain.out.find(std::string("\n  ran on ") + TestSshServer::kHost + " \u00b7 torch "), std::string::npos)
+        << plain.out;
 }
 
 TEST_F(RemoteRun, CancelEndsTheWorkerThereAndRemovesItsFolder)
