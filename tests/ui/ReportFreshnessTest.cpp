@@ -19,6 +19,7 @@
 
 #include <QAbstractScrollArea>
 #include <QAction>
+#include <QHeaderView>
 #include <QLabel>
 #include <QScreen>
 #include <QScrollBar>
@@ -26,6 +27,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTest>
+#include <QTreeWidget>
 #include <QWindow>
 
 #include <gtest/gtest.h>
@@ -350,4 +352,95 @@ TEST_F(ReportFreshness, AGreyedReportScrollsWithoutGhosts)
         return dark;
     };
     EXPECT_LT(darkPixels(faded), darkPixels(current) / 2 + 1) << darkPixels(faded) << " vs " << darkPixels(current);
+}
+
+TEST_F(ReportFreshness, AGreyedVerifyTabFadesItsChartsAsMuchAsItsRows)
+{
+    // A stored run whose capture was verified and timed: the Verify tab shows its two charts.
+    const QByteArray text = "x = 1\n";
+    const QString a = dir.write("alpha.py", text);
+    const QString b = dir.write("beta.py", "y = 2\n");
+    qint64 id = 0;
+    {
+        ps::ui::RunStore s(dir.file(QStringLiteral("library.sqlite3")));
+        auto run = syntheticRun(a.toStdString(), syntheticGraph(12, a.toStdString(), 5));
+        run.scriptText = text.toStdString();
+        nlohmann::json report = run.report.toJson();
+        report["captures"][0]["verify"] = {{"ran", true}, {"status", "ok"}, {"matches_eager", true}, {"calls", 1}};
+        report["captures"][0]["timings_s"] = {{"load", 0.2}, {"call", 0.1}, {"call_eager", 0.3}};
+        run.report = ps::model::Report::fromJson(report);
+        QString error;
+        id = s.insert(run, &error);
+        ASSERT_GT(id, 0) << error.toStdString();
+    }
+    ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));
+    window.resize(1280, 800);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openStoredRun(id));
+    ReportView* report = window.report();
+    report->tabs()->setCurrentWidget(report->verifyView());
+    ASSERT_FALSE(report->verifyView()->chartValues().empty());
+    const auto charts = report->verifyView()->findChildren<QAbstractScrollArea*>("verifyChart");
+    ASSERT_EQ(charts.size(), 2);
+    auto* rows = report->verifyView()->findChild<QTreeWidget*>();
+    ASSERT_NE(rows, nullptr);
+    ASSERT_TRUE(paintingSettled(&window));
+    // What the screen shows of a widget: how many pixels have the bars' colour, and the darkest
+    // grey (the text: a chart's title and labels, the rows' header).
+    const QRgb bar = report->verifyView()->palette().color(QPalette::Highlight).rgb();
+    const auto onScreen = [&](QWidget* w) {
+        return window.windowHandle()
+            ->screen()
+            ->grabWindow(window.winId())
+            .toImage()
+            .copy(QRect(w->mapTo(&window, QPoint(0, 0)), w->size()));
+    };
+    const auto barPixels = [&](QWidget* w) {
+        const QImage shown = onScreen(w);
+        int n = 0;
+        for (int y = 0; y < shown.height(); ++y)
+            for (int x = 0; x < shown.width(); ++x)
+                n += (shown.pixel(x, y) & 0xffffff) == (bar & 0xffffff);
+        return n;
+    };
+    const auto darkest = [&](QWidget* w) {
+        const QImage shown = onScreen(w);
+        int grey = 255;
+        for (int y = 0; y < shown.height(); ++y)
+            for (int x = 0; x < shown.width(); ++x)
+                grey = std::min(grey, qGray(shown.pixel(x, y)));
+        return grey;
+    };
+    for (QWidget* chart : charts) {
+        ASSERT_GT(barPixels(chart), 50) << chart->width() << "x" << chart->height();
+        ASSERT_LT(darkest(chart), 64);
+    }
+
+    ASSERT_TRUE(window.openPath(b));
+    ASSERT_TRUE(report->panesGreyed());
+    ASSERT_TRUE(paintingSettled(&window));
+    // Faded as the rows are: no bar in its own colour, no text darker than the rows' header's.
+    const int header = darkest(rows->header());
+    EXPECT_GT(header, 160);
+    for (QWidget* chart : charts) {
+        EXPECT_EQ(barPixels(chart), 0);
+        EXPECT_GE(darkest(chart), header - 24) << "the rows' header: " << header;
+    }
+    // Switching tabs away and back, and resizing, keep them so.
+    report->tabs()->setCurrentWidget(report->graphView());
+    ASSERT_TRUE(paintingSettled(&window));
+    report->tabs()->setCurrentWidget(report->verifyView());
+    window.resize(1300, 820);
+    ASSERT_TRUE(paintingSettled(&window));
+    for (QWidget* chart : charts)
+        EXPECT_GE(darkest(chart), header - 24);
+    // Current again: the charts in their colours.
+    ASSERT_TRUE(window.openPath(a));
+    ASSERT_TRUE(paintingSettled(&window));
+    ASSERT_FALSE(report->panesGreyed());
+    for (QWidget* chart : charts) {
+        EXPECT_GT(barPixels(chart), 50);
+        EXPECT_LT(darkest(chart), 64);
+    }
 }

@@ -7,6 +7,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QHorizontalBarSeries>
@@ -163,6 +164,7 @@ QChartView* makeChart(const QString& title)
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->setMargins(QMargins(4, 4, 4, 4));
     auto* view = new QChartView(chart);
+    view->setObjectName(QStringLiteral("verifyChart"));
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(150);
     return view;
@@ -206,6 +208,7 @@ void fillChart(QChartView* view, const QStringList& names, const QList<qreal>& m
     values->setLabelFormat(QStringLiteral("%g"));
     values->setLabelsColor(pal.color(QPalette::Text));
     values->setTitleText(QStringLiteral("ms"));
+    values->setTitleBrush(pal.color(QPalette::Text));
     chart->addAxis(values, Qt::AlignBottom);
     series->attachAxis(values);
 }
@@ -263,8 +266,16 @@ QString VerifyView::summaryText() const
     return doc.toPlainText();
 }
 
+void VerifyView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if ((event->type() == QEvent::EnabledChange || event->type() == QEvent::PaletteChange) && !m_timings.empty())
+        setCharts(std::map<std::string, double>(m_timings));
+}
+
 void VerifyView::setCharts(const std::map<std::string, double>& t)
 {
+    m_timings = t;
     auto ms = [&](const char* key) {
         auto it = t.find(key);
         return it == t.end() ? 0.0 : it->second * 1000.0;
@@ -278,12 +289,15 @@ void VerifyView::setCharts(const std::map<std::string, double>& t)
     m_callChart->setVisible(any);
     if (!any)
         return;
+    // The colours of the widget's state: greyed like the rows when disabled.
+    QPalette pal = palette();
+    pal.setCurrentColorGroup(isEnabled() ? QPalette::Active : QPalette::Disabled);
     // The load without cache runs only with --deep-verify: without it, one bar.
     if (t.count("load_no_cache"))
-        fillChart(m_loadChart, {tr("no cache"), tr("cache")}, {ms("load_no_cache"), ms("load")}, palette());
+        fillChart(m_loadChart, {tr("no cache"), tr("cache")}, {ms("load_no_cache"), ms("load")}, pal);
     else
-        fillChart(m_loadChart, {tr("cache")}, {ms("load")}, palette());
-    fillChart(m_callChart, {tr("eager"), tr("artifact")}, {ms("call_eager"), ms("call")}, palette());
+        fillChart(m_loadChart, {tr("cache")}, {ms("load")}, pal);
+    fillChart(m_callChart, {tr("eager"), tr("artifact")}, {ms("call_eager"), ms("call")}, pal);
 }
 
 void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int capture)

@@ -33,7 +33,15 @@ public:
     /// The bars the charts show, in milliseconds, by name ("load", "load_no_cache", ...).
     const std::map<std::string, double>& chartValues() const { return m_chartValues; }
 
+protected:
+    /// Disabled (a report of another script, under its FadeOverlay) or given another palette:
+    /// the charts are drawn again in the palette's colours for that state, greyed as the rows
+    /// beside them are (a chart's colours are its own, set when it is filled, not the widget's).
+    void changeEvent(QEvent* event) override;
+
 private:
+    /// Fills the charts from a capture's timings (seconds by name), in the colours of the
+    /// widget's state (enabled or disabled).
     void setCharts(const std::map<std::string, double>& timings);
     QString summaryHtml(const model::Verification& v) const;
     QString timingsHtml(const std::map<std::string, double>& timings) const;
@@ -44,6 +52,7 @@ private:
     QChartView* m_loadChart;
     QChartView* m_callChart;
     std::map<std::string, double> m_chartValues;
+    std::map<std::string, double> m_timings;  ///< what the charts were filled from
 };
 
 }  // namespace ps::ui
