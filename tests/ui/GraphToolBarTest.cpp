@@ -1,13 +1,16 @@
 // The graph's toolbar at the widths a 1280x800 window gives it: the legend shows whole entries
 // (never a word cut in the middle, as "forwa" was) and says how many more there are; the match
-// count is never cut.
+// count is never cut; a new graph starts with an empty search.
 #include "UiTestSupport.h"
 
 #include "graph/GraphModel.h"
 #include "ui/graph/GraphToolBar.h"
+#include "ui/graph/GraphView.h"
 
 #include <QApplication>
 #include <QLabel>
+#include <QLineEdit>
+#include <QTest>
 #include <gtest/gtest.h>
 
 using ps::ui::GraphToolBar;
@@ -124,4 +127,35 @@ TEST(UiGraphToolBar, CountsReadInTheRightNumber)
     const QString shown = summaryLabel(bar)->text();
     EXPECT_TRUE(shown.startsWith("Partial graph · ")) << shown.toStdString();
     EXPECT_FALSE(summary.contains("(s)")) << summary.toStdString();
+}
+
+TEST(UiGraphToolBar, ANewGraphStartsWithAnEmptySearch)
+{
+    // The search belongs to the graph searched: another graph (a new run, another capture) does
+    // not inherit its query or its "no match"; what is typed while no graph is shown (a run
+    // going) searches the next graph when it opens.
+    ps::ui::GraphView view;
+    view.resize(900, 600);
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    const auto open = [&view](int nodes) {
+        view.setGraph(std::make_shared<const ps::graph::GraphModel>(
+            ps::graph::GraphModel::fromJson(ps::uitest::syntheticGraph(nodes, "/s.py", 5))));
+        return ps::uitest::waitFor([&view]() { return view.moduleTree() && !view.layoutPending(); }, 20000);
+    };
+    auto* box = view.findChild<QLineEdit*>(QStringLiteral("graphSearch"));
+    ASSERT_NE(box, nullptr);
+    ASSERT_TRUE(open(12));
+    view.setSearch(QStringLiteral("op3"));
+    ASSERT_GT(view.matchCount(), 0);
+    ASSERT_TRUE(open(20));
+    EXPECT_EQ(box->text(), QString());
+    EXPECT_EQ(view.matchCount(), 0);
+    EXPECT_FALSE(view.findChild<QLabel*>(QStringLiteral("graphMatchCount"))->text().contains("match"));
+
+    view.clear(QStringLiteral("Running…"));
+    QTest::keyClicks(box, QStringLiteral("op1"));
+    ASSERT_TRUE(open(12));
+    EXPECT_EQ(box->text(), QStringLiteral("op1"));
+    EXPECT_GT(view.matchCount(), 0);
 }

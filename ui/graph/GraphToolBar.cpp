@@ -55,6 +55,7 @@ GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
     m_searchField->addItem(tr("module"), int(graph::SearchField::Module));
     m_searchField->addItem(tr("shape"), int(graph::SearchField::Shape));
     m_matchLabel = new QLabel;
+    m_matchLabel->setObjectName(QStringLiteral("graphMatchCount"));
     // wide enough for "999 matches" and "999 / 999": never cut
     m_matchLabel->setMinimumWidth(m_matchLabel->fontMetrics().horizontalAdvance(QStringLiteral("999 matches")));
     m_debounce = new QTimer(this);
@@ -157,6 +158,12 @@ void GraphToolBar::setSearch(const QString& text, graph::SearchField field)
         m_searchField->setCurrentIndex(fi);
     }
     m_debounce->stop();  // what was typed is searched now
+}
+
+void GraphToolBar::clearSearch()
+{
+    setSearch(QString(), searchField());
+    setMatches({}, false);
 }
 
 void GraphToolBar::setMatches(std::vector<int> matches, bool searched)

@@ -42,6 +42,9 @@ public:
     QLineEdit* searchBox() const { return m_search; }
     /// Sets the search box and the field without emitting searchChanged.
     void setSearch(const QString& text, graph::SearchField field);
+    /// Empties the search box, its matches and their count, without emitting searchChanged
+    /// (another graph is shown: the last graph's query and "no match" would read as the new one's).
+    void clearSearch();
     /// The nodes the search found (`searched`: false when the box is empty), none current.
     void setMatches(std::vector<int> matches, bool searched);
     int matchCount() const { return static_cast<int>(m_matches.size()); }

@@ -132,6 +132,8 @@ void GraphView::clear(const QString& message)
 {
     m_marked.clear();
     m_nodeFills.clear();
+    // A graph replaced takes its search along; what is typed while none is shown stays.
+    graph() ? m_toolBar->clearSearch() : m_toolBar->setMatches({}, false);
     m_session->clear();
     m_selecting = true;
     m_scene->reset();
@@ -141,7 +143,6 @@ void GraphView::clear(const QString& message)
     m_layout = nullptr;
     m_navigator.reset(nullptr, nullptr, nullptr);
     m_current = -1;
-    m_toolBar->setMatches({}, false);
     m_moduleModel->setTree(nullptr, nullptr);
     m_minimap->setBoxes({}, {});
     m_side->clearDetails();
