@@ -17,7 +17,7 @@ PYTHONPATH="$root/engine/python" run "$python" "$root/tests/bench/worker_sees/be
 run "$python" "$root/tests/bench/real_models/bench_verify_cost.py" "$build"
 # [trust]: the regression gallery for false contract warnings (torchvision on inductor, 3 seeds each)
 run "$python" "$root/tests/bench/real_models/bench_false_warnings.py" "$build"
-for exe in bench_library bench_window bench_graph bench_compare; do
+for exe in bench_library bench_window bench_graph bench_compare bench_remote; do
     [ -x "$build/bin/$exe" ] && run "$build/bin/$exe"
 done
 echo
