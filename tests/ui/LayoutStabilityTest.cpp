@@ -3,6 +3,7 @@
 // tab's labels are whole at 1280x800.
 #include "UiTestSupport.h"
 
+#include "ui/common/ElidedLabel.h"
 #include "ui/editor/ScriptEditor.h"
 #include "ui/graph/GraphCanvas.h"
 #include "ui/graph/GraphView.h"
@@ -19,6 +20,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTest>
 #include <QTreeWidget>
@@ -222,6 +224,43 @@ TEST_F(UiLayout, TheCutLabelCheckSeesACut)
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&verify));
     waitFor([&]() { return !cutLabels(&verify).isEmpty(); }, 5000);
     EXPECT_FALSE(cutLabels(&verify).isEmpty());
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(UiLayout, TheStatusBarKeepsTheWorkerAndTheEnvironmentWholeAt1280)
+{
+    // A long stage line (a run's progress, an outcome) gives way: the worker's state and the
+    // environment at the right stay whole, the stage line shows what fits and has it all in its
+    // tooltip.
+    ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));
+    window.resize(1280, 800);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ps::ui::ElidedLabel* stage = nullptr;
+    QLabel* worker = nullptr;
+    QLabel* env = nullptr;
+    for (QLabel* label : window.statusBar()->findChildren<QLabel*>()) {
+        if (label->text() == "Ready")
+            stage = qobject_cast<ps::ui::ElidedLabel*>(label);
+        else if (label->text().startsWith("env:"))
+            env = label;
+        else if (label->text().startsWith("worker:"))
+            worker = label;
+    }
+    ASSERT_TRUE(stage && worker && env);
+    worker->setText("worker: ready · torch 2.14.1+cpu · python 3.12.3");
+    stage->setFullText("Capturing resnet18_train_inductor.py: step 3 of 5, verify: load the artifact and call it "
+                       "beside eager fn, float64 reference, perturbed trials small and large, runtime inputs (12.3 s)");
+    ASSERT_TRUE(waitForSettled([&]() { return env->width() + 1000 * worker->width(); }, 5000));
+    EXPECT_LE(window.width(), 1280);
+    EXPECT_GE(env->width(), env->sizeHint().width()) << env->text().toStdString();
+    EXPECT_GE(worker->width(), worker->sizeHint().width());
+    EXPECT_LE(stage->geometry().right(), worker->geometry().left());
+    EXPECT_EQ(stage->toolTip(), stage->fullText());
+    EXPECT_LT(stage->text().size(), stage->fullText().size()) << "shortened: " << stage->text().toStdString();
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "ui/window/MainWindow.h"
 
+#include "ui/common/ElidedLabel.h"
+
 #include "ui/common/NoticeBar.h"
 #include "ui/compare/CompareView.h"
 #include "ui/editor/FindBar.h"
@@ -91,7 +93,10 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     m_lessonsWindow = std::make_unique<LessonsWindow>(options.pythonEnv, options.prewarm);
     m_lessons = m_lessonsWindow->view();
 
-    m_stageLabel = new QLabel(tr("Ready"));
+    // The run line gives way to the worker and the environment at the right: shortened, whole
+    // in its tooltip.
+    m_stageLabel = new ElidedLabel;
+    m_stageLabel->setFullText(tr("Ready"));
     m_workerLabel = new QLabel;
     statusBar()->addWidget(m_stageLabel, 1);
     statusBar()->addPermanentWidget(m_workerLabel);

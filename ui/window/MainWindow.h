@@ -12,6 +12,7 @@ class QSplitter;
 namespace ps::ui {
 
 class CrossSelection;
+class ElidedLabel;
 class FindBar;
 class LessonsView;
 class LessonsWindow;
@@ -130,7 +131,7 @@ private:
     ScriptDocument* m_document;   ///< open, save, recent files, the title, the untitled copy
     CrossSelection* m_selection;  ///< editor, graph, Source and Violations in step
     MainActions* m_actions;       ///< the actions, menus and the Run toolbar
-    QLabel* m_stageLabel;
+    ElidedLabel* m_stageLabel;
     QLabel* m_workerLabel;
 };
 

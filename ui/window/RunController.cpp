@@ -1,5 +1,7 @@
 #include "ui/window/RunController.h"
 
+#include "ui/common/ElidedLabel.h"
+
 #include "ui/common/NoticeBar.h"
 #include "ui/common/StatusStyle.h"
 #include "ui/editor/ScriptEditor.h"
@@ -143,7 +145,7 @@ void RunController::showProgress()
     if (!isRunning())
         return;
     m_p.stageLabel->setStyleSheet(QString());
-    m_p.stageLabel->setText(stageText());
+    m_p.stageLabel->setFullText(stageText());
     const int step = static_cast<int>(m_steps.indexOf(m_stage)) + 1;
     m_p.report->setProgress(WorkerClient::stageWords(m_stage), m_stageCapture, step, static_cast<int>(m_steps.size()),
         static_cast<double>(m_clock.elapsed()) / 1000.0);
@@ -160,7 +162,7 @@ void RunController::onFinished(const std::shared_ptr<const RunDocument>& run)
     m_lastOutcome = tr("Last run: %1 in %2 s").arg(verdict).arg(run->elapsedSeconds, 0, 'f', 1);
     if (r.runId)
         m_lastOutcome += tr(" · run #%1").arg(*r.runId);
-    m_p.stageLabel->setText(m_lastOutcome);
+    m_p.stageLabel->setFullText(m_lastOutcome);
     m_p.stageLabel->setStyleSheet(QStringLiteral("color: %1").arg(StatusStyle::verdictColor(r).name()));
     m_p.log->appendNote(tr("%1: %2").arg(StatusStyle::word(r.status), message.section('\n', 0, 0))
         + (r.runId                     ? tr(" (stored as run #%1)").arg(*r.runId)

@@ -15,6 +15,7 @@ class QLabel;
 
 namespace ps::ui {
 
+class ElidedLabel;
 class LibraryView;
 class LogView;
 class NoticeBar;
@@ -41,8 +42,8 @@ public:
         LogView* log = nullptr;
         NoticeBar* notice = nullptr;
         LibraryView* library = nullptr;
-        QLabel* stageLabel = nullptr;   ///< the status bar's run line
-        QLabel* workerLabel = nullptr;  ///< the status bar's worker indicator
+        ElidedLabel* stageLabel = nullptr;  ///< the status bar's run line (shortened, whole in its tooltip)
+        QLabel* workerLabel = nullptr;      ///< the status bar's worker indicator
         /// The file a run of the editor's script reads (its file, or an unsaved copy's);
         /// unset: the editor's file.
         std::function<QString()> scriptPath;
