@@ -23,7 +23,8 @@ using ps::test::TestSshServer;
 
 namespace {
 
-const std::string kStudioDir = PS_TEST_SOURCE_DIR;
+// The studio "there" is this build's: the folder of its precompile-studio.
+const std::string kStudioDir = fs::path(PS_TEST_STUDIO).parent_path().string();
 
 std::string sha256(const std::string& path)
 {
@@ -88,6 +89,41 @@ protected:
 
     TestSshServer server;
     ps::test::TempDir dir;
+};
+
+/// A run of a script that sleeps, on its own thread, through a pipeline to the host.
+struct SleepingRun {
+    SleepingRun(const ps::remote::RemoteTarget& target, const std::string& script, const std::string& library)
+        : pipeline(ps::run::RunPipeline::forHost(target))
+    {
+        options.run.script = script;
+        if (!library.empty())
+            options.libraryPath = library;
+        observer.onStage = [this](ps::model::Stage stage, const std::string&) {
+            if (stage == ps::model::Stage::Script)
+                inScript = true;
+        };
+        result = std::async(std::launch::async, [this] { return pipeline.run(options, observer); });
+    }
+    ~SleepingRun()
+    {
+        pipeline.cancel();  // a test that stopped early does not wait out the sleep
+        if (result.valid())
+            result.wait();
+    }
+    /// True once the worker on the host runs the script.
+    bool waitForScript()
+    {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+        while (!inScript && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return inScript;
+    }
+    ps::run::RunPipeline pipeline;
+    ps::run::PipelineOptions options;
+    ps::protocol::RunObserver observer;
+    std::atomic<bool> inScript{false};
+    std::future<ps::run::RunResult> result;
 };
 
 std::vector<std::string> nodeNames(const nlohmann::json& capture)
@@ -163,22 +199,11 @@ TEST_F(RemoteRun, ARunThroughSshEqualsALocalRunAndSaysWhereItRan)
 
 TEST_F(RemoteRun, CancelEndsTheWorkerThereAndRemovesItsFolder)
 {
-    auto pipeline = ps::run::RunPipeline::forHost(target());
-    ps::run::PipelineOptions options;
-    options.run.script = sleeper();
-    std::atomic<bool> inScript{false};
-    ps::protocol::RunObserver observer;
-    observer.onStage = [&](ps::model::Stage stage, const std::string&) {
-        if (stage == ps::model::Stage::Script)
-            inScript = true;
-    };
-    auto result = std::async(std::launch::async, [&] { return pipeline.run(options, observer); });
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-    while (!inScript && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    ASSERT_TRUE(inScript) << server.log();
+    SleepingRun run(target(), sleeper(), "");
+    ASSERT_TRUE(run.waitForScript()) << server.log();
     ASSERT_EQ(server.relays().size(), 1u);
-    pipeline.cancel();
+    run.pipeline.cancel();
+    auto& result = run.result;
     ASSERT_EQ(result.wait_for(std::chrono::seconds(10)), std::future_status::ready);
     const auto r = result.get();
     EXPECT_EQ(r.report.status, ps::model::RunStatus::Cancelled) << r.report.message;
@@ -189,21 +214,9 @@ TEST_F(RemoteRun, CancelEndsTheWorkerThereAndRemovesItsFolder)
 TEST_F(RemoteRun, ALostConnectionIsAnOutcomeWithinSecondsWithNothingStoredAndNothingLeft)
 {
     const std::string library = dir.file("library.db");
-    auto pipeline = ps::run::RunPipeline::forHost(target());
-    ps::run::PipelineOptions options;
-    options.run.script = sleeper();
-    options.libraryPath = library;
-    std::atomic<bool> inScript{false};
-    ps::protocol::RunObserver observer;
-    observer.onStage = [&](ps::model::Stage stage, const std::string&) {
-        if (stage == ps::model::Stage::Script)
-            inScript = true;
-    };
-    auto result = std::async(std::launch::async, [&] { return pipeline.run(options, observer); });
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-    while (!inScript && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    ASSERT_TRUE(inScript) << server.log();
+    SleepingRun run(target(), sleeper(), library);
+    ASSERT_TRUE(run.waitForScript()) << server.log();
+    auto& result = run.result;
     const auto relays = server.relays();
     ASSERT_EQ(relays.size(), 1u);
     const pid_t session = ps::test::parentOf(relays[0]);  // sshd's process for this connection
@@ -329,48 +342,12 @@ TEST_F(RemoteRun, A200MBArtifactArrivesByteExact)
     fs::create_directories(studioDir + "/bin");
     fs::copy_file(PS_TEST_STUDIO, studioDir + "/bin/precompile-studio");
     const std::string worker = studioDir + "/bin/precompile-studio-worker";
-    std::ofstream(worker) << "#!" << PS_TEST_PYTHON << R"PY(
-import hashlib, json, os, struct, sys
-def send(obj):
-    data = json.dumps(obj).encode()
-    os.write(3, struct.pack("<I", len(data)))
-    view = memoryview(data)
-    while view:
-        view = view[os.write(3, view):]
-def receive():
-    head = b""
-    while len(head) < 4:
-        got = os.read(3, 4 - len(head))
-        if not got:
-            sys.exit(0)
-        head += got
-    size = struct.unpack("<I", head)[0]
-    body = b""
-    while len(body) < size:
-        body += os.read(3, size - len(body))
-    return json.loads(body)
-send({"type": "hello", "python": "3", "torch": "stand-in", "pid": os.getpid(), "devices": []})
-request = receive()
-out = request["out_dir"]
-code = b"# python_code of a stand-in\n"
-block = hashlib.sha256(b"seed").digest() * (1 << 15)  # 1 MiB, not all one byte
-cache_sha = hashlib.sha256()
-with open(os.path.join(out, "capture-0.cache"), "wb") as f:
-    for i in range(200):
-        chunk = bytes([i]) + block[1:]
-        f.write(chunk)
-        cache_sha.update(chunk)
-with open(os.path.join(out, "capture-0.py"), "wb") as f:
-    f.write(code)
-artifact = {"python_code_sha256": hashlib.sha256(code).hexdigest(), "cache_sha256": cache_sha.hexdigest(),
-            "python_code_bytes": len(code), "cache_bytes": 200 << 20}
-send({"type": "result", "report": {"schema": 1, "script": request["script"], "status": "ok", "message": "1 capture ok",
-      "captures": [{"name": "big", "status": "ok", "backend": "eager", "tracer": "make_fx", "artifact": artifact}]}})
-receive()
-)PY";
+    std::ifstream source(std::string(PS_TEST_SOURCE_DIR) + "/tests/support/standin_worker.py");
+    std::ofstream(worker) << "#!" << PS_TEST_PYTHON << "\n" << source.rdbuf();
     fs::permissions(worker, fs::perms::owner_all);
     const std::string library = dir.file("library.db");
-    const auto r = studio(ps::test::example("plain_function.py"), {},
+    // The stand-in writes a cache as large as the script's `cache_mib` says.
+    const auto r = studio(dir.write("big.py", "cache_mib = 200\n"), {},
         {"--host", TestSshServer::kHost, "--remote-studio", studioDir, "--library", library}, /*store=*/true);
     ASSERT_EQ(r.process.exitCode, 0) << r.process.err << r.report.dump().substr(0, 2000);
     ASSERT_EQ(r.report.value("stored", false), true);

@@ -1,5 +1,8 @@
 #include "ui/report/ReportHeader.h"
 
+#include "model/JsonFields.h"
+#include "model/WorkerInfo.h"
+
 #include "ui/common/StatusStyle.h"
 #include "ui/editor/UnsavedScript.h"
 #include "ui/run/RunDocument.h"
@@ -138,6 +141,11 @@ void ReportHeader::showRun(const RunDocument& run)
         facts << tr("%1 s").arg(run.elapsedSeconds, 0, 'f', 1);
     if (!run.storeError().isEmpty() && run.origin == RunDocument::Origin::Run)
         facts << tr("not stored: %1").arg(run.storeError());
+    // Where it ran, when that was another host.
+    if (const auto worker = model::WorkerInfo::fromJson(model::JsonFields::member(r.extra(), "worker"));
+        worker && worker->remote())
+        facts << tr("ran on %1").arg(QString::fromStdString(worker->summary()));
+    m_factsPlain = facts.join(QStringLiteral(" · "));
     m_facts->setText(QStringLiteral("<small>%1</small>").arg(facts.join(QStringLiteral(" · ")).toHtmlEscaped()));
     m_facts->setVisible(!facts.isEmpty());
     QString message = QString::fromStdString(r.message).section('\n', 0, 0);
@@ -162,6 +170,7 @@ void ReportHeader::showRunning(const QString& scriptPath)
     m_verdictPlain = m_verdictHtml;
     m_verdict->setText(m_verdictHtml);
     m_facts->clear();
+    m_factsPlain.clear();
     m_facts->hide();
     setStale(QString());
     m_progress->setRange(0, 0);  // busy until the first stage says how far along it is

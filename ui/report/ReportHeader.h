@@ -32,6 +32,8 @@ public:
     /// The lines as plain text (tests and the status bar read them).
     QString identityText() const;
     QString verdictText() const;
+    /// The small line under the identity: time, trust, storage, and the host it ran on.
+    QString factsText() const { return m_factsPlain; }
     QString progressText() const;
     QString staleText() const;
     bool progressShown() const;
@@ -53,6 +55,7 @@ private:
     QLabel* m_stale;
     QString m_verdictHtml;  ///< the verdict line in its status colour (greyed while stale)
     QString m_verdictPlain;
+    QString m_factsPlain;
 };
 
 }  // namespace ps::ui

@@ -2,6 +2,7 @@
 
 #include "ui/run/RunDocument.h"
 
+#include "model/WorkerInfo.h"
 #include "run/RunPipeline.h"
 
 #include <QDateTime>
@@ -19,8 +20,10 @@ constexpr int kFlushIntervalMs = 100;
 }  // namespace
 
 namespace {
-std::unique_ptr<run::RunPipeline> pipelineFor(const QString& userEnv)
+std::unique_ptr<run::RunPipeline> pipelineFor(const QString& userEnv, const std::optional<remote::RemoteTarget>& remote)
 {
+    if (remote)
+        return std::make_unique<run::RunPipeline>(run::RunPipeline::forHost(*remote, /*keepWarm=*/true));
     const auto env = userEnv.isEmpty() ? std::nullopt : std::optional<std::string>(userEnv.toStdString());
     return std::make_unique<run::RunPipeline>(run::RunPipeline::forEnvironment(env, /*keepWarm=*/true));
 }
@@ -29,7 +32,7 @@ std::unique_ptr<run::RunPipeline> pipelineFor(const QString& userEnv)
 WorkerClient::WorkerClient(const QString& userEnv, QObject* parent) : QObject(parent), m_userEnv(userEnv)
 {
     qRegisterMetaType<std::shared_ptr<const RunDocument>>();
-    m_pipeline = pipelineFor(userEnv);
+    m_pipeline = pipelineFor(userEnv, m_remote);
     m_launchError = QString::fromStdString(m_pipeline->launchProblem());
     m_state = m_launchError.isEmpty() ? State::Idle : State::Unavailable;
     m_threadContext = new QObject;
@@ -86,10 +89,42 @@ bool WorkerClient::setUserEnvironment(const QString& userEnv)
     if (userEnv == m_userEnv)
         return true;
     m_userEnv = userEnv;
+    replacePipeline();
+    return true;
+}
+
+namespace {
+bool sameTarget(const std::optional<remote::RemoteTarget>& a, const std::optional<remote::RemoteTarget>& b)
+{
+    if (!a || !b)
+        return !a && !b;
+    return a->host == b->host && a->remoteStudio == b->remoteStudio && a->remoteDir == b->remoteDir
+        && a->pythonEnv == b->pythonEnv;
+}
+}  // namespace
+
+bool WorkerClient::setRemote(const std::optional<remote::RemoteTarget>& target)
+{
+    if (m_busy)
+        return false;
+    if (sameTarget(target, m_remote))
+        return true;
+    m_remote = target;
+    replacePipeline();
+    return true;
+}
+
+QString WorkerClient::place() const
+{
+    return m_remote ? QString::fromStdString(m_remote->host) : tr("this computer");
+}
+
+void WorkerClient::replacePipeline()
+{
     m_pipeline->cancel();  // the old worker retires: no need to wait for its hello
     // Located here (cheap: no process starts), swapped in on the thread that uses pipelines,
     // after whatever it is doing (a prewarm); runs wait for the swap (busy meanwhile).
-    std::shared_ptr<run::RunPipeline> fresh = pipelineFor(userEnv);
+    std::shared_ptr<run::RunPipeline> fresh = pipelineFor(m_userEnv, m_remote);
     m_launchError = QString::fromStdString(fresh->launchProblem());
     {
         QMutexLocker lock(&m_mutex);
@@ -113,7 +148,6 @@ bool WorkerClient::setUserEnvironment(const QString& userEnv)
             Qt::QueuedConnection);
     });
     emit helloChanged();
-    return true;
 }
 
 void WorkerClient::prewarm()
@@ -168,6 +202,31 @@ void WorkerClient::setState(State state, const QString& problem)
 
 QString WorkerClient::stateText() const
 {
+    if (m_remote) {
+        // Another host: its name first, and what it has once its worker said hello.
+        const QString host = place();
+        switch (m_state) {
+        case State::Idle:
+            return tr("worker: %1 · connects with the first run").arg(host);
+        case State::Starting:
+        case State::Restarting:
+            return tr("worker: %1 · connecting (a fresh one imports torch there)").arg(host);
+        case State::Ready: {
+            const auto h = hello();
+            if (!h)
+                return tr("worker: %1 · ready").arg(host);
+            nlohmann::json info = *h;
+            info["host"] = m_remote->host;
+            const auto w = model::WorkerInfo::fromJson(info);
+            return tr("worker: %1").arg(QString::fromStdString(w ? w->summary() : m_remote->host));
+        }
+        case State::Running:
+            return tr("worker: %1 · running").arg(host);
+        case State::Failed:
+        case State::Unavailable:
+            return tr("worker: %1 · cannot start").arg(host);
+        }
+    }
     switch (m_state) {
     case State::Idle:
         return tr("worker: starts with the first run");
@@ -252,6 +311,11 @@ bool WorkerClient::run(const protocol::RunOptions& options)
         observer.onOutput = [this, &decoders](int stream, std::string_view data) {
             QStringDecoder& d = decoders[stream == 2 ? 1 : 0];
             addOutput(stream == 2 ? 2 : 1, d.decode(QByteArrayView(data.data(), static_cast<qsizetype>(data.size()))));
+        };
+        observer.onTransfer = [this](const std::string& file, std::uint64_t done, std::uint64_t total) {
+            const QString f = QString::fromStdString(file);
+            QMetaObject::invokeMethod(
+                this, [this, f, done, total]() { emit transfer(f, done, total); }, Qt::QueuedConnection);
         };
         observer.onWorkerEvent = [this](const std::string& what) {
             const QString text = QString::fromStdString(what);

@@ -2,6 +2,7 @@
 
 #include "model/Stage.h"
 #include "protocol/RunOptions.h"
+#include "remote/RemoteTarget.h"
 
 #include <QElapsedTimer>
 #include <QMutex>
@@ -80,10 +81,16 @@ public:
     /// Refused (false) while a run is in progress.
     bool setUserEnvironment(const QString& userEnv);
     QString userEnvironment() const { return m_userEnv; }
+    /// Where the next runs go: another host over ssh (remote::RemoteTarget), or this computer
+    /// (nullopt). A warm worker of the old place is retired. Refused (false) during a run.
+    bool setRemote(const std::optional<remote::RemoteTarget>& target);
+    const std::optional<remote::RemoteTarget>& remoteTarget() const { return m_remote; }
+    /// "this computer" or the host's name.
+    QString place() const;
 
 public slots:
-    /// Starts a run unless one is in progress (then returns false). `outDir` is ignored: each
-    /// run gets a temporary folder of its own.
+    /// Starts a run unless one is in progress or the worker is being replaced (then returns
+    /// false). `outDir` is ignored: each run gets a temporary folder of its own.
     bool run(const ps::protocol::RunOptions& options);
     void cancel();
     /// Starts a worker now, so that the first run finds torch imported.
@@ -98,6 +105,8 @@ signals:
     void workerEvent(const QString& text);
     void finished(const std::shared_ptr<const ps::ui::RunDocument>& run);
     void helloChanged();
+    /// Artifact bytes arriving from another host: the file, bytes so far, of all.
+    void transfer(const QString& file, quint64 done, quint64 total);
     void stateChanged(ps::ui::WorkerClient::State state);
 
 private:
@@ -112,9 +121,12 @@ private:
     /// On the worker thread: waits for the worker (started now if none runs) to say hello,
     /// then says so on the GUI thread. Cancel (or the destructor) interrupts the wait.
     void warmUpOnThread();
+    /// Swaps in a pipeline for the current environment and place (see setUserEnvironment).
+    void replacePipeline();
 
     QString m_launchError;
     QString m_userEnv;
+    std::optional<remote::RemoteTarget> m_remote;
     std::unique_ptr<run::RunPipeline> m_pipeline;  ///< used on m_thread only (but cancel, clearCancel)
     QThread m_thread;
     QObject* m_threadContext = nullptr;

@@ -9,6 +9,7 @@
 #include "ui/report/RunMarkers.h"
 #include "ui/report/SourceView.h"
 #include "ui/run/PythonEnvironmentControl.h"
+#include "ui/run/RunHostControl.h"
 #include "ui/window/ExamplesMenu.h"
 #include "ui/window/MainWindow.h"
 #include "ui/window/PaneCycler.h"
@@ -179,6 +180,8 @@ void MainActions::buildMenus()
     run->addAction(m_verifyAction);
     run->addAction(m_deepVerifyAction);
     run->addSeparator();
+    if (m_p.hosts)
+        run->addMenu(m_p.hosts->menu());
     run->addAction(m_p.environment->action());
 
     QMenu* view = bar->addMenu(tr("&View"));

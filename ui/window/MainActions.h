@@ -17,6 +17,7 @@ class MainWindow;
 class NoticeBar;
 class PaneCycler;
 class PythonEnvironmentControl;
+class RunHostControl;
 class ReportView;
 class RunMarkers;
 class ScriptDocument;
@@ -46,6 +47,7 @@ public:
         PythonEnvironmentControl* environment = nullptr;
         QDockWidget* libraryDock = nullptr;
         QDockWidget* logDock = nullptr;
+        RunHostControl* hosts = nullptr;  ///< Run > Run On
     };
 
     /// Builds the actions, the menus and the toolbar into parts.window.

@@ -19,6 +19,7 @@
 #include "ui/run/LogView.h"
 #include "ui/run/PythonEnvironmentControl.h"
 #include "ui/run/RunDocument.h"
+#include "ui/run/RunHostControl.h"
 #include "ui/run/WorkerClient.h"
 #include "ui/window/AboutDialog.h"
 #include "ui/window/CrossSelection.h"
@@ -105,6 +106,8 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     m_environment = new PythonEnvironmentControl(options.pythonEnv, m_worker, this);
     statusBar()->addPermanentWidget(m_environment->statusLabel());
     connect(m_editor, &ScriptEditor::filePathChanged, m_environment, &PythonEnvironmentControl::scriptChanged);
+    m_hosts = new RunHostControl(m_worker, this);
+    connect(m_editor, &ScriptEditor::filePathChanged, m_hosts, &RunHostControl::scriptChanged);
     connect(m_environment, &PythonEnvironmentControl::problemChanged, this, [this](const QString& problem) {
         if (!problem.isEmpty())
             m_notice->showNotice(NoticeBar::Level::Error, tr("Scripts cannot run: %1").arg(problem));
@@ -134,7 +137,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
         m_editor, &ScriptEditor::leaveRequested, m_panes, [this](bool forward) { m_panes->cycle(forward ? 1 : -1); });
 
     m_actions = new MainActions({this, m_editor, m_editorFind, m_report, m_notice, m_document, m_markers, m_panes,
-        reportPane, libraryPane, logPane, m_environment, m_libraryDock, m_logDock});
+        reportPane, libraryPane, logPane, m_environment, m_libraryDock, m_logDock, m_hosts});
 
     connect(m_library, &LibraryView::runActivated, this, &MainWindow::openStoredRun);
     connect(m_library, &LibraryView::openAnotherRequested, this, [this]() { openLibraryDialog(false); });
@@ -417,6 +420,11 @@ void MainWindow::showLessons()
 {
     m_lessonsWindow->showAndRaise();
     m_lessons->lessonList()->setFocus();
+}
+
+QString MainWindow::workerText() const
+{
+    return m_workerLabel->text();
 }
 
 }  // namespace ps::ui

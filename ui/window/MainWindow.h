@@ -18,6 +18,7 @@ class LessonsView;
 class LessonsWindow;
 class LibraryView;
 class PythonEnvironmentControl;
+class RunHostControl;
 class LogView;
 class MainActions;
 class NoticeBar;
@@ -73,6 +74,9 @@ public:
     LogView* logView() const { return m_log; }
     NoticeBar* notice() const { return m_notice; }
     WorkerClient* worker() const { return m_worker; }
+    RunHostControl* hosts() const { return m_hosts; }
+    /// The status bar's worker words ("worker: gpu-box · torch … · 1x …").
+    QString workerText() const;
     RunController* runs() const { return m_runs; }
     RunMarkers* runMarkers() const { return m_markers; }
     RunStore* store() const { return m_store.get(); }
@@ -127,6 +131,7 @@ private:
     RunController* m_runs;  ///< the run flow: runs, their progress, what the report shows
     RunMarkers* m_markers;  ///< violations, warnings and line colours in the editor, graph and source
     PythonEnvironmentControl* m_environment;
+    RunHostControl* m_hosts;
     std::unique_ptr<RunStore> m_store;
     ScriptDocument* m_document;   ///< open, save, recent files, the title, the untitled copy
     CrossSelection* m_selection;  ///< editor, graph, Source and Violations in step

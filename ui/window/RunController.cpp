@@ -54,6 +54,15 @@ RunController::RunController(const Parts& parts, QObject* parent) : QObject(pare
     connect(m_p.worker, &WorkerClient::stateChanged, this, &RunController::updateWorkerLabel);
     connect(m_p.worker, &WorkerClient::helloChanged, this, &RunController::updateWorkerLabel);
     connect(m_p.worker, &WorkerClient::output, m_p.log, &LogView::appendOutput);
+    connect(m_p.worker, &WorkerClient::transfer, this, [this](const QString& file, quint64 done, quint64 total) {
+        // Bytes arriving from another host: the run line says how far, while it lasts.
+        m_transfer = done < total ? tr("receiving %1 · %2 of %3 MiB")
+                                        .arg(file)
+                                        .arg(static_cast<double>(done) / 1048576.0, 0, 'f', 0)
+                                        .arg(static_cast<double>(total) / 1048576.0, 0, 'f', 0)
+                                  : QString();
+        showProgress();
+    });
     connect(m_p.worker, &WorkerClient::workerEvent, this, [this](const QString& text) {
         m_p.log->appendNote(tr("The worker died: %1. A fresh worker is starting.").arg(text));
     });
@@ -76,6 +85,8 @@ QString RunController::stageText() const
     QString s = WorkerClient::stageWords(m_stage);
     if (!m_stageCapture.isEmpty())
         s += " · " + m_stageCapture;
+    if (!m_transfer.isEmpty())
+        s += " · " + m_transfer;
     return tr("%1 · %2 s").arg(s).arg(static_cast<double>(m_clock.elapsed()) / 1000.0, 0, 'f', 1);
 }
 
@@ -135,6 +146,7 @@ void RunController::cancel()
 
 void RunController::onStage(model::Stage stage, const QString& capture)
 {
+    m_transfer.clear();
     m_stage = stage;
     m_stageCapture = capture;
     showProgress();
@@ -170,7 +182,17 @@ void RunController::onFinished(const std::shared_ptr<const RunDocument>& run)
                                        : tr(" (not stored: %1)").arg(storeError)));
 
     NoticeBar* notice = m_p.notice;
-    if (r.startFailure) {
+    const bool hostProblem = r.startFailure
+        && (*r.startFailure == model::StartFailure::Unreachable
+            || *r.startFailure == model::StartFailure::Authentication
+            || *r.startFailure == model::StartFailure::NoStudio || *r.startFailure == model::StartFailure::Version);
+    if (hostProblem) {
+        // The message names the host, says which and what to do; nothing ran, nothing was stored.
+        notice->showNotice(
+            NoticeBar::Level::Error, tr("%1. Nothing ran; Run > Run On > This Computer runs here.").arg(message));
+    } else if (r.status == RunStatus::ConnectionLost) {
+        notice->showNotice(NoticeBar::Level::Warning, tr("%1. The next run connects again.").arg(message));
+    } else if (r.startFailure) {
         notice->showNotice(NoticeBar::Level::Error,
             tr("The worker could not start: %1. The studio's Python environment is made by "
                "`packaging/bootstrap.sh`.")

@@ -99,6 +99,7 @@ private:
     RunStore* m_store = nullptr;
     model::Stage m_stage = model::Stage::Start;
     QString m_stageCapture;
+    QString m_transfer;  ///< "receiving capture-0.cache · 48 of 200 MiB" while bytes arrive
     QList<model::Stage> m_steps;
     QElapsedTimer m_clock;
     QTimer m_tick;  ///< refreshes the seconds shown while a run goes

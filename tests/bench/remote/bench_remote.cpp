@@ -181,7 +181,7 @@ std::string makeStandIn(const ps::test::TempDir& dir)
     fs::create_directories(studioDir + "/bin");
     fs::copy_file(kStudio, studioDir + "/bin/precompile-studio");
     const std::string worker = studioDir + "/bin/precompile-studio-worker";
-    std::ofstream(worker) << "#!" << kPython << "\n" << readAll(kSourceDir + "/tests/bench/remote/standin_worker.py");
+    std::ofstream(worker) << "#!" << kPython << "\n" << readAll(kSourceDir + "/tests/support/standin_worker.py");
     fs::permissions(worker, fs::perms::owner_all);
     return studioDir;
 }

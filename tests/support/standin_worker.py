@@ -1,9 +1,10 @@
-"""The worker of bench_remote's stand-in studio on the test sshd's host: it speaks the worker
-protocol (frames on fd 3) and, instead of capturing anything, writes one artifact whose cache
-is as large as the script it is sent says (a line `cache_mib = N`), so that artifact transfer
-can be timed without a model that large. bench_remote writes it as bin/precompile-studio-worker
-beside a copy of the real front end (whose `remote serve` is the product's relay), with a
-shebang naming the studio's Python."""
+"""The worker of a stand-in studio on the test sshd's host (bench_remote, RemoteRunTest): it
+speaks the worker protocol (frames on fd 3) and, instead of capturing anything, writes one
+artifact whose cache is as large as the script it is sent says (a line `cache_mib = N`), so that
+artifact transfer can be tested and timed without a model that large. The caller writes it as
+bin/precompile-studio-worker beside a copy of the real front end (whose `remote serve` is the
+product's relay), with a shebang naming the studio's Python."""
+
 import hashlib
 import json
 import os
