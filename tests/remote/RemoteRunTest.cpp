@@ -365,3 +365,13 @@ TEST_F(RemoteRun, A200MBArtifactArrivesByteExact)
     EXPECT_TRUE(server.waitUntilNoSessionProcess(10));
     EXPECT_TRUE(server.relayFolders().empty());
 }
+
+TEST_F(RemoteRun, ALessonRunsOnTheHostAsHere)
+{
+    const auto r = ps::test::runProcess({PS_TEST_STUDIO, "lessons", "run", "inv1-closed-over-tensor", "--json",
+                                            "--host", TestSshServer::kHost, "--remote-studio", kStudioDir},
+        server.environment());
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find(TestSshServer::kHost), std::string::npos) << "the lesson's reports say where they ran";
+    EXPECT_TRUE(server.waitUntilNoSessionProcess(10));
+}
