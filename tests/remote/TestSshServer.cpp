@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 #include <random>
 #include <sstream>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <thread>
@@ -138,6 +139,10 @@ bool TestSshServer::start()
         const pid_t pid = ::fork();
         if (pid == 0) {
             ::setpgid(0, 0);
+            // The server dies with the test, even one killed outright (a timeout, kill -9).
+            ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+            if (::getppid() == 1)
+                ::_exit(1);
             const int fd = ::open(logFile.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
             ::dup2(fd, 1);
             ::dup2(fd, 2);
