@@ -41,4 +41,10 @@ std::optional<StartFailure> startFailureFromString(std::string_view text)
     return std::nullopt;
 }
 
+bool isHostFailure(StartFailure cause)
+{
+    return cause == StartFailure::Unreachable || cause == StartFailure::Authentication
+        || cause == StartFailure::NoStudio || cause == StartFailure::Version;
+}
+
 }  // namespace ps::model

@@ -25,5 +25,8 @@ enum class StartFailure {
 /// "authentication", "no_studio", "version".
 std::string_view toString(StartFailure cause);
 std::optional<StartFailure> startFailureFromString(std::string_view text);
+/// The host of a remote run was never reached or cannot serve it (unreachable, authentication,
+/// no_studio, version): nothing ran, and there is nothing to keep.
+bool isHostFailure(StartFailure cause);
 
 }  // namespace ps::model

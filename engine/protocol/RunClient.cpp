@@ -118,7 +118,6 @@ void RunClient::prewarm()
     if (m_worker && m_worker->running())
         return;
     m_worker = m_factory();
-    m_where = m_worker->where();
     m_worker->start();
     m_activePid = m_worker->pid();
     m_workerReady = false;
@@ -366,21 +365,10 @@ model::Report RunClient::notStartedReport(const RunOptions& options, const Start
     dropWorker();
     // An environment the worker refused is an error like a missing one, not a death; so is a
     // host that cannot be reached or logged into, has no studio or another version of it.
-    auto status = model::RunStatus::WorkerDied;
-    switch (problem.cause) {
-    case model::StartFailure::Protocol:
-        status = model::RunStatus::ProtocolError;
-        break;
-    case model::StartFailure::Environment:
-    case model::StartFailure::Unreachable:
-    case model::StartFailure::Authentication:
-    case model::StartFailure::NoStudio:
-    case model::StartFailure::Version:
-        status = model::RunStatus::Error;
-        break;
-    default:
-        break;
-    }
+    const auto status = problem.cause == model::StartFailure::Protocol ? model::RunStatus::ProtocolError
+        : problem.cause == model::StartFailure::Environment || model::isHostFailure(problem.cause)
+        ? model::RunStatus::Error
+        : model::RunStatus::WorkerDied;
     auto r = model::Report::failed(options.script, status, problem.message);
     r.startFailure = problem.cause;
     return r;

@@ -81,17 +81,8 @@ bool RunPipeline::worthStoring(const model::Report& report, bool storeCancelled)
         return storeCancelled;
     if (report.status == model::RunStatus::ConnectionLost)
         return false;
-    if (report.startFailure) {
-        switch (*report.startFailure) {
-        case model::StartFailure::Unreachable:
-        case model::StartFailure::Authentication:
-        case model::StartFailure::NoStudio:
-        case model::StartFailure::Version:
-            return false;
-        default:
-            break;
-        }
-    }
+    if (report.startFailure && model::isHostFailure(*report.startFailure))
+        return false;
     return true;
 }
 

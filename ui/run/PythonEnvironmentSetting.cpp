@@ -1,5 +1,7 @@
 #include "ui/run/PythonEnvironmentSetting.h"
 
+#include "ui/run/FolderChoices.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QObject>
@@ -25,9 +27,7 @@ QString PythonEnvironmentSetting::folderOf(const QString& scriptPath)
 
 QString PythonEnvironmentSetting::forFolder(const QString& folder) const
 {
-    if (folder.isEmpty())
-        return {};
-    return QSettings().value(kByFolder).toMap().value(QDir::cleanPath(folder)).toString();
+    return FolderChoices(kByFolder).value(folder);
 }
 
 QString PythonEnvironmentSetting::defaultEnvironment() const
@@ -56,15 +56,7 @@ QString PythonEnvironmentSetting::originFor(const QString& scriptPath) const
 
 void PythonEnvironmentSetting::setForFolder(const QString& folder, const QString& env)
 {
-    if (folder.isEmpty())
-        return;
-    QSettings s;
-    QVariantMap map = s.value(kByFolder).toMap();
-    if (env.isEmpty())
-        map.remove(QDir::cleanPath(folder));
-    else
-        map.insert(QDir::cleanPath(folder), env);
-    s.setValue(kByFolder, map);
+    FolderChoices(kByFolder).set(folder, env);
 }
 
 void PythonEnvironmentSetting::setDefault(const QString& env)

@@ -1,8 +1,8 @@
 #include "ui/run/RunHostSetting.h"
 
+#include "ui/run/FolderChoices.h"
 #include "ui/run/PythonEnvironmentSetting.h"
 
-#include <QDir>
 #include <QSettings>
 #include <QVariantMap>
 
@@ -79,21 +79,13 @@ std::optional<remote::RemoteTarget> RunHostSetting::forScript(const QString& scr
     const QString folder = PythonEnvironmentSetting::folderOf(scriptPath);
     if (folder.isEmpty())
         return std::nullopt;
-    const QString destination = QSettings().value(kByFolder).toMap().value(folder).toString();
+    const QString destination = FolderChoices(kByFolder).value(folder);
     return destination.isEmpty() ? std::nullopt : host(destination);
 }
 
 void RunHostSetting::setForFolder(const QString& folder, const QString& destination)
 {
-    if (folder.isEmpty())
-        return;
-    QSettings s;
-    QVariantMap map = s.value(kByFolder).toMap();
-    if (destination.isEmpty())
-        map.remove(QDir::cleanPath(folder));
-    else
-        map.insert(QDir::cleanPath(folder), destination);
-    s.setValue(kByFolder, map);
+    FolderChoices(kByFolder).set(folder, destination);
 }
 
 }  // namespace ps::ui

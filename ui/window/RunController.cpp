@@ -182,10 +182,7 @@ void RunController::onFinished(const std::shared_ptr<const RunDocument>& run)
                                        : tr(" (not stored: %1)").arg(storeError)));
 
     NoticeBar* notice = m_p.notice;
-    const bool hostProblem = r.startFailure
-        && (*r.startFailure == model::StartFailure::Unreachable
-            || *r.startFailure == model::StartFailure::Authentication
-            || *r.startFailure == model::StartFailure::NoStudio || *r.startFailure == model::StartFailure::Version);
+    const bool hostProblem = r.startFailure && model::isHostFailure(*r.startFailure);
     if (hostProblem) {
         // The message names the host, says which and what to do; nothing ran, nothing was stored.
         notice->showNotice(
