@@ -1,6 +1,7 @@
 // Run > Run On: a script runs on another host over ssh (a real sshd the test starts itself,
 // TestSshServer), the window says where, the choice is remembered per folder, and a host that
-// refuses the login is one line with nothing stored.
+// refuses the login is one line with nothing stored. PS_SHOT_DIR=DIR saves the window after the
+// remote run there as a PNG.
 #include "UiTestSupport.h"
 
 #include "TestSshServer.h"
@@ -98,6 +99,12 @@ TEST_F(UiRunOn, AnAddedHostRunsTheScriptThereAndTheWindowSaysSo)
     EXPECT_TRUE(waitFor([&] { return window.worker()->state() == ps::ui::WorkerClient::State::Ready; }, 120000));
     EXPECT_TRUE(window.workerText().startsWith(QStringLiteral("worker: %1 · torch").arg(TestSshServer::kHost)))
         << window.workerText().toStdString();
+
+    if (const QString shots = qEnvironmentVariable("PS_SHOT_DIR"); !shots.isEmpty()) {
+        window.resize(1280, 800);
+        QTest::qWait(200);  // a picture only: nothing is asserted on it
+        window.grab().save(shots + "/run_on_host.png");
+    }
 
     // Remembered for the folder: another window on the same script runs there again.
     ps::ui::RunHostSetting setting;
