@@ -8,6 +8,8 @@ find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 find_package(GTest REQUIRED)
 find_package(Threads REQUIRED)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
+# libpq (libpq-dev): PostgreSQL::PostgreSQL.
+find_package(PostgreSQL REQUIRED)
 
 # CPython: the environment's interpreter, embedded from its shared libpython.
 set(Python3_EXECUTABLE ${PS_PYTHON_ENV}/bin/python)
