@@ -141,7 +141,16 @@ json summaryJson(const ps::library::RunSummary& s)
         captures.push_back(captureJson(c));
     return {{"run_id", s.id}, {"created_at", s.createdAt}, {"name", s.name}, {"script", s.scriptPath},
         {"status", s.status}, {"message", s.message}, {"origin", toString(s.origin)}, {"trusted", s.trusted},
+        {"uid", s.uid}, {"ran_on", s.ranOn}, {"stored_by", {{"user", s.storedBy.user}, {"role", s.storedBy.role}}},
         {"captures", captures}};
+}
+
+/// "alice", or the role when the OS user is unknown, or "-".
+std::string storedByText(const ps::library::Identity& by)
+{
+    if (!by.user.empty())
+        return by.user;
+    return by.role.empty() ? std::string("-") : by.role;
 }
 
 json damageJson(const ps::library::BlobDamage& d)
@@ -172,7 +181,8 @@ int listRuns(const std::string& path, const LibraryOptions& o)
         return 0;
     }
     std::cout << std::left << std::setw(7) << "ID" << std::setw(21) << "CREATED (UTC)" << std::setw(11) << "STATUS"
-              << std::setw(15) << "BACKEND" << std::setw(9) << "TRUSTED" << std::setw(28) << "NAME"
+              << std::setw(15) << "BACKEND" << std::setw(9) << "TRUSTED" << std::setw(25) << "WHERE" << std::setw(13)
+              << "BY" << std::setw(28) << "NAME"
               << "MESSAGE\n";
     for (const auto& r : runs) {
         std::string created = shortLine(r.createdAt.substr(0, 19), 20);
@@ -180,8 +190,9 @@ int listRuns(const std::string& path, const LibraryOptions& o)
             created[10] = ' ';
         std::cout << std::left << std::setw(7) << r.id << std::setw(21) << created << std::setw(11)
                   << shortLine(r.status, 10) << std::setw(15) << shortLine(backendsOf(r), 14) << std::setw(9)
-                  << (r.trusted ? "yes" : "no") << std::setw(28) << shortLine(r.name, 27) << shortLine(r.message, 60)
-                  << "\n";
+                  << (r.trusted ? "yes" : "no") << std::setw(25) << shortLine(r.ranOn.empty() ? "-" : r.ranOn, 24)
+                  << std::setw(13) << shortLine(storedByText(r.storedBy), 12) << std::setw(28) << shortLine(r.name, 27)
+                  << shortLine(r.message, 60) << "\n";
     }
     return 0;
 }
@@ -199,7 +210,13 @@ int showRun(const std::string& path, const LibraryOptions& o)
                   << "script    " << safe(s.scriptPath) << "\n"
                   << "origin    " << toString(s.origin) << (s.trusted ? " (trusted)" : " (untrusted)") << "\n";
         if (const auto worker = ps::model::WorkerInfo::fromJson(ps::model::JsonFields::member(record.report, "worker")))
-            std::cout << "where     " << safe(worker->summary()) << "\n";
+            std::cout << "where     " << safe(worker->machine())
+                      << (worker->torch.empty() ? std::string() : " \u00b7 torch " + safe(worker->torch)) << " \u00b7 "
+                      << safe(worker->deviceSummary()) << "\n";
+        if (!s.storedBy.user.empty() || !s.storedBy.role.empty())
+            std::cout << "stored by " << safe(storedByText(s.storedBy))
+                      << (s.storedBy.role.empty() ? std::string() : " (database role " + safe(s.storedBy.role) + ")")
+                      << "\n";
         if (!s.message.empty())
             std::cout << "message   " << indentedLines(s.message, "          ") << "\n";
         for (const auto& c : s.captures) {

@@ -11,48 +11,40 @@
 
 namespace ps::library {
 
-class Connection;
+class LibraryStore;
 
-/// The artifact library: every run, with its captures and their python_code and cache, in one
-/// SQLite file (WAL, foreign keys, schema version in user_version, migrated forward on open).
+/// The artifact library: every run, with its captures and their python_code and cache, kept in
+/// a store (LibraryStore) — one SQLite file by default (SqliteStore).
 ///
-/// Every method either returns its result or throws LibraryError; nothing is printed. Writes
-/// are single short IMMEDIATE transactions behind a 10 s busy timeout, so several front ends
-/// and a worker can share one file; a run is inserted whole or not at all.
+/// Every method either returns its result or throws LibraryError; nothing is printed. A run is
+/// inserted whole or not at all, and any number of processes may share one library.
 ///
-/// A facade: it owns the connection and the opening (LibraryPreflight, Schema); the work is
-/// done by RunWriter (insert), RunReader (list, search, show, artifact), ArtifactTransfer
-/// (export, import), LibraryVerifier (verify), BlobStore (the blobs) and LayoutStore (layouts).
+/// A facade: what the studio does with a library (store, browse, export, import) is written
+/// once here and in ArtifactTransfer, over whichever store is open.
 ///
-/// Thread contract: one ArtifactLibrary per thread (it owns one connection). Any number of
-/// processes may open the same file at once.
+/// Thread contract: one ArtifactLibrary per thread (its store owns one connection).
 class ArtifactLibrary {
 public:
-    struct OpenOptions {
-        bool create = true;     ///< create the file (and its folder) when missing
-        bool readOnly = false;  ///< only read: works on a read-only file, folder or full disk
-    };
+    using OpenOptions = library::OpenOptions;
 
-    /// Opens (creating, migrating) the library at `path`. A file that is not SQLite, is
-    /// truncated, belongs to another program, has a newer schema or (unless opened readOnly)
-    /// is read-only throws, and the file is left exactly as it was.
-    ///
-    /// readOnly opens SQLite read-only: no WAL setup, no migration of this connection, never a
-    /// write lock; every write then throws ReadOnly. Where SQLite cannot make the -shm that a
-    /// WAL reader needs (a read-only folder, a full disk) and no -wal holds pending writes, the
-    /// file is read as immutable. A library of an older schema is upgraded first, which needs
-    /// write access once.
-    explicit ArtifactLibrary(const std::string& path);
-    ArtifactLibrary(const std::string& path, OpenOptions options);
+    /// Opens (creating, migrating) the library at `location`: a file path. A file that is not
+    /// SQLite, is truncated, belongs to another program, has a newer schema or (unless opened
+    /// readOnly) is read-only throws, and the file is left exactly as it was. See SqliteStore.
+    explicit ArtifactLibrary(const std::string& location);
+    ArtifactLibrary(const std::string& location, OpenOptions options);
     ~ArtifactLibrary();
     ArtifactLibrary(ArtifactLibrary&&) noexcept;
     ArtifactLibrary& operator=(ArtifactLibrary&&) noexcept;
 
-    const std::string& path() const noexcept { return path_; }
+    /// The file's path (what messages name).
+    const std::string& path() const noexcept;
     int schemaVersion() const;
+    /// Who runs stored through this library are recorded as stored by.
+    Identity identity() const;
 
     /// Stores a run and returns its id. The report's artifact hashes, where present, must match
-    /// the bytes; where absent they are filled in.
+    /// the bytes; where absent they are filled in. A run whose uid is stored already (copied or
+    /// pushed before) is not stored again: its id is returned.
     std::int64_t insert(const NewRun& run);
 
     /// Runs, newest first.
@@ -77,11 +69,10 @@ public:
     /// Removes a run and its captures; their blobs stay until gc().
     void remove(std::int64_t runId);
 
-    /// PRAGMA integrity_check, foreign keys, the search index, and every blob against its hash,
-    /// in one read snapshot: never takes the write lock, so it runs beside a writer and on a
-    /// library opened readOnly.
+    /// The store's own integrity checks, and every blob against its hash, in one read
+    /// snapshot: never takes the write lock, so it runs beside a writer and read-only.
     VerifyReport verify() const;
-    /// Deletes blobs no capture refers to and gives the space back to the file system.
+    /// Deletes blobs no capture refers to and gives the space back.
     GcResult gc();
 
     /// The graph view's layout cache (table graph_layouts): bytes by key, zstd-compressed,
@@ -93,11 +84,11 @@ public:
     /// How many layouts are kept, and their stored (compressed) bytes.
     std::pair<std::int64_t, std::int64_t> layoutUsage() const;
 
-private:
-    void openReadOnly();
+    /// The store under the facade.
+    LibraryStore& store() { return *store_; }
 
-    std::string path_;
-    std::unique_ptr<Connection> db_;
+private:
+    std::unique_ptr<LibraryStore> store_;
 };
 
 }  // namespace ps::library

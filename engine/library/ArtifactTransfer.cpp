@@ -4,11 +4,9 @@
 #include <utility>
 
 #include "library/ArtifactFiles.h"
-#include "library/Connection.h"
 #include "library/LibraryError.h"
 #include "library/LibraryRecords.h"
-#include "library/RunReader.h"
-#include "library/RunWriter.h"
+#include "library/LibraryStore.h"
 
 namespace ps::library {
 
@@ -18,14 +16,13 @@ using Kind = LibraryError::Kind;
 
 std::vector<std::string> ArtifactTransfer::exportRun(std::int64_t runId, const std::string& dir) const
 {
-    const RunReader reader(db_);
-    const RunRecord record = reader.show(runId, false);
+    const RunRecord record = store_.show(runId, false);
     std::vector<CaptureArtifact> artifacts;
     for (const CaptureRecord& c : record.summary.captures)
         if (c.pythonCodeSha256 && c.cacheSha256)
-            artifacts.push_back(reader.artifact(runId, c.index));
+            artifacts.push_back(store_.artifact(runId, c.index));
     if (artifacts.empty())
-        throw LibraryError(Kind::NotFound, db_.path(),
+        throw LibraryError(Kind::NotFound, store_.location(),
             "run " + std::to_string(runId) + " has no artifact to export (status " + record.summary.status + ")");
     return ArtifactFiles::write(dir, record.report, artifacts, record.summary.name);
 }
@@ -47,7 +44,7 @@ std::int64_t ArtifactTransfer::importArtifact(const std::string& pythonCodePath)
     run.origin = RunOrigin::Import;
     run.trusted = false;
     run.captures.push_back(NewCapture{std::move(pair.pythonCode), std::move(pair.cache)});
-    return RunWriter(db_).insert(run);
+    return store_.insert(run);
 }
 
 }  // namespace ps::library

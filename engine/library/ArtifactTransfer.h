@@ -6,14 +6,14 @@
 
 namespace ps::library {
 
-class Connection;
+class LibraryStore;
 
 /// Moves artifacts between the library and NAME.py / NAME.cache / NAME.json files
 /// (ArtifactLibrary::exportRun and importArtifact), through ArtifactFiles, the one reader and
-/// writer of that format. Thread contract: that of its Connection.
+/// writer of that format, over any store. Thread contract: that of its store.
 class ArtifactTransfer {
 public:
-    explicit ArtifactTransfer(Connection& db) : db_(db) { }
+    explicit ArtifactTransfer(LibraryStore& store) : store_(store) { }
 
     /// Writes the files of every capture of the run that has an artifact; checks every blob
     /// before writing any file. Returns the paths written.
@@ -22,7 +22,7 @@ public:
     std::int64_t importArtifact(const std::string& pythonCodePath);
 
 private:
-    Connection& db_;
+    LibraryStore& store_;
 };
 
 }  // namespace ps::library

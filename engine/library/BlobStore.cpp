@@ -1,24 +1,21 @@
 #include "library/BlobStore.h"
 
+#include "library/BlobCodec.h"
+
 #include "library/Connection.h"
 #include "library/LibraryError.h"
-#include "library/Sha256.h"
 #include "library/Statement.h"
-#include "library/ZstdCodec.h"
 
 namespace ps::library {
 
-BlobStore::Prepared BlobStore::prepare(std::string_view bytes)
+BlobStore::Prepared BlobStore::prepare(const Prepared& hashed)
 {
-    Prepared blob;
-    blob.sha256 = Sha256::hex(bytes);
-    blob.size = static_cast<std::int64_t>(bytes.size());
-    blob.raw = bytes;
-    const std::optional<bool> whole = storedCopyMatches(blob.sha256, bytes);
+    Prepared blob = hashed;
+    const std::optional<bool> whole = storedCopyMatches(blob.sha256, blob.raw);
     blob.alreadyStored = whole.value_or(false);
     blob.replace = whole.has_value() && !*whole;
     if (!blob.alreadyStored)
-        compress(blob);
+        BlobCodec::compress(blob);
     return blob;
 }
 
@@ -28,26 +25,7 @@ std::optional<bool> BlobStore::storedCopyMatches(const std::string& sha256, std:
     st.bind(1, std::string_view(sha256));
     if (!st.step())
         return std::nullopt;
-    if (st.integer(0) != static_cast<std::int64_t>(bytes.size()))
-        return false;
-    const std::string_view codec = st.textView(1);
-    if (codec == "raw")
-        return st.blob(2) == bytes;
-    if (codec == "zstd")
-        return ZstdCodec::decompressesTo(st.blob(2), bytes);
-    return false;
-}
-
-void BlobStore::compress(Prepared& blob)
-{
-    std::string packed = blob.raw.empty() ? std::string() : ZstdCodec::compress(blob.raw, kLevel);
-    if (!blob.raw.empty() && packed.size() < blob.raw.size()) {
-        blob.codec = "zstd";
-        blob.data = std::move(packed);
-    } else {
-        blob.codec = "raw";
-        blob.data.assign(blob.raw);
-    }
+    return BlobCodec::holds(st.integer(0), st.textView(1), st.blob(2), bytes);
 }
 
 bool BlobStore::contains(const std::string& sha256)
@@ -62,7 +40,7 @@ void BlobStore::put(Prepared& blob)
     if (blob.alreadyStored) {
         if (contains(blob.sha256))
             return;
-        compress(blob);  // collected by gc between prepare() and now: store it after all
+        BlobCodec::compress(blob);  // collected by gc between prepare() and now: store it after all
         blob.alreadyStored = false;
     }
     // A damaged copy is overwritten; otherwise a copy stored meanwhile by another process wins.
@@ -77,39 +55,6 @@ void BlobStore::put(Prepared& blob)
     st.run();
 }
 
-std::optional<std::string> BlobStore::decode(
-    std::string_view key, std::int64_t size, std::string_view codec, std::string_view data, std::string* bytes)
-{
-    if (size < 0)
-        return "it records a negative size";
-    std::string unpacked;
-    std::string_view content;
-    if (codec == "raw") {
-        content = data;
-    } else if (codec == "zstd") {
-        try {
-            unpacked = ZstdCodec::decompress(data, static_cast<std::size_t>(size));
-        } catch (const std::exception& e) {
-            return std::string("it cannot be decompressed (") + e.what() + ")";
-        }
-        content = unpacked;
-    } else {
-        return "it has an unknown codec '" + std::string(codec) + "'";
-    }
-    if (static_cast<std::int64_t>(content.size()) != size)
-        return "it holds " + std::to_string(content.size()) + " bytes, not the " + std::to_string(size) + " recorded";
-    const std::string actual = Sha256::hex(content);
-    if (actual != key)
-        return "its content hashes to " + actual;
-    if (bytes) {
-        if (codec == "raw")
-            bytes->assign(content);
-        else
-            *bytes = std::move(unpacked);
-    }
-    return std::nullopt;
-}
-
 std::string BlobStore::read(const std::string& sha256, const std::string& owner)
 {
     Statement st = db_.prepare("SELECT size, codec, data FROM blobs WHERE sha256 = ?");
@@ -121,7 +66,7 @@ std::string BlobStore::read(const std::string& sha256, const std::string& owner)
     if (!st.step())
         throw damaged("it is missing from the blobs table");
     std::string bytes;
-    if (auto problem = decode(sha256, st.integer(0), st.text(1), st.blob(2), &bytes))
+    if (auto problem = BlobCodec::decode(sha256, st.integer(0), st.text(1), st.blob(2), &bytes))
         throw damaged(*problem);
     return bytes;
 }
@@ -132,7 +77,7 @@ std::optional<std::string> BlobStore::check(const std::string& sha256)
     st.bind(1, std::string_view(sha256));
     if (!st.step())
         return std::string("it is missing from the blobs table");
-    return decode(sha256, st.integer(0), st.text(1), st.blob(2), nullptr);
+    return BlobCodec::decode(sha256, st.integer(0), st.text(1), st.blob(2), nullptr);
 }
 
 }  // namespace ps::library

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "library/BlobCodec.h"
+
 namespace ps::library {
 
 class Connection;
@@ -15,23 +17,14 @@ class Connection;
 /// Thread contract: that of its Connection.
 class BlobStore {
 public:
-    /// A blob hashed and compressed ahead of the transaction that stores it, so the write lock
-    /// is held only for the INSERT.
-    struct Prepared {
-        std::string sha256;
-        std::int64_t size = 0;
-        std::string codec;
-        std::string data;            ///< what goes into blobs.data (empty when already stored)
-        std::string_view raw;        ///< the caller's bytes, in case the stored copy vanished meanwhile
-        bool alreadyStored = false;  ///< a whole copy is stored: nothing to write
-        bool replace = false;        ///< the stored copy is damaged: overwrite it with these bytes
-    };
+    using Prepared = BlobCodec::Encoded;
 
     explicit BlobStore(Connection& db) : db_(db) { }
 
-    /// Hashes and compresses `bytes`. A blob of that sha256 already stored is checked against
-    /// `bytes` (never trusted by its key alone): a whole one is reused, a damaged one replaced.
-    Prepared prepare(std::string_view bytes);
+    /// Readies a hashed blob (BlobCodec::hash) for put(): a blob of that sha256 already stored
+    /// is checked against its bytes (never trusted by its key alone): a whole one is reused, a
+    /// damaged one replaced; otherwise it is compressed.
+    Prepared prepare(const Prepared& hashed);
     /// Stores a prepared blob; call inside a transaction. A whole blob already there is kept.
     void put(Prepared& blob);
     bool contains(const std::string& sha256);
@@ -42,14 +35,7 @@ public:
     /// What is wrong with a blob, or nullopt when it is whole.
     std::optional<std::string> check(const std::string& sha256);
 
-    /// Decodes and checks one blobs row: the bytes, or a description of the damage.
-    static std::optional<std::string> decode(
-        std::string_view key, std::int64_t size, std::string_view codec, std::string_view data, std::string* bytes);
-
-    static constexpr int kLevel = 3;
-
 private:
-    void compress(Prepared& blob);
     /// Whether the stored row for `sha256` holds exactly `bytes`: its recorded size, then its
     /// data (raw: compared; zstd: streamed through the decompressor and compared, no copy of
     /// the content is made). nullopt when there is no such row.

@@ -25,6 +25,18 @@ inline std::string_view toString(RunOrigin origin)
     return origin == RunOrigin::Import ? "import" : "run";
 }
 
+/// How a library is opened.
+struct OpenOptions {
+    bool create = true;     ///< create the library (a file and its folder; the tables) when missing
+    bool readOnly = false;  ///< only read: never a write, never a migration
+};
+
+/// Who stores runs: the database role ("" in a file library, which has none) and the OS user.
+struct Identity {
+    std::string role;
+    std::string user;
+};
+
 /// The bytes of one capture, index-aligned with report["captures"]. A capture that ended in
 /// a violation has neither.
 struct NewCapture {
@@ -40,6 +52,10 @@ struct NewRun {
     std::string name;                  ///< display name; empty: report["name"], else the script's stem
     RunOrigin origin = RunOrigin::Run;
     bool trusted = true;  ///< imports arrive untrusted
+    /// Kept from another library by `library copy` and `push`; empty: made here and now.
+    std::string uid;                   ///< the run's identity across libraries; empty: a new one
+    std::string createdAt;             ///< empty: now
+    std::optional<Identity> storedBy;  ///< nullopt: the store's own identity
 };
 
 /// One capture row: what the report says of it, plus the blob keys.
@@ -67,6 +83,9 @@ struct RunSummary {
     std::string message;
     RunOrigin origin = RunOrigin::Run;
     bool trusted = true;
+    std::string uid;    ///< the same in every library the run is copied into
+    std::string ranOn;  ///< where it ran: "gpu-box · 1x NVIDIA H200"; "" unknown
+    Identity storedBy;  ///< who stored it; empty in libraries older than schema 4
     std::vector<CaptureRecord> captures;
 };
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "library/BlobStore.h"
+#include "library/BlobCodec.h"
 #include "library/Connection.h"
 #include "library/LibraryError.h"
 #include "library/Statement.h"
@@ -70,7 +70,7 @@ VerifyReport LibraryVerifier::verify() const
         while (st.step()) {
             const std::string sha = st.text(0);
             const std::int64_t size = st.integer(1);
-            if (auto problem = BlobStore::decode(sha, size, st.text(2), st.blob(3), nullptr))
+            if (auto problem = BlobCodec::decode(sha, size, st.text(2), st.blob(3), nullptr))
                 damaged.emplace(sha, *problem);
             ++report.blobsChecked;
             report.bytesChecked += size;

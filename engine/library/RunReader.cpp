@@ -70,10 +70,15 @@ void readSummary(const Statement& st, RunSummary& s)
     s.message = st.textView(5);
     s.origin = st.textView(6) == toString(RunOrigin::Import) ? RunOrigin::Import : RunOrigin::Run;
     s.trusted = st.integer(7) != 0;
+    s.uid = st.textView(8);
+    s.ranOn = st.textView(9);
+    s.storedBy.user = st.textView(10);
+    s.storedBy.role = st.textView(11);
 }
 
 constexpr const char* kSummaryColumns
-    = "r.id, r.created_at, r.name, r.script_path, r.status, r.message, r.origin, r.trusted";
+    = "r.id, r.created_at, r.name, r.script_path, r.status, r.message, r.origin, r.trusted, r.uid, r.ran_on, "
+      "r.stored_by, r.stored_role";
 
 void readCapture(const Statement& st, int first, CaptureRecord& c)
 {
@@ -171,8 +176,8 @@ RunRecord RunReader::show(std::int64_t runId, bool checkBlobs) const
         if (!st.step())
             throw LibraryError(Kind::NotFound, db_.path(), "no run " + std::to_string(runId));
         readSummary(st, record.summary);
-        record.scriptText = st.text(8);
-        record.report = parseStored(st.textView(9), db_, "the report of run " + std::to_string(runId));
+        record.scriptText = st.text(12);
+        record.report = parseStored(st.textView(13), db_, "the report of run " + std::to_string(runId));
     }
     {
         Statement st = db_.prepare(std::string("SELECT ") + kCaptureColumns

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 #include "library/LibraryRecords.h"
 
@@ -13,15 +14,18 @@ class Connection;
 /// hashing and compressing happen before it. Thread contract: that of its Connection.
 class RunWriter {
 public:
-    explicit RunWriter(Connection& db) : db_(db) { }
+    /// Runs are recorded as stored by `by` unless a NewRun names who stored it.
+    RunWriter(Connection& db, Identity by) : db_(db), identity_(std::move(by)) { }
 
     /// Stores a run and returns its id. The report's artifact hashes, where present, must match
     /// the bytes; where absent they are filled in. A report that is not an object, nests deeper
     /// than JsonLimits allows or is larger than ArtifactFiles::kMaxReportBytes is Invalid.
+    /// A run whose uid is stored already is not stored again: its id is returned.
     std::int64_t insert(const NewRun& run);
 
 private:
     Connection& db_;
+    Identity identity_;
 };
 
 }  // namespace ps::library

@@ -2,10 +2,15 @@
 
 #include <string>
 
+#include "library/ArtifactFiles.h"
 #include "library/Connection.h"
 #include "library/LibraryError.h"
+#include "library/PreparedRun.h"
 #include "library/Statement.h"
 #include "library/Transaction.h"
+#include "model/JsonFields.h"
+#include "model/JsonLimits.h"
+#include "model/WorkerInfo.h"
 
 namespace ps::library {
 
@@ -123,6 +128,22 @@ CREATE TABLE graph_layouts (
 CREATE INDEX graph_layouts_used ON graph_layouts(used_at);
 )sql";
 
+// v4: who stored a run and where it ran, its identity across libraries (library copy, push),
+// and the outbox of runs kept here because the team library they were meant for was away.
+constexpr const char* kV4 = R"sql(
+ALTER TABLE runs ADD COLUMN uid TEXT;
+ALTER TABLE runs ADD COLUMN ran_on TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN stored_by TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN stored_role TEXT NOT NULL DEFAULT '';
+CREATE TABLE outbox (
+    run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+    target TEXT NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    pushed_id INTEGER,
+    pushed_at TEXT
+);
+)sql";
+
 std::int64_t sequenceOf(Connection& db, const char* table)
 {
     if (db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'") == 0)
@@ -142,6 +163,28 @@ void applyV2(Connection& db)
     st.bind(1, seq).run();
 }
 
+void applyV4(Connection& db)
+{
+    db.exec(kV4);
+    // Existing runs get an identity and, from their report's worker, where they ran.
+    Statement read = db.prepare("SELECT r.id, d.report_json FROM runs r JOIN run_documents d ON d.run_id = r.id");
+    Statement write = db.prepare("UPDATE runs SET uid = ?, ran_on = ? WHERE id = ?");
+    while (read.step()) {
+        std::string ranOn;
+        auto report = model::JsonLimits::parse(read.textView(1), ArtifactFiles::kMaxReportBytes, nullptr);
+        if (report)
+            if (const auto worker = model::WorkerInfo::fromJson(model::JsonFields::member(*report, "worker")))
+                ranOn = worker->where();
+        write.bind(1, std::string_view(PreparedRun::newUid()))
+            .bind(2, std::string_view(ranOn))
+            .bind(3, read.integer(0));
+        write.run();
+        write.reset();
+    }
+    db.exec("UPDATE runs SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL");  // a run without document
+    db.exec("CREATE UNIQUE INDEX runs_uid ON runs(uid)");
+}
+
 void apply(Connection& db, int version)
 {
     switch (version) {
@@ -153,6 +196,9 @@ void apply(Connection& db, int version)
         break;
     case 3:
         db.exec(kV3);
+        break;
+    case 4:
+        applyV4(db);
         break;
     default:
         throw LibraryError(LibraryError::Kind::Invalid, db.path(), "no migration to schema " + std::to_string(version));
@@ -179,7 +225,7 @@ private:
 
 }  // namespace
 
-int Schema::inspect(Connection& db)
+int Schema::inspect(Connection& db, bool allowNewer)
 {
     // The first reads of a file: SQLite reports NOTADB or CORRUPT here, before anything is written.
     const std::int64_t tables = db.queryInt("SELECT count(*) FROM sqlite_schema");
@@ -190,10 +236,11 @@ int Schema::inspect(Connection& db)
             "an SQLite database, but not a Precompile Studio library "
             "(application_id "
                 + std::to_string(applicationId) + ", " + std::to_string(tables) + " schema objects)");
-    if (version > kVersion)
+    if (version > kVersion && !allowNewer)
         throw LibraryError(LibraryError::Kind::NewerSchema, db.path(),
             "written by a newer Precompile Studio (library schema " + std::to_string(version)
-                + "; this one knows up to " + std::to_string(kVersion) + "); left untouched");
+                + "; this one knows up to " + std::to_string(kVersion)
+                + "); left untouched, and it can be opened read-only");
     return version;
 }
 

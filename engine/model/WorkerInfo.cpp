@@ -67,4 +67,16 @@ std::string WorkerInfo::summary() const
     return out;
 }
 
+std::string WorkerInfo::machine() const
+{
+    if (host)
+        return *host;
+    return hostname.empty() ? std::string("unknown host") : hostname;
+}
+
+std::string WorkerInfo::where() const
+{
+    return machine() + " \u00b7 " + deviceSummary();
+}
+
 }  // namespace ps::model

@@ -36,6 +36,11 @@ struct WorkerInfo {
     std::string deviceSummary() const;
     /// "gpu-box · torch 2.14.1+cu130 · 1x NVIDIA H200" (the status bar's words).
     std::string summary() const;
+    /// Where it ran, in words that mean the same to everyone who reads a shared library:
+    /// "gpu-box · 1x NVIDIA H200", "ci-runner-3 · CPU" (the machine's own name for a local run).
+    std::string where() const;
+    /// The host it ran on, else the machine's own name, else "unknown host".
+    std::string machine() const;
 };
 
 }  // namespace ps::model

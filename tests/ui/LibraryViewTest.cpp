@@ -11,7 +11,10 @@
 #include "ui/report/SourceView.h"
 #include "ui/report/ViolationsView.h"
 
+#include "library/ArtifactLibrary.h"
+
 #include <QAction>
+#include <QFont>
 #include <QLabel>
 #include <QSettings>
 #include <QTabWidget>
@@ -132,6 +135,48 @@ TEST_F(UiLibrary, DoubleClickOpensAPastRun)
     EXPECT_EQ(window.report()->tabText(ps::ui::ReportView::GraphTab), "Graph (41)");
     EXPECT_FALSE(window.openStoredRun(999999));
     EXPECT_TRUE(window.notice()->text().contains("999999"));
+}
+
+TEST_F(UiLibrary, WhereAndByAppearWhenRunsComeFromElsewhereAndOthersRunsAreMarked)
+{
+    {
+        ps::ui::MainWindow window(windowOptions(dir, false));
+        auto* lib = window.libraryView();
+        // One place, one person: the columns would say nothing.
+        EXPECT_FALSE(lib->isColumnShown(ps::ui::LibraryView::WhereColumn));
+        EXPECT_FALSE(lib->isColumnShown(ps::ui::LibraryView::ByColumn));
+    }
+    {
+        // A run made on a GPU server and stored by a colleague (as `library copy` keeps it).
+        ps::library::ArtifactLibrary library(dir.file("library.sqlite3").toStdString());
+        ps::library::NewRun run;
+        run.report = {{"schema", 1}, {"status", "ok"}, {"script", "/home/alice/model.py"},
+            {"captures", nlohmann::json::array()},
+            {"worker",
+                {{"host", "gpu-box"}, {"hostname", "gpu-box.lab"}, {"torch", "2.14.1+cu130"},
+                    {"devices", {{{"index", 0}, {"name", "NVIDIA H200"}}}}}}};
+        run.storedBy = ps::library::Identity{"team_writer", "alice"};
+        ids.push_back(library.insert(run));
+    }
+    ps::ui::MainWindow window(windowOptions(dir, false));
+    auto* lib = window.libraryView();
+    ASSERT_EQ(lib->rowCount(), 4);
+    EXPECT_TRUE(lib->isColumnShown(ps::ui::LibraryView::WhereColumn));
+    EXPECT_TRUE(lib->isColumnShown(ps::ui::LibraryView::ByColumn));
+    auto* view = lib->findChild<QTreeView*>();
+    ASSERT_NE(view, nullptr);
+    const QAbstractItemModel* model = view->model();
+    ASSERT_EQ(lib->runIdAt(0), ids.back());
+    EXPECT_EQ(model->index(0, ps::ui::LibraryView::WhereColumn).data().toString(),
+        QString::fromUtf8("gpu-box \u00b7 1x NVIDIA H200"));
+    EXPECT_EQ(model->index(0, ps::ui::LibraryView::ByColumn).data().toString(), "alice");
+    EXPECT_TRUE(model->index(0, ps::ui::LibraryView::NameColumn).data(Qt::FontRole).value<QFont>().italic());
+    // One's own runs are not marked.
+    EXPECT_FALSE(model->index(1, ps::ui::LibraryView::NameColumn).data(Qt::FontRole).value<QFont>().italic());
+    lib->selectRun(ids.back());
+    EXPECT_TRUE(lib->details().contains("by alice (role team_writer)")) << lib->details().toStdString();
+    EXPECT_TRUE(lib->details().contains(QString::fromUtf8("ran on gpu-box \u00b7 1x NVIDIA H200")))
+        << lib->details().toStdString();
 }
 
 TEST_F(UiLibrary, AReadOnlyLibraryIsBrowsedAndARunSaysNotStored)

@@ -19,6 +19,7 @@
 #include <QMenu>
 #include <QPainter>
 #include <QPushButton>
+#include <QSet>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QTimer>
@@ -139,8 +140,8 @@ LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
     m_status->setToolTip(tr("Show only runs with this status"));
 
     m_model = new QStandardItemModel(0, ColumnCount, this);
-    m_model->setHorizontalHeaderLabels(
-        {QString(), tr("Name"), tr("Backend"), tr("Time"), tr("Status"), tr("Message"), tr("Run"), tr("Script")});
+    m_model->setHorizontalHeaderLabels({QString(), tr("Name"), tr("Backend"), tr("Time"), tr("Status"), tr("Message"),
+        tr("Run"), tr("Script"), tr("Where"), tr("By")});
     m_model->horizontalHeaderItem(OutcomeColumn)->setToolTip(tr("Outcome"));
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
@@ -162,7 +163,7 @@ LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setMinimumSectionSize(20);
     header->setContextMenuPolicy(Qt::CustomContextMenu);
-    for (Column c : {StatusColumn, MessageColumn, IdColumn, ScriptColumn})
+    for (Column c : {StatusColumn, MessageColumn, IdColumn, ScriptColumn, WhereColumn, ByColumn})
         m_view->setColumnHidden(c, true);
     // A column edge dragged by the user (not the last column's stretch): the widths are theirs.
     connect(header, &QHeaderView::sectionResized, this,
@@ -174,7 +175,10 @@ LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
             QAction* a = menu->addAction(m_model->headerData(c, Qt::Horizontal).toString());
             a->setCheckable(true);
             a->setChecked(isColumnShown(static_cast<Column>(c)));
-            connect(a, &QAction::toggled, this, [this, c](bool on) { setColumnShown(static_cast<Column>(c), on); });
+            connect(a, &QAction::toggled, this, [this, c](bool on) {
+                m_userColumns = true;
+                setColumnShown(static_cast<Column>(c), on);
+            });
         }
         menu->popup(m_view->header()->mapToGlobal(pos));
     });
@@ -278,6 +282,8 @@ void LibraryView::reload()
         return;
     }
     m_problemBox->hide();
+    QSet<QString> places;
+    bool someoneElse = false;
     for (const auto& r : runs) {
         const auto text = [](const QString& shown, const QString& sortKey) {
             auto* item = new QStandardItem(shown);
@@ -302,8 +308,28 @@ void LibraryView::reload()
         auto* id = text(QString::number(r.id), QStringLiteral("%1").arg(r.id, 12, 10, QLatin1Char('0')));
         auto* script = text(UnsavedScript::displayName(r.scriptPath), r.scriptPath);
         script->setToolTip(r.scriptPath);
-        m_model->appendRow({outcome, name, backend, time, status, message, id, script});
+        auto* where = text(r.ranOn, r.ranOn);
+        auto* by = text(r.storedBy, r.storedBy);
+        if (!r.storedRole.isEmpty())
+            by->setToolTip(tr("database role %1").arg(r.storedRole));
+        if (r.byOthers) {
+            // Someone else's run in a shared library: marked, so one's own stand out.
+            name->setToolTip(tr("%1\nstored by %2").arg(r.scriptPath, r.storedBy));
+            QFont italic = name->font();
+            italic.setItalic(true);
+            for (auto* item : {name, by})
+                item->setFont(italic);
+        }
+        m_model->appendRow({outcome, name, backend, time, status, message, id, script, where, by});
         m_runs.insert(r.id, r);
+        places.insert(r.ranOn);
+        someoneElse |= r.byOthers;
+    }
+    if (!m_userColumns) {
+        // Where and By appear when they tell runs apart: runs from more than one place, or
+        // runs stored by someone else.
+        setColumnShown(WhereColumn, places.size() > 1);
+        setColumnShown(ByColumn, someoneElse);
     }
     fitColumns();
     showEmptyHint();
@@ -438,6 +464,11 @@ QString LibraryView::details() const
         facts << (more.captures == 1 ? tr("1 capture") : tr("%1 captures").arg(more.captures))
               << QLocale().formattedDataSize(more.bytes);
     facts << tr("stored %1").arg(fullTime(r.createdAt));
+    if (!r.storedBy.isEmpty())
+        facts.back() += r.storedRole.isEmpty() ? tr(" by %1").arg(r.storedBy)
+                                               : tr(" by %1 (role %2)").arg(r.storedBy, r.storedRole);
+    if (!r.ranOn.isEmpty())
+        facts << tr("ran on %1").arg(r.ranOn);
     if (r.imported)
         facts << (r.trusted ? tr("imported, trusted") : tr("imported, untrusted"));
     else

@@ -41,6 +41,8 @@ public:
         MessageColumn,
         IdColumn,
         ScriptColumn,
+        WhereColumn,
+        ByColumn,
         ColumnCount
     };
 
@@ -121,7 +123,8 @@ private:
     QLabel* m_emptyHint;  ///< in the list's place while it is empty
     bool m_messageIsError = false;
     bool m_fitting = false;
-    bool m_userSized = false;  ///< the user dragged a column's edge: widths are theirs
+    bool m_userSized = false;    ///< the user dragged a column's edge: widths are theirs
+    bool m_userColumns = false;  ///< the user chose the columns: Where and By stop following the runs
     QTimer* m_debounce;
     QGridLayout* m_bar;
     bool m_wide = false;

@@ -76,6 +76,7 @@ std::vector<StoredRun> RunStore::list(const QString& search, const QString& stat
         library::ListQuery query;
         query.search = search.trimmed().toStdString();
         query.status = status.toStdString();
+        const library::Identity me = m_impl->lib->identity();
         for (const auto& s : m_impl->lib->list(query)) {
             StoredRun r;
             r.id = s.id;
@@ -86,6 +87,10 @@ std::vector<StoredRun> RunStore::list(const QString& search, const QString& stat
             r.message = q(s.message);
             r.imported = s.origin == library::RunOrigin::Import;
             r.trusted = s.trusted;
+            r.ranOn = q(s.ranOn);
+            r.storedBy = q(s.storedBy.user);
+            r.storedRole = q(s.storedBy.role);
+            r.byOthers = !s.storedBy.user.empty() && (s.storedBy.user != me.user || s.storedBy.role != me.role);
             for (const auto& c : s.captures)
                 if (!c.backend.empty() && !r.backends.contains(q(c.backend)))
                     r.backends << q(c.backend);

@@ -28,6 +28,10 @@ struct StoredRun {
     bool imported = false;  ///< imported from exported files rather than stored by a run
     bool trusted = true;
     QStringList backends;
+    QString ranOn;          ///< "gpu-box · 1x NVIDIA H200"; empty when not recorded
+    QString storedBy;       ///< the OS user who stored it; empty when not recorded
+    QString storedRole;     ///< the database role it was stored under; empty in a file library
+    bool byOthers = false;  ///< stored by someone other than this user (and role)
 };
 
 /// What the library's list does not carry: read for one run on demand (the details line).

@@ -1,0 +1,199 @@
+#include "library/SqliteStore.h"
+
+#include <utility>
+
+#include "library/Connection.h"
+#include "library/LayoutStore.h"
+#include "library/LibraryError.h"
+#include "library/LibraryPreflight.h"
+#include "library/LibraryVerifier.h"
+#include "library/OsUser.h"
+#include "library/RunReader.h"
+#include "library/RunWriter.h"
+#include "library/Schema.h"
+#include "library/Statement.h"
+#include "library/Transaction.h"
+
+namespace ps::library {
+
+using Kind = LibraryError::Kind;
+
+namespace {
+
+std::int64_t databaseBytes(Connection& db)
+{
+    return db.queryInt("PRAGMA page_count") * db.queryInt("PRAGMA page_size");
+}
+
+}  // namespace
+
+SqliteStore::SqliteStore(const std::string& path, OpenOptions options) : path_(path)
+{
+    if (options.readOnly) {
+        openReadOnly();
+        return;
+    }
+    LibraryPreflight::check(path, options.create, false);
+    db_ = std::make_unique<Connection>(path, options.create);
+    if (db_->readOnly())
+        throw LibraryError(Kind::ReadOnly, path, "the library file cannot be written; left untouched");
+    // Read before any write: a foreign, damaged or newer file is refused here, unmodified.
+    Schema::inspect(*db_);
+    // Only possible while the file has no pages yet (before WAL writes the first): lets gc give
+    // space back to the file system.
+    if (db_->queryInt("PRAGMA page_count") == 0)
+        db_->exec("PRAGMA auto_vacuum = INCREMENTAL");
+    if (db_->queryText("PRAGMA journal_mode") != "wal") {
+        const std::string mode = db_->queryText("PRAGMA journal_mode = WAL");
+        if (mode != "wal")
+            throw LibraryError(Kind::Sqlite, path, "cannot switch the library to WAL (journal mode " + mode + ")");
+    }
+    // NORMAL is durable against a crashed or killed process in WAL mode; only a power cut may
+    // lose the last commits, never consistency.
+    db_->exec("PRAGMA synchronous = NORMAL");
+    db_->exec("PRAGMA journal_size_limit = 67108864");
+    db_->exec("PRAGMA foreign_keys = ON");
+    // Enough page cache to keep what listing scans (runs, captures, the search index) in memory.
+    db_->exec("PRAGMA cache_size = -32768");
+    Schema::migrate(*db_);
+}
+
+void SqliteStore::openReadOnly()
+{
+    LibraryPreflight::check(path_, false, true);
+    db_ = std::make_unique<Connection>(path_, false, Connection::Access::ReadOnly);
+    int version = 0;
+    try {
+        version = Schema::inspect(*db_, true);
+    } catch (const LibraryError& e) {
+        // A WAL reader needs the -shm, which SQLite must create when the last connection removed
+        // it: impossible in a read-only folder or on a full disk. With no -wal beside the file
+        // nothing is pending, and no writer can start either (it would have to create the -wal
+        // in that same folder), so the file alone is the whole library: read it as immutable.
+        if (e.kind() != Kind::ReadOnly && e.kind() != Kind::DiskFull && e.kind() != Kind::CannotOpen)
+            throw;
+        if (LibraryPreflight::walPending(path_))
+            throw LibraryError(e.kind(), path_,
+                std::string("cannot be read: SQLite cannot create its -shm ")
+                    + (e.kind() == Kind::DiskFull ? "(the disk is full)" : "(its folder cannot be written)")
+                    + " and its -wal holds writes not yet in the file; open it once with write access");
+        db_ = std::make_unique<Connection>(path_, false, Connection::Access::Immutable);
+        version = Schema::inspect(*db_, true);
+    }
+    if (version < Schema::kVersion) {
+        // An older library is upgraded once, which needs write access; then it is read as usual.
+        db_.reset();
+        try {
+            SqliteStore upgrade(path_, OpenOptions{false, false});
+        } catch (const LibraryError& e) {
+            if (e.kind() != Kind::ReadOnly && e.kind() != Kind::DiskFull)
+                throw;
+            throw LibraryError(e.kind(), path_,
+                "its schema " + std::to_string(version) + " is older than this studio's "
+                    + std::to_string(Schema::kVersion) + " and upgrading it needs write access, but "
+                    + std::string(e.what()).substr(e.file().empty() ? 0 : e.file().size() + 2));
+        }
+        openReadOnly();
+        return;
+    }
+    db_->exec("PRAGMA cache_size = -32768");
+}
+
+SqliteStore::~SqliteStore() = default;
+
+Identity SqliteStore::identity() const
+{
+    return Identity{"", OsUser::name()};
+}
+
+int SqliteStore::schemaVersion() const
+{
+    return static_cast<int>(db_->queryInt("PRAGMA user_version"));
+}
+
+std::int64_t SqliteStore::insert(const NewRun& run)
+{
+    return RunWriter(*db_, identity()).insert(run);
+}
+
+std::vector<RunSummary> SqliteStore::list(const ListQuery& query) const
+{
+    return RunReader(*db_).list(query);
+}
+
+RunRecord SqliteStore::show(std::int64_t runId, bool checkBlobs) const
+{
+    return RunReader(*db_).show(runId, checkBlobs);
+}
+
+CaptureArtifact SqliteStore::artifact(std::int64_t runId, int captureIndex) const
+{
+    return RunReader(*db_).artifact(runId, captureIndex);
+}
+
+void SqliteStore::trust(std::int64_t runId)
+{
+    Transaction tx(*db_);
+    Statement st = db_->prepare("UPDATE runs SET trusted = 1 WHERE id = ?");
+    st.bind(1, runId).run();
+    if (db_->changes() == 0)
+        throw LibraryError(Kind::NotFound, path_, "no run " + std::to_string(runId));
+    tx.commit();
+}
+
+void SqliteStore::remove(std::int64_t runId)
+{
+    Transaction tx(*db_);
+    Statement st = db_->prepare("DELETE FROM runs WHERE id = ?");  // captures cascade, a trigger unindexes
+    st.bind(1, runId).run();
+    if (db_->changes() == 0)
+        throw LibraryError(Kind::NotFound, path_, "no run " + std::to_string(runId));
+    tx.commit();
+}
+
+VerifyReport SqliteStore::verify() const
+{
+    return LibraryVerifier(*db_).verify();
+}
+
+GcResult SqliteStore::gc()
+{
+    GcResult result;
+    result.fileBytesBefore = databaseBytes(*db_);
+    static constexpr const char* kUnreferenced
+        = " FROM blobs WHERE NOT EXISTS (SELECT 1 FROM captures WHERE python_code_sha256 = blobs.sha256) "
+          "AND NOT EXISTS (SELECT 1 FROM captures WHERE cache_sha256 = blobs.sha256)";
+    {
+        Transaction tx(*db_);
+        Statement count = db_->prepare(std::string("SELECT count(*), coalesce(sum(length(data)), 0)") + kUnreferenced);
+        if (count.step()) {
+            result.blobsRemoved = count.integer(0);
+            result.bytesRemoved = count.integer(1);
+        }
+        db_->exec(std::string("DELETE") + kUnreferenced);
+        tx.commit();
+    }
+    // Hand the freed pages back to the file system (libraries created with auto_vacuum).
+    if (db_->queryInt("PRAGMA auto_vacuum") == 2)
+        db_->exec("PRAGMA incremental_vacuum");
+    db_->exec("PRAGMA wal_checkpoint(PASSIVE)");
+    result.fileBytesAfter = databaseBytes(*db_);
+    return result;
+}
+
+std::optional<std::string> SqliteStore::layout(const std::string& key)
+{
+    return LayoutStore(*db_, kLayoutBudget).load(key);
+}
+
+void SqliteStore::storeLayout(const std::string& key, const std::string& bytes)
+{
+    LayoutStore(*db_, kLayoutBudget).store(key, bytes);
+}
+
+std::pair<std::int64_t, std::int64_t> SqliteStore::layoutUsage() const
+{
+    return LayoutStore(*db_, kLayoutBudget).usage();
+}
+
+}  // namespace ps::library
