@@ -1,7 +1,8 @@
 // The Graph tab's space and zoom: the canvas takes most of a 1400x900 window, a graph opens
 // fitted with every box's name readable (8 px or more on screen), zoomed out the boxes keep
-// their titles and the modules are named regions, and the minimap sits in the bottom-right
-// corner only while part of the graph is out of view.
+// their titles and the modules are named regions, no title covering another, and the minimap
+// sits in the bottom-right corner only while part of the graph is out of view. PS_SHOT_DIR=DIR
+// saves the fitted graphs whose titles are checked there as PNGs.
 #include "UiTestSupport.h"
 
 #include "SyntheticGraph.h"
@@ -265,6 +266,89 @@ TEST_F(UiGraphSpace, ZoomedOutBoxesKeepTheirTitlesThenModulesAreNamedRegions)
         for (int x = chip.left(); x <= chip.right(); ++x)
             ink += image.rect().contains(x, y) && qGray(image.pixel(x, y)) < 110;
     EXPECT_GT(ink, 10);
+}
+
+/// Every title the canvas draws now, in the scene: a box's beside it (or its box, where it is
+/// drawn in the box) and the regions' labels; and how many of each.
+struct Titles {
+    std::vector<QRectF> rects;
+    int beside = 0;
+    int regions = 0;
+};
+Titles titlesShown(const ps::ui::GraphView& view)
+{
+    Titles out;
+    const auto* canvas = view.canvas();
+    const qreal zoom = canvas->zoom();
+    for (auto* box : boxes(view)) {
+        if (const QRectF r = box->titleBesideRectAt(zoom, fontPx(view)); !r.isEmpty()) {
+            out.rects.push_back(r);
+            ++out.beside;
+        } else if (box->titlePixelsAt(zoom, fontPx(view)) > 0) {
+            out.rects.push_back(box->rect());
+        }
+    }
+    const QTransform toScene = canvas->viewportTransform().inverted();
+    for (const auto& l :
+        view.regions()->labelsAt(canvas->viewportTransform(), canvas->viewport()->rect(), canvas->font())) {
+        out.rects.push_back(toScene.mapRect(l.chip));
+        ++out.regions;
+    }
+    return out;
+}
+
+/// No two of `titles` intersect.
+::testing::AssertionResult apart(const Titles& titles)
+{
+    const auto& r = titles.rects;
+    for (std::size_t i = 0; i < r.size(); ++i)
+        for (std::size_t j = i + 1; j < r.size(); ++j)
+            if (r[i].intersects(r[j]))
+                return ::testing::AssertionFailure()
+                    << "titles at " << r[i].x() << "," << r[i].y() << " " << r[i].width() << "x" << r[i].height()
+                    << " and " << r[j].x() << "," << r[j].y() << " " << r[j].width() << "x" << r[j].height()
+                    << " overlap (scene units)";
+    return ::testing::AssertionSuccess();
+}
+
+TEST_F(UiGraphSpace, AtFitAndOneToOneNoTitleCoversAnother)
+{
+    // A fitted chain whose boxes are named beside them inside named regions: the region's label
+    // in its corner covered the names of its first row (the forward blocks of a 3,000-node
+    // training step; the loss's region of the training step expanded on a small canvas).
+    struct Case {
+        const char* name;
+        QSize size;
+        nlohmann::json graph;
+        bool expandAll;
+    };
+    const Case cases[] = {{"transformer", QSize(1200, 800), ps::graphtest::transformerGraph(3000, 2), false},
+        {"training step", QSize(806, 445), trainingStep(), true}};
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.name);
+        ps::ui::GraphView view;
+        view.resize(c.size);
+        view.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+        ASSERT_TRUE(shown(view, [&]() { view.setGraph(model(c.graph)); }));
+        if (c.expandAll) {
+            ASSERT_TRUE(shown(view, [&]() { view.expandAll(); }));
+        }
+        view.zoomToFit();
+        ASSERT_TRUE(fitted(view));
+        if (const QString dir = qEnvironmentVariable("PS_SHOT_DIR"); !dir.isEmpty())
+            view.grab().save(QStringLiteral("%1/titles-%2.png").arg(dir, QString(c.name).replace(' ', '-')));
+        const Titles atFit = titlesShown(view);
+        EXPECT_GT(atFit.beside, 0) << "no box is named beside it at Fit: nothing to cover";
+        EXPECT_GT(atFit.regions, 0) << "no region is named at Fit";
+        EXPECT_TRUE(apart(atFit)) << "at Fit";
+
+        view.zoomReset();
+        ASSERT_DOUBLE_EQ(view.canvas()->zoom(), 1.0);
+        const Titles atOne = titlesShown(view);
+        EXPECT_GT(atOne.rects.size(), 0u);
+        EXPECT_TRUE(apart(atOne)) << "at 1:1";
+    }
 }
 
 TEST_F(UiGraphSpace, TheMinimapSitsInTheBottomRightCornerOnlyWhenTheGraphDoesNotFit)

@@ -96,6 +96,16 @@ bool GraphBoxItem::titleBesideAt(qreal lod, qreal fontPx) const
     return !m_titleFits;
 }
 
+QRectF GraphBoxItem::titleBesideRectAt(qreal lod, qreal fontPx) const
+{
+    if (!titleBesideAt(lod, fontPx))
+        return {};
+    const QFontMetricsF metrics(titleFont(QFont(), lod, fontPx));
+    const qreal pad = 3 / lod;
+    const qreal width = std::min(metrics.horizontalAdvance(shortTitle()), m_roomRight - 2 * pad);
+    return QRectF(m_rect.right() + pad, m_rect.center().y() - metrics.height() / 2, width, metrics.height());
+}
+
 QRectF GraphBoxItem::boundingRect() const
 {
     const qreal beside = std::max<qreal>(0, (m_clearance - m_rect.height()) / 2);

@@ -67,6 +67,9 @@ public:
     void setRoomBeside(qreal right, qreal clearance);
     /// Whether, at zoom `lod` with a font of `fontPx`, the title is drawn beside the box.
     bool titleBesideAt(qreal lod, qreal fontPx) const;
+    /// Where the title beside the box is drawn at zoom `lod` with a font of `fontPx`, in the
+    /// scene: the whole title's line, up to the room beside the box; empty when it is not beside.
+    QRectF titleBesideRectAt(qreal lod, qreal fontPx) const;
     /// `font`'s size in pixels on `device` (the canvas's viewport).
     static qreal fontPixels(const QFont& font, const QPaintDevice* device);
 

@@ -8,6 +8,7 @@
 #include "ui/graph/ModuleLabel.h"
 
 #include <QFontMetricsF>
+#include <QGraphicsScene>
 #include <QPaintDevice>
 #include <QPainter>
 #include <QPainterPath>
@@ -116,13 +117,34 @@ bool ModuleRegionsItem::shownAt(qreal lod) const
     return m_boxHeight * lod < GraphBoxItem::kTitleBoxPx;
 }
 
+bool ModuleRegionsItem::covers(
+    const QRectF& chip, const QTransform& toScreen, qreal lod, qreal fontPx, bool boxesToo) const
+{
+    if (!scene())
+        return false;
+    // A box's bounding rectangle holds the room beside it: the boxes that may draw a title here.
+    for (auto* item :
+        scene()->items(toScreen.inverted().mapRect(chip), Qt::IntersectsItemBoundingRect, Qt::AscendingOrder)) {
+        const auto* box = dynamic_cast<const GraphBoxItem*>(item);
+        if (!box || !box->isVisible())
+            continue;
+        if (boxesToo && toScreen.mapRect(box->rect()).intersects(chip))
+            return true;
+        const QRectF title = box->titleBesideRectAt(lod, fontPx);
+        if (!title.isEmpty() && toScreen.mapRect(title).intersects(chip))
+            return true;
+    }
+    return false;
+}
+
 std::vector<ModuleRegionsItem::Label> ModuleRegionsItem::labelsAt(
-    const QTransform& toScreen, const QRectF& area, const QFont& font) const
+    const QTransform& toScreen, const QRectF& area, const QFont& font, const QPaintDevice* device) const
 {
     std::vector<Label> out;
     const qreal lod = std::sqrt(std::abs(toScreen.determinant()));
     if (!shownAt(lod))
         return out;
+    const qreal fontPx = GraphBoxItem::fontPixels(font, device);
     QFont bold = font;
     bold.setBold(true);
     const QFontMetricsF fm(bold);
@@ -152,11 +174,30 @@ std::vector<ModuleRegionsItem::Label> ModuleRegionsItem::labelsAt(
         }
         if (elided.isEmpty())
             continue;
-        // At the region's corner, in the scene: a label that followed the view would smear
-        // as the canvas scrolls (it moves what is drawn and repaints only what comes in).
-        const QRectF chip(screen.left() + 2, screen.top() + 2, fm.horizontalAdvance(elided) + 8, chipHeight);
+        // At the region's top-left corner, in the scene: a label that followed the view would
+        // smear as the canvas scrolls (it moves what is drawn and repaints only what comes in).
+        const qreal width = fm.horizontalAdvance(elided) + 8;
+        QRectF chip(screen.left() + 2, screen.top() + 2, width, chipHeight);
         if (!chip.intersects(area) || placed.overlaps(chip.adjusted(-1, -1, 1, 1)))
             continue;
+        if (covers(chip, toScreen, lod, fontPx, false)) {
+            // The corner holds a box's title (a box of the region's first row named beside it):
+            // the top-right corner, else just outside the frame on the left, then above it, where
+            // the label covers no box either. Where the viewport is does not choose the place (a
+            // label moved by a scroll would leave its old pixels behind), only whether it is drawn.
+            const QRectF others[] = {
+                QRectF(screen.right() - 2 - width, screen.top() + 2, width, chipHeight),
+                QRectF(screen.left() - 1 - width, screen.top() + 2, width, chipHeight),
+                QRectF(screen.left() + 2, screen.top() - 1 - chipHeight, width, chipHeight),
+            };
+            chip = QRectF();
+            for (std::size_t k = 0; k < std::size(others) && chip.isNull(); ++k)
+                if (!placed.overlaps(others[k].adjusted(-1, -1, 1, 1))
+                    && !covers(others[k], toScreen, lod, fontPx, /*boxesToo=*/k > 0))
+                    chip = others[k];
+            if (chip.isNull() || !chip.intersects(area))
+                continue;
+        }
         placed.add(chip);
         out.push_back({i, chip, elided});
     }
@@ -171,7 +212,7 @@ void ModuleRegionsItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*
     const QRectF area
         = widget ? QRectF(widget->rect()) : QRectF(0, 0, painter->device()->width(), painter->device()->height());
     const QFont font = painter->font();
-    const auto labels = labelsAt(toScreen, area, font);
+    const auto labels = labelsAt(toScreen, area, font, painter->device());
     if (labels.empty())
         return;
     painter->save();

@@ -6,6 +6,8 @@
 
 #include <vector>
 
+class QPaintDevice;
+
 namespace ps::graph {
 class GraphModel;
 class ModuleTree;
@@ -18,8 +20,11 @@ namespace ps::ui {
 /// The expanded modules as named regions, drawn only when the view is zoomed out so far that
 /// the boxes draw without text (GraphBoxItem::Detail::Plain): each region is the rectangle
 /// around the boxes the module holds, framed, its name in a label of the canvas's font size
-/// whatever the zoom. Where regions nest, the innermost that can hold its label is named first;
-/// a label that would cover another is left out. One item for every region: a zoomed-out frame
+/// whatever the zoom. Where regions nest, the innermost that can hold its label is named first.
+/// A label that would cover another is left out. Nor does a label cover a box's title drawn
+/// beside it (a fitted chain's names): where the region's top-left corner holds one, the label
+/// goes in its top-right corner, else just outside it on the left, else above it (outside, it
+/// covers no box either), else it is left out. One item for every region: a zoomed-out frame
 /// costs one pass over the regions, not an item each.
 class ModuleRegionsItem : public QGraphicsItem {
 public:
@@ -50,8 +55,10 @@ public:
         QString text;
     };
     /// The labels drawn with the scene mapped to the screen by `toScreen`, on the screen area
-    /// `area`, in `font` (drawn bold), in the order they are placed. Empty when !shownAt().
-    std::vector<Label> labelsAt(const QTransform& toScreen, const QRectF& area, const QFont& font) const;
+    /// `area` of `device` (null: 96 dpi), in `font` (drawn bold), in the order they are placed.
+    /// Empty when !shownAt().
+    std::vector<Label> labelsAt(
+        const QTransform& toScreen, const QRectF& area, const QFont& font, const QPaintDevice* device = nullptr) const;
 
     int type() const override { return Type; }
     QRectF boundingRect() const override;
@@ -60,6 +67,10 @@ public:
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
+    /// Whether `chip` (on the screen `toScreen` maps the scene to) covers the title of a box of
+    /// the scene drawn beside it at zoom `lod` with a font of `fontPx`, or with `boxesToo` a box.
+    bool covers(const QRectF& chip, const QTransform& toScreen, qreal lod, qreal fontPx, bool boxesToo) const;
+
     std::vector<Region> m_regions;
     // Per region, its label as last elided and for which width: zooming re-elides, panning not.
     mutable std::vector<QString> m_elided;
