@@ -3,7 +3,9 @@
 #include <utility>
 
 #include "library/ArtifactTransfer.h"
+#include "library/LibraryLocator.h"
 #include "library/LibraryStore.h"
+#include "library/PostgresStore.h"
 #include "library/SqliteStore.h"
 
 namespace ps::library {
@@ -12,8 +14,12 @@ ArtifactLibrary::ArtifactLibrary(const std::string& location) : ArtifactLibrary(
 { }
 
 ArtifactLibrary::ArtifactLibrary(const std::string& location, OpenOptions options)
-    : store_(std::make_unique<SqliteStore>(location, options))
-{ }
+{
+    if (LibraryLocator::isPostgres(location))
+        store_ = std::make_unique<PostgresStore>(location, options);
+    else
+        store_ = std::make_unique<SqliteStore>(location, options);
+}
 
 ArtifactLibrary::~ArtifactLibrary() = default;
 ArtifactLibrary::ArtifactLibrary(ArtifactLibrary&&) noexcept = default;

@@ -14,7 +14,8 @@ namespace ps::library {
 class LibraryStore;
 
 /// The artifact library: every run, with its captures and their python_code and cache, kept in
-/// a store (LibraryStore) — one SQLite file by default (SqliteStore).
+/// a store (LibraryStore): one SQLite file by default (SqliteStore), or a team's PostgreSQL
+/// database (PostgresStore).
 ///
 /// Every method either returns its result or throws LibraryError; nothing is printed. A run is
 /// inserted whole or not at all, and any number of processes may share one library.
@@ -27,16 +28,17 @@ class ArtifactLibrary {
 public:
     using OpenOptions = library::OpenOptions;
 
-    /// Opens (creating, migrating) the library at `location`: a file path. A file that is not
-    /// SQLite, is truncated, belongs to another program, has a newer schema or (unless opened
-    /// readOnly) is read-only throws, and the file is left exactly as it was. See SqliteStore.
+    /// Opens (creating, migrating) the library at `location`: a file path, or a PostgreSQL
+    /// connection string (LibraryLocator::isPostgres). A library that is damaged, belongs to
+    /// another program, has a newer schema or (unless opened readOnly) cannot be written
+    /// throws, and is left exactly as it was. See SqliteStore and PostgresStore.
     explicit ArtifactLibrary(const std::string& location);
     ArtifactLibrary(const std::string& location, OpenOptions options);
     ~ArtifactLibrary();
     ArtifactLibrary(ArtifactLibrary&&) noexcept;
     ArtifactLibrary& operator=(ArtifactLibrary&&) noexcept;
 
-    /// The file's path (what messages name).
+    /// The file's path, or the connection string without its password (what messages name).
     const std::string& path() const noexcept;
     int schemaVersion() const;
     /// Who runs stored through this library are recorded as stored by.

@@ -37,6 +37,10 @@ const char* LibraryError::kindName(Kind kind) noexcept
         return "io";
     case Kind::Sqlite:
         return "sqlite";
+    case Kind::Unreachable:
+        return "unreachable";
+    case Kind::Server:
+        return "server";
     }
     return "unknown";
 }

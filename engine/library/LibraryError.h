@@ -6,7 +6,8 @@
 namespace ps::library {
 
 /// The one error type of the artifact library. what() always starts with the file it is about
-/// (the library file, or the file being imported), so a message can be shown as it is.
+/// (the library file or database, or the file being imported), so a message can be shown as it
+/// is.
 class LibraryError : public std::runtime_error {
 public:
     enum class Kind {
@@ -14,7 +15,7 @@ public:
         NotLibrary,   ///< an SQLite database, but not a Precompile Studio library
         Corrupt,      ///< SQLite reports the file damaged or truncated
         NewerSchema,  ///< written by a newer studio: user_version above ours
-        ReadOnly,     ///< the file (or its folder) cannot be written
+        ReadOnly,     ///< the file (or its folder) cannot be written, or the role may only read
         DiskFull,     ///< the file system holding the library has no space left
         Busy,         ///< another program held the library past the busy timeout
         CannotOpen,   ///< missing file (when not creating) or an unopenable path
@@ -24,6 +25,8 @@ public:
         Invalid,      ///< bad input from the caller (a malformed report, ...)
         Io,           ///< reading or writing an export/import file failed
         Sqlite,       ///< any other SQLite failure
+        Unreachable,  ///< the database server cannot be reached (down, refused, network)
+        Server,       ///< any other failure the database server reports
     };
 
     LibraryError(Kind kind, std::string file, const std::string& message);

@@ -1,7 +1,6 @@
 #include "library/RunReader.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <string>
 #include <utility>
@@ -10,6 +9,7 @@
 #include "library/BlobStore.h"
 #include "library/Connection.h"
 #include "library/LibraryError.h"
+#include "library/SearchText.h"
 #include "library/Statement.h"
 #include "library/Transaction.h"
 #include "model/JsonLimits.h"
@@ -20,28 +20,6 @@ using json = nlohmann::json;
 using Kind = LibraryError::Kind;
 
 namespace {
-
-/// User text to an FTS5 query: every word must match, each as a prefix; no operators, so any
-/// input is a valid query.
-std::string ftsQuery(const std::string& text)
-{
-    std::string query;
-    std::string word;
-    const auto flush = [&] {
-        if (word.empty())
-            return;
-        query += (query.empty() ? "\"" : " \"") + word + "\"*";
-        word.clear();
-    };
-    for (unsigned char c : text) {
-        if (c >= 0x80 || std::isalnum(c))
-            word += static_cast<char>(c);
-        else
-            flush();  // the tokenizer splits here too
-    }
-    flush();
-    return query;
-}
 
 /// A report read back from the file: a tampered library must not crash a reader, so the same
 /// caps as on import apply (ArtifactFiles::kMaxReportBytes, JsonLimits::kMaxDepth).
@@ -105,15 +83,14 @@ constexpr const char* kCaptureColumns
 std::vector<RunSummary> RunReader::list(const ListQuery& q) const
 {
     std::string where;
-    const std::string match = ftsQuery(q.search);
+    const std::string match = SearchText::ftsQuery(q.search);
     if (!q.status.empty())
         where += " AND r.status = ?1";
     if (!q.backend.empty())
         where += " AND EXISTS (SELECT 1 FROM captures b WHERE b.run_id = r.id AND b.backend = ?2)";
     if (!match.empty())
         where += " AND r.id IN (SELECT rowid FROM run_search WHERE run_search MATCH ?3)";
-    const bool searchHasNoWords = match.empty() && q.search.find_first_not_of(" \t\r\n") != std::string::npos;
-    if (searchHasNoWords)
+    if (SearchText::hasNoWords(q.search))
         return {};  // only punctuation: it matches nothing, as the index would say
     const std::string limit = q.limit > 0 ? " LIMIT " + std::to_string(q.limit) : std::string();
     const std::string runs

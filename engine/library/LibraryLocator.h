@@ -1,0 +1,17 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace ps::library {
+
+/// What `--library` and File > Open Library name: a file, or a PostgreSQL database given as a
+/// libpq connection string (postgresql://user@host/db?..., host=... dbname=..., service=NAME).
+class LibraryLocator {
+public:
+    static bool isPostgres(std::string_view location);
+    /// The location with any password replaced by "***": what messages, titles and settings show.
+    static std::string redacted(const std::string& location);
+};
+
+}  // namespace ps::library

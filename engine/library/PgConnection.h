@@ -1,0 +1,67 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "library/PgResult.h"
+
+struct pg_conn;
+
+namespace ps::library {
+
+/// One libpq connection to a team library's database, owned; every failure is a LibraryError
+/// naming the library (its redacted location) and the server's own words, of a kind the studio
+/// acts on: Unreachable (down, refused, dropped), ReadOnly (the role lacks the privilege), Busy
+/// (a serialization failure or deadlock: try again), DiskFull, Corrupt, Server.
+/// Thread contract: one thread at a time (libpq's).
+class PgConnection {
+public:
+    /// A statement parameter: text (copied), an integer, raw bytes sent as binary (bytea), or null.
+    struct Param {
+        std::string text;
+        std::string_view bytes;
+        bool binary = false;
+        bool null = false;
+        Param(std::string_view value) : text(value) { }              // NOLINT: implicit on purpose
+        Param(const std::string& value) : text(value) { }            // NOLINT
+        Param(const char* value) : text(value) { }                   // NOLINT
+        Param(std::int64_t value) : text(std::to_string(value)) { }  // NOLINT
+        Param(int value) : text(std::to_string(value)) { }           // NOLINT
+        static Param blob(std::string_view raw);
+        static Param none();
+
+    private:
+        Param() = default;
+    };
+
+    /// Connects (at most 10 s) with `conninfo` (a URI, key=value pairs or service=NAME);
+    /// `location` is what messages name.
+    PgConnection(const std::string& conninfo, std::string location);
+    ~PgConnection();
+    PgConnection(const PgConnection&) = delete;
+    PgConnection& operator=(const PgConnection&) = delete;
+
+    const std::string& location() const { return location_; }
+
+    /// Runs one statement; `binaryResult` asks for every column in binary (bytea raw).
+    PgResult exec(const std::string& sql, const std::vector<Param>& params = {}, bool binaryResult = false);
+    /// Runs statements that take no parameters (several separated by ';' allowed).
+    void run(const std::string& sql);
+    std::int64_t queryInt(const std::string& sql, const std::vector<Param>& params = {});
+
+    /// The role the server knows this session as.
+    const std::string& role() const { return role_; }
+
+private:
+    /// Throws for a result that is not a success.
+    void check(const PgResult& result);
+    [[noreturn]] void fail(const std::string& what, const char* sqlState, const std::string& serverMessage);
+
+    pg_conn* conn_ = nullptr;
+    std::string location_;
+    std::string role_;
+};
+
+}  // namespace ps::library

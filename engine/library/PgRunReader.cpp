@@ -1,0 +1,219 @@
+#include "library/PgRunReader.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "library/ArtifactFiles.h"
+#include "library/BlobCodec.h"
+#include "library/LibraryError.h"
+#include "library/PgConnection.h"
+#include "library/PgTransaction.h"
+#include "library/SearchText.h"
+#include "model/JsonLimits.h"
+
+namespace ps::library {
+
+using json = nlohmann::json;
+using Kind = LibraryError::Kind;
+using Param = PgConnection::Param;
+
+namespace {
+
+constexpr const char* kSummaryColumns
+    = "r.id, r.created_at, r.name, r.script_path, r.status, r.message, r.origin, r.trusted, r.uid, r.ran_on, "
+      "r.stored_by, r.stored_role";
+constexpr const char* kCaptureColumns
+    = "c.idx, c.name, c.backend, c.tracer, c.status, c.invariant, c.message, c.python_code_sha256, "
+      "c.cache_sha256";
+
+void readSummary(const PgResult& r, int row, RunSummary& s)
+{
+    s.id = r.integer(row, 0);
+    s.createdAt = r.text(row, 1);
+    s.name = r.text(row, 2);
+    s.scriptPath = r.text(row, 3);
+    s.status = r.text(row, 4);
+    s.message = r.text(row, 5);
+    s.origin = r.text(row, 6) == toString(RunOrigin::Import) ? RunOrigin::Import : RunOrigin::Run;
+    s.trusted = r.boolean(row, 7);
+    s.uid = r.text(row, 8);
+    s.ranOn = r.text(row, 9);
+    s.storedBy.user = r.text(row, 10);
+    s.storedBy.role = r.text(row, 11);
+}
+
+void readCapture(const PgResult& r, int row, int first, CaptureRecord& c)
+{
+    c.index = static_cast<int>(r.integer(row, first));
+    c.name = r.text(row, first + 1);
+    c.backend = r.text(row, first + 2);
+    c.tracer = r.text(row, first + 3);
+    c.status = r.text(row, first + 4);
+    if (!r.isNull(row, first + 5))
+        c.invariant = static_cast<int>(r.integer(row, first + 5));
+    c.message = r.text(row, first + 6);
+    if (!r.isNull(row, first + 7))
+        c.pythonCodeSha256.emplace(r.text(row, first + 7));
+    if (!r.isNull(row, first + 8))
+        c.cacheSha256.emplace(r.text(row, first + 8));
+}
+
+std::string captureOwner(const std::string& role, const std::string& name, std::int64_t runId)
+{
+    return role + " of capture '" + name + "' of run " + std::to_string(runId);
+}
+
+}  // namespace
+
+std::vector<RunSummary> PgRunReader::list(const ListQuery& q) const
+{
+    if (SearchText::hasNoWords(q.search))
+        return {};  // only punctuation: it matches nothing
+    std::vector<Param> params;
+    std::string where;
+    const auto add = [&](const std::string& clause, const std::string& value) {
+        params.emplace_back(value);
+        std::string c = clause;
+        c.replace(c.find('?'), 1, "$" + std::to_string(params.size()));
+        where += " AND " + c;
+    };
+    if (!q.status.empty())
+        add("r.status = ?", q.status);
+    if (!q.backend.empty())
+        add("EXISTS (SELECT 1 FROM captures b WHERE b.run_id = r.id AND b.backend = ?)", q.backend);
+    if (const std::string match = SearchText::tsQuery(q.search); !match.empty())
+        add("r.search @@ to_tsquery('simple', ?)", match);
+    const std::string limit = q.limit > 0 ? " LIMIT " + std::to_string(q.limit) : std::string();
+    const std::string runs
+        = std::string("SELECT ") + kSummaryColumns + " FROM runs r WHERE TRUE" + where + " ORDER BY r.id DESC" + limit;
+    const bool filtered = !where.empty() || !limit.empty();
+    const std::string captures = std::string("SELECT c.run_id, ") + kCaptureColumns + " FROM captures c"
+        + (filtered
+                ? " WHERE c.run_id IN (SELECT r.id FROM runs r WHERE TRUE" + where + " ORDER BY r.id DESC" + limit + ")"
+                : std::string())
+        + " ORDER BY c.run_id DESC, c.idx";
+
+    PgTransaction snapshot(db_, PgTransaction::Mode::Read);
+    std::vector<RunSummary> out;
+    const PgResult runRows = db_.exec(runs, params);
+    out.resize(static_cast<std::size_t>(runRows.rows()));
+    for (int i = 0; i < runRows.rows(); ++i)
+        readSummary(runRows, i, out[static_cast<std::size_t>(i)]);
+    if (!out.empty()) {
+        // Both newest first: one merge.
+        const PgResult captureRows = db_.exec(captures, params);
+        auto run = out.begin();
+        for (int i = 0; i < captureRows.rows(); ++i) {
+            const std::int64_t runId = captureRows.integer(i, 0);
+            while (run != out.end() && run->id > runId)
+                ++run;
+            if (run == out.end())
+                break;
+            if (run->id == runId)
+                readCapture(captureRows, i, 1, run->captures.emplace_back());
+        }
+    }
+    snapshot.commit();
+    return out;
+}
+
+RunRecord PgRunReader::show(std::int64_t runId, bool checkBlobs) const
+{
+    PgTransaction snapshot(db_, PgTransaction::Mode::Read);
+    RunRecord record;
+    {
+        const PgResult r = db_.exec(std::string("SELECT ") + kSummaryColumns
+                + ", d.script_text, d.report_json FROM runs r JOIN run_documents d ON d.run_id = r.id WHERE r.id = $1",
+            {runId});
+        if (r.rows() == 0)
+            throw LibraryError(Kind::NotFound, db_.location(), "no run " + std::to_string(runId));
+        readSummary(r, 0, record.summary);
+        record.scriptText = r.text(0, 12);
+        std::string why;
+        auto report = model::JsonLimits::parse(r.text(0, 13), ArtifactFiles::kMaxReportBytes, &why);
+        if (!report)
+            throw LibraryError(Kind::Corrupt, db_.location(), "the report of run " + std::to_string(runId) + " " + why);
+        record.report = std::move(*report);
+    }
+    {
+        const PgResult r = db_.exec(std::string("SELECT ") + kCaptureColumns
+                + ", pc.size, cc.size FROM captures c LEFT JOIN blobs pc ON pc.sha256 = c.python_code_sha256 "
+                  "LEFT JOIN blobs cc ON cc.sha256 = c.cache_sha256 WHERE c.run_id = $1 ORDER BY c.idx",
+            {runId});
+        for (int i = 0; i < r.rows(); ++i) {
+            CaptureRecord& c = record.summary.captures.emplace_back();
+            readCapture(r, i, 0, c);
+            if (!r.isNull(i, 9))
+                c.pythonCodeBytes = r.integer(i, 9);
+            if (!r.isNull(i, 10))
+                c.cacheBytes = r.integer(i, 10);
+        }
+    }
+    record.report["run_id"] = runId;
+    if (checkBlobs) {
+        std::map<std::string, bool> seen;
+        for (const CaptureRecord& c : record.summary.captures) {
+            for (const auto& [sha, role] :
+                {std::pair{&c.pythonCodeSha256, "python_code"}, std::pair{&c.cacheSha256, "cache"}}) {
+                if (!*sha || !seen.emplace(**sha, true).second)
+                    continue;
+                if (auto problem = checkBlob(db_, **sha))
+                    record.damaged.push_back(
+                        BlobDamage{**sha, role, captureOwner(role, c.name, runId) + ": " + *problem, {runId}});
+            }
+        }
+    }
+    snapshot.commit();
+    return record;
+}
+
+CaptureArtifact PgRunReader::artifact(std::int64_t runId, int captureIndex) const
+{
+    PgTransaction snapshot(db_, PgTransaction::Mode::Read);
+    const PgResult r
+        = db_.exec("SELECT name, status, python_code_sha256, cache_sha256 FROM captures WHERE run_id = $1 AND idx = $2",
+            {runId, captureIndex});
+    if (r.rows() == 0) {
+        const bool runExists = db_.exec("SELECT 1 FROM runs WHERE id = $1", {runId}).rows() > 0;
+        throw LibraryError(Kind::NotFound, db_.location(),
+            runExists ? "run " + std::to_string(runId) + " has no capture " + std::to_string(captureIndex)
+                      : "no run " + std::to_string(runId));
+    }
+    CaptureArtifact out;
+    out.index = captureIndex;
+    out.name = r.text(0, 0);
+    if (r.isNull(0, 2) || r.isNull(0, 3))
+        throw LibraryError(Kind::NotFound, db_.location(),
+            "capture '" + out.name + "' of run " + std::to_string(runId) + " has no artifact (status "
+                + std::string(r.text(0, 1)) + ")");
+    out.pythonCode = readBlob(db_, std::string(r.text(0, 2)), captureOwner("python_code", out.name, runId));
+    out.cache = readBlob(db_, std::string(r.text(0, 3)), captureOwner("cache", out.name, runId));
+    snapshot.commit();
+    return out;
+}
+
+std::string PgRunReader::readBlob(PgConnection& db, const std::string& sha256, const std::string& owner)
+{
+    const PgResult r = db.exec("SELECT size, codec, data FROM blobs WHERE sha256 = $1", {sha256}, true);
+    const auto damaged = [&](const std::string& detail) {
+        return LibraryError(Kind::Damaged, db.location(), "blob " + sha256 + " (" + owner + ") is damaged: " + detail);
+    };
+    if (r.rows() == 0)
+        throw damaged("it is missing from the blobs table");
+    std::string bytes;
+    if (auto problem = BlobCodec::decode(sha256, r.integer(0, 0), r.text(0, 1), r.text(0, 2), &bytes))
+        throw damaged(*problem);
+    return bytes;
+}
+
+std::optional<std::string> PgRunReader::checkBlob(PgConnection& db, const std::string& sha256)
+{
+    const PgResult r = db.exec("SELECT size, codec, data FROM blobs WHERE sha256 = $1", {sha256}, true);
+    if (r.rows() == 0)
+        return std::string("it is missing from the blobs table");
+    return BlobCodec::decode(sha256, r.integer(0, 0), r.text(0, 1), r.text(0, 2), nullptr);
+}
+
+}  // namespace ps::library

@@ -1,0 +1,137 @@
+// The team library on a real PostgreSQL server (TestPostgresServer): what only PostgreSQL has
+// (roles, many machines, the server going away). What both stores share is covered by the typed
+// suites over both.
+
+#include "../LibraryTestSupport.h"
+#include "TestPostgresServer.h"
+
+#include "library/ArtifactLibrary.h"
+#include "library/LibraryError.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+using namespace ps::library;
+using ps::test::TestPostgresServer;
+using Access = TestPostgresServer::Access;
+
+namespace {
+
+class PostgresStore : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() { server = std::make_unique<TestPostgresServer>(); }
+    static void TearDownTestSuite() { server.reset(); }
+    void SetUp() override
+    {
+        ASSERT_EQ(server->problem(), "");
+        database = std::string("t_") + ::testing::UnitTest::GetInstance()->current_test_info()->name();
+        for (char& c : database)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        server->createDatabase(database);
+        server->createRole(database + "_w", database, Access::Owner);
+        server->createRole(database + "_r", database, Access::ReadOnly);
+    }
+    std::string writer() const { return server->connectionString(database, database + "_w"); }
+    std::string reader() const { return server->connectionString(database, database + "_r"); }
+
+    static std::unique_ptr<TestPostgresServer> server;
+    std::string database;
+};
+
+std::unique_ptr<TestPostgresServer> PostgresStore::server;
+
+TEST_F(PostgresStore, StoresListsSearchesShowsAndReadsArtifacts)
+{
+    ArtifactLibrary library(writer());
+    EXPECT_EQ(library.identity().role, database + "_w");
+    const std::string code = test::pythonCodeText(20'000, 1), cache = test::semiRandomBytes(300'000, 2);
+    const std::int64_t a = library.insert(test::makeRun("alpha", code, cache));
+    const std::int64_t b = library.insert(test::makeRun("bravo", code, cache, "aot_eager"));
+    EXPECT_GT(b, a);
+    const auto runs = library.list();
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0].id, b);
+    EXPECT_EQ(runs[0].captures.size(), 1u);
+    EXPECT_EQ(runs[0].captures[0].backend, "aot_eager");
+    EXPECT_EQ(runs[0].storedBy.role, database + "_w");
+    EXPECT_EQ(library.search("brav").size(), 1u);
+    EXPECT_EQ(library.search("scripts alpha").size(), 1u);
+    EXPECT_EQ(library.search("!!").size(), 0u);
+    ListQuery byBackend;
+    byBackend.backend = "inductor";
+    ASSERT_EQ(library.list(byBackend).size(), 1u);
+    const RunRecord shown = library.show(a);
+    EXPECT_EQ(shown.summary.name, "alpha");
+    EXPECT_TRUE(shown.damaged.empty());
+    EXPECT_EQ(shown.report["run_id"], a);
+    EXPECT_EQ(*shown.summary.captures[0].cacheBytes, 300'000);
+    const CaptureArtifact artifact = library.artifact(a, 0);
+    EXPECT_TRUE(artifact.pythonCode == code);
+    EXPECT_TRUE(artifact.cache == cache);
+    // Shared blobs: stored once.
+    EXPECT_EQ(test::TempDir().path().empty(), false);
+    const VerifyReport verified = library.verify();
+    EXPECT_TRUE(verified.ok());
+    EXPECT_EQ(verified.blobsChecked, 2);
+    library.remove(a);
+    EXPECT_EQ(library.gc().blobsRemoved, 0);  // bravo still holds them
+    library.remove(b);
+    EXPECT_EQ(library.gc().blobsRemoved, 2);
+}
+
+TEST_F(PostgresStore, AReadOnlyRoleBrowsesAndIsRefusedInOneLine)
+{
+    std::int64_t id = 0;
+    {
+        ArtifactLibrary library(writer());
+        id = library.insert(test::makeRun("alpha", "code", "cache"));
+    }
+    ArtifactLibrary library(reader());
+    EXPECT_EQ(library.list().size(), 1u);
+    EXPECT_EQ(library.artifact(id, 0).cache, "cache");
+    test::TempDir dir;
+    EXPECT_EQ(library.exportRun(id, dir.path()).size(), 3u);
+    for (const auto& write : std::vector<std::function<void()>>{[&] { library.insert(test::makeRun("b", "x", "y")); },
+             [&] { library.trust(id); }, [&] { library.remove(id); }}) {
+        try {
+            write();
+            ADD_FAILURE() << "a read-only role wrote";
+        } catch (const LibraryError& e) {
+            EXPECT_EQ(e.kind(), LibraryError::Kind::ReadOnly) << e.what();
+            const std::string what = e.what();
+            EXPECT_NE(what.find("role " + database + "_r may only read"), std::string::npos) << what;
+            EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+        }
+    }
+    EXPECT_EQ(ArtifactLibrary(writer()).list().size(), 1u);
+}
+
+TEST_F(PostgresStore, TheSameRunIsStoredOnceAndAnUnreachableServerSaysSo)
+{
+    ArtifactLibrary library(writer());
+    NewRun run = test::makeRun("alpha", "code", "cache");
+    run.uid = "0123456789abcdef0123456789abcdef";
+    const std::int64_t first = library.insert(run);
+    EXPECT_EQ(library.insert(run), first);
+    EXPECT_EQ(library.list().size(), 1u);
+    try {
+        ArtifactLibrary gone(server->connectionString(database, database + "_w") + "&port=1");
+        ADD_FAILURE() << "connected to nothing";
+    } catch (const LibraryError& e) {
+        EXPECT_EQ(e.kind(), LibraryError::Kind::Unreachable) << e.what();
+    }
+}
+
+TEST_F(PostgresStore, SomeoneElsesDatabaseIsLeftAlone)
+{
+    server->exec("CREATE TABLE orders (id int)", database);
+    try {
+        ArtifactLibrary library(writer());
+        ADD_FAILURE() << "opened someone else's database";
+    } catch (const LibraryError& e) {
+        EXPECT_EQ(e.kind(), LibraryError::Kind::NotLibrary) << e.what();
+    }
+}
+
+}  // namespace
