@@ -4,15 +4,14 @@
 #include "graph/LayeredLayout.h"
 #include "graph/ModuleTree.h"
 #include "graph/VisibleGraph.h"
-#include "ui/graph/EdgesItem.h"
 #include "ui/graph/GraphBoxItem.h"
 #include "ui/graph/GraphCanvas.h"
 #include "ui/graph/GraphContextMenu.h"
-#include "ui/graph/GraphDetailsFormatter.h"
 #include "ui/graph/GraphExpansion.h"
 #include "ui/graph/GraphExport.h"
 #include "ui/graph/GraphMinimap.h"
 #include "ui/graph/GraphScene.h"
+#include "ui/graph/GraphSelection.h"
 #include "ui/graph/GraphSession.h"
 #include "ui/graph/GraphSidePanel.h"
 #include "ui/graph/GraphToolBar.h"
@@ -45,11 +44,9 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
     m_canvas = new GraphCanvas;
     m_canvas->setScene(m_scene);
     m_minimap = new GraphMinimap(m_canvas);
-    connect(m_scene, &QGraphicsScene::selectionChanged, this, &GraphView::onSelectionChanged);
     connect(m_canvas, &GraphCanvas::itemActivated, this, &GraphView::onItemActivated);
     connect(m_canvas, &GraphCanvas::contextMenuRequested, this,
         [this](QGraphicsItem* item, const QPoint& at) { GraphContextMenu::exec(*this, item, at); });
-    connect(m_canvas, &GraphCanvas::stepRequested, this, &GraphView::onStep);
     connect(m_canvas, &GraphCanvas::expandRequested, this, &GraphView::onExpandRequested);
     // Below the zoom floor (a big graph fitted whole) the boxes are one picture.
     connect(m_canvas, &GraphCanvas::zoomChanged, this,
@@ -77,6 +74,10 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
         m_session, m_side, m_canvas, [this](int node) { return boxOfNode(node); }, this);
     connect(m_moduleModel, &ModuleTreeModel::expansionRequested, m_expansion, &GraphExpansion::requestModule);
     connect(m_expansion, &GraphExpansion::expansionRequested, this, &GraphView::expansionRequested);
+    m_selection = new GraphSelection(
+        {m_session, m_scene, m_canvas, m_toolBar, m_side, m_expansion}, [this](int node) { return boxOfNode(node); },
+        this);
+    connect(m_selection, &GraphSelection::nodesSelected, this, &GraphView::nodesSelected);
     connect(m_side, &GraphSidePanel::moduleActivated, this, [this](int m) {
         if (const auto* tree = moduleTree()) {
             const std::vector<int> nodes = tree->nodesIn(m);
@@ -125,7 +126,7 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
 GraphView::~GraphView()
 {
     // The scene deletes its items when it goes, emitting selectionChanged as it does.
-    m_scene->disconnect(this);
+    m_scene->disconnect(m_selection);
 }
 
 void GraphView::clear(const QString& message)
@@ -135,14 +136,13 @@ void GraphView::clear(const QString& message)
     // A graph replaced takes its search along; what is typed while none is shown stays.
     graph() ? m_toolBar->clearSearch() : m_toolBar->setMatches({}, false);
     m_session->clear();
-    m_selecting = true;
-    m_scene->reset();
-    m_selecting = false;
-    m_edges = nullptr;
+    {
+        const GraphSelection::Quiet quiet(m_selection);
+        m_scene->reset();
+    }
     m_visible = nullptr;
     m_layout = nullptr;
-    m_navigator.reset(nullptr, nullptr, nullptr);
-    m_current = -1;
+    m_selection->setShown(nullptr, nullptr);
     m_moduleModel->setTree(nullptr, nullptr);
     m_minimap->setBoxes({}, {});
     m_side->clearDetails();
@@ -232,11 +232,10 @@ void GraphView::onLayoutShown(bool opened)
         m_expansion->restoreAnchor();  // the expanded (or collapsed) module where the user was looking
         m_expansion->syncTree(false);
     }
-    applyPendingSelection();
+    m_selection->applyPendingSelection();
     if (std::exchange(m_fitNext, false))
         zoomToFit();
-    if (std::exchange(m_goToSelection, false))
-        goToSelection();
+    m_selection->goToSelectionIfAsked();
     emit graphShown();
 }
 
@@ -256,14 +255,13 @@ void GraphView::buildScene()
 {
     m_visible = m_session->visible().get();
     m_layout = m_session->layout();
-    m_navigator.reset(graph().get(), m_visible, m_layout);
-    m_current = -1;
+    m_selection->setShown(m_visible, m_layout);
     const QPalette pal = palette();
-    m_selecting = true;
-    m_edges = nullptr;
-    m_scene->showBoxes(*graph(), *moduleTree(), *m_visible, *m_layout, kMargin, pal);
-    m_edges = m_scene->showEdges(*m_visible, *m_layout, pal);
-    m_selecting = false;
+    {
+        const GraphSelection::Quiet quiet(m_selection);
+        m_scene->showBoxes(*graph(), *moduleTree(), *m_visible, *m_layout, kMargin, pal);
+        m_scene->showEdges(*m_visible, *m_layout, pal);
+    }
     applyLens();
     m_scene->setOverview(m_canvas->zoom() < GraphCanvas::kFloorZoom);
     updateSummary();
@@ -329,9 +327,9 @@ QStringList GraphView::legend() const
 
 void GraphView::setNeighbourDepth(int depth)
 {
-    m_depth = std::max(0, depth);
-    m_toolBar->setDepth(m_depth);
-    onSelectionChanged();
+    depth = std::max(0, depth);
+    m_toolBar->setDepth(depth);
+    m_selection->setNeighbourDepth(depth);
 }
 
 bool GraphView::isExpanded(const QString& modulePath) const
@@ -382,101 +380,18 @@ GraphBoxItem* GraphView::boxOfNode(int node) const
 
 QList<int> GraphView::selectedNodes() const
 {
-    return m_scene->selectedNodes(moduleTree());
+    return m_selection->selectedNodes();
 }
 
 void GraphView::selectNodes(const QList<int>& nodes, bool reveal)
 {
-    if (!graph())
-        return;
-    if (m_session->pending()) {
-        // A layout is on its way: select once it is shown.
-        m_session->selectWhenShown(nodes, reveal);
-        return;
-    }
-    if (reveal) {
-        m_expansion->anchorOn(nodes.isEmpty() ? -1 : nodes.front());
-        if (m_session->reveal(nodes, reveal)) {
-            m_expansion->syncTree(false);
-            return;
-        }
-    }
-    m_selecting = true;
-    m_scene->clearSelection();
-    GraphBoxItem* first = nullptr;
-    for (int n : nodes) {
-        if (auto* box = boxOfNode(n)) {
-            box->setSelected(true);
-            if (!first)
-                first = box;
-        }
-    }
-    m_selecting = false;
-    if (reveal && first)
-        m_canvas->ensureVisible(first, 60, 60);
-    onSelectionChanged();
-}
-
-void GraphView::applyPendingSelection()
-{
-    bool reveal = false;
-    const QList<int> nodes = m_session->takePendingSelection(&reveal);
-    if (!nodes.isEmpty())
-        selectNodes(nodes, reveal);
+    m_selection->selectNodes(nodes, reveal);
 }
 
 QPointF GraphView::nodeCenter(int node) const
 {
     auto* box = boxOfNode(node);
     return box ? box->rect().center() : QPointF();
-}
-
-void GraphView::onSelectionChanged()
-{
-    if (m_selecting || !graph() || !m_visible)
-        return;
-    if (!m_stepping)
-        m_navigator.forget();  // moved another way than by the arrow keys
-    const QList<int> selected = selectedNodes();
-    const QList<int> selectedItems = m_scene->selectedBoxes();
-    m_scene->markNeighbours(*graph(), *m_visible, selected, selectedItems, m_depth);
-    if (m_edges)
-        m_edges->setHighlighted(selectedItems);
-    m_side->setDetailsHtml(GraphDetailsFormatter::html(*graph(), moduleTree(), selected, m_scene->selectedModules()));
-    emit nodesSelected(selected);
-}
-
-void GraphView::selectItem(int item)
-{
-    GraphBoxItem* box = m_scene->box(item);
-    if (!box)
-        return;
-    m_selecting = true;
-    m_scene->clearSelection();
-    box->setSelected(true);
-    m_selecting = false;
-    m_current = item;
-    m_canvas->ensureVisible(box, 60, 60);
-    onSelectionChanged();
-}
-
-int GraphView::currentItem() const
-{
-    const QList<int> selected = m_scene->selectedBoxes();
-    return selected.contains(m_current) ? m_current : selected.value(0, -1);
-}
-
-void GraphView::onStep(GraphNavigator::Step step)
-{
-    const int from = currentItem();
-    if (from < 0)
-        return;
-    const int to = m_navigator.step(from, step);
-    if (to < 0)
-        return;
-    m_stepping = true;
-    selectItem(to);
-    m_stepping = false;
 }
 
 void GraphView::onItemActivated(QGraphicsItem* item)
@@ -493,11 +408,7 @@ void GraphView::onExpandRequested(QGraphicsItem* item, bool expand)
 
 void GraphView::setSearch(const QString& text, graph::SearchField field)
 {
-    m_toolBar->setSearch(text, field);
-    const bool searched = !text.trimmed().isEmpty();
-    m_toolBar->setMatches(
-        graph() && searched ? graph::GraphSearch::find(*graph(), text.toStdString(), field) : std::vector<int>{},
-        searched);
+    m_selection->setSearch(text, field);
 }
 
 int GraphView::matchCount() const
@@ -517,23 +428,12 @@ int GraphView::currentMatchNode() const
 
 void GraphView::findNext()
 {
-    if (const int node = m_toolBar->stepMatch(1); node >= 0)
-        goToMatch(node);
+    m_selection->findNext();
 }
 
 void GraphView::findPrevious()
 {
-    if (const int node = m_toolBar->stepMatch(-1); node >= 0)
-        goToMatch(node);
-}
-
-void GraphView::goToMatch(int node)
-{
-    selectNodes({node}, /*reveal=*/true);
-    if (m_session->pending())
-        m_goToSelection = true;  // once the module hiding it is open
-    else
-        goToSelection();
+    m_selection->findPrevious();
 }
 
 void GraphView::focusSearch()
@@ -604,13 +504,6 @@ void GraphView::zoomReset()
 {
     const QList<QGraphicsItem*> selected = m_scene->selectedItems();
     m_canvas->showActualSize(selected.isEmpty() ? nullptr : selected.front());
-}
-
-void GraphView::goToSelection()
-{
-    const QList<QGraphicsItem*> selected = m_scene->selectedItems();
-    if (!selected.isEmpty())
-        m_canvas->showReadable(selected.front());
 }
 
 }  // namespace ps::ui

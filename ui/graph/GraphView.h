@@ -2,7 +2,6 @@
 
 #include "graph/GraphLens.h"
 #include "graph/GraphSearch.h"
-#include "ui/graph/GraphNavigator.h"
 #include "ui/graph/GraphSession.h"
 
 #include <QColor>
@@ -29,12 +28,12 @@ struct LayoutResult;
 
 namespace ps::ui {
 
-class EdgesItem;
 class GraphBoxItem;
 class GraphCanvas;
 class GraphExpansion;
 class GraphMinimap;
 class GraphScene;
+class GraphSelection;
 class GraphSidePanel;
 class GraphToolBar;
 class ModuleRegionsItem;
@@ -55,7 +54,8 @@ class ModuleTreeModel;
 ///
 /// The widgets and their wiring live here; the graph, its collapse state and layouts in
 /// GraphSession (layouts run on a pool thread, tagged with a generation number: see there),
-/// the requests that expand and collapse modules in GraphExpansion, the module tree in
+/// the requests that expand and collapse modules in GraphExpansion, the selection, the arrow
+/// keys and the search's matches in GraphSelection, the module tree in
 /// ModuleTreeModel, the pane's text in GraphDetailsFormatter, the rows above the canvas in
 /// GraphToolBar, the panel in GraphSidePanel.
 class GraphView : public QWidget {
@@ -170,19 +170,8 @@ private:
     void onLayoutFailed(const QString& why);
     void buildScene();
     void applyLens();
-    void applyPendingSelection();
-    void onSelectionChanged();
-    /// Selects a search match (opening its module) and shows it readable, centred.
-    void goToMatch(int node);
-    /// Centres the selection, at 1:1 when the zoom is too small to read it.
-    void goToSelection();
     void onExpandRequested(QGraphicsItem* item, bool expand);
     void onItemActivated(QGraphicsItem* item);
-    void onStep(GraphNavigator::Step step);
-    /// Selects one box, as a click does, and scrolls it into view.
-    void selectItem(int item);
-    /// The selected box the arrow keys move from, or -1.
-    int currentItem() const;
     void updateSummary();
     /// Whether there is a graph shown to export; else says so in `error` (when not null).
     bool exportable(QString* error) const;
@@ -193,10 +182,8 @@ private:
     const graph::VisibleGraph* m_visible = nullptr;
     const graph::LayoutResult* m_layout = nullptr;
     ModuleTreeModel* m_moduleModel;
-    GraphNavigator m_navigator;
-    int m_current = -1;  ///< the box the arrow keys last moved to
     GraphExpansion* m_expansion;
-    EdgesItem* m_edges = nullptr;
+    GraphSelection* m_selection;
     GraphScene* m_scene;
     GraphCanvas* m_canvas;
     GraphMinimap* m_minimap;
@@ -207,12 +194,8 @@ private:
     QSplitter* m_split;
     graph::Lens m_lens = graph::Lens::Kind;
     QList<int> m_marked;
-    bool m_fitNext = false;        ///< fit once the requested layout is shown (Collapse all)
-    bool m_goToSelection = false;  ///< go to the selection once the requested layout is shown
+    bool m_fitNext = false;  ///< fit once the requested layout is shown (Collapse all)
     std::map<int, QColor> m_nodeFills;
-    int m_depth = 1;
-    bool m_selecting = false;
-    bool m_stepping = false;
 };
 
 }  // namespace ps::ui
