@@ -71,6 +71,20 @@ void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode)
     addJson(diff);
     bind(diff, LibraryCommand::Action::Diff);
 
+    CLI::App* push = library->add_subcommand(
+        "push", "Send the runs kept here while the team library was away (exit 2 while it still is)");
+    push->add_option("--to", options->to, "The team library to send them to (default: the one each was meant for)");
+    addJson(push);
+    bind(push, LibraryCommand::Action::Push);
+
+    CLI::App* copy = library->add_subcommand(
+        "copy", "Copy runs between two libraries (files or postgresql://...), with their provenance; never twice");
+    copy->add_option("FROM", options->from, "The library to copy from")->required();
+    copy->add_option("TO", options->to, "The library to copy into (created if needed)")->required();
+    copy->add_option("--run", options->runIds, "Only this run (repeatable)");
+    addJson(copy);
+    bind(copy, LibraryCommand::Action::Copy);
+
     CLI::App* gc = library->add_subcommand("gc", "Delete blobs no run refers to");
     addJson(gc);
     bind(gc, LibraryCommand::Action::Gc);

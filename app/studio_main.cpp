@@ -61,8 +61,8 @@ int studioMain(int argc, char** argv)
     std::string libraryPath;
     std::string pythonEnv;
     app.add_option("--library", libraryPath,
-        "the artifact library file (the window uses it for this launch only; without it, the last library "
-        "opened from the window)");
+        "the artifact library: a file, or a team library's PostgreSQL connection string (postgresql://...); "
+        "the window uses it for this launch only; without it, the last library opened from the window");
     app.add_option("--python-env", pythonEnv,
         "your own Python environment (a venv folder) whose packages the script needs; the worker keeps the "
         "studio's Python and torch (a torch in it must be the same build)");
@@ -99,8 +99,11 @@ int studioMain(int argc, char** argv)
     }
 
 #ifdef PS_HAVE_UI
-    if (app.get_subcommands().empty() || openCmd->parsed())
-        return runGui(argc, argv, openFile, libraryPath, pythonEnv);
+    if (app.get_subcommands().empty() || openCmd->parsed()) {
+        // With --host, --python-env names an environment there, as for `run`.
+        const auto host = hosts.target(pythonEnv);
+        return runGui(argc, argv, openFile, libraryPath, host ? std::string() : pythonEnv, host);
+    }
 #endif
     if (runCmd->parsed()) {
         if (!backend.empty())

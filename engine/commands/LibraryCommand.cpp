@@ -1,5 +1,8 @@
 #include "commands/LibraryCommand.h"
 
+#include "commands/LibrarySync.h"
+#include "library/LibraryLocator.h"
+
 #include "model/JsonFields.h"
 #include "model/WorkerInfo.h"
 
@@ -161,7 +164,7 @@ json damageJson(const ps::library::BlobDamage& d)
 int listRuns(const std::string& path, const LibraryOptions& o)
 {
     std::vector<ps::library::RunSummary> runs;
-    if (std::filesystem::exists(path)) {
+    if (ps::library::LibraryLocator::isPostgres(path) || std::filesystem::exists(path)) {
         ArtifactLibrary library(path, kReadOnly);
         ps::library::ListQuery query;
         query.search = o.search;
@@ -386,6 +389,11 @@ int LibraryCommand::run(Action action, const std::string& libraryPath, const Lib
     case Action::Gc:
         body = collectGarbage;
         break;
+    case Action::Push:
+        body = LibrarySync::push;
+        break;
+    case Action::Copy:
+        return guarded(options.to, [&] { return LibrarySync::copy(options); });
     }
     return guarded(libraryPath, [&] { return body(libraryPath, options); });
 }

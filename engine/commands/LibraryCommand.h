@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ps::commands {
 
@@ -15,6 +16,9 @@ struct LibraryOptions {
     std::int64_t other = 0;  ///< diff's second run
     std::string dir;
     std::string path;
+    std::string from;                  ///< copy's source library
+    std::string to;                    ///< copy's target; push's, overriding where each run was meant for
+    std::vector<std::int64_t> runIds;  ///< copy only these; empty: all
 };
 
 /// The `library` subcommands (ls, show, export, import, trust, verify, rm, diff, gc): each opens
@@ -24,7 +28,7 @@ struct LibraryOptions {
 /// its write lock. The calling thread.
 class LibraryCommand {
 public:
-    enum class Action { List, Show, Export, Import, Trust, Verify, Remove, Diff, Gc };
+    enum class Action { List, Show, Export, Import, Trust, Verify, Remove, Diff, Gc, Push, Copy };
 
     /// The exit code: 0 all is well; 1 damage was found, a run does not exist, an import was
     /// refused, or (diff) the runs differ; 2 the library cannot be used, the input is bad, or

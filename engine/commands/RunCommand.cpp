@@ -2,6 +2,7 @@
 
 #include "commands/ReportPrinter.h"
 #include "library/DefaultLibraryPath.h"
+#include "library/LibraryLocator.h"
 #include "library/TerminalText.h"
 #include "run/RunPipeline.h"
 
@@ -20,8 +21,12 @@ int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std
 {
     run::PipelineOptions pipeline;
     pipeline.run = options.run;
-    if (options.store)
+    if (options.store) {
         pipeline.libraryPath = options.libraryPath.empty() ? library::defaultLibraryPath() : options.libraryPath;
+        // A team library that cannot be reached: the run waits in the local one.
+        if (library::LibraryLocator::isPostgres(*pipeline.libraryPath))
+            pipeline.fallbackLibraryPath = library::defaultLibraryPath();
+    }
     pipeline.exportDir = options.exportDir;
 
     std::size_t echoed = 0;

@@ -97,6 +97,21 @@ GcResult ArtifactLibrary::gc()
     return store_->gc();
 }
 
+void ArtifactLibrary::keepForPush(std::int64_t runId, const std::string& target, const std::string& reason)
+{
+    store_->keepForPush(runId, target, reason);
+}
+
+std::vector<OutboxEntry> ArtifactLibrary::outbox() const
+{
+    return store_->outbox();
+}
+
+void ArtifactLibrary::markPushed(std::int64_t runId, std::int64_t pushedId)
+{
+    store_->markPushed(runId, pushedId);
+}
+
 std::optional<std::string> ArtifactLibrary::layout(const std::string& key)
 {
     return store_->layout(key);

@@ -77,6 +77,12 @@ public:
     /// Deletes blobs no capture refers to and gives the space back.
     GcResult gc();
 
+    /// The outbox of a local library: runs kept here because the team library `target` could
+    /// not be reached (`library push` sends them). A team library keeps none (Invalid).
+    void keepForPush(std::int64_t runId, const std::string& target, const std::string& reason);
+    std::vector<OutboxEntry> outbox() const;
+    void markPushed(std::int64_t runId, std::int64_t pushedId);
+
     /// The graph view's layout cache (table graph_layouts): bytes by key, zstd-compressed,
     /// trimmed to `kLayoutBudget` stored bytes, least recently used first. A cache: a row that
     /// cannot be read is deleted and reported as absent, never thrown.

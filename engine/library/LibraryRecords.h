@@ -128,6 +128,15 @@ struct VerifyReport {
     bool ok() const { return integrityErrors.empty() && damaged.empty(); }
 };
 
+/// A run kept in the local library because the team library it was meant for was away.
+struct OutboxEntry {
+    std::int64_t runId = 0;
+    std::string target;                    ///< the team library it was meant for (its password left out)
+    std::string reason;                    ///< why it could not be stored there
+    std::optional<std::int64_t> pushedId;  ///< its id there once pushed
+    std::string pushedAt;
+};
+
 struct GcResult {
     std::int64_t blobsRemoved = 0;
     std::int64_t bytesRemoved = 0;  ///< stored (compressed) bytes

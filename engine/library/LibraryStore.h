@@ -38,6 +38,12 @@ public:
     virtual VerifyReport verify() const = 0;
     virtual GcResult gc() = 0;
 
+    /// The outbox: runs kept here for a team library that could not be reached. Only a file
+    /// library has one; a team library refuses (Invalid).
+    virtual void keepForPush(std::int64_t runId, const std::string& target, const std::string& reason) = 0;
+    virtual std::vector<OutboxEntry> outbox() const = 0;
+    virtual void markPushed(std::int64_t runId, std::int64_t pushedId) = 0;
+
     /// The graph view's layout cache: see ArtifactLibrary::storeLayout.
     static constexpr std::int64_t kLayoutBudget = 64LL << 20;
     virtual std::optional<std::string> layout(const std::string& key) = 0;

@@ -114,6 +114,20 @@ VerifyReport PostgresStore::verify() const
         ++report.blobsChecked;
         report.bytesChecked += blob.integer(0, 0);
     }
+    // A capture whose blob is gone (deleted behind the library's back: foreign keys are triggers
+    // that a superuser may switch off) names it, as SQLite's foreign_key_check does.
+    const PgResult dangling
+        = db_->exec("SELECT c.run_id, c.idx, s.sha, s.role FROM captures c CROSS JOIN LATERAL "
+                    "(VALUES (c.python_code_sha256, 'python_code'), (c.cache_sha256, 'cache')) s(sha, role) "
+                    "WHERE s.sha IS NOT NULL AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.sha256 = s.sha) "
+                    "ORDER BY c.run_id, c.idx");
+    for (int i = 0; i < dangling.rows(); ++i) {
+        const std::string sha(dangling.text(i, 2));
+        report.integrityErrors.push_back("capture " + std::to_string(dangling.integer(i, 1)) + " of run "
+            + std::to_string(dangling.integer(i, 0)) + " refers to " + std::string(dangling.text(i, 3)) + " blob "
+            + sha + ", missing from the blobs table");
+        damaged.emplace(sha, "it is missing from the blobs table");
+    }
     const PgResult unindexed = db_->exec("SELECT count(*) FROM runs WHERE search IS NULL OR NOT EXISTS "
                                          "(SELECT 1 FROM run_documents d WHERE d.run_id = runs.id)");
     if (unindexed.integer(0, 0) > 0)
@@ -173,6 +187,21 @@ GcResult PostgresStore::gc()
     }
     result.fileBytesAfter = db_->queryInt(kDatabaseBytes);
     return result;
+}
+
+void PostgresStore::keepForPush(std::int64_t, const std::string&, const std::string&)
+{
+    throw LibraryError(Kind::Invalid, location_, "a team library keeps no outbox: runs wait in a local library");
+}
+
+std::vector<OutboxEntry> PostgresStore::outbox() const
+{
+    return {};
+}
+
+void PostgresStore::markPushed(std::int64_t, std::int64_t)
+{
+    throw LibraryError(Kind::Invalid, location_, "a team library keeps no outbox: runs wait in a local library");
 }
 
 std::optional<std::string> PostgresStore::layout(const std::string& key)

@@ -39,6 +39,10 @@ public:
     VerifyReport verify() const override;
     GcResult gc() override;
 
+    void keepForPush(std::int64_t runId, const std::string& target, const std::string& reason) override;
+    std::vector<OutboxEntry> outbox() const override;
+    void markPushed(std::int64_t runId, std::int64_t pushedId) override;
+
     std::optional<std::string> layout(const std::string& key) override;
     void storeLayout(const std::string& key, const std::string& bytes) override;
     std::pair<std::int64_t, std::int64_t> layoutUsage() const override;

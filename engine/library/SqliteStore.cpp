@@ -181,6 +181,41 @@ GcResult SqliteStore::gc()
     return result;
 }
 
+void SqliteStore::keepForPush(std::int64_t runId, const std::string& target, const std::string& reason)
+{
+    Transaction tx(*db_);
+    Statement st
+        = db_->prepare("INSERT INTO outbox (run_id, target, reason) VALUES (?, ?, ?) "
+                       "ON CONFLICT (run_id) DO UPDATE SET target = excluded.target, reason = excluded.reason");
+    st.bind(1, runId).bind(2, std::string_view(target)).bind(3, std::string_view(reason)).run();
+    tx.commit();
+}
+
+std::vector<OutboxEntry> SqliteStore::outbox() const
+{
+    std::vector<OutboxEntry> out;
+    Statement st
+        = db_->prepare("SELECT run_id, target, reason, pushed_id, coalesce(pushed_at, '') FROM outbox ORDER BY run_id");
+    while (st.step()) {
+        OutboxEntry& e = out.emplace_back();
+        e.runId = st.integer(0);
+        e.target = st.text(1);
+        e.reason = st.text(2);
+        e.pushedId = st.optionalInteger(3);
+        e.pushedAt = st.text(4);
+    }
+    return out;
+}
+
+void SqliteStore::markPushed(std::int64_t runId, std::int64_t pushedId)
+{
+    Transaction tx(*db_);
+    Statement st = db_->prepare("UPDATE outbox SET pushed_id = ?, pushed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
+                                "WHERE run_id = ?");
+    st.bind(1, pushedId).bind(2, runId).run();
+    tx.commit();
+}
+
 std::optional<std::string> SqliteStore::layout(const std::string& key)
 {
     return LayoutStore(*db_, kLayoutBudget).load(key);

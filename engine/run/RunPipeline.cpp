@@ -2,6 +2,9 @@
 
 #include "library/ArtifactFiles.h"
 #include "library/ArtifactLibrary.h"
+#include "library/LibraryError.h"
+#include "library/LibraryLocator.h"
+#include "library/PreparedRun.h"
 #include "library/Sha256.h"
 #include "protocol/ProcessTree.h"
 #include "protocol/ProtocolError.h"
@@ -170,7 +173,7 @@ RunResult RunPipeline::run(const PipelineOptions& options, const protocol::RunOb
         = options.run.script.empty() ? std::string() : fs::absolute(options.run.script, ec).lexically_normal().string();
     auto finish = [&]() -> RunResult {
         if (options.libraryPath && worthStoring(result.report, options.storeCancelled))
-            store(*options.libraryPath, result, observer);
+            store(options, result, observer);
         if (options.exportDir)
             exportTo(*options.exportDir, result);
         result.elapsedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -256,8 +259,9 @@ void RunPipeline::readArtifacts(const std::string& folder, RunResult& result) co
     }
 }
 
-void RunPipeline::store(const std::string& libraryPath, RunResult& result, const protocol::RunObserver& observer)
+void RunPipeline::store(const PipelineOptions& options, RunResult& result, const protocol::RunObserver& observer)
 {
+    const std::string& libraryPath = *options.libraryPath;
     auto& report = result.report;
     if (observer.onStage)
         observer.onStage(model::Stage::Store, "");
@@ -269,16 +273,42 @@ void RunPipeline::store(const std::string& libraryPath, RunResult& result, const
     for (const auto& bytes : result.artifacts)
         run.captures.push_back({bytes.pythonCode, bytes.cache});
     run.scriptText = result.scriptText;
+    run.uid = library::PreparedRun::newUid();  // the same here and, if kept locally, when pushed
     try {
-        if (!m_library || m_library->path() != libraryPath) {
+        if (!m_library || m_libraryLocation != libraryPath) {
             m_library.reset();
             m_library = std::make_unique<library::ArtifactLibrary>(libraryPath);
+            m_libraryLocation = libraryPath;
         }
         report.runId = m_library->insert(run);
-    } catch (const std::exception& e) {
-        m_library.reset();  // the next run opens the file again
+    } catch (const library::LibraryError& e) {
+        m_library.reset();  // the next run opens the library again
         report.stored = false;
         report.storeError = e.what();
+        if (e.kind() == library::LibraryError::Kind::Unreachable && options.fallbackLibraryPath)
+            keepLocally(options, run, result, e.what());
+    } catch (const std::exception& e) {
+        m_library.reset();
+        report.stored = false;
+        report.storeError = e.what();
+    }
+}
+
+void RunPipeline::keepLocally(
+    const PipelineOptions& options, const library::NewRun& run, RunResult& result, const std::string& why)
+{
+    auto& report = result.report;
+    const std::string target = library::LibraryLocator::redacted(*options.libraryPath);
+    try {
+        library::ArtifactLibrary local(*options.fallbackLibraryPath);
+        const std::int64_t id = local.insert(run);
+        local.keepForPush(id, target, why);
+        report.storeError = "the team library " + target + " cannot be reached; the run is kept in " + local.path()
+            + " as run " + std::to_string(id)
+            + ", to send with `precompile-studio library push` when the server is back";
+        report.extra()["kept"] = {{"library", local.path()}, {"run_id", id}, {"target", target}, {"reason", why}};
+    } catch (const std::exception& e) {
+        report.storeError = why + "; and it could not be kept locally either: " + e.what();
     }
 }
 

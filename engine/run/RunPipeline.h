@@ -18,7 +18,8 @@ class RunClient;
 }
 namespace ps::library {
 class ArtifactLibrary;
-}
+struct NewRun;
+}  // namespace ps::library
 namespace ps::remote {
 struct RemoteTarget;
 }
@@ -30,6 +31,9 @@ struct PipelineOptions {
     protocol::RunOptions run;                ///< script, backend, tracer, timeout, verify (outDir is ours)
     std::optional<std::string> libraryPath;  ///< store the run here; nullopt: keep nothing
     std::optional<std::string> exportDir;    ///< also write NAME.py, NAME.cache and NAME.json here
+    /// Where a run is kept, marked for `library push`, when libraryPath is a team library that
+    /// cannot be reached (a local file library, e.g. the default one); nullopt: nowhere.
+    std::optional<std::string> fallbackLibraryPath;
     /// Store cancelled runs too (the command line never cancels; the window keeps none).
     bool storeCancelled = false;
 };
@@ -86,13 +90,17 @@ public:
 
 private:
     void readArtifacts(const std::string& folder, RunResult& result) const;
-    void store(const std::string& libraryPath, RunResult& result, const protocol::RunObserver& observer);
+    void store(const PipelineOptions& options, RunResult& result, const protocol::RunObserver& observer);
+    /// Keeps a run the team library could not take in the fallback library, marked for push.
+    void keepLocally(
+        const PipelineOptions& options, const library::NewRun& run, RunResult& result, const std::string& why);
     void exportTo(const std::string& dir, RunResult& result);
 
     std::unique_ptr<protocol::RunClient> m_client;
     std::string m_launchProblem;
     std::optional<model::StartFailure> m_launchCause;
     std::unique_ptr<library::ArtifactLibrary> m_library;
+    std::string m_libraryLocation;  ///< what m_library was opened with (a password included)
     std::string m_exportError;
 };
 
