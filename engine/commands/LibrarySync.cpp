@@ -1,7 +1,6 @@
 #include "commands/LibrarySync.h"
 
 #include <iostream>
-#include <map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -10,6 +9,7 @@
 #include "library/ArtifactLibrary.h"
 #include "library/LibraryError.h"
 #include "library/RunCopier.h"
+#include "library/RunPusher.h"
 #include "library/TerminalText.h"
 
 namespace ps::commands {
@@ -30,62 +30,30 @@ std::string safe(const std::string& text)
 int LibrarySync::push(const std::string& localPath, const LibraryOptions& o)
 {
     ArtifactLibrary local(localPath, ArtifactLibrary::OpenOptions{false, false});
-    // Waiting runs by the team library they go to.
-    std::map<std::string, std::vector<std::int64_t>> waiting;
-    for (const auto& entry : local.outbox())
-        if (!entry.pushedId)
-            waiting[o.to.empty() ? entry.target : o.to].push_back(entry.runId);
-    json out = {{"library", local.path()}, {"pushed", json::array()}, {"failures", json::array()}};
-    int exit = 0;
-    std::size_t pushed = 0;
-    for (const auto& [target, ids] : waiting) {
-        try {
-            ArtifactLibrary team(target);
-            const auto result = library::RunCopier::copy(local, team, ids);
-            // Already there (pushed before, its mark lost): found by uid, marked now.
-            std::map<std::string, std::int64_t> teamIds;
-            if (result.alreadyThere > 0)
-                for (const auto& s : team.list())
-                    teamIds.emplace(s.uid, s.id);
-            for (const std::int64_t id : ids) {
-                std::optional<std::int64_t> there;
-                for (const auto& [from, to] : result.copied)
-                    if (from == id)
-                        there = to;
-                if (!there) {
-                    const auto it = teamIds.find(local.show(id, false).summary.uid);
-                    if (it != teamIds.end())
-                        there = it->second;
-                }
-                if (!there)
-                    continue;
-                local.markPushed(id, *there);
-                ++pushed;
-                out["pushed"].push_back({{"run_id", id}, {"target", team.path()}, {"target_run_id", *there}});
-                if (!o.json)
-                    std::cout << "pushed run " << id << " to " << safe(team.path()) << " as run " << *there << "\n";
-            }
-            for (const auto& failure : result.failures) {
-                out["failures"].push_back(failure);
-                std::cerr << "precompile-studio: " << safe(failure) << "\n";
-                exit = std::max(exit, 1);
-            }
-        } catch (const LibraryError& e) {
-            if (e.kind() != LibraryError::Kind::Unreachable && e.kind() != LibraryError::Kind::ReadOnly)
-                throw;
-            out["failures"].push_back(e.what());
-            std::cerr << "precompile-studio: " << safe(e.what()) << "; " << ids.size() << " run(s) stay kept for it in "
-                      << safe(local.path()) << "\n";
-            exit = 2;
-        }
+    const library::RunPusher::Result result = library::RunPusher::push(local, o.to);
+    json out = {{"library", local.path()}, {"waiting", result.waiting}, {"pushed", json::array()},
+        {"unreached", json::array()}, {"failures", result.failures}};
+    for (const auto& p : result.pushed) {
+        out["pushed"].push_back({{"run_id", p.runId}, {"target", p.target}, {"target_run_id", p.targetRunId}});
+        if (!o.json)
+            std::cout << "pushed run " << p.runId << " to " << safe(p.target) << " as run " << p.targetRunId << "\n";
     }
+    for (const auto& u : result.unreached) {
+        out["unreached"].push_back({{"target", u.target}, {"why", u.why}, {"waiting", u.waiting}});
+        std::cerr << "precompile-studio: " << safe(u.why) << "; " << u.waiting << " run(s) stay kept for it in "
+                  << safe(local.path()) << "\n";
+    }
+    for (const auto& failure : result.failures)
+        std::cerr << "precompile-studio: " << safe(failure) << "\n";
     if (o.json)
         std::cout << out.dump(2) << "\n";
-    else if (waiting.empty())
+    else if (result.waiting == 0)
         std::cout << "no run is waiting to be pushed in " << safe(local.path()) << "\n";
-    else if (exit == 0)
-        std::cout << "pushed " << pushed << " run(s); none is waiting any more\n";
-    return exit;
+    else if (result.complete())
+        std::cout << "pushed " << result.pushed.size() << " run(s); none is waiting any more\n";
+    if (!result.unreached.empty())
+        return 2;
+    return result.failures.empty() ? 0 : 1;
 }
 
 int LibrarySync::copy(const LibraryOptions& o)
