@@ -124,8 +124,8 @@ VerifyReport PostgresStore::verify() const
     for (int i = 0; i < dangling.rows(); ++i) {
         const std::string sha(dangling.text(i, 2));
         report.integrityErrors.push_back("capture " + std::to_string(dangling.integer(i, 1)) + " of run "
-            + std::to_string(dangling.integer(i, 0)) + " refers to " + std::string(dangling.text(i, 3)) + " blob "
-            + sha + ", missing from the blobs table");
+            + std::to_string(dangling.integer(i, 0)) + " refers to " + std::string(dangling.text(i, 3)) + " blob " + sha
+            + ", missing from the blobs table");
         damaged.emplace(sha, "it is missing from the blobs table");
     }
     const PgResult unindexed = db_->exec("SELECT count(*) FROM runs WHERE search IS NULL OR NOT EXISTS "

@@ -1,4 +1,5 @@
-// Insert, list, show, search, export, trust, rm and gc on a real library file.
+// Insert, list, show, search, export, trust, rm and gc: the same behaviour over both stores (a
+// SQLite file, a PostgreSQL database), and what only a file has.
 
 #include <gtest/gtest.h>
 
@@ -6,6 +7,7 @@
 #include <filesystem>
 
 #include "LibraryTestSupport.h"
+#include "StoreBackends.h"
 #include "library/ArtifactLibrary.h"
 #include "library/DefaultLibraryPath.h"
 #include "library/LibraryError.h"
@@ -19,28 +21,40 @@ using test::makeRun;
 using test::TempDir;
 using json = nlohmann::json;
 
-std::string codecOf(const std::string& libraryPath, const std::string& sha)
+template <class Backend> std::string codecOf(const Backend& store, const std::string& sha)
 {
-    return test::rawQueryText(libraryPath, "SELECT codec FROM blobs WHERE sha256 = '" + sha + "'");
+    return store.query("SELECT codec FROM blobs WHERE sha256 = '" + sha + "'");
 }
 
-TEST(ArtifactLibrary, CreatesAFreshLibraryAtTheCurrentSchema)
+template <class Backend> class ArtifactLibraryOn : public ::testing::Test { };
+TYPED_TEST_SUITE(ArtifactLibraryOn, test::StoreBackends, test::StoreBackendNames);
+
+TYPED_TEST(ArtifactLibraryOn, CreatesAFreshLibraryAtTheCurrentSchema)
+{
+    TypeParam store;
+    EXPECT_FALSE(store.created());
+    ArtifactLibrary library(store.location());
+    EXPECT_EQ(library.schemaVersion(), TypeParam::kSchemaVersion);
+    EXPECT_EQ(library.path(), store.location());
+    EXPECT_TRUE(store.created());
+    EXPECT_EQ(library.list().size(), 0u);
+}
+
+TEST(SqliteStore, CreatesTheFileAndItsFoldersInWalModeWithIncrementalVacuum)
 {
     TempDir dir;
     const std::string path = dir.file("nested/folder/library.sqlite3");
     ArtifactLibrary library(path);
     EXPECT_EQ(library.schemaVersion(), Schema::kVersion);
-    EXPECT_EQ(library.path(), path);
     EXPECT_TRUE(std::filesystem::exists(path));
     EXPECT_EQ(test::rawQueryText(path, "PRAGMA journal_mode"), "wal");
     EXPECT_EQ(test::rawQueryText(path, "PRAGMA auto_vacuum"), "2");
-    EXPECT_EQ(library.list().size(), 0u);
 }
 
-TEST(ArtifactLibrary, InsertThenShowGivesTheReportBackWithRunId)
+TYPED_TEST(ArtifactLibraryOn, InsertThenShowGivesTheReportBackWithRunId)
 {
-    TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    TypeParam store;
+    ArtifactLibrary library(store.location());
     NewRun run = makeRun("linear", "def forward(x):\n    return x\n", "cache bytes");
     run.report["custom_field"] = {{"kept", true}};
     const std::int64_t id = library.insert(run);
@@ -74,10 +88,10 @@ TEST(ArtifactLibrary, InsertThenShowGivesTheReportBackWithRunId)
     EXPECT_EQ(artifact.cache, "cache bytes");
 }
 
-TEST(ArtifactLibrary, RefusesAReportWhoseHashesDoNotMatchItsBytesAndStoresNothing)
+TYPED_TEST(ArtifactLibraryOn, RefusesAReportWhoseHashesDoNotMatchItsBytesAndStoresNothing)
 {
-    TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    TypeParam store;
+    ArtifactLibrary library(store.location());
     NewRun run = makeRun("f", "code", "cache");
     run.report["captures"][0]["artifact"] = {{"python_code_sha256", std::string(64, 'a')}};
     try {
@@ -88,13 +102,13 @@ TEST(ArtifactLibrary, RefusesAReportWhoseHashesDoNotMatchItsBytesAndStoresNothin
         EXPECT_NE(std::string(e.what()).find(std::string(64, 'a')), std::string::npos) << e.what();
     }
     EXPECT_EQ(library.list().size(), 0u);
-    EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM blobs"), "0");
+    EXPECT_EQ(store.query("SELECT count(*) FROM blobs"), "0");
 }
 
-TEST(ArtifactLibrary, RefusesARunItCannotStoreSayingWhyAndStoresNothing)
+TYPED_TEST(ArtifactLibraryOn, RefusesARunItCannotStoreSayingWhyAndStoresNothing)
 {
-    TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    TypeParam store;
+    ArtifactLibrary library(store.location());
     struct Case {
         const char* why;
         NewRun run;
@@ -118,13 +132,32 @@ TEST(ArtifactLibrary, RefusesARunItCannotStoreSayingWhyAndStoresNothing)
         }
     }
     EXPECT_EQ(library.list().size(), 0u);
-    EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM blobs"), "0");
+    EXPECT_EQ(store.query("SELECT count(*) FROM blobs"), "0");
 }
 
-TEST(ArtifactLibrary, NamesARunByItsScriptElseItsFirstCaptureElseRun)
+TYPED_TEST(ArtifactLibraryOn, RefusesAReportNestedDeeperThanAnyReaderParses)
 {
-    TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    TypeParam store;
+    ArtifactLibrary library(store.location());
+    NewRun run = test::makeRun("deep", "code", "cache");
+    nlohmann::json deep = 1;
+    for (int i = 0; i < 200; ++i)
+        deep = nlohmann::json::array({deep});
+    run.report["extra"] = deep;
+    try {
+        library.insert(run);
+        FAIL() << "stored a report no reader could parse";
+    } catch (const LibraryError& e) {
+        EXPECT_EQ(e.kind(), LibraryError::Kind::Invalid);
+        EXPECT_NE(std::string(e.what()).find("nests deeper than 128 levels"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(library.list().size(), 0u);
+}
+
+TYPED_TEST(ArtifactLibraryOn, NamesARunByItsScriptElseItsFirstCaptureElseRun)
+{
+    TypeParam store;
+    ArtifactLibrary library(store.location());
     NewRun byScript = makeRun("f", "code", "cache");
     byScript.report["name"] = "";
     NewRun byCapture = byScript;
@@ -144,10 +177,10 @@ TEST(ArtifactLibrary, NamesARunByItsScriptElseItsFirstCaptureElseRun)
     EXPECT_EQ(library.show(library.insert(given)).summary.name, "given");
 }
 
-TEST(ArtifactLibrary, KeepsFailedRunsAndTheirMessages)
+TYPED_TEST(ArtifactLibraryOn, KeepsFailedRunsAndTheirMessages)
 {
-    TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    TypeParam store;
+    ArtifactLibrary library(store.location());
     NewRun run;
     run.report = {{"schema", 1}, {"script", "/s/global_tensor.py"}, {"status", "violation"},
         {"message", "a capture ended in a violation"},
@@ -168,24 +201,24 @@ TEST(ArtifactLibrary, KeepsFailedRunsAndTheirMessages)
     }
 }
 
-TEST(ArtifactLibrary, BlobsOfZeroAndOneByteRoundTrip)
+TYPED_TEST(ArtifactLibraryOn, BlobsOfZeroAndOneByteRoundTrip)
 {
-    TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    TypeParam store;
+    ArtifactLibrary library(store.location());
     const std::int64_t id = library.insert(makeRun("tiny", "", "x"));
     const CaptureArtifact artifact = library.artifact(id, 0);
     EXPECT_EQ(artifact.pythonCode, "");
     EXPECT_EQ(artifact.cache, "x");
-    EXPECT_EQ(codecOf(library.path(), Sha256::hex("")), "raw");
-    EXPECT_EQ(codecOf(library.path(), Sha256::hex("x")), "raw");
+    EXPECT_EQ(codecOf(store, Sha256::hex("")), "raw");
+    EXPECT_EQ(codecOf(store, Sha256::hex("x")), "raw");
     EXPECT_EQ(library.show(id).summary.captures[0].pythonCodeBytes, 0);
     EXPECT_TRUE(library.verify().ok());
 }
 
-TEST(ArtifactLibrary, BlobOf200MegabytesRoundTrips)
+TYPED_TEST(ArtifactLibraryOn, BlobOf200MegabytesRoundTrips)
 {
-    TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    TypeParam store;
+    ArtifactLibrary library(store.location());
     const std::size_t size = 200u * 1000u * 1000u;
     const std::string code = test::pythonCodeText(size, 3);
     const std::string cache = test::semiRandomBytes(8u << 20, 4);
@@ -197,16 +230,15 @@ TEST(ArtifactLibrary, BlobOf200MegabytesRoundTrips)
     EXPECT_EQ(Sha256::hex(artifact.pythonCode), codeSha);
     EXPECT_TRUE(artifact.pythonCode == code);  // 200 MB: not printed on failure
     EXPECT_EQ(Sha256::hex(artifact.cache), cacheSha);
-    EXPECT_EQ(codecOf(library.path(), codeSha), "zstd");
-    const auto stored = std::stoll(
-        test::rawQueryText(library.path(), "SELECT length(data) FROM blobs WHERE sha256 = '" + codeSha + "'"));
+    EXPECT_EQ(codecOf(store, codeSha), "zstd");
+    const auto stored = std::stoll(store.query("SELECT length(data) FROM blobs WHERE sha256 = '" + codeSha + "'"));
     EXPECT_LT(stored, static_cast<long long>(size / 4)) << "python_code text should compress";
 }
 
-TEST(ArtifactLibrary, StoresIncompressibleBytesRaw)
+TYPED_TEST(ArtifactLibraryOn, StoresIncompressibleBytesRaw)
 {
-    TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    TypeParam store;
+    ArtifactLibrary library(store.location());
     std::string noise(64 * 1024, '\0');
     std::uint32_t x = 12345;
     for (char& ch : noise) {
@@ -214,25 +246,24 @@ TEST(ArtifactLibrary, StoresIncompressibleBytesRaw)
         ch = static_cast<char>(x >> 24);
     }
     library.insert(makeRun("noise", "print(1)\n", noise));
-    EXPECT_EQ(codecOf(library.path(), Sha256::hex(noise)), "raw");
-    EXPECT_EQ(test::rawQueryText(library.path(), "SELECT length(data) FROM blobs WHERE codec = 'raw' AND size = 65536"),
-        "65536");
+    EXPECT_EQ(codecOf(store, Sha256::hex(noise)), "raw");
+    EXPECT_EQ(store.query("SELECT length(data) FROM blobs WHERE codec = 'raw' AND size = 65536"), "65536");
 }
 
-TEST(ArtifactLibrary, IdenticalContentIsStoredOnce)
+TYPED_TEST(ArtifactLibraryOn, IdenticalContentIsStoredOnce)
 {
-    TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    TypeParam store;
+    ArtifactLibrary library(store.location());
     library.insert(makeRun("a", "same code", "same cache"));
     library.insert(makeRun("b", "same code", "same cache"));
-    EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM blobs"), "2");
+    EXPECT_EQ(store.query("SELECT count(*) FROM blobs"), "2");
     EXPECT_EQ(library.list().size(), 2u);
 }
 
-TEST(ArtifactLibrary, ListsNewestFirstWithFilters)
+TYPED_TEST(ArtifactLibraryOn, ListsNewestFirstWithFilters)
 {
-    TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    TypeParam store;
+    ArtifactLibrary library(store.location());
     library.insert(makeRun("first", "c1", "k1", "eager"));
     NewRun failed;
     failed.report = {{"schema", 1}, {"script", "/s/second.py"}, {"status", "violation"}, {"message", "bad"},
@@ -269,10 +300,10 @@ TEST(ArtifactLibrary, ListsNewestFirstWithFilters)
     EXPECT_EQ(newest[0].captures.size(), 1u);
 }
 
-TEST(ArtifactLibrary, SearchFindsRunsByNameMessageAndScript)
+TYPED_TEST(ArtifactLibraryOn, SearchFindsRunsByNameMessageAndScript)
 {
-    TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    TypeParam store;
+    ArtifactLibrary library(store.location());
     const auto a = library.insert(makeRun("resnet_block", "c1", "k1"));
     NewRun failed;
     failed.report = {{"schema", 1}, {"script", "/s/attention.py"}, {"status", "violation"},
@@ -308,19 +339,19 @@ TEST(ArtifactLibrary, SearchFindsRunsByNameMessageAndScript)
     EXPECT_EQ(library.list(combined).size(), 0u);
 }
 
-TEST(ArtifactLibrary, RemoveThenGcDropsOnlyUnreferencedBlobs)
+TYPED_TEST(ArtifactLibraryOn, RemoveThenGcDropsOnlyUnreferencedBlobs)
 {
-    TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    TypeParam store;
+    ArtifactLibrary library(store.location());
     const std::string big = test::semiRandomBytes(2u << 20, 9);
     const auto a = library.insert(makeRun("alpha", "shared code", big));
     const auto b = library.insert(makeRun("b", "shared code", "own cache"));
-    EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM blobs"), "3");
+    EXPECT_EQ(store.query("SELECT count(*) FROM blobs"), "3");
 
     library.remove(a);
     EXPECT_EQ(library.list().size(), 1u);
     EXPECT_EQ(library.search("alpha").size(), 0u);
-    EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM captures WHERE run_id = 1"), "0");
+    EXPECT_EQ(store.query("SELECT count(*) FROM captures WHERE run_id = " + std::to_string(a)), "0");
     try {
         library.remove(a);
         FAIL() << "removed a run twice";
@@ -332,7 +363,7 @@ TEST(ArtifactLibrary, RemoveThenGcDropsOnlyUnreferencedBlobs)
     EXPECT_EQ(gc.blobsRemoved, 1);
     EXPECT_GT(gc.bytesRemoved, 1'000'000);
     EXPECT_LT(gc.fileBytesAfter, gc.fileBytesBefore);
-    EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM blobs"), "2");
+    EXPECT_EQ(store.query("SELECT count(*) FROM blobs"), "2");
     EXPECT_EQ(library.artifact(b, 0).pythonCode, "shared code");
     EXPECT_EQ(library.gc().blobsRemoved, 0);
     EXPECT_TRUE(library.verify().ok());
@@ -341,10 +372,10 @@ TEST(ArtifactLibrary, RemoveThenGcDropsOnlyUnreferencedBlobs)
     EXPECT_EQ(library.insert(makeRun("c", "x", "y")), b + 1);
 }
 
-TEST(ArtifactLibrary, TrustMarksARun)
+TYPED_TEST(ArtifactLibraryOn, TrustMarksARun)
 {
-    TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    TypeParam store;
+    ArtifactLibrary library(store.location());
     NewRun run = makeRun("imported", "c", "k");
     run.origin = ps::library::RunOrigin::Import;
     run.trusted = false;
@@ -356,10 +387,10 @@ TEST(ArtifactLibrary, TrustMarksARun)
     EXPECT_THROW(library.trust(id + 5), LibraryError);
 }
 
-TEST(ArtifactLibrary, ShowOfAMissingRunIsNotFound)
+TYPED_TEST(ArtifactLibraryOn, ShowOfAMissingRunIsNotFound)
 {
-    TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    TypeParam store;
+    ArtifactLibrary library(store.location());
     try {
         library.show(42);
         FAIL();
@@ -370,10 +401,11 @@ TEST(ArtifactLibrary, ShowOfAMissingRunIsNotFound)
     }
 }
 
-TEST(ArtifactLibrary, ExportWritesEachCaptureByteExact)
+TYPED_TEST(ArtifactLibraryOn, ExportWritesEachCaptureByteExact)
 {
+    TypeParam store;
     TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    ArtifactLibrary library(store.location());
     NewRun run;
     run.report = {{"schema", 1}, {"script", "/s/two.py"}, {"status", "ok"}, {"message", ""},
         {"captures",
@@ -398,10 +430,11 @@ TEST(ArtifactLibrary, ExportWritesEachCaptureByteExact)
     EXPECT_EQ(report["run_id"], id);
 }
 
-TEST(ArtifactLibrary, ExportOfARunWithoutArtifactsWritesNothing)
+TYPED_TEST(ArtifactLibraryOn, ExportOfARunWithoutArtifactsWritesNothing)
 {
+    TypeParam store;
     TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    ArtifactLibrary library(store.location());
     NewRun run;
     run.report
         = {{"schema", 1}, {"script", "/s/x.py"}, {"status", "error"}, {"message", "boom"}, {"captures", json::array()}};

@@ -1,5 +1,5 @@
 // The graph view's layout cache in the library: kept across opens, compressed, trimmed least
-// recently used first, and never a failure for its caller.
+// recently used first, and never a failure for its caller; in either store.
 
 #include <gtest/gtest.h>
 
@@ -8,13 +8,12 @@
 #include <vector>
 
 #include "LibraryTestSupport.h"
+#include "StoreBackends.h"
 #include "library/ArtifactLibrary.h"
 #include "library/LibraryLayoutCache.h"
 
 namespace ps::library {
 namespace {
-
-using test::TempDir;
 
 std::string layoutBytes(int seed, std::size_t size)
 {
@@ -30,10 +29,13 @@ std::string layoutBytes(int seed, std::size_t size)
     return s;
 }
 
-TEST(LayoutCache, KeepsALayoutAcrossOpens)
+template <class Backend> class LayoutCacheIn : public ::testing::Test { };
+TYPED_TEST_SUITE(LayoutCacheIn, test::StoreBackends, test::StoreBackendNames);
+
+TYPED_TEST(LayoutCacheIn, KeepsALayoutAcrossOpens)
 {
-    TempDir dir;
-    const std::string path = dir.file("library.sqlite3");
+    TypeParam store;
+    const std::string& path = store.location();
     std::string repetitive;
     for (int i = 0; i < 5000; ++i)
         repetitive += "node " + std::to_string(i % 10) + " 0 0 160 34\n";
@@ -44,24 +46,24 @@ TEST(LayoutCache, KeepsALayoutAcrossOpens)
     ArtifactLibrary library(path);
     EXPECT_EQ(library.layout("layout1:abc:state"), repetitive);
     EXPECT_FALSE(library.layout("layout1:abc:other").has_value());
-    EXPECT_EQ(test::rawQueryText(path, "SELECT codec FROM graph_layouts"), "zstd");
+    EXPECT_EQ(store.query("SELECT codec FROM graph_layouts"), "zstd");
     EXPECT_LT(library.layoutUsage().second, static_cast<std::int64_t>(repetitive.size()) / 4);
 }
 
-TEST(LayoutCache, ReplacesTheLayoutOfAKey)
+TYPED_TEST(LayoutCacheIn, ReplacesTheLayoutOfAKey)
 {
-    TempDir dir;
-    ArtifactLibrary library(dir.file("library.sqlite3"));
+    TypeParam store;
+    ArtifactLibrary library(store.location());
     library.storeLayout("k", "first");
     library.storeLayout("k", "second");
     EXPECT_EQ(library.layout("k"), "second");
     EXPECT_EQ(library.layoutUsage().first, 1);
 }
 
-TEST(LayoutCache, TrimsTheLeastRecentlyUsedPastTheBudget)
+TYPED_TEST(LayoutCacheIn, TrimsTheLeastRecentlyUsedPastTheBudget)
 {
-    TempDir dir;
-    ArtifactLibrary library(dir.file("library.sqlite3"));
+    TypeParam store;
+    ArtifactLibrary library(store.location());
     const std::size_t each = static_cast<std::size_t>(ArtifactLibrary::kLayoutBudget / 4);  // noise: stored raw
     library.storeLayout("a", layoutBytes(1, each));
     library.storeLayout("b", layoutBytes(2, each));
@@ -75,10 +77,10 @@ TEST(LayoutCache, TrimsTheLeastRecentlyUsedPastTheBudget)
     EXPECT_LE(library.layoutUsage().second, ArtifactLibrary::kLayoutBudget);
 }
 
-TEST(LayoutCache, ADamagedRowIsDroppedNotThrown)
+TYPED_TEST(LayoutCacheIn, ADamagedRowIsDroppedNotThrown)
 {
-    TempDir dir;
-    const std::string path = dir.file("library.sqlite3");
+    TypeParam store;
+    const std::string& path = store.location();
     {
         ArtifactLibrary library(path);
         library.storeLayout("k", std::string(10000, 'x'));
@@ -87,9 +89,9 @@ TEST(LayoutCache, ADamagedRowIsDroppedNotThrown)
         ArtifactLibrary library(path);
         library.storeLayout("huge", std::string(10000, 'y'));
     }
-    test::rawExec(path, "UPDATE graph_layouts SET data = x'00112233' WHERE key = 'k'");
+    store.exec("UPDATE graph_layouts SET data = " + TypeParam::bytesLiteral("00112233") + " WHERE key = 'k'");
     // A size no layout can have: refused as damage, not allocated.
-    test::rawExec(path, "UPDATE graph_layouts SET size = 9000000000000000000 WHERE key = 'huge'");
+    store.exec("UPDATE graph_layouts SET size = 9000000000000000000 WHERE key = 'huge'");
     ArtifactLibrary library(path);
     EXPECT_FALSE(library.layout("k").has_value());
     EXPECT_FALSE(library.layout("huge").has_value());
@@ -97,10 +99,10 @@ TEST(LayoutCache, ADamagedRowIsDroppedNotThrown)
     EXPECT_TRUE(library.verify().ok());
 }
 
-TEST(LayoutCache, TheAdapterSharesOneLibraryBetweenThreads)
+TYPED_TEST(LayoutCacheIn, TheAdapterSharesOneLibraryBetweenThreads)
 {
-    TempDir dir;
-    const std::string path = dir.file("library.sqlite3");
+    TypeParam store;
+    const std::string& path = store.location();
     {
         ArtifactLibrary create(path);
     }
@@ -118,13 +120,13 @@ TEST(LayoutCache, TheAdapterSharesOneLibraryBetweenThreads)
             EXPECT_EQ(cache.load("k" + std::to_string(t) + "-" + std::to_string(i)), layoutBytes(t * 100 + i, 2000));
 }
 
-TEST(LayoutCache, TheAdapterCachesNothingWithoutALibrary)
+TYPED_TEST(LayoutCacheIn, TheAdapterCachesNothingWithoutALibrary)
 {
-    TempDir dir;
-    LibraryLayoutCache cache(dir.file("missing.sqlite3"));
+    TypeParam store;  // no library there yet: a missing file, an empty database
+    LibraryLayoutCache cache(store.location());
     cache.store("k", "bytes");
     EXPECT_FALSE(cache.load("k").has_value());
-    EXPECT_FALSE(std::filesystem::exists(dir.file("missing.sqlite3")));  // never created by a cache
+    EXPECT_FALSE(store.created());  // never created by a cache
 }
 
 }  // namespace

@@ -1,11 +1,12 @@
 // A blob changed behind the library's back: show, export and verify call it damaged, and its
-// bytes are never handed out.
+// bytes are never handed out; in either store, damaged through its own raw access.
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
 #include "LibraryTestSupport.h"
+#include "StoreBackends.h"
 #include "library/ArtifactLibrary.h"
 #include "library/LibraryError.h"
 #include "library/Sha256.h"
@@ -16,54 +17,36 @@ namespace {
 
 using test::TempDir;
 
-/// Flips one byte of a stored blob through plain SQLite, as a disk error or a stray program would.
-void flipByte(const std::string& libraryPath, const std::string& sha, int offset)
-{
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(libraryPath.c_str(), &db), SQLITE_OK);
-    sqlite3_stmt* st = nullptr;
-    ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT rowid FROM blobs WHERE sha256 = ?", -1, &st, nullptr), SQLITE_OK);
-    sqlite3_bind_text(st, 1, sha.c_str(), -1, SQLITE_TRANSIENT);
-    ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
-    const sqlite3_int64 rowid = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_blob* blob = nullptr;
-    ASSERT_EQ(sqlite3_blob_open(db, "main", "blobs", "data", rowid, 1, &blob), SQLITE_OK);
-    unsigned char byte = 0;
-    ASSERT_EQ(sqlite3_blob_read(blob, &byte, 1, offset), SQLITE_OK);
-    byte ^= 0x20;
-    ASSERT_EQ(sqlite3_blob_write(blob, &byte, 1, offset), SQLITE_OK);
-    sqlite3_blob_close(blob);
-    sqlite3_close(db);
-}
-
-struct DamagedLibrary {
-    TempDir dir;
-    std::string path = dir.file("lib.sqlite3");
+template <class Backend> struct DamagedLibrary {
+    Backend store;
+    TempDir dir;  // exports
+    const std::string& location = store.location();
     std::string code = test::pythonCodeText(50'000, 1);   // stored zstd
     std::string cache = test::semiRandomBytes(1'000, 2);  // mostly noise: stored raw
     std::int64_t damagedRun = 0;
     std::int64_t goodRun = 0;
 };
 
-class LibraryDamage : public ::testing::Test {
+/// A library of two runs, the victim's blobs to be damaged behind the store's back (through the
+/// store's own raw access: plain sqlite3 on the file, the superuser on the database).
+template <class Backend> class LibraryDamageIn : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        ArtifactLibrary library(d.path);
+        ArtifactLibrary library(d.location);
         d.damagedRun = library.insert(test::makeRun("victim", d.code, d.cache));
         d.goodRun = library.insert(test::makeRun("bystander", "other code", "other cache"));
-        ASSERT_EQ(
-            test::rawQueryText(d.path, "SELECT codec FROM blobs WHERE sha256 = '" + Sha256::hex(d.cache) + "'"), "raw");
+        ASSERT_EQ(d.store.query("SELECT codec FROM blobs WHERE sha256 = '" + Sha256::hex(d.cache) + "'"), "raw");
     }
-    DamagedLibrary d;
+    DamagedLibrary<Backend> d;
 };
+TYPED_TEST_SUITE(LibraryDamageIn, test::StoreBackends, test::StoreBackendNames);
 
-TEST_F(LibraryDamage, RawBlobWithAFlippedByteIsReportedEverywhere)
+TYPED_TEST(LibraryDamageIn, RawBlobWithAFlippedByteIsReportedEverywhere)
 {
-    const std::string sha = Sha256::hex(d.cache);
-    flipByte(d.path, sha, 500);
-    ArtifactLibrary library(d.path);
+    const std::string sha = Sha256::hex(this->d.cache);
+    this->d.store.flipByte(sha, 500);
+    ArtifactLibrary library(this->d.location);
 
     const VerifyReport verify = library.verify();
     EXPECT_FALSE(verify.ok());
@@ -71,30 +54,30 @@ TEST_F(LibraryDamage, RawBlobWithAFlippedByteIsReportedEverywhere)
     ASSERT_EQ(verify.damaged.size(), 1u);
     EXPECT_EQ(verify.damaged[0].sha256, sha);
     EXPECT_EQ(verify.damaged[0].role, "cache");
-    EXPECT_EQ(verify.damaged[0].runIds, std::vector<std::int64_t>{d.damagedRun});
+    EXPECT_EQ(verify.damaged[0].runIds, std::vector<std::int64_t>{this->d.damagedRun});
     EXPECT_NE(verify.damaged[0].detail.find("hashes to"), std::string::npos) << verify.damaged[0].detail;
     EXPECT_EQ(verify.blobsChecked, 4);
 
-    const RunRecord shown = library.show(d.damagedRun);
+    const RunRecord shown = library.show(this->d.damagedRun);
     ASSERT_EQ(shown.damaged.size(), 1u);
     EXPECT_EQ(shown.damaged[0].sha256, sha);
-    EXPECT_NE(shown.damaged[0].detail.find("run " + std::to_string(d.damagedRun)), std::string::npos);
-    EXPECT_TRUE(library.show(d.goodRun).damaged.empty());
+    EXPECT_NE(shown.damaged[0].detail.find("run " + std::to_string(this->d.damagedRun)), std::string::npos);
+    EXPECT_TRUE(library.show(this->d.goodRun).damaged.empty());
 
     try {
-        library.artifact(d.damagedRun, 0);
+        library.artifact(this->d.damagedRun, 0);
         FAIL() << "damaged bytes were handed out";
     } catch (const LibraryError& e) {
         EXPECT_EQ(e.kind(), LibraryError::Kind::Damaged);
         const std::string what = e.what();
         EXPECT_NE(what.find(sha), std::string::npos) << what;
-        EXPECT_NE(what.find("run " + std::to_string(d.damagedRun)), std::string::npos) << what;
-        EXPECT_NE(what.find(d.path), std::string::npos) << what;
+        EXPECT_NE(what.find("run " + std::to_string(this->d.damagedRun)), std::string::npos) << what;
+        EXPECT_NE(what.find(this->d.location), std::string::npos) << what;
     }
 
-    const std::string out = d.dir.file("export");
+    const std::string out = this->d.dir.file("export");
     try {
-        library.exportRun(d.damagedRun, out);
+        library.exportRun(this->d.damagedRun, out);
         FAIL() << "exported a damaged blob";
     } catch (const LibraryError& e) {
         EXPECT_EQ(e.kind(), LibraryError::Kind::Damaged);
@@ -102,107 +85,115 @@ TEST_F(LibraryDamage, RawBlobWithAFlippedByteIsReportedEverywhere)
     EXPECT_FALSE(std::filesystem::exists(out + "/victim.cache"));
     EXPECT_FALSE(std::filesystem::exists(out + "/victim.py"));
 
-    EXPECT_EQ(library.artifact(d.goodRun, 0).cache, "other cache");
+    EXPECT_EQ(library.artifact(this->d.goodRun, 0).cache, "other cache");
 }
 
-TEST_F(LibraryDamage, CompressedBlobWithAFlippedByteIsDamaged)
+TYPED_TEST(LibraryDamageIn, CompressedBlobWithAFlippedByteIsDamaged)
 {
-    const std::string sha = Sha256::hex(d.code);
-    flipByte(d.path, sha, 300);
-    ArtifactLibrary library(d.path);
+    const std::string sha = Sha256::hex(this->d.code);
+    this->d.store.flipByte(sha, 300);
+    ArtifactLibrary library(this->d.location);
     const VerifyReport verify = library.verify();
     ASSERT_EQ(verify.damaged.size(), 1u);
     EXPECT_EQ(verify.damaged[0].sha256, sha);
     EXPECT_EQ(verify.damaged[0].role, "python_code");
-    EXPECT_THROW(library.artifact(d.damagedRun, 0), LibraryError);
-    EXPECT_EQ(library.show(d.damagedRun).damaged.size(), 1u);
+    EXPECT_THROW(library.artifact(this->d.damagedRun, 0), LibraryError);
+    EXPECT_EQ(library.show(this->d.damagedRun).damaged.size(), 1u);
 }
 
-TEST_F(LibraryDamage, MissingBlobIsDamaged)
+TYPED_TEST(LibraryDamageIn, MissingBlobIsDamaged)
 {
-    const std::string sha = Sha256::hex(d.cache);
-    test::rawExec(d.path, "PRAGMA foreign_keys = OFF; DELETE FROM blobs WHERE sha256 = '" + sha + "'");
-    ArtifactLibrary library(d.path);
+    const std::string sha = Sha256::hex(this->d.cache);
+    this->d.store.deleteReferencedBlob(sha);
+    ArtifactLibrary library(this->d.location);
     const VerifyReport verify = library.verify();
     ASSERT_EQ(verify.damaged.size(), 1u);
     EXPECT_EQ(verify.damaged[0].sha256, sha);
     EXPECT_NE(verify.damaged[0].detail.find("missing"), std::string::npos);
-    EXPECT_EQ(verify.damaged[0].runIds, std::vector<std::int64_t>{d.damagedRun});
+    EXPECT_EQ(verify.damaged[0].runIds, std::vector<std::int64_t>{this->d.damagedRun});
     EXPECT_FALSE(verify.integrityErrors.empty()) << "foreign_key_check should name the dangling capture";
-    EXPECT_EQ(library.show(d.damagedRun).damaged.size(), 1u);
-    EXPECT_THROW(library.exportRun(d.damagedRun, d.dir.file("out")), LibraryError);
+    EXPECT_EQ(library.show(this->d.damagedRun).damaged.size(), 1u);
+    EXPECT_THROW(library.exportRun(this->d.damagedRun, this->d.dir.file("out")), LibraryError);
 }
 
-TEST_F(LibraryDamage, ABlobWhoseRecordedSizeLiesIsDamaged)
+TYPED_TEST(LibraryDamageIn, ABlobWhoseRecordedSizeLiesIsDamaged)
 {
-    const std::string sha = Sha256::hex(d.cache);
-    test::rawExec(d.path, "UPDATE blobs SET size = size + 1 WHERE sha256 = '" + sha + "'");
-    ArtifactLibrary library(d.path);
+    const std::string sha = Sha256::hex(this->d.cache);
+    this->d.store.exec("UPDATE blobs SET size = size + 1 WHERE sha256 = '" + sha + "'");
+    ArtifactLibrary library(this->d.location);
     ASSERT_EQ(library.verify().damaged.size(), 1u);
-    EXPECT_THROW(library.artifact(d.damagedRun, 0), LibraryError);
+    EXPECT_THROW(library.artifact(this->d.damagedRun, 0), LibraryError);
 }
 
-TEST_F(LibraryDamage, ADamagedSearchIndexIsFoundWithoutTheWriteLock)
+TYPED_TEST(LibraryDamageIn, AStoredReportNestedTooDeepIsRefusedNotCrashed)
 {
-    // Garbage over every segment of the index (rows 1 and 10 are its structure and averages).
+    const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');
+    this->d.store.exec(
+        "UPDATE run_documents SET report_json = '" + deep + "' WHERE run_id = " + std::to_string(this->d.damagedRun));
+    ArtifactLibrary library(this->d.location);
+    EXPECT_EQ(library.list().size(), 2u);
+    try {
+        library.show(this->d.damagedRun);
+        FAIL() << "parsed a report nested 100,000 deep";
+    } catch (const LibraryError& e) {
+        EXPECT_EQ(e.kind(), LibraryError::Kind::Corrupt);
+        const std::string what = e.what();
+        EXPECT_NE(
+            what.find("the report of run " + std::to_string(this->d.damagedRun) + " nests deeper"), std::string::npos)
+            << what;
+    }
+    EXPECT_THROW(library.exportRun(this->d.damagedRun, this->d.dir.file("out")), LibraryError);
+    EXPECT_TRUE(library.show(this->d.goodRun).damaged.empty());
+}
+
+// --- damage only one store can have ------------------------------------------------------
+
+class SqliteLibraryDamage : public LibraryDamageIn<test::SqliteBackend> { };
+
+TEST_F(SqliteLibraryDamage, ADamagedSearchIndexIsFoundWithoutTheWriteLock)
+{
+    // Garbage over every segment of the FTS5 index (rows 1 and 10 are its structure and averages).
     std::string garbage;
     for (int i = 0; i < 4096; ++i)
         garbage += "5A";
-    test::rawExec(
-        d.path, "UPDATE run_search_data SET block = substr(X'" + garbage + "', 1, length(block)) WHERE id > 10");
-    const VerifyReport verify = ArtifactLibrary(d.path, ArtifactLibrary::OpenOptions{false, true}).verify();
+    d.store.exec("UPDATE run_search_data SET block = substr(X'" + garbage + "', 1, length(block)) WHERE id > 10");
+    const VerifyReport verify = ArtifactLibrary(d.location, ArtifactLibrary::OpenOptions{false, true}).verify();
     ASSERT_EQ(verify.integrityErrors.size(), 1u);
     EXPECT_NE(verify.integrityErrors[0].find("the search index is damaged"), std::string::npos)
         << verify.integrityErrors[0];
     EXPECT_TRUE(verify.damaged.empty());
 }
 
-TEST_F(LibraryDamage, AStoredReportNestedTooDeepIsRefusedNotCrashed)
+class PostgresLibraryDamage : public LibraryDamageIn<test::PostgresBackend> { };
+
+TEST_F(PostgresLibraryDamage, ARunWithoutItsDocumentIsFoundReadOnly)
 {
-    const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');
-    test::rawExec(
-        d.path, "UPDATE run_documents SET report_json = '" + deep + "' WHERE run_id = " + std::to_string(d.damagedRun));
-    ArtifactLibrary library(d.path);
-    EXPECT_EQ(library.list().size(), 2u);
-    try {
-        library.show(d.damagedRun);
-        FAIL() << "parsed a report nested 100,000 deep";
-    } catch (const LibraryError& e) {
-        EXPECT_EQ(e.kind(), LibraryError::Kind::Corrupt);
-        const std::string what = e.what();
-        EXPECT_NE(what.find("the report of run " + std::to_string(d.damagedRun) + " nests deeper"), std::string::npos)
-            << what;
-    }
-    EXPECT_THROW(library.exportRun(d.damagedRun, d.dir.file("out")), LibraryError);
-    EXPECT_TRUE(library.show(d.goodRun).damaged.empty());
+    d.store.exec("DELETE FROM run_documents WHERE run_id = " + std::to_string(d.damagedRun));
+    const VerifyReport verify = ArtifactLibrary(d.location, ArtifactLibrary::OpenOptions{false, true}).verify();
+    ASSERT_EQ(verify.integrityErrors.size(), 1u);
+    EXPECT_NE(verify.integrityErrors[0].find("1 run(s) without their document"), std::string::npos)
+        << verify.integrityErrors[0];
+    EXPECT_TRUE(verify.damaged.empty());
 }
 
-TEST(LibraryInsert, RefusesAReportNestedDeeperThanAnyReaderParses)
+TEST_F(PostgresLibraryDamage, AMissingBlobIsNamedAsADanglingReference)
 {
-    TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
-    NewRun run = test::makeRun("deep", "code", "cache");
-    nlohmann::json deep = 1;
-    for (int i = 0; i < 200; ++i)
-        deep = nlohmann::json::array({deep});
-    run.report["extra"] = deep;
-    try {
-        library.insert(run);
-        FAIL() << "stored a report no reader could parse";
-    } catch (const LibraryError& e) {
-        EXPECT_EQ(e.kind(), LibraryError::Kind::Invalid);
-        EXPECT_NE(std::string(e.what()).find("nests deeper than 128 levels"), std::string::npos) << e.what();
-    }
-    EXPECT_EQ(library.list().size(), 0u);
+    d.store.deleteReferencedBlob(Sha256::hex(d.code));
+    const VerifyReport verify = ArtifactLibrary(d.location).verify();
+    ASSERT_EQ(verify.integrityErrors.size(), 1u);
+    EXPECT_NE(verify.integrityErrors[0].find("capture 0 of run " + std::to_string(d.damagedRun)), std::string::npos)
+        << verify.integrityErrors[0];
+    ASSERT_EQ(verify.damaged.size(), 1u);
+    EXPECT_EQ(verify.damaged[0].role, "python_code");
 }
 
 // --- a damaged blob is never trusted by its key alone -------------------------------------
 
 /// Stores the victim's bytes again in a new run and checks that both runs read whole, export
 /// and verify clean: the damaged copy was replaced, not reused.
-void expectRepairedByReinsert(DamagedLibrary& d)
+template <class Backend> void expectRepairedByReinsert(DamagedLibrary<Backend>& d)
 {
-    ArtifactLibrary library(d.path);
+    ArtifactLibrary library(d.location);
     ASSERT_FALSE(library.verify().ok()) << "the damage under test did not take";
     const std::int64_t again = library.insert(test::makeRun("victim", d.code, d.cache));
     for (const std::int64_t run : {d.damagedRun, again}) {
@@ -218,41 +209,43 @@ void expectRepairedByReinsert(DamagedLibrary& d)
     EXPECT_TRUE(test::readBytes(out + "/victim.py") == d.code);
     const VerifyReport verify = library.verify();
     EXPECT_TRUE(verify.ok()) << (verify.damaged.empty() ? "integrity" : verify.damaged[0].detail);
-    EXPECT_EQ(test::rawQueryText(d.path, "SELECT count(*) FROM blobs"), "4");
+    EXPECT_EQ(d.store.query("SELECT count(*) FROM blobs"), "4");
 }
 
-TEST_F(LibraryDamage, InsertingTheBytesOfADamagedRawBlobAgainReplacesIt)
+TYPED_TEST(LibraryDamageIn, InsertingTheBytesOfADamagedRawBlobAgainReplacesIt)
 {
-    flipByte(d.path, Sha256::hex(d.cache), 500);
-    expectRepairedByReinsert(d);
+    this->d.store.flipByte(Sha256::hex(this->d.cache), 500);
+    expectRepairedByReinsert(this->d);
 }
 
-TEST_F(LibraryDamage, InsertingTheBytesOfADamagedCompressedBlobAgainReplacesIt)
+TYPED_TEST(LibraryDamageIn, InsertingTheBytesOfADamagedCompressedBlobAgainReplacesIt)
 {
-    flipByte(d.path, Sha256::hex(d.code), 300);
-    expectRepairedByReinsert(d);
+    this->d.store.flipByte(Sha256::hex(this->d.code), 300);
+    expectRepairedByReinsert(this->d);
 }
 
-TEST_F(LibraryDamage, InsertingTheBytesOfABlobWhoseSizeLiesAgainReplacesIt)
+TYPED_TEST(LibraryDamageIn, InsertingTheBytesOfABlobWhoseSizeLiesAgainReplacesIt)
 {
-    test::rawExec(d.path, "UPDATE blobs SET size = size + 1 WHERE sha256 = '" + Sha256::hex(d.code) + "'");
-    expectRepairedByReinsert(d);
+    this->d.store.exec("UPDATE blobs SET size = size + 1 WHERE sha256 = '" + Sha256::hex(this->d.code) + "'");
+    expectRepairedByReinsert(this->d);
 }
 
-TEST_F(LibraryDamage, InsertingTheBytesOfAMissingBlobAgainRestoresIt)
+TYPED_TEST(LibraryDamageIn, InsertingTheBytesOfAMissingBlobAgainRestoresIt)
 {
-    test::rawExec(d.path, "PRAGMA foreign_keys = OFF; DELETE FROM blobs WHERE sha256 = '" + Sha256::hex(d.cache) + "'");
-    expectRepairedByReinsert(d);
+    this->d.store.deleteReferencedBlob(Sha256::hex(this->d.cache));
+    expectRepairedByReinsert(this->d);
 }
 
-TEST_F(LibraryDamage, AWholeBlobIsReusedNotRewritten)
+TYPED_TEST(LibraryDamageIn, AWholeBlobIsReusedNotRewritten)
 {
-    const std::string sha = Sha256::hex(d.code);
-    const std::string before = test::rawQueryText(d.path, "SELECT hex(data) FROM blobs WHERE sha256 = '" + sha + "'");
-    ArtifactLibrary library(d.path);
-    library.insert(test::makeRun("victim", d.code, d.cache));
-    EXPECT_EQ(test::rawQueryText(d.path, "SELECT hex(data) FROM blobs WHERE sha256 = '" + sha + "'"), before);
-    EXPECT_EQ(test::rawQueryText(d.path, "SELECT count(*) FROM blobs"), "4");
+    const std::string sha = Sha256::hex(this->d.code);
+    const std::string before
+        = this->d.store.query("SELECT " + TypeParam::hexOf("data") + " FROM blobs WHERE sha256 = '" + sha + "'");
+    ArtifactLibrary library(this->d.location);
+    library.insert(test::makeRun("victim", this->d.code, this->d.cache));
+    EXPECT_EQ(
+        this->d.store.query("SELECT " + TypeParam::hexOf("data") + " FROM blobs WHERE sha256 = '" + sha + "'"), before);
+    EXPECT_EQ(this->d.store.query("SELECT count(*) FROM blobs"), "4");
 }
 
 TEST(ZstdCodec, DecompressesToComparesEveryByteWithoutTrustingTheFrame)

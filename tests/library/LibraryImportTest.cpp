@@ -1,11 +1,12 @@
 // Import of NAME.py + NAME.cache + NAME.json: a real precompile pair (fixtures/, made by
-// make_import_fixture.py) is accepted, a mismatched one refused.
+// make_import_fixture.py) is accepted, a mismatched one refused; into either store.
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
 #include "LibraryTestSupport.h"
+#include "StoreBackends.h"
 #include "library/ArtifactFiles.h"
 #include "library/ArtifactLibrary.h"
 #include "library/LibraryError.h"
@@ -68,10 +69,14 @@ TEST(ArtifactFiles, FileStemsAreSafe)
     EXPECT_EQ(ArtifactFiles::fileStem("a b/c"), "a_b_c");
 }
 
-TEST(LibraryImport, ImportsARealPairAsUntrustedAndExportsItByteExact)
+template <class Backend> class LibraryImportInto : public ::testing::Test { };
+TYPED_TEST_SUITE(LibraryImportInto, test::StoreBackends, test::StoreBackendNames);
+
+TYPED_TEST(LibraryImportInto, ImportsARealPairAsUntrustedAndExportsItByteExact)
 {
+    TypeParam store;
     TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    ArtifactLibrary library(store.location());
     const std::string py = copyPair(dir);
     const std::int64_t id = library.importArtifact(py);
 
@@ -93,14 +98,15 @@ TEST(LibraryImport, ImportsARealPairAsUntrustedAndExportsItByteExact)
     // What export wrote imports again.
     const std::int64_t again = library.importArtifact(dir.file("out/sin_plus_one.py"));
     EXPECT_EQ(library.artifact(again, 0).cache, library.artifact(id, 0).cache);
-    EXPECT_EQ(test::rawQueryText(library.path(), "SELECT count(*) FROM blobs"), "2");
+    EXPECT_EQ(store.query("SELECT count(*) FROM blobs"), "2");
 }
 
-TEST(LibraryImport, ARunExportsAndComesBackUnderItsRowsName)
+TYPED_TEST(LibraryImportInto, ARunExportsAndComesBackUnderItsRowsName)
 {
     // The row is called my_script; its one capture is still called what the report says.
+    TypeParam store;
     TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    ArtifactLibrary library(store.location());
     const std::int64_t id = library.importArtifact(copyPair(dir, "my_script"));
     const RunRecord record = library.show(id);
     ASSERT_EQ(record.summary.name, "my_script");
@@ -113,10 +119,11 @@ TEST(LibraryImport, ARunExportsAndComesBackUnderItsRowsName)
     EXPECT_EQ(library.show(again).summary.name, "my_script");
 }
 
-TEST(LibraryImport, RefusesPythonCodeThatIsNotTheCachesCode)
+TYPED_TEST(LibraryImportInto, RefusesPythonCodeThatIsNotTheCachesCode)
 {
+    TypeParam store;
     TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    ArtifactLibrary library(store.location());
     const std::string py = copyPair(dir);
     const std::string original = test::readBytes(py);
     const std::string edited = original + "\n# an innocent edit\n";
@@ -125,10 +132,11 @@ TEST(LibraryImport, RefusesPythonCodeThatIsNotTheCachesCode)
         library, py, {Sha256::hex(original), Sha256::hex(edited), "code_hash", dir.file("sin_plus_one.cache")});
 }
 
-TEST(LibraryImport, RefusesACacheOfAnotherArtifact)
+TYPED_TEST(LibraryImportInto, RefusesACacheOfAnotherArtifact)
 {
+    TypeParam store;
     TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    ArtifactLibrary library(store.location());
     const std::string py = copyPair(dir);
     std::string cache = test::readBytes(dir.file("sin_plus_one.cache"));
     const std::string hash = Sha256::hex(test::readBytes(py));
@@ -138,19 +146,21 @@ TEST(LibraryImport, RefusesACacheOfAnotherArtifact)
     expectMismatch(library, py, {hash, other});
 }
 
-TEST(LibraryImport, RefusesACacheThatIsNotAPrecompileCache)
+TYPED_TEST(LibraryImportInto, RefusesACacheThatIsNotAPrecompileCache)
 {
+    TypeParam store;
     TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    ArtifactLibrary library(store.location());
     const std::string py = copyPair(dir);
     test::writeBytes(dir.file("sin_plus_one.cache"), "just some bytes");
     expectMismatch(library, py, {"no code_hash"});
 }
 
-TEST(LibraryImport, RefusesAReportThatDescribesOtherBytes)
+TYPED_TEST(LibraryImportInto, RefusesAReportThatDescribesOtherBytes)
 {
+    TypeParam store;
     TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    ArtifactLibrary library(store.location());
     const std::string py = copyPair(dir);
     json report = json::parse(test::readBytes(dir.file("sin_plus_one.json")));
     report["captures"][0]["artifact"]["cache_sha256"] = std::string(64, 'b');
@@ -162,10 +172,11 @@ TEST(LibraryImport, RefusesAReportThatDescribesOtherBytes)
     expectMismatch(library, py, {std::string(64, 'c'), Sha256::hex(test::readBytes(py))});
 }
 
-TEST(LibraryImport, NeedsAllThreeFiles)
+TYPED_TEST(LibraryImportInto, NeedsAllThreeFiles)
 {
+    TypeParam store;
     TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    ArtifactLibrary library(store.location());
     const std::string py = copyPair(dir);
     std::filesystem::remove(dir.file("sin_plus_one.cache"));
     try {
@@ -183,10 +194,11 @@ TEST(LibraryImport, NeedsAllThreeFiles)
     }
 }
 
-TEST(LibraryImport, PicksTheCaptureOfAMultiCaptureReport)
+TYPED_TEST(LibraryImportInto, PicksTheCaptureOfAMultiCaptureReport)
 {
+    TypeParam store;
     TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    ArtifactLibrary library(store.location());
     const std::string py = copyPair(dir);
     json report = json::parse(test::readBytes(dir.file("sin_plus_one.json")));
     json other = test::captureReport("other", "inductor");
@@ -218,10 +230,11 @@ void expectRefusedReport(
     EXPECT_EQ(library.list().size(), 0u);
 }
 
-TEST(LibraryImport, RefusesANameJsonNestedDeeperThanAnyReport)
+TYPED_TEST(LibraryImportInto, RefusesANameJsonNestedDeeperThanAnyReport)
 {
+    TypeParam store;
     TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    ArtifactLibrary library(store.location());
     const std::string py = copyPair(dir);
     test::writeBytes(dir.file("sin_plus_one.json"), std::string(100'000, '[') + std::string(100'000, ']'));
     expectRefusedReport(library, py, dir.file("sin_plus_one.json"), "nests deeper than 128 levels");
@@ -239,10 +252,11 @@ TEST(LibraryImport, RefusesANameJsonNestedDeeperThanAnyReport)
     expectRefusedReport(library, py, dir.file("sin_plus_one.json"), "nests deeper than 128 levels");
 }
 
-TEST(LibraryImport, RefusesAHugeNameJsonBeforeReadingIt)
+TYPED_TEST(LibraryImportInto, RefusesAHugeNameJsonBeforeReadingIt)
 {
+    TypeParam store;
     TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    ArtifactLibrary library(store.location());
     const std::string py = copyPair(dir);
     // Sparse: 129 MiB on paper, nothing on disk; read whole it would not be JSON at all.
     std::filesystem::resize_file(dir.file("sin_plus_one.json"), (std::uintmax_t{129} << 20));
@@ -259,10 +273,11 @@ TEST(LibraryImport, RefusesAHugeNameJsonBeforeReadingIt)
     }
 }
 
-TEST(LibraryImport, AReportJustUnderTheLimitsIsImported)
+TYPED_TEST(LibraryImportInto, AReportJustUnderTheLimitsIsImported)
 {
+    TypeParam store;
     TempDir dir;
-    ArtifactLibrary library(dir.file("lib.sqlite3"));
+    ArtifactLibrary library(store.location());
     const std::string py = copyPair(dir);
     json report = json::parse(test::readBytes(kFixture + ".json"));
     json deep = 1;
