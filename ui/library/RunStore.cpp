@@ -12,6 +12,8 @@
 #include "library/DefaultLibraryPath.h"
 #include "library/LibraryError.h"
 #include "library/LibraryLayoutCache.h"
+#include "library/LibraryLocator.h"
+#include "library/RunPusher.h"
 #include "library/RunSideLoader.h"
 
 namespace ps::ui {
@@ -35,6 +37,62 @@ struct RunStore::Impl {
 QString RunStore::defaultPath()
 {
     return q(library::defaultLibraryPath());
+}
+
+bool RunStore::isTeamLibrary(const QString& location)
+{
+    return library::LibraryLocator::isPostgres(location.toStdString());
+}
+
+QString RunStore::displayPath() const
+{
+    return q(library::LibraryLocator::redacted(m_path.toStdString()));
+}
+
+PushOutcome RunStore::pushKeptRuns(const QString& localPath)
+{
+    PushOutcome outcome;
+    try {
+        library::ArtifactLibrary local(localPath.toStdString(), library::ArtifactLibrary::OpenOptions{false, false});
+        const library::RunPusher::Result result = library::RunPusher::push(local);
+        outcome.waiting = static_cast<int>(result.waiting);
+        outcome.pushed = static_cast<int>(result.pushed.size());
+        outcome.complete = result.complete();
+        if (result.waiting == 0) {
+            outcome.summary = tr("No run is waiting to be pushed.");
+        } else if (!result.unreached.empty()) {
+            const auto& first = result.unreached.front();
+            outcome.summary = tr("%1 of %2 kept runs pushed; %3 still cannot be reached (%4 runs stay kept).")
+                                  .arg(outcome.pushed)
+                                  .arg(outcome.waiting)
+                                  .arg(q(first.target))
+                                  .arg(first.waiting);
+        } else if (!result.failures.empty()) {
+            outcome.summary = tr("%1 of %2 kept runs pushed; %3")
+                                  .arg(outcome.pushed)
+                                  .arg(outcome.waiting)
+                                  .arg(q(result.failures.front()));
+        } else {
+            outcome.summary
+                = tr("Pushed %1 kept run(s) to %2.").arg(outcome.pushed).arg(q(result.pushed.front().target));
+        }
+    } catch (const std::exception& e) {
+        outcome.summary = tr("The kept runs cannot be pushed: %1").arg(q(e.what()));
+    }
+    return outcome;
+}
+
+int RunStore::keptRunCount(const QString& localPath)
+{
+    try {
+        library::ArtifactLibrary local(localPath.toStdString(), library::ArtifactLibrary::OpenOptions{false, true});
+        int waiting = 0;
+        for (const auto& entry : local.outbox())
+            waiting += entry.pushedId ? 0 : 1;
+        return waiting;
+    } catch (const std::exception&) {
+        return 0;
+    }
 }
 
 RunStore::RunStore(const QString& path) : m_impl(std::make_unique<Impl>()), m_path(path)

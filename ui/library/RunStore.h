@@ -34,6 +34,14 @@ struct StoredRun {
     bool byOthers = false;  ///< stored by someone other than this user (and role)
 };
 
+/// What a push of the runs kept for a team library did (RunStore::pushKeptRuns).
+struct PushOutcome {
+    bool complete = false;  ///< every waiting run is in its team library now
+    int waiting = 0;        ///< runs that were waiting
+    int pushed = 0;
+    QString summary;  ///< one line: what was pushed, or why not
+};
+
 /// What the library's list does not carry: read for one run on demand (the details line).
 struct StoredRunDetails {
     qint64 bytes = 0;  ///< python_code and cache of every capture, as stored (uncompressed)
@@ -51,6 +59,14 @@ class RunStore {
 public:
     /// $XDG_DATA_HOME/precompile-studio/library.sqlite3 (see engine/library).
     static QString defaultPath();
+    /// Whether `location` names a team library (a PostgreSQL connection string), not a file.
+    static bool isTeamLibrary(const QString& location);
+    /// Sends the runs the local library at `localPath` keeps for unreachable team libraries
+    /// (`library push`). Network work: call it off the GUI thread. Never throws.
+    static PushOutcome pushKeptRuns(const QString& localPath);
+    /// How many runs the local library at `localPath` keeps waiting for a push (0 when it
+    /// cannot be read).
+    static int keptRunCount(const QString& localPath);
 
     /// Opens (creating, migrating) the library; never throws: see isOpen() and error().
     explicit RunStore(const QString& path);
@@ -62,6 +78,8 @@ public:
     /// Why the file cannot be used (it names the file), or "".
     QString error() const { return m_error; }
     QString path() const { return m_path; }
+    /// The path, or the team library's connection string without its password: what is shown.
+    QString displayPath() const;
     /// Why an open library can only be read (a read-only file or folder, a full disk), or "".
     QString readOnlyReason() const { return m_readOnlyReason; }
 

@@ -1,5 +1,6 @@
 #include "ui/run/WorkerClient.h"
 
+#include "ui/library/RunStore.h"
 #include "ui/run/RunDocument.h"
 
 #include "model/WorkerInfo.h"
@@ -330,6 +331,9 @@ bool WorkerClient::run(const protocol::RunOptions& options)
             QMutexLocker lock(&m_mutex);
             if (!m_libraryPath.isEmpty())
                 pipeline.libraryPath = m_libraryPath.toStdString();
+            // A team library that cannot be reached: the run waits in the local one.
+            if (pipeline.libraryPath && RunStore::isTeamLibrary(m_libraryPath))
+                pipeline.fallbackLibraryPath = RunStore::defaultPath().toStdString();
             unavailable = m_libraryUnavailable;
         }
         run::RunResult result;
