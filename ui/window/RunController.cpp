@@ -204,6 +204,11 @@ void RunController::onFinished(const std::shared_ptr<const RunDocument>& run)
         notice->showNotice(NoticeBar::Level::Warning, tr("%1. A fresh worker has been started.").arg(message));
     } else if (r.status == RunStatus::Cancelled) {
         notice->showNotice(NoticeBar::Level::Info, tr("Run cancelled: the worker was killed and a fresh one started."));
+    } else if (!storeError.isEmpty() && r.extra().contains("kept") && m_p.pushKeptRuns) {
+        // The team library was away: the run waits in the local library; push it when it is back.
+        notice->showNotice(NoticeBar::Level::Warning,
+            tr("The run was not stored in the team library: %1").arg(storeError),
+            {{tr("Push Kept Runs"), m_p.pushKeptRuns}});
     } else if (!storeError.isEmpty()) {
         notice->showNotice(NoticeBar::Level::Warning, tr("The run was not stored in the library: %1").arg(storeError));
     }

@@ -50,6 +50,9 @@ public:
         /// What the editor's script is called (its file's name, or its copy's: untitled.py,
         /// mlp_inference.py); unset: its file's name, else "an untitled script".
         std::function<QString()> scriptName;
+        /// Sends the runs kept in the local library while the team library was away (offered on
+        /// the notice of a run kept so); unset: not offered.
+        std::function<void()> pushKeptRuns;
     };
 
     explicit RunController(const Parts& parts, QObject* parent = nullptr);

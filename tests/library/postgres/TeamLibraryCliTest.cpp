@@ -78,6 +78,11 @@ TEST_F(TeamLibraryCli, ARunIsStoredInTheTeamLibraryAndListedWithWhereAndWho)
     const auto show = studio({"library", "show", "1", "--library", team});
     ASSERT_EQ(show.exitCode, 0) << show.err;
     EXPECT_NE(show.out.find("(database role " + database + "_w)"), std::string::npos) << show.out;
+    // A second run of the same script: diff reads both from the team library.
+    ASSERT_EQ(studio({"run", script, "--library", team}).exitCode, 0);
+    const auto diff = studio({"library", "diff", "1", "2", "--library", team});
+    EXPECT_EQ(diff.exitCode, 0) << diff.out << diff.err;
+    EXPECT_NE(diff.out.find("equivalent"), std::string::npos) << diff.out;
 }
 
 TEST_F(TeamLibraryCli, AServerStoppedMidRunKeepsTheRunLocallyAndPushSendsItOnce)
