@@ -40,6 +40,11 @@ Identity ArtifactLibrary::identity() const
     return store_->identity();
 }
 
+std::string ArtifactLibrary::readOnlyReason() const
+{
+    return store_->readOnlyReason();
+}
+
 std::int64_t ArtifactLibrary::insert(const NewRun& run)
 {
     return store_->insert(run);

@@ -43,6 +43,9 @@ public:
     int schemaVersion() const;
     /// Who runs stored through this library are recorded as stored by.
     Identity identity() const;
+    /// Why this library may only be read though opened for writing (a database role with
+    /// SELECT only); "" when it may be written.
+    std::string readOnlyReason() const;
 
     /// Stores a run and returns its id. The report's artifact hashes, where present, must match
     /// the bytes; where absent they are filled in. A run whose uid is stored already (copied or

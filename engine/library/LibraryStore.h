@@ -26,6 +26,9 @@ public:
     virtual int schemaVersion() const = 0;
     /// Who stores runs through this store: the database role ("" for a file) and the OS user.
     virtual Identity identity() const = 0;
+    /// Why this store may only be read though it was opened for writing (a database role with
+    /// SELECT only); "" when it may be written.
+    virtual std::string readOnlyReason() const { return {}; }
 
     /// Stores a run and returns its id. A run whose uid the store already holds is not stored
     /// again: the id it has is returned (so copying and pushing are idempotent).

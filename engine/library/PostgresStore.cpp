@@ -50,6 +50,8 @@ PostgresStore::PostgresStore(const std::string& conninfo, OpenOptions options)
                     + db_->role() + " may not do; ask the database's owner to open it once");
         }
     }
+    if (!db_->queryInt("SELECT has_table_privilege('runs', 'INSERT')::int"))
+        readOnlyReason_ = "role " + db_->role() + " may only read this library";
 }
 
 PostgresStore::~PostgresStore() = default;

@@ -28,6 +28,7 @@ public:
     int schemaVersion() const override;
     /// The database role of the session and the OS user.
     Identity identity() const override;
+    std::string readOnlyReason() const override { return readOnlyReason_; }
 
     std::int64_t insert(const NewRun& run) override;
     std::vector<RunSummary> list(const ListQuery& query) const override;
@@ -51,6 +52,7 @@ private:
     std::string location_;
     std::unique_ptr<PgConnection> db_;
     bool readOnly_ = false;
+    std::string readOnlyReason_;
 };
 
 }  // namespace ps::library

@@ -99,6 +99,8 @@ RunStore::RunStore(const QString& path) : m_impl(std::make_unique<Impl>()), m_pa
 {
     try {
         m_impl->lib = std::make_unique<library::ArtifactLibrary>(path.toStdString());
+        // A team library's role that may only read: browsed, its writing actions off.
+        m_readOnlyReason = q(m_impl->lib->readOnlyReason());
     } catch (const library::LibraryError& e) {
         m_error = q(e.what());
         if (e.kind() == library::LibraryError::Kind::ReadOnly || e.kind() == library::LibraryError::Kind::DiskFull) {

@@ -88,6 +88,9 @@ TEST_F(PostgresStore, AReadOnlyRoleBrowsesAndIsRefusedInOneLine)
         id = library.insert(test::makeRun("alpha", "code", "cache"));
     }
     ArtifactLibrary library(reader());
+    // Said before anything is tried, so that the window turns its writing actions off.
+    EXPECT_EQ(library.readOnlyReason(), "role " + database + "_r may only read this library");
+    EXPECT_EQ(ArtifactLibrary(writer()).readOnlyReason(), "");
     EXPECT_EQ(library.list().size(), 1u);
     EXPECT_EQ(library.artifact(id, 0).cache, "cache");
     test::TempDir dir;
