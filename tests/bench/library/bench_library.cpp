@@ -1,8 +1,15 @@
-// Benchmark of the artifact library at the size the [library] issue set:
-// 1,000 runs with 200 KB of python_code and a 1 MB cache each, 9,000 more with small blobs,
-// then ls of all 10,000, show and search. Prints a table and one BENCH line per figure.
+// Benchmark of the artifact library at the size the [library] issue set, over both stores side
+// by side: a SQLite file, and a PostgreSQL database on a server of the bench's own
+// (TestPostgresServer: Unix socket, PostgreSQL's default 128 MB shared_buffers, fsync off with
+// synchronous_commit on: a commit is written, not synced, as SQLite's WAL with synchronous=NORMAL).
+// 1,000 runs with 200 KB of python_code and a 1 MB cache each, 9,000 more with small blobs, then
+// ls of all 10,000, show and search; then, with PS_BENCH_LIBRARY_100K=1 (or --grow N), 90,000
+// more small runs and ls and search again. Prints a table and one BENCH line per figure.
 //
-//   bench_library [--dir DIR] [--keep] [--big N] [--small N]
+//   bench_library [--dir DIR] [--keep] [--big N] [--small N] [--grow N] [--store sqlite|postgres|both]
+//                 [--postgres CONNINFO]   (an existing, empty database instead of the bench's own server)
+//                 [--serve]   (keeps the bench's PostgreSQL up with the library in it, says how to reach
+//                              it, e.g. for EXPLAIN ANALYZE in psql, and waits for stdin to close)
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -14,10 +21,13 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "TestPostgresServer.h"
 #include "library/ArtifactLibrary.h"
 #include "library/LibraryError.h"
 
@@ -176,18 +186,215 @@ std::int64_t fileBytes(const std::string& path)
     return total;
 }
 
-void bench(const char* name, double value, const char* unit, const char* target)
+void bench(const std::string& name, double value, const char* unit, const char* target)
 {
-    std::printf("BENCH %s %.3f %s %s\n", name, value, unit, target);
+    std::printf("BENCH %s %.3f %s %s\n", name.c_str(), value, unit, target);
+}
+
+struct Options {
+    std::uint64_t bigRuns = 1000, smallRuns = 9000, growRuns = 0;
+};
+
+/// What one store measured.
+struct Figures {
+    std::string store;
+    std::vector<double> insertBig, insertSmall, ls, show, search;
+    std::size_t listed = 0, bigCount = 0, hits = 0, damaged = 0;
+    std::int64_t rawBytes = 0, storedBytes = 0;
+    double fillSeconds = 0;
+    // After growing the history by Options::growRuns small runs.
+    std::size_t grownListed = 0;
+    std::vector<double> lsGrown, searchGrown;
+    double growSeconds = 0;
+};
+
+const std::vector<std::string> kQueries = {"attention", "resnet_block_3", "registered buffer gradient",
+    "neither a graph input", "NameError", "layernorm_1", "rotary", "effectful op", "conv", "xent"};
+
+std::vector<double> timeList(ArtifactLibrary& library, int reps, std::size_t* listed)
+{
+    std::vector<double> out;
+    for (int rep = 0; rep < reps; ++rep) {
+        const auto start = Clock::now();
+        *listed = library.list().size();
+        out.push_back(msSince(start));
+    }
+    return out;
+}
+
+std::vector<double> timeSearch(ArtifactLibrary& library, int reps, std::size_t* hits)
+{
+    std::vector<double> out;
+    for (int rep = 0; rep < reps; ++rep)
+        for (const auto& q : kQueries) {
+            const auto start = Clock::now();
+            *hits += library.search(q).size();
+            out.push_back(msSince(start));
+        }
+    return out;
+}
+
+/// Fills the library at `location` (empty) and times it; `storedBytes` says what it takes on disk.
+Figures measure(const std::string& store, const std::string& location, const std::function<std::int64_t()>& storedBytes,
+    const Options& o)
+{
+    Figures f;
+    f.store = store;
+    std::vector<std::int64_t> bigIds;
+    const auto fillStart = Clock::now();
+    {
+        ArtifactLibrary library(location);
+        for (std::uint64_t i = 0; i < o.bigRuns + o.smallRuns; ++i) {
+            const bool big = i % 10 == 0 && bigIds.size() < o.bigRuns;  // big runs spread over the history
+            const NewRun run = makeRun(i, big);
+            for (const auto& c : run.captures)
+                f.rawBytes += static_cast<std::int64_t>(c.pythonCode->size() + c.cache->size());
+            const auto start = Clock::now();
+            const std::int64_t id = library.insert(run);
+            (big ? f.insertBig : f.insertSmall).push_back(msSince(start));
+            if (big)
+                bigIds.push_back(id);
+        }
+    }
+    f.fillSeconds = msSince(fillStart) / 1000;
+    f.storedBytes = storedBytes();  // closed: SQLite's WAL is checkpointed away
+    f.bigCount = bigIds.size();
+
+    ArtifactLibrary library(location);
+    f.ls = timeList(library, 11, &f.listed);
+    std::mt19937_64 random(42);
+    for (int rep = 0; rep < 50 && !bigIds.empty(); ++rep) {
+        const std::int64_t id = bigIds[random() % bigIds.size()];
+        const auto start = Clock::now();
+        f.damaged += library.show(id).damaged.size();  // reads and checks its 1.2 MB of blobs
+        f.show.push_back(msSince(start));
+    }
+    f.search = timeSearch(library, 3, &f.hits);
+
+    if (o.growRuns > 0) {
+        const auto growStart = Clock::now();
+        {
+            ArtifactLibrary writer(location);
+            const std::uint64_t first = o.bigRuns + o.smallRuns;
+            for (std::uint64_t i = first; i < first + o.growRuns; ++i)
+                writer.insert(makeRun(i, false));
+        }
+        f.growSeconds = msSince(growStart) / 1000;
+        ArtifactLibrary grown(location);
+        f.lsGrown = timeList(grown, 5, &f.grownListed);
+        std::size_t hits = 0;
+        f.searchGrown = timeSearch(grown, 1, &hits);
+    }
+    return f;
+}
+
+/// A figure of every store on one line: "-" where a store did not measure it.
+void row(const std::string& label, const std::vector<Figures>& all, const std::function<double(const Figures&)>& value,
+    const char* format, const char* target)
+{
+    std::printf("%-40s", label.c_str());
+    for (const Figures& f : all) {
+        const double v = value(f);
+        if (v < 0) {
+            std::printf(" %12s", "-");
+        } else {
+            char text[32];
+            std::snprintf(text, sizeof text, format, v);
+            std::printf(" %12s", text);
+        }
+    }
+    std::printf(" %8s\n", target);
+}
+
+void report(const std::vector<Figures>& all, const Options& o)
+{
+    const auto total = o.bigRuns + o.smallRuns;
+    const auto grown = total + o.growRuns;
+    const std::string n = std::to_string(total / 1000) + "k", g = std::to_string(grown / 1000) + "k";
+    std::printf("library bench: %llu runs (%llu big: 200 KB python_code + 1 MB cache)%s\n",
+        static_cast<unsigned long long>(total), static_cast<unsigned long long>(o.bigRuns),
+        o.growRuns ? (", then grown to " + std::to_string(grown) + " runs").c_str() : "");
+    std::printf("%-40s", "figure (median ms unless said)");
+    for (const Figures& f : all)
+        std::printf(" %12s", f.store.c_str());
+    std::printf(" %8s\n", "target");
+    const auto has = [](const std::vector<double>& v, double x) { return v.empty() ? -1.0 : x; };
+    row(
+        "insert, 200 KB + 1 MB run (mean)", all, [&](const Figures& f) { return has(f.insertBig, mean(f.insertBig)); },
+        "%.2f", "<=30");
+    row(
+        "insert, 200 KB + 1 MB run (p95)", all,
+        [&](const Figures& f) { return has(f.insertBig, percentile(f.insertBig, 0.95)); }, "%.2f", "-");
+    row(
+        "insert, small run", all, [&](const Figures& f) { return has(f.insertSmall, median(f.insertSmall)); }, "%.2f",
+        "-");
+    row(
+        "ls of " + n + " runs", all, [&](const Figures& f) { return median(f.ls); }, "%.2f", "<=50");
+    row(
+        "ls of " + n + " runs (p95)", all, [&](const Figures& f) { return percentile(f.ls, 0.95); }, "%.2f", "-");
+    row(
+        "show, big run, blobs checked", all, [&](const Figures& f) { return has(f.show, median(f.show)); }, "%.2f",
+        "<=20");
+    row(
+        "search over " + n + " runs", all, [&](const Figures& f) { return median(f.search); }, "%.2f", "<=100");
+    row(
+        "search over " + n + " runs (p95)", all, [&](const Figures& f) { return percentile(f.search, 0.95); }, "%.2f",
+        "-");
+    if (o.growRuns > 0) {
+        row(
+            "ls of " + g + " runs", all, [&](const Figures& f) { return median(f.lsGrown); }, "%.2f", "-");
+        row(
+            "search over " + g + " runs", all, [&](const Figures& f) { return median(f.searchGrown); }, "%.2f", "-");
+        row(
+            "ls growth " + n + " -> " + g + " (x)", all,
+            [&](const Figures& f) { return median(f.lsGrown) / median(f.ls); }, "%.1f", "-");
+        row(
+            "search growth " + n + " -> " + g + " (x)", all,
+            [&](const Figures& f) { return median(f.searchGrown) / median(f.search); }, "%.1f", "-");
+        row(
+            "grow by " + std::to_string(o.growRuns) + " small runs (s)", all,
+            [&](const Figures& f) { return f.growSeconds; }, "%.1f", "-");
+    }
+    row(
+        "fill " + n + " runs (s)", all, [&](const Figures& f) { return f.fillSeconds; }, "%.1f", "-");
+    row(
+        "on disk (MB)", all, [&](const Figures& f) { return static_cast<double>(f.storedBytes) / 1e6; }, "%.1f", "-");
+    row(
+        "on disk / raw", all,
+        [&](const Figures& f) { return static_cast<double>(f.storedBytes) / static_cast<double>(f.rawBytes); }, "%.3f",
+        "<=1");
+    for (const Figures& f : all)
+        std::printf("%s: %zu runs listed (%zu big), %.1f MB raw, %zu search hits, %zu damaged\n", f.store.c_str(),
+            f.listed, f.bigCount, static_cast<double>(f.rawBytes) / 1e6, f.hits, f.damaged);
+
+    for (const Figures& f : all) {
+        // SQLite keeps the names it always had; PostgreSQL's figures are library.pg.*.
+        const std::string p = f.store == "SQLite" ? "library." : "library.pg.";
+        bench(p + "insert.run_200k_1m", mean(f.insertBig), "ms", "<=30");
+        bench(p + "insert.run_200k_1m.p95", percentile(f.insertBig, 0.95), "ms", "-");
+        bench(p + "ls." + n, median(f.ls), "ms", "<=50");
+        bench(p + "show", median(f.show), "ms", "<=20");
+        bench(p + "search." + n, median(f.search), "ms", "<=100");
+        if (o.growRuns > 0) {
+            bench(p + "ls." + g, median(f.lsGrown), "ms", "-");
+            bench(p + "search." + g, median(f.searchGrown), "ms", "-");
+        }
+        bench(p + "file_vs_raw", static_cast<double>(f.storedBytes) / static_cast<double>(f.rawBytes), "ratio", "<=1");
+        bench(p + "file_size", static_cast<double>(f.storedBytes) / 1e6, "MB", "-");
+    }
+    if (!all.empty())
+        bench("library.raw_size", static_cast<double>(all.front().rawBytes) / 1e6, "MB", "-");
 }
 
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    std::string dir;
-    bool keep = false;
-    std::uint64_t bigRuns = 1000, smallRuns = 9000;
+    std::string dir, store = "both", postgres;
+    bool keep = false, serve = false;
+    Options o;
+    if (const char* grow = std::getenv("PS_BENCH_LIBRARY_100K"); grow && *grow && std::string(grow) != "0")
+        o.growRuns = 90'000;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--dir" && i + 1 < argc)
@@ -195,11 +402,22 @@ int main(int argc, char** argv)
         else if (a == "--keep")
             keep = true;
         else if (a == "--big" && i + 1 < argc)
-            bigRuns = std::stoull(argv[++i]);
+            o.bigRuns = std::stoull(argv[++i]);
         else if (a == "--small" && i + 1 < argc)
-            smallRuns = std::stoull(argv[++i]);
+            o.smallRuns = std::stoull(argv[++i]);
+        else if (a == "--grow" && i + 1 < argc)
+            o.growRuns = std::stoull(argv[++i]);
+        else if (a == "--store" && i + 1 < argc
+            && (std::string(argv[i + 1]) == "sqlite" || std::string(argv[i + 1]) == "postgres"
+                || std::string(argv[i + 1]) == "both"))
+            store = argv[++i];
+        else if (a == "--postgres" && i + 1 < argc)
+            postgres = argv[++i];
+        else if (a == "--serve")
+            serve = true;
         else {
-            std::cerr << "usage: bench_library [--dir DIR] [--keep] [--big N] [--small N]\n";
+            std::cerr << "usage: bench_library [--dir DIR] [--keep] [--big N] [--small N] [--grow N] "
+                         "[--store sqlite|postgres|both] [--postgres CONNINFO] [--serve]\n";
             return 2;
         }
     }
@@ -212,89 +430,63 @@ int main(int argc, char** argv)
         dir = pattern;
         made = true;
     }
-    const std::string path = dir + "/library.sqlite3";
-    std::filesystem::remove(path);
-    std::filesystem::remove(path + "-wal");
-    std::filesystem::remove(path + "-shm");
 
+    std::vector<Figures> all;
     try {
-        std::vector<double> insertBig, insertSmall;
-        std::int64_t rawBytes = 0;
-        std::vector<std::int64_t> bigIds;
-        {
-            ArtifactLibrary library(path);
-            for (std::uint64_t i = 0; i < bigRuns + smallRuns; ++i) {
-                const bool big = i % 10 == 0 && bigIds.size() < bigRuns;  // big runs spread over the history
-                const NewRun run = makeRun(i, big);
-                for (const auto& c : run.captures)
-                    rawBytes += static_cast<std::int64_t>(c.pythonCode->size() + c.cache->size());
-                const auto start = Clock::now();
-                const std::int64_t id = library.insert(run);
-                (big ? insertBig : insertSmall).push_back(msSince(start));
-                if (big)
-                    bigIds.push_back(id);
+        if (store != "postgres") {
+            const std::string path = dir + "/library.sqlite3";
+            for (const char* suffix : {"", "-wal", "-shm"})
+                std::filesystem::remove(path + suffix);
+            all.push_back(measure(
+                "SQLite", path, [&] { return fileBytes(path); }, o));
+            if (!keep)
+                for (const char* suffix : {"", "-wal", "-shm"})
+                    std::filesystem::remove(path + suffix);
+        }
+        if (store != "sqlite") {
+            std::unique_ptr<ps::test::TestPostgresServer> server;
+            std::string location = postgres, database = "bench_library";
+            if (location.empty()) {
+                server = std::make_unique<ps::test::TestPostgresServer>();
+                // PostgreSQL's own default buffer cache, not the test suites' small one.
+                if (server->problem().empty()) {
+                    server->exec("ALTER SYSTEM SET shared_buffers = '128MB'");
+                    server->restart();
+                }
+                if (!server->problem().empty()) {
+                    // What SQLite measured is still worth its table.
+                    std::cerr << "bench_library: PostgreSQL skipped, no server: " << server->problem() << "\n";
+                    report(all, o);
+                    return 1;
+                }
+                server->createDatabase(database);
+                server->createRole("bench_writer", database, ps::test::TestPostgresServer::Access::Owner);
+                location = server->connectionString(database, "bench_writer");
+            }
+            const auto size = [&]() -> std::int64_t {
+                if (server)
+                    return std::stoll(server->exec("SELECT pg_database_size('" + database + "')")[0][0]);
+                ArtifactLibrary library(location);  // someone else's server: what the library counts
+                return library.gc().fileBytesAfter;
+            };
+            all.push_back(measure("PostgreSQL", location, size, o));
+            if (serve && server) {
+                report(all, o);
+                std::printf("serving: psql '%s'\n   as superuser: psql -h %s -p %d -U %s %s\n"
+                            "close stdin (Ctrl-D) to stop\n",
+                    location.c_str(), server->socketDir().c_str(), server->port(), server->superuser().c_str(),
+                    database.c_str());
+                std::fflush(stdout);
+                for (std::string line; std::getline(std::cin, line);) {
+                }
+                return 0;
             }
         }
-        const std::int64_t onDisk = fileBytes(path);  // closed: the WAL is checkpointed away
-
-        ArtifactLibrary library(path);
-        std::vector<double> ls;
-        std::size_t listed = 0;
-        for (int rep = 0; rep < 11; ++rep) {
-            const auto start = Clock::now();
-            listed = library.list().size();
-            ls.push_back(msSince(start));
-        }
-
-        std::vector<double> show;
-        std::mt19937_64 random(42);
-        std::size_t damaged = 0;
-        for (int rep = 0; rep < 50 && !bigIds.empty(); ++rep) {
-            const std::int64_t id = bigIds[random() % bigIds.size()];
-            const auto start = Clock::now();
-            damaged += library.show(id).damaged.size();  // reads and checks its 1.2 MB of blobs
-            show.push_back(msSince(start));
-        }
-
-        const std::vector<std::string> queries = {"attention", "resnet_block_3", "registered buffer gradient",
-            "neither a graph input", "NameError", "layernorm_1", "rotary", "effectful op", "conv", "xent"};
-        std::vector<double> search;
-        std::size_t hits = 0;
-        for (int rep = 0; rep < 3; ++rep)
-            for (const auto& q : queries) {
-                const auto start = Clock::now();
-                hits += library.search(q).size();
-                search.push_back(msSince(start));
-            }
-
-        std::printf("library bench: %zu runs listed (%zu big), file %s\n", listed, bigIds.size(), path.c_str());
-        std::printf("%-34s %10s %10s %10s %8s\n", "figure", "median", "p95", "mean", "target");
-        std::printf("%-34s %10.2f %10.2f %10.2f %8s\n", "insert, 200 KB + 1 MB run (ms)", median(insertBig),
-            percentile(insertBig, 0.95), mean(insertBig), "<=30");
-        std::printf("%-34s %10.2f %10.2f %10.2f %8s\n", "insert, small run (ms)", median(insertSmall),
-            percentile(insertSmall, 0.95), mean(insertSmall), "-");
-        std::printf("%-34s %10.2f %10.2f %10.2f %8s\n", "ls of all runs (ms)", median(ls), percentile(ls, 0.95),
-            mean(ls), "<=50");
-        std::printf("%-34s %10.2f %10.2f %10.2f %8s\n", "show, big run, blobs checked (ms)", median(show),
-            percentile(show, 0.95), mean(show), "<=20");
-        std::printf("%-34s %10.2f %10.2f %10.2f %8s\n", "search (ms)", median(search), percentile(search, 0.95),
-            mean(search), "<=100");
-        std::printf("%-34s %10.1f MB raw, %.1f MB on disk (%.3f), %zu search hits, %zu damaged\n", "size",
-            static_cast<double>(rawBytes) / 1e6, static_cast<double>(onDisk) / 1e6,
-            static_cast<double>(onDisk) / static_cast<double>(rawBytes), hits, damaged);
-
-        bench("library.insert.run_200k_1m", mean(insertBig), "ms", "<=30");
-        bench("library.insert.run_200k_1m.p95", percentile(insertBig, 0.95), "ms", "-");  // WAL checkpoint spikes
-        bench("library.ls.10k", median(ls), "ms", "<=50");
-        bench("library.show", median(show), "ms", "<=20");
-        bench("library.search.10k", median(search), "ms", "<=100");
-        bench("library.file_vs_raw", static_cast<double>(onDisk) / static_cast<double>(rawBytes), "ratio", "<=1");
-        bench("library.file_size", static_cast<double>(onDisk) / 1e6, "MB", "-");
-        bench("library.raw_size", static_cast<double>(rawBytes) / 1e6, "MB", "-");
-    } catch (const ps::library::LibraryError& e) {
+    } catch (const std::exception& e) {
         std::cerr << "bench_library: " << e.what() << "\n";
         return 1;
     }
+    report(all, o);
     if (made && !keep)
         std::filesystem::remove_all(dir);
     return 0;
