@@ -479,6 +479,8 @@ int main(int argc, char** argv)
                 std::fflush(stdout);
                 for (std::string line; std::getline(std::cin, line);) {
                 }
+                if (made && !keep)
+                    std::filesystem::remove_all(dir);
                 return 0;
             }
         }
