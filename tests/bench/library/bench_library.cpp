@@ -310,7 +310,10 @@ void report(const std::vector<Figures>& all, const Options& o)
 {
     const auto total = o.bigRuns + o.smallRuns;
     const auto grown = total + o.growRuns;
-    const std::string n = std::to_string(total / 1000) + "k", g = std::to_string(grown / 1000) + "k";
+    const auto label = [](std::uint64_t runs) {
+        return runs % 1000 == 0 ? std::to_string(runs / 1000) + "k" : std::to_string(runs);
+    };
+    const std::string n = label(total), g = label(grown);
     std::printf("library bench: %llu runs (%llu big: 200 KB python_code + 1 MB cache)%s\n",
         static_cast<unsigned long long>(total), static_cast<unsigned long long>(o.bigRuns),
         o.growRuns ? (", then grown to " + std::to_string(grown) + " runs").c_str() : "");
