@@ -6,8 +6,8 @@
 #include <QIcon>
 #include <QTimer>
 
-int runGui(
-    int argc, char** argv, const std::string& fileToOpen, const std::string& libraryPath, const std::string& pythonEnv)
+int runGui(int argc, char** argv, const std::string& fileToOpen, const std::string& libraryPath,
+    const std::string& pythonEnv, const std::optional<ps::remote::RemoteTarget>& host)
 {
     // Fractional scale factors as the desktop sets them (125 %, 150 %), not rounded to 1 or 2.
     QGuiApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
@@ -22,6 +22,7 @@ int runGui(
     ps::ui::MainWindowOptions options;
     options.libraryPath = QString::fromStdString(libraryPath);
     options.pythonEnv = QString::fromStdString(pythonEnv);
+    options.host = host;
     options.restoreState = true;
     ps::ui::MainWindow window(options);
     if (!fileToOpen.empty())

@@ -19,7 +19,8 @@ void addHostOptions(CLI::App& app, HostOptions* options)
 {
     app.add_option("--host", options->host,
         "run on another host over ssh: any destination ssh accepts (user@server, ssh://user@server:2222, an "
-        "alias from ~/.ssh/config); --python-env then names a path there");
+        "alias from ~/.ssh/config); --python-env then names a path there. The window: Run > Run On for this "
+        "launch");
     app.add_option("--remote-studio", options->remoteStudio,
         "the studio's folder on that host (a checkout built with make, or an install); default: its PATH");
     app.add_option("--remote-dir", options->remoteDir,

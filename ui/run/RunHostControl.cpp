@@ -8,6 +8,8 @@
 #include <QActionGroup>
 #include <QMenu>
 
+#include <utility>
+
 namespace ps::ui {
 
 RunHostControl::RunHostControl(WorkerClient* worker, QWidget* window)
@@ -39,8 +41,13 @@ void RunHostControl::rebuildMenu()
         connect(a, &QAction::triggered, this, [this, destination]() { choose(destination); });
     };
     add(tr("This Computer"), QString());
-    for (const auto& host : m_setting.hosts())
+    bool sessionListed = false;
+    for (const auto& host : m_setting.hosts()) {
         add(QString::fromStdString(host.host), QString::fromStdString(host.host));
+        sessionListed = sessionListed || (m_session && host.host == m_session->host);
+    }
+    if (m_session && !sessionListed)
+        add(QString::fromStdString(m_session->host), QString::fromStdString(m_session->host));
     m_menu->addSeparator();
     QAction* addHostAction = m_menu->addAction(tr("Add Host…"));
     addHostAction->setObjectName(QStringLiteral("addHost"));
@@ -59,6 +66,12 @@ void RunHostControl::scriptChanged(const QString& scriptPath)
 
 void RunHostControl::choose(const QString& destination)
 {
+    // The session's host again: for every script, as the command line said, not remembered.
+    m_sessionChosen = m_session && QString::fromStdString(m_session->host) == destination;
+    if (m_sessionChosen) {
+        apply();
+        return;
+    }
     if (m_script.isEmpty())
         m_unsavedChoice = destination;
     else
@@ -72,9 +85,25 @@ void RunHostControl::addHost(const remote::RemoteTarget& host)
     choose(QString::fromStdString(host.host));
 }
 
+void RunHostControl::setSessionHost(const remote::RemoteTarget& host)
+{
+    remote::RemoteTarget session = host;
+    if (const auto added = m_setting.host(QString::fromStdString(host.host))) {
+        for (auto [field, from] : {std::pair{&session.remoteStudio, &added->remoteStudio},
+                 std::pair{&session.remoteDir, &added->remoteDir}, std::pair{&session.pythonEnv, &added->pythonEnv}})
+            if (field->empty())
+                *field = *from;
+    }
+    m_session = std::move(session);
+    m_sessionChosen = true;
+    apply();
+}
+
 void RunHostControl::apply()
 {
-    const auto wanted = m_script.isEmpty() ? m_setting.host(m_unsavedChoice) : m_setting.forScript(m_script);
+    const auto wanted = m_sessionChosen ? m_session
+        : m_script.isEmpty()            ? m_setting.host(m_unsavedChoice)
+                                        : m_setting.forScript(m_script);
     m_pending = !m_worker->setRemote(wanted);
     rebuildMenu();
     emit placeChanged(m_worker->place());

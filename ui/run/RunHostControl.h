@@ -14,7 +14,8 @@ class WorkerClient;
 
 /// Run > Run On: This Computer, the hosts added, Add Host…. Keeps the worker on the place
 /// chosen for the script in the editor's folder (RunHostSetting); a change asked for during a
-/// run applies when it ends.
+/// run applies when it ends. A session host (the command line's --host) holds for every script
+/// until the user picks another place, and is never remembered.
 class RunHostControl : public QObject {
     Q_OBJECT
 public:
@@ -29,6 +30,10 @@ public:
     void choose(const QString& destination);
     /// Adds `host` and runs the script's folder there (Add Host… does this after its dialog).
     void addHost(const remote::RemoteTarget& host);
+    /// Runs every script on `host` for this session (listed in the menu, not remembered), until
+    /// the user picks another place; what it leaves empty (studio, project, environment there)
+    /// comes from the added host of the same destination, if any.
+    void setSessionHost(const remote::RemoteTarget& host);
 
 signals:
     /// Where runs go changed (the window's title and status bar say it).
@@ -45,6 +50,8 @@ private:
     QActionGroup* m_group;
     QString m_script;
     QString m_unsavedChoice;  ///< where an unsaved script runs (there is no folder to remember it by)
+    std::optional<remote::RemoteTarget> m_session;  ///< the command line's host
+    bool m_sessionChosen = false;                   ///< runs go to m_session, whatever the folder chose
     bool m_pending = false;
 };
 

@@ -107,6 +107,8 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     statusBar()->addPermanentWidget(m_environment->statusLabel());
     connect(m_editor, &ScriptEditor::filePathChanged, m_environment, &PythonEnvironmentControl::scriptChanged);
     m_hosts = new RunHostControl(m_worker, this);
+    if (options.host)
+        m_hosts->setSessionHost(*options.host);  // --host: before a worker starts anywhere else
     connect(m_editor, &ScriptEditor::filePathChanged, m_hosts, &RunHostControl::scriptChanged);
     connect(m_environment, &PythonEnvironmentControl::problemChanged, this, [this](const QString& problem) {
         if (!problem.isEmpty())

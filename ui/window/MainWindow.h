@@ -1,8 +1,11 @@
 #pragma once
 
+#include "remote/RemoteTarget.h"
+
 #include <QMainWindow>
 
 #include <memory>
+#include <optional>
 
 class QAction;
 class QDockWidget;
@@ -38,6 +41,10 @@ struct MainWindowOptions {
     QString pythonEnv;         ///< "" : the environment the build was configured with
     bool prewarm = true;       ///< start a worker (import torch) as soon as the window is up
     bool restoreState = true;  ///< geometry, dock layout and the last script from QSettings
+    /// --host (with --remote-studio, --remote-dir, and --python-env naming a path there): Run On
+    /// for this session, whatever a script's folder chose, until the user picks another place;
+    /// never remembered. nullopt: each folder's choice.
+    std::optional<remote::RemoteTarget> host;
 };
 
 /// The studio's window: the script editor on the left, the run's tabs on the right, the
