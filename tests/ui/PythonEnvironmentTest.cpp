@@ -1,11 +1,14 @@
 // The window's Python environment of the user's: remembered per script folder, a default, the
-// command line over both; a script importing the environment's package runs unedited.
+// command line over both; a script importing the environment's package runs unedited; while
+// runs go to another host the status bar names the environment there, not this computer's.
 #include "UiTestSupport.h"
 
 #include "ui/run/PythonEnvironmentControl.h"
 #include "ui/run/PythonEnvironmentDialog.h"
 #include "ui/run/PythonEnvironmentSetting.h"
+#include "ui/run/RunHostControl.h"
 #include "ui/run/WorkerClient.h"
+#include "ui/window/MainWindow.h"
 
 #include "protocol/UserEnvironment.h"
 
@@ -14,6 +17,8 @@
 #include <QSettings>
 
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 using namespace ps::uitest;
 using ps::ui::PythonEnvironmentSetting;
@@ -104,6 +109,52 @@ TEST_F(UiPythonEnvironment, AScriptRunsWithItsFoldersEnvironmentUnedited)
     ASSERT_TRUE(failed);
     EXPECT_NE(failed->report.status, ps::model::RunStatus::Ok);
     EXPECT_NE(failed->report.message.find("studio_user_pkg"), std::string::npos) << failed->report.message;
+}
+
+// Not a worker suite: no run, and no ssh for real (a host's worker fails to start at once).
+class UiEnvironmentLabel : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        QSettings().clear();
+        ::setenv("PS_SSH_COMMAND", "false", 1);
+    }
+    void TearDown() override
+    {
+        ::unsetenv("PS_SSH_COMMAND");
+        QSettings().clear();
+    }
+    TempDir dir;
+};
+
+TEST_F(UiEnvironmentLabel, OnAHostTheStatusBarNamesTheEnvironmentThere)
+{
+    // This computer's environment is one of the user's own (the command line's, here).
+    auto options = windowOptions(dir, /*prewarm=*/false);
+    options.pythonEnv = dir.file("local-venv");
+    ps::ui::MainWindow window(options);
+    const QLabel* label = window.environment()->statusLabel();
+    EXPECT_EQ(label->text(), QStringLiteral("env: local-venv"));
+
+    // A host with an environment named there: that one, and where.
+    window.hosts()->addHost({"gpu-box", "", "", "/srv/envs/torch-extra"});
+    ASSERT_TRUE(window.worker()->remoteTarget().has_value());
+    EXPECT_EQ(label->text(), QStringLiteral("env: torch-extra on gpu-box"));
+    EXPECT_TRUE(label->toolTip().contains(QStringLiteral("/srv/envs/torch-extra"))) << label->toolTip().toStdString();
+    EXPECT_FALSE(label->text().contains(QStringLiteral("local-venv")));
+
+    // A host with none: the studio's packages there, not this computer's environment.
+    ASSERT_TRUE(waitFor([&] { return !window.worker()->busy(); }, 10000));
+    window.hosts()->addHost({"cpu-box", "", "", ""});
+    EXPECT_EQ(label->text(), QStringLiteral("env: studio's on cpu-box"));
+    EXPECT_TRUE(label->toolTip().contains(QStringLiteral("cpu-box"))) << label->toolTip().toStdString();
+
+    // Back here: this computer's again.
+    ASSERT_TRUE(waitFor([&] { return !window.worker()->busy(); }, 10000));
+    window.hosts()->choose(QString());
+    EXPECT_FALSE(window.worker()->remoteTarget().has_value());
+    EXPECT_EQ(label->text(), QStringLiteral("env: local-venv"));
+    ASSERT_TRUE(waitFor([&] { return !window.worker()->busy(); }, 10000));
 }
 
 }  // namespace

@@ -18,6 +18,8 @@ PythonEnvironmentControl::PythonEnvironmentControl(const QString& commandLine, W
     connect(m_action, &QAction::triggered, this, &PythonEnvironmentControl::choose);
     m_label = new QLabel;
     updateLabel();
+    // A worker of another environment or place (Run > Run On) swaps in with this signal.
+    connect(m_worker, &WorkerClient::helloChanged, this, &PythonEnvironmentControl::updateLabel);
     // A change asked for during a run applies when it ends.
     connect(m_worker, &WorkerClient::finished, this, [this]() {
         if (m_pending)
@@ -41,6 +43,21 @@ void PythonEnvironmentControl::apply()
 
 void PythonEnvironmentControl::updateLabel()
 {
+    if (const auto& remote = m_worker->remoteTarget()) {
+        // Runs go to another host: its environment, not this computer's, is the one scripts see.
+        const QString host = QString::fromStdString(remote->host);
+        const QString there = QString::fromStdString(remote->pythonEnv);
+        if (there.isEmpty()) {
+            m_label->setText(tr("env: studio's on %1").arg(host));
+            m_label->setToolTip(tr("Scripts on %1 see the packages of the studio there only (Run > Run On > Add "
+                                   "Host… names an environment there)")
+                                    .arg(host));
+        } else {
+            m_label->setText(tr("env: %1 on %2").arg(QDir(there).dirName(), host));
+            m_label->setToolTip(tr("Python environment %1 on %2").arg(there, host));
+        }
+        return;
+    }
     const QString env = m_worker->userEnvironment();
     if (env.isEmpty()) {
         m_label->setText(tr("env: studio's"));

@@ -14,7 +14,10 @@ class WorkerClient;
 
 /// The window's side of the user's Python environment: Run > Python Environment…, the status
 /// bar's "env" label, and keeping the worker on the environment of the script in the editor
-/// (PythonEnvironmentSetting: per folder, a default, or the command line's).
+/// (PythonEnvironmentSetting: per folder, a default, or the command line's). While runs go to
+/// another host (Run > Run On), the label says the environment there: the one named for that
+/// host ("env: venv on gpu-box"), else the studio's there ("env: studio's on gpu-box"), as
+/// "env: studio's" says the studio's packages here; the environment chosen here is not used.
 class PythonEnvironmentControl : public QObject {
     Q_OBJECT
 public:

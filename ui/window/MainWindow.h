@@ -82,6 +82,7 @@ public:
     NoticeBar* notice() const { return m_notice; }
     WorkerClient* worker() const { return m_worker; }
     RunHostControl* hosts() const { return m_hosts; }
+    PythonEnvironmentControl* environment() const { return m_environment; }
     /// The status bar's worker words ("worker: gpu-box · torch … · 1x …").
     QString workerText() const;
     RunController* runs() const { return m_runs; }
