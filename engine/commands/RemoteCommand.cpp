@@ -2,9 +2,7 @@
 
 #include "library/TerminalText.h"
 #include "model/WorkerInfo.h"
-#include "protocol/RunClient.h"
-#include "remote/RemoteWorker.h"
-#include "remote/SshDestination.h"
+#include "remote/HostCheck.h"
 
 #include <ostream>
 
@@ -26,26 +24,13 @@ int RemoteCommand::check(
     const remote::RemoteTarget& target, bool json, double timeoutSeconds, std::ostream& out, std::ostream& err)
 {
     using library::TerminalText;
-    if (auto problem = remote::SshDestination::problem(target.host); !problem.empty()) {
-        err << "precompile-studio: " << TerminalText::safe(problem) << "\n";
+    remote::HostCheck check(target);
+    const auto result = check.run(std::chrono::milliseconds(static_cast<long long>(timeoutSeconds * 1000)));
+    if (!result.ok) {
+        err << "precompile-studio: " << TerminalText::safe(result.problem) << "\n";
         return 2;
     }
-    protocol::RunClient client([target]() -> std::unique_ptr<protocol::WorkerChannel> {
-        return std::make_unique<remote::RemoteWorker>(target);
-    });
-    std::string problem;
-    const auto deadline
-        = protocol::RunClient::Clock::now() + std::chrono::milliseconds(static_cast<long long>(timeoutSeconds * 1000));
-    const bool ready = client.warmUp(deadline, {}, problem);
-    const nlohmann::json info = ready ? client.workerInfo() : nlohmann::json();
-    client.shutdown();
-    if (!ready) {
-        if (problem.empty())
-            problem = "the studio on " + remote::SshDestination::displayName(target.host)
-                + " did not start its worker within " + std::to_string(static_cast<int>(timeoutSeconds)) + " s";
-        err << "precompile-studio: " << TerminalText::safe(problem) << "\n";
-        return 2;
-    }
+    const nlohmann::json& info = result.worker;
     if (json) {
         out << info.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         return 0;

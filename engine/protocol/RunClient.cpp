@@ -123,7 +123,8 @@ void RunClient::prewarm()
     m_workerReady = false;
 }
 
-bool RunClient::warmUp(Clock::time_point deadline, const RunObserver& observer, std::string& problem)
+bool RunClient::warmUp(
+    Clock::time_point deadline, const RunObserver& observer, std::string& problem, model::StartFailure* cause)
 {
     problem.clear();
     if (m_workerReady && m_worker && m_worker->running())
@@ -141,6 +142,8 @@ bool RunClient::warmUp(Clock::time_point deadline, const RunObserver& observer, 
         return false;
     dropWorker();
     problem = start.message;
+    if (cause)
+        *cause = start.cause;
     return false;
 }
 

@@ -47,9 +47,11 @@ public:
     /// Starts a worker if none is running and waits until it says hello (torch imported) or
     /// `deadline` passes; its output goes to `observer`. True when a worker is ready. False
     /// with `problem` when it could not become ready (it died, sent `fatal` or broke the
-    /// protocol: it is dropped, and the next run starts another and reports why); false with
-    /// an empty `problem` when the deadline passed (it is kept) or cancel() interrupted it.
-    bool warmUp(Clock::time_point deadline, const RunObserver& observer, std::string& problem);
+    /// protocol: it is dropped, and the next run starts another and reports why), and its
+    /// typed cause in `cause` when given; false with an empty `problem` when the deadline passed
+    /// (it is kept) or cancel() interrupted it.
+    bool warmUp(Clock::time_point deadline, const RunObserver& observer, std::string& problem,
+        model::StartFailure* cause = nullptr);
     /// The worker's hello message from the last start (python, torch and libtorch versions).
     const std::optional<nlohmann::json>& hello() const { return m_hello; }
     /// Where the last worker ran and what it has (the report's `worker`): host (null for this

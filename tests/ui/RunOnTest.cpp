@@ -1,7 +1,9 @@
 // Run > Run On: a script runs on another host over ssh (a real sshd the test starts itself,
 // TestSshServer), the window says where, the choice is remembered per folder, and a host that
-// refuses the login is one line with nothing stored. PS_SHOT_DIR=DIR saves the window after the
-// remote run there as a PNG.
+// refuses the login is one line with nothing stored; Add Host's Check Host says what a run there
+// would have, or why not, without blocking the window, and the dialog may close during it.
+// PS_SHOT_DIR=DIR saves the window after the remote run there (run_on_host.png) and the dialog
+// after a check that passed and one that was refused (add_host_checked.png, add_host_refused.png).
 #include "UiTestSupport.h"
 
 #include "TestSshServer.h"
@@ -19,13 +21,17 @@
 #include <QAction>
 #include <QDir>
 #include <QMenu>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QTest>
+#include <QThreadPool>
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 
 using namespace ps::uitest;
 using ps::test::TestSshServer;
@@ -147,4 +153,91 @@ TEST_F(UiRunOn, TheAddHostDialogRefusesWhatIsNotADestination)
     dialog.setTarget({"me@gpu-box", "/opt/studio", "~/project", ""});
     EXPECT_TRUE(dialog.problem().isEmpty());
     EXPECT_EQ(dialog.target().remoteStudio, "/opt/studio");
+}
+
+TEST_F(UiRunOn, CheckHostSaysWhatARunThereWouldHaveOrWhyNot)
+{
+    ps::ui::AddHostDialog dialog;
+    dialog.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&dialog));
+    auto* button = dialog.findChild<QPushButton*>(QStringLiteral("checkHost"));
+    ASSERT_NE(button, nullptr);
+    auto check = [&](const ps::remote::RemoteTarget& target) {
+        dialog.setTarget(target);
+        button->click();
+        // Off the window's thread: the click is back at once, the dialog busy meanwhile.
+        EXPECT_TRUE(dialog.checking());
+        EXPECT_FALSE(button->isEnabled());
+        EXPECT_TRUE(dialog.findChild<QProgressBar*>()->isVisible());
+        EXPECT_TRUE(dialog.checkText().startsWith(QStringLiteral("Checking"))) << dialog.checkText().toStdString();
+        EXPECT_TRUE(waitFor([&] { return !dialog.checking(); }, 150000));
+        EXPECT_TRUE(button->isEnabled());
+        EXPECT_FALSE(dialog.findChild<QProgressBar*>()->isVisible());
+    };
+
+    check(host(TestSshServer::kHost));
+    EXPECT_TRUE(dialog.checkPassed()) << dialog.checkText().toStdString();
+    EXPECT_TRUE(dialog.checkText().startsWith(QStringLiteral("✓ %1 · torch ").arg(TestSshServer::kHost)))
+        << dialog.checkText().toStdString();
+    if (const QString shots = qEnvironmentVariable("PS_SHOT_DIR"); !shots.isEmpty()) {
+        QTest::qWait(100);  // a picture only: nothing is asserted on it
+        dialog.grab().save(shots + "/add_host_checked.png");
+    }
+
+    // Each failure named, in one line.
+    check(host(TestSshServer::kBadKeyHost));
+    EXPECT_FALSE(dialog.checkPassed());
+    EXPECT_EQ(dialog.checkFailure(), ps::model::StartFailure::Authentication) << dialog.checkText().toStdString();
+    EXPECT_TRUE(dialog.checkText().startsWith(
+        QStringLiteral("✗ Login refused: %1 refused the login").arg(TestSshServer::kBadKeyHost)))
+        << dialog.checkText().toStdString();
+    if (const QString shots = qEnvironmentVariable("PS_SHOT_DIR"); !shots.isEmpty())
+        dialog.grab().save(shots + "/add_host_refused.png");
+    check(host(TestSshServer::kClosedHost));
+    EXPECT_EQ(dialog.checkFailure(), ps::model::StartFailure::Unreachable) << dialog.checkText().toStdString();
+    EXPECT_TRUE(dialog.checkText().startsWith(QStringLiteral("✗ Unreachable: "))) << dialog.checkText().toStdString();
+    check({TestSshServer::kHost, dir.file("no-studio-here").toStdString(), "", ""});
+    EXPECT_EQ(dialog.checkFailure(), ps::model::StartFailure::NoStudio) << dialog.checkText().toStdString();
+    EXPECT_TRUE(dialog.checkText().startsWith(QStringLiteral("✗ No studio there: ")))
+        << dialog.checkText().toStdString();
+
+    // An edit makes the line stale: it goes.
+    dialog.setTarget(host(TestSshServer::kHost));
+    EXPECT_EQ(dialog.checkText(), QString());
+    EXPECT_FALSE(dialog.checkFailure().has_value());
+}
+
+TEST_F(UiRunOn, ClosingAddHostDuringACheckIsSafe)
+{
+    for (const bool destroy : {false, true}) {
+        SCOPED_TRACE(destroy ? "deleted" : "closed");
+        auto dialog = std::make_unique<ps::ui::AddHostDialog>();
+        dialog->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(dialog.get()));
+        dialog->setTarget(host(TestSshServer::kHost));
+        dialog->checkHost();
+        ASSERT_TRUE(dialog->checking());
+        // The check is under way on the host: its relay started a worker there.
+        ASSERT_TRUE(waitFor([&] { return !server.relays().empty() || !dialog->checking(); }, 30000));
+        EXPECT_TRUE(dialog->checking()) << "the check ended before the dialog closed: "
+                                        << dialog->checkText().toStdString();
+        if (destroy)
+            dialog.reset();
+        else
+            dialog->reject();
+        if (dialog) {
+            EXPECT_FALSE(dialog->checking());
+        }
+        // ssh killed: the relay and its worker end there, long before a worker's torch import would.
+        EXPECT_TRUE(server.waitUntilNoSessionProcess(20)) << "the check went on after the dialog closed";
+        // The check's thread ended and reached nothing that is gone.
+        EXPECT_TRUE(waitFor([&] { return QThreadPool::globalInstance()->activeThreadCount() == 0; }, 20000));
+        QTest::qWait(50);
+        if (dialog) {
+            EXPECT_EQ(dialog->checkText(),
+                QStringLiteral("Checking %1: ssh, the studio there, its worker importing torch…")
+                    .arg(TestSshServer::kHost))
+                << "a closed dialog shows no result of the check it cancelled";
+        }
+    }
 }
