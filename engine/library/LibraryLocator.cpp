@@ -2,6 +2,9 @@
 
 #include <array>
 #include <cctype>
+#include <filesystem>
+
+#include <libpq-fe.h>
 
 namespace ps::library {
 
@@ -66,6 +69,34 @@ std::string LibraryLocator::redacted(const std::string& location)
         return maskAfter(out, "password=", "&#");
     }
     return maskAfter(out, "password=", " ");
+}
+
+std::string LibraryLocator::shortName(const std::string& location)
+{
+    if (!isPostgres(location))
+        return std::filesystem::path(location).filename().string();
+    std::string database, host, service;
+    char* error = nullptr;
+    if (PQconninfoOption* options = PQconninfoParse(location.c_str(), &error)) {
+        for (PQconninfoOption* o = options; o->keyword; ++o) {
+            const std::string_view key = o->keyword;
+            const std::string value = o->val ? o->val : "";
+            if (key == "dbname")
+                database = value;
+            else if (key == "host")
+                host = value;
+            else if (key == "service")
+                service = value;
+        }
+        PQconninfoFree(options);
+    }
+    PQfreemem(error);
+    if (database.empty() && !service.empty())
+        return "service " + service;
+    if (database.empty())
+        return redacted(location);
+    // A socket folder says nothing to the reader; a host name does.
+    return host.empty() || host.front() == '/' ? database : database + " on " + host;
 }
 
 }  // namespace ps::library

@@ -12,6 +12,9 @@ public:
     static bool isPostgres(std::string_view location);
     /// The location with any password replaced by "***": what messages, titles and settings show.
     static std::string redacted(const std::string& location);
+    /// A team library in a few words for a title: "studio on db.lab", "studio" (on a local
+    /// socket), "service lab"; a file's own name.
+    static std::string shortName(const std::string& location);
 };
 
 }  // namespace ps::library

@@ -105,6 +105,21 @@ void PgConnection::fail(const std::string& what, const char* sqlState, const std
     throw LibraryError(kind, location_, message);
 }
 
+bool PgConnection::mayReconnectFor(const std::string& sql) const
+{
+    // Only outside a transaction, and only for what has no effect if it ran before the
+    // connection broke: a read, or the BEGIN that starts one.
+    return !inTransaction_ && (sql.rfind("BEGIN", 0) == 0 || sql.rfind("SELECT", 0) == 0);
+}
+
+bool PgConnection::reconnected()
+{
+    if (PQstatus(conn_) != CONNECTION_BAD)
+        return false;
+    PQreset(conn_);
+    return PQstatus(conn_) == CONNECTION_OK;
+}
+
 PgResult PgConnection::exec(const std::string& sql, const std::vector<Param>& params, bool binaryResult)
 {
     std::vector<const char*> values(params.size());
@@ -121,16 +136,29 @@ PgResult PgConnection::exec(const std::string& sql, const std::vector<Param>& pa
             values[i] = p.text.c_str();
         }
     }
-    PgResult result(PQexecParams(conn_, sql.c_str(), static_cast<int>(params.size()), nullptr, values.data(),
-        lengths.data(), formats.data(), binaryResult ? 1 : 0));
+    const auto send = [&] {
+        return PgResult(PQexecParams(conn_, sql.c_str(), static_cast<int>(params.size()), nullptr, values.data(),
+            lengths.data(), formats.data(), binaryResult ? 1 : 0));
+    };
+    if (PQstatus(conn_) == CONNECTION_BAD && mayReconnectFor(sql))
+        reconnected();
+    PgResult result = send();
+    // The server restarted since the last statement (the socket is found closed only now).
+    if (!succeeded(result) && mayReconnectFor(sql) && reconnected())
+        result = send();
     check(result);
     return result;
 }
 
-void PgConnection::check(const PgResult& result)
+bool PgConnection::succeeded(const PgResult& result)
 {
     const ExecStatusType status = result.raw() ? PQresultStatus(result.raw()) : PGRES_FATAL_ERROR;
-    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
+    return status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
+}
+
+void PgConnection::check(const PgResult& result)
+{
+    if (succeeded(result))
         return;
     const char* state = result.raw() ? PQresultErrorField(result.raw(), PG_DIAG_SQLSTATE) : nullptr;
     const char* primary = result.raw() ? PQresultErrorField(result.raw(), PG_DIAG_MESSAGE_PRIMARY) : nullptr;
@@ -139,8 +167,18 @@ void PgConnection::check(const PgResult& result)
 
 void PgConnection::run(const std::string& sql)
 {
+    if (PQstatus(conn_) == CONNECTION_BAD && mayReconnectFor(sql))
+        reconnected();
     PgResult result(PQexec(conn_, sql.c_str()));
+    if (!succeeded(result) && mayReconnectFor(sql) && reconnected())
+        result = PgResult(PQexec(conn_, sql.c_str()));
+    if (!succeeded(result) && PQstatus(conn_) == CONNECTION_BAD)
+        inTransaction_ = false;  // the server rolled it back with the connection
     check(result);
+    if (sql.rfind("BEGIN", 0) == 0)
+        inTransaction_ = true;
+    else if (sql == "COMMIT" || sql == "ROLLBACK")
+        inTransaction_ = false;
 }
 
 std::int64_t PgConnection::queryInt(const std::string& sql, const std::vector<Param>& params)

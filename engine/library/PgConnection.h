@@ -14,7 +14,8 @@ namespace ps::library {
 /// One libpq connection to a team library's database, owned; every failure is a LibraryError
 /// naming the library (its redacted location) and the server's own words, of a kind the studio
 /// acts on: Unreachable (down, refused, dropped), ReadOnly (the role lacks the privilege), Busy
-/// (a serialization failure or deadlock: try again), DiskFull, Corrupt, Server.
+/// (a serialization failure or deadlock: try again), DiskFull, Corrupt, Server. A connection the
+/// server dropped (a restart) is made again at the next read or BEGIN, never in a transaction.
 /// Thread contract: one thread at a time (libpq's).
 class PgConnection {
 public:
@@ -55,13 +56,19 @@ public:
     const std::string& role() const { return role_; }
 
 private:
+    static bool succeeded(const PgResult& result);
     /// Throws for a result that is not a success.
     void check(const PgResult& result);
+    /// Whether `sql` may be sent again on a new connection if the old one broke.
+    bool mayReconnectFor(const std::string& sql) const;
+    /// Reconnects a broken connection (PQreset); whether it works now.
+    bool reconnected();
     [[noreturn]] void fail(const std::string& what, const char* sqlState, const std::string& serverMessage);
 
     pg_conn* conn_ = nullptr;
     std::string location_;
     std::string role_;
+    bool inTransaction_ = false;  ///< between a BEGIN and its COMMIT or ROLLBACK
 };
 
 }  // namespace ps::library

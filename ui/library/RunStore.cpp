@@ -49,6 +49,11 @@ QString RunStore::displayPath() const
     return q(library::LibraryLocator::redacted(m_path.toStdString()));
 }
 
+QString RunStore::shortName() const
+{
+    return q(library::LibraryLocator::shortName(m_path.toStdString()));
+}
+
 PushOutcome RunStore::pushKeptRuns(const QString& localPath)
 {
     PushOutcome outcome;

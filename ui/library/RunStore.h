@@ -80,6 +80,8 @@ public:
     QString path() const { return m_path; }
     /// The path, or the team library's connection string without its password: what is shown.
     QString displayPath() const;
+    /// For a title: the file's name, or the team library's database (and host).
+    QString shortName() const;
     /// Why an open library can only be read (a read-only file or folder, a full disk), or "".
     QString readOnlyReason() const { return m_readOnlyReason; }
 

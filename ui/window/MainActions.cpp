@@ -58,6 +58,10 @@ void MainActions::buildActions()
     m_saveAsAction = make(tr("Save &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), [doc]() { doc->saveAs(); });
     m_openLibraryAction = make(tr("Open &Library…"), QKeySequence(), [w]() { w->openLibraryDialog(false); });
     m_newLibraryAction = make(tr("New Li&brary…"), QKeySequence(), [w]() { w->openLibraryDialog(true); });
+    m_openTeamLibraryAction = make(tr("Open &Team Library…"), QKeySequence(), [w]() { w->openTeamLibraryDialog(); });
+    m_pushKeptRunsAction = make(tr("&Push Kept Runs"), QKeySequence(), [w]() { w->pushKeptRuns(); });
+    m_pushKeptRunsAction->setToolTip(
+        tr("Send the runs kept in the local library while the team library could not be reached"));
     m_quitAction = make(tr("&Quit"), QKeySequence::Quit, [w]() { w->close(); });
     // Find follows the focus: the library's search, the graph's, the Source tab's bar, or the
     // editor's.
@@ -154,6 +158,8 @@ void MainActions::buildMenus()
     file->addSeparator();
     file->addAction(m_openLibraryAction);
     file->addAction(m_newLibraryAction);
+    file->addAction(m_openTeamLibraryAction);
+    file->addAction(m_pushKeptRunsAction);
     file->addSeparator();
     file->addAction(m_quitAction);
 

@@ -54,6 +54,7 @@ public:
     explicit MainActions(const Parts& parts);
 
     QAction* runAction() const { return m_runAction; }
+    QAction* pushKeptRunsAction() const { return m_pushKeptRunsAction; }
     QAction* cancelAction() const { return m_cancelAction; }
     QAction* verifyAction() const { return m_verifyAction; }
     /// The tool bar's check box for verifyAction (a setting, so it looks like one).
@@ -86,6 +87,8 @@ private:
     QAction* m_saveAsAction;
     QAction* m_openLibraryAction;
     QAction* m_newLibraryAction;
+    QAction* m_openTeamLibraryAction;
+    QAction* m_pushKeptRunsAction;
     QAction* m_quitAction;
     QAction* m_findAction;
     QAction* m_findNextAction;

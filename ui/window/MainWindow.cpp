@@ -11,6 +11,7 @@
 #include "ui/graph/GraphView.h"
 #include "ui/lessons/LessonsView.h"
 #include "ui/lessons/LessonsWindow.h"
+#include "ui/library/KeptRunsPush.h"
 #include "ui/library/LibraryActions.h"
 #include "ui/library/LibraryView.h"
 #include "ui/library/RunStore.h"
@@ -34,7 +35,9 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QMimeData>
@@ -117,7 +120,15 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     });
     connect(m_worker, &WorkerClient::helloChanged, this, &MainWindow::updateRunActions);
     RunController::Parts parts{m_editor, m_report, m_worker, m_log, m_notice, m_library, m_stageLabel, m_workerLabel,
-        [this]() { return m_document->runScriptPath(); }, [this]() { return m_document->scriptName(); }};
+        [this]() { return m_document->runScriptPath(); }, [this]() { return m_document->scriptName(); },
+        [this]() { pushKeptRuns(); }};
+    m_push = new KeptRunsPush(this);
+    connect(m_push, &KeptRunsPush::finished, this, [this](const KeptRunsPush::Outcome& outcome) {
+        m_notice->showNotice(outcome.complete ? NoticeBar::Level::Info : NoticeBar::Level::Warning, outcome.summary);
+        if (m_store && m_store->isOpen())
+            m_library->reload();
+        emit keptRunsPushed();
+    });
     m_runs = new RunController(parts, this);
     m_document = new ScriptDocument(this, m_editor, m_notice, m_runs);
     m_selection = new CrossSelection(m_editor, m_report, m_runs, m_document, this);
@@ -288,7 +299,9 @@ bool MainWindow::openLibrary(const QString& path, bool remember)
             QSettings().setValue(QStringLiteral("library/path"), path);
         if (m_notice->text().contains(tr("library")))
             m_notice->dismiss();
-        m_libraryDock->setWindowTitle(tr("Library — %1").arg(QFileInfo(path).fileName()));
+        m_libraryDock->setWindowTitle(RunStore::isTeamLibrary(path) ? tr("Library — team: %1").arg(m_store->shortName())
+                                                                    : tr("Library — %1").arg(m_store->shortName()));
+        m_libraryDock->setToolTip(m_store->displayPath());
     } else {
         m_libraryDock->setWindowTitle(tr("Library — cannot be used"));
         m_notice->showNotice(NoticeBar::Level::Error,
@@ -308,6 +321,38 @@ void MainWindow::openLibraryDialog(bool create)
         : QFileDialog::getOpenFileName(this, tr("Open a Library"), dir, filter);
     if (!path.isEmpty())
         openLibrary(path);
+}
+
+void MainWindow::openTeamLibraryDialog()
+{
+    bool ok = false;
+    const QString current = m_store && RunStore::isTeamLibrary(m_store->path()) ? m_store->path() : QString();
+    const QString location = QInputDialog::getText(this, tr("Open Team Library"),
+        tr("A PostgreSQL connection string, as for psql (a password is better kept in ~/.pgpass):\n"
+           "postgresql://user@host/database  ·  host=… dbname=…  ·  service=name"),
+        QLineEdit::Normal, current, &ok)
+                                 .trimmed();
+    if (!ok || location.isEmpty())
+        return;
+    if (!RunStore::isTeamLibrary(location)) {
+        m_notice->showNotice(NoticeBar::Level::Error,
+            tr("That is not a PostgreSQL connection string (postgresql://…, host=… dbname=…, service=…); "
+               "File > Open Library… opens a file."));
+        return;
+    }
+    openLibrary(location);
+}
+
+void MainWindow::pushKeptRuns()
+{
+    if (!m_push->start(RunStore::defaultPath()))
+        return;  // one push at a time
+    m_notice->showNotice(NoticeBar::Level::Info, tr("Pushing the kept runs…"));
+}
+
+QAction* MainWindow::pushKeptRunsAction() const
+{
+    return m_actions->pushKeptRunsAction();
 }
 
 bool MainWindow::openStoredRun(qint64 id)

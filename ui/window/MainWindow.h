@@ -30,6 +30,7 @@ class ReportView;
 class RunController;
 class RunMarkers;
 class RunStore;
+class KeptRunsPush;
 class ScriptDocument;
 class ScriptEditor;
 class WorkerClient;
@@ -106,11 +107,19 @@ public slots:
     void showLessons();
     /// File > Open Library… (`create`: New Library…): asks for a file, then openLibrary().
     void openLibraryDialog(bool create);
+    /// File > Open Team Library…: asks for a PostgreSQL connection string, then openLibrary().
+    void openTeamLibraryDialog();
+    /// File > Push Kept Runs: sends the runs the local library keeps for a team library that
+    /// was away (on a pool thread); the notice says what happened, then keptRunsPushed().
+    void pushKeptRuns();
+    QAction* pushKeptRunsAction() const;
 
 signals:
     void runFinished(const std::shared_ptr<const ps::ui::RunDocument>& run);
     /// A run (finished, stored or exported) is now shown.
     void runShown();
+    /// A push of kept runs ended (its outcome is on the notice bar).
+    void keptRunsPushed();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -132,6 +141,7 @@ private:
     WorkbenchLayout* m_layout;  ///< the first layout, and a splitter that tabs cannot move
     PaneCycler* m_panes;        ///< F6 / Ctrl+Tab between editor, report, library, log
     QDockWidget* m_libraryDock;
+    KeptRunsPush* m_push;
     QDockWidget* m_logDock;
     LessonsView* m_lessons;
     std::unique_ptr<LessonsWindow> m_lessonsWindow;  ///< a top-level window, not a child

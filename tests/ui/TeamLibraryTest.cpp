@@ -1,0 +1,123 @@
+// The window on a team library (PostgreSQL, the suite's own server): opened from --library, its
+// runs marked when others stored them; a run made while the server is away is kept in the local
+// library, and Push Kept Runs sends it when the server is back, exactly once.
+#include "UiTestSupport.h"
+
+#include "TestPostgresServer.h"
+
+#include "ui/common/NoticeBar.h"
+#include "ui/library/LibraryView.h"
+#include "ui/library/RunStore.h"
+#include "ui/window/MainWindow.h"
+
+#include "library/ArtifactLibrary.h"
+
+#include <QDockWidget>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+using namespace ps::uitest;
+using ps::test::TestPostgresServer;
+
+namespace {
+
+class UiTeamLibrary : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() { server = std::make_unique<TestPostgresServer>(); }
+    static void TearDownTestSuite() { server.reset(); }
+    void SetUp() override
+    {
+        QSettings().clear();
+        ASSERT_EQ(server->problem(), "");
+        if (!server->running())
+            server->start();
+        database = std::string("ui_") + ::testing::UnitTest::GetInstance()->current_test_info()->name();
+        for (char& c : database)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        server->createDatabase(database);
+        server->createRole(database + "_bob", database, TestPostgresServer::Access::Owner);
+        team = server->connectionString(database, database + "_bob");
+        // The local library, where runs wait while the team library is away.
+        qputenv("XDG_DATA_HOME", dir.path().toUtf8());
+    }
+    void TearDown() override { qunsetenv("XDG_DATA_HOME"); }
+
+    ps::ui::MainWindowOptions options() const
+    {
+        auto o = windowOptions(dir, false);
+        o.libraryPath = QString::fromStdString(team);
+        return o;
+    }
+
+    static std::unique_ptr<TestPostgresServer> server;
+    std::string database, team;
+    TempDir dir;
+};
+
+std::unique_ptr<TestPostgresServer> UiTeamLibrary::server;
+
+TEST_F(UiTeamLibrary, OpensFromTheCommandLineAndMarksOthersRuns)
+{
+    {
+        // Alice's run, copied in from her laptop with who stored it (as `library copy` keeps it).
+        ps::library::ArtifactLibrary alice(team);
+        ps::library::NewRun run;
+        run.report = {
+            {"schema", 1}, {"status", "ok"}, {"script", "/home/alice/mlp.py"}, {"captures", nlohmann::json::array()}};
+        run.storedBy = ps::library::Identity{"", "alice"};
+        alice.insert(run);
+    }
+    ps::ui::MainWindow window(options());
+    ASSERT_TRUE(window.store()->isOpen()) << window.store()->error().toStdString();
+    auto* lib = window.libraryView();
+    ASSERT_EQ(lib->rowCount(), 1);
+    EXPECT_TRUE(lib->isColumnShown(ps::ui::LibraryView::ByColumn));
+    // The dock names the team library without anything secret, not as a file.
+    const QString title = window.findChild<QDockWidget*>("libraryDock")->windowTitle();
+    EXPECT_TRUE(title.contains(QString::fromStdString(database))) << title.toStdString();
+}
+
+TEST_F(UiTeamLibrary, ARunWhileTheServerIsAwayIsKeptAndPushedOnceWhenItIsBack)
+{
+    const QString script = dir.write("tiny.py", tinyScript());
+    ps::ui::MainWindow window(options());
+    ASSERT_TRUE(window.store()->isOpen()) << window.store()->error().toStdString();
+    ASSERT_TRUE(window.openPath(script));
+    server->stop();
+    const auto run = runAndWait(window);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->report.status, ps::model::RunStatus::Ok) << run->report.message;
+    EXPECT_EQ(run->report.verdict(), ps::model::RunVerdict::NotStored);
+    const QString notice = window.notice()->text();
+    EXPECT_TRUE(notice.contains("kept in")) << notice.toStdString();
+    EXPECT_TRUE(window.notice()->actionLabels().contains("Push Kept Runs")) << notice.toStdString();
+    EXPECT_EQ(ps::ui::RunStore::keptRunCount(ps::ui::RunStore::defaultPath()), 1);
+
+    // Pushing while it is still away keeps the run, and says so.
+    QSignalSpy first(&window, &ps::ui::MainWindow::keptRunsPushed);
+    ASSERT_TRUE(window.notice()->trigger("Push Kept Runs"));
+    ASSERT_TRUE(first.wait(30000));
+    EXPECT_TRUE(window.notice()->text().contains("still cannot be reached")) << window.notice()->text().toStdString();
+    EXPECT_EQ(ps::ui::RunStore::keptRunCount(ps::ui::RunStore::defaultPath()), 1);
+
+    server->start();
+    QSignalSpy pushed(&window, &ps::ui::MainWindow::keptRunsPushed);
+    ASSERT_TRUE(window.pushKeptRunsAction()->isEnabled());
+    window.pushKeptRunsAction()->trigger();
+    ASSERT_TRUE(pushed.wait(30000));
+    EXPECT_TRUE(window.notice()->text().contains("Pushed 1 kept run")) << window.notice()->text().toStdString();
+    EXPECT_EQ(ps::ui::RunStore::keptRunCount(ps::ui::RunStore::defaultPath()), 0);
+    EXPECT_EQ(server->exec("SELECT count(*) FROM runs", database).at(0).at(0), "1");
+    window.pushKeptRunsAction()->trigger();  // again: nothing twice
+    ASSERT_TRUE(pushed.wait(30000));
+    EXPECT_EQ(server->exec("SELECT count(*) FROM runs", database).at(0).at(0), "1");
+    // The dock, on the team library again, lists it.
+    EXPECT_EQ(window.libraryView()->rowCount(), 1);
+}
+
+}  // namespace
