@@ -1,6 +1,7 @@
 // The window on a team library (PostgreSQL, the suite's own server): opened from --library, its
 // runs marked when others stored them; a run made while the server is away is kept in the local
 // library, and Push Kept Runs sends it when the server is back, exactly once.
+// PS_SHOT_DIR=DIR saves the window after the push (team_library_pushed.png).
 #include "UiTestSupport.h"
 
 #include "TestPostgresServer.h"
@@ -116,8 +117,15 @@ TEST_F(UiTeamLibrary, ARunWhileTheServerIsAwayIsKeptAndPushedOnceWhenItIsBack)
     window.pushKeptRunsAction()->trigger();  // again: nothing twice
     ASSERT_TRUE(pushed.wait(30000));
     EXPECT_EQ(server->exec("SELECT count(*) FROM runs", database).at(0).at(0), "1");
-    // The dock, on the team library again, lists it.
+    // The dock, on the team library again, lists it, as one's own run.
     EXPECT_EQ(window.libraryView()->rowCount(), 1);
+    EXPECT_FALSE(window.libraryView()->isColumnShown(ps::ui::LibraryView::ByColumn));
+    if (const QString shots = qEnvironmentVariable("PS_SHOT_DIR"); !shots.isEmpty()) {
+        window.resize(1280, 800);
+        window.show();
+        QTest::qWait(300);  // a picture only: nothing is asserted on it
+        window.grab().save(shots + "/team_library_pushed.png");
+    }
 }
 
 }  // namespace

@@ -155,7 +155,10 @@ std::vector<StoredRun> RunStore::list(const QString& search, const QString& stat
             r.ranOn = q(s.ranOn);
             r.storedBy = q(s.storedBy.user);
             r.storedRole = q(s.storedBy.role);
-            r.byOthers = !s.storedBy.user.empty() && (s.storedBy.user != me.user || s.storedBy.role != me.role);
+            // Someone else's: another OS user, or another database role (a run kept in a file
+            // library and pushed or copied later has none, and stays one's own).
+            r.byOthers = !s.storedBy.user.empty()
+                && (s.storedBy.user != me.user || (!s.storedBy.role.empty() && s.storedBy.role != me.role));
             for (const auto& c : s.captures)
                 if (!c.backend.empty() && !r.backends.contains(q(c.backend)))
                     r.backends << q(c.backend);
