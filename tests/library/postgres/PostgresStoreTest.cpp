@@ -126,6 +126,27 @@ TEST_F(PostgresStore, TheSameRunIsStoredOnceAndAnUnreachableServerSaysSo)
     }
 }
 
+TEST_F(PostgresStore, ANewerSchemaIsRefusedForWritingAndStillBrowsed)
+{
+    {
+        ArtifactLibrary library(writer());
+        library.insert(test::makeRun("alpha", "code", "cache"));
+    }
+    // A newer studio only adds to the schema.
+    server->exec("UPDATE studio_library SET version = 99; ALTER TABLE runs ADD COLUMN from_the_future TEXT", database);
+    try {
+        ArtifactLibrary library(writer());
+        ADD_FAILURE() << "opened a newer schema for writing";
+    } catch (const LibraryError& e) {
+        EXPECT_EQ(e.kind(), LibraryError::Kind::NewerSchema) << e.what();
+        EXPECT_NE(std::string(e.what()).find("99"), std::string::npos) << e.what();
+    }
+    ArtifactLibrary library(writer(), ArtifactLibrary::OpenOptions{false, true});
+    ASSERT_EQ(library.list().size(), 1u);
+    EXPECT_EQ(library.artifact(library.list().front().id, 0).cache, "cache");
+    EXPECT_EQ(server->exec("SELECT version FROM studio_library", database).at(0).at(0), "99");
+}
+
 TEST_F(PostgresStore, SomeoneElsesDatabaseIsLeftAlone)
 {
     server->exec("CREATE TABLE orders (id int)", database);
