@@ -125,34 +125,14 @@ TYPED_TEST(LibraryConcurrencyOn, TwoProcessesInsert200RunsEachAtOnce)
 {
     TypeParam store;
     const std::string& path = store.location();  // not created yet: both race to create it
-    int gate[2];
-    ASSERT_EQ(::pipe(gate), 0);
-    std::vector<pid_t> writers;
-    for (int w = 0; w < 2; ++w) {
-        const pid_t pid = ::fork();
-        ASSERT_GE(pid, 0);
-        if (pid == 0) {
-            ::close(gate[1]);
-            char go;
-            if (::read(gate[0], &go, 1) != 0)
-                ::_exit(3);  // released when the parent closes it
-            int code = 0;
-            try {
-                ArtifactLibrary library(path);
-                for (int i = 0; i < 200; ++i)
-                    library.insert(seededRun(w * 1000 + i, 2000 + 37 * i, 3000));
-            } catch (const std::exception& e) {
-                std::fprintf(stderr, "writer %d: %s\n", w, e.what());
-                code = 1;
-            }
-            ::_exit(code);
-        }
-        writers.push_back(pid);
-    }
-    ::close(gate[0]);
-    ::close(gate[1]);  // both start now
-    for (pid_t pid : writers) {
-        const int status = waitFor(pid);
+    const auto statuses = atOnce(2, [&](int w) {
+        ArtifactLibrary library(path);
+        for (int i = 0; i < 200; ++i)
+            library.insert(seededRun(w * 1000 + i, 2000 + 37 * i, 3000));
+        return 0;
+    });
+    ASSERT_EQ(statuses.size(), 2u);
+    for (const int status : statuses) {
         ASSERT_TRUE(WIFEXITED(status));
         EXPECT_EQ(WEXITSTATUS(status), 0) << "a writer failed (its error is on stderr)";
     }

@@ -1,5 +1,7 @@
 #include "TestSshServer.h"
 
+#include "FreePort.h"
+
 #include <arpa/inet.h>
 #include <chrono>
 #include <csignal>
@@ -21,22 +23,6 @@ namespace ps::test {
 namespace fs = std::filesystem;
 
 namespace {
-
-int freePort()
-{
-    const int s = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = 0;
-    socklen_t len = sizeof a;
-    int port = 0;
-    if (::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0
-        && ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-        port = ntohs(a.sin_port);
-    ::close(s);
-    return port;
-}
 
 bool accepts(int port)
 {
@@ -117,7 +103,7 @@ bool TestSshServer::start()
     fs::copy_file(m_dir.file("user_key.pub"), m_dir.file("authorized_keys"));
     const std::string user = ::getuid() == 0 ? "root" : std::string(std::getenv("USER") ? std::getenv("USER") : "");
     for (int attempt = 0; attempt < 5 && m_pid < 0; ++attempt) {
-        m_port = freePort();
+        m_port = freeLoopbackPort();
         std::ofstream(m_dir.file("sshd_config"))
             << "ListenAddress 127.0.0.1:" << m_port << "\n"
             << "HostKey " << m_dir.file("host_key") << "\n"
@@ -188,7 +174,7 @@ bool TestSshServer::start()
     };
     alias(kHost, "user_key", m_port);
     alias(kBadKeyHost, "other_key", m_port);
-    alias(kClosedHost, "user_key", freePort());
+    alias(kClosedHost, "user_key", freeLoopbackPort());
     return true;
 }
 

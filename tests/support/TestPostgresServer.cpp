@@ -1,5 +1,7 @@
 #include "TestPostgresServer.h"
 
+#include "FreePort.h"
+
 #include <libpq-fe.h>
 
 #include <algorithm>
@@ -33,24 +35,6 @@ namespace {
 
 constexpr auto kStartTimeout = std::chrono::seconds(30);
 constexpr auto kStopTimeout = std::chrono::seconds(30);
-
-// A port no one listens on over TCP; over the Unix socket in our own folder it cannot collide
-// anyway, but postgres also derives its System V shared memory key from it.
-int freePort()
-{
-    const int s = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = 0;
-    socklen_t len = sizeof a;
-    int port = 0;
-    if (::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0
-        && ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-        port = ntohs(a.sin_port);
-    ::close(s);
-    return port;
-}
 
 std::string readAll(const std::string& path)
 {
@@ -262,7 +246,9 @@ bool TestPostgresServer::initialise()
         << "huge_pages = off\n"
         << "log_line_prefix = '%m [%p] %q%u@%d '\n";
     for (int attempt = 0; attempt < 5; ++attempt) {
-        if (launch(freePort())) {
+        // A port no one listens on over TCP; over the Unix socket in our own folder it cannot
+        // collide anyway, but postgres also derives its System V shared memory key from it.
+        if (launch(freeLoopbackPort())) {
             m_problem.clear();
             return true;
         }
