@@ -78,17 +78,17 @@ CREATE INDEX graph_layouts_used ON graph_layouts(used_at);
 
 int PgSchema::inspect(PgConnection& db, bool allowNewer)
 {
-    const bool ours = db.queryInt("SELECT count(*) FROM pg_catalog.pg_tables "
-                                  "WHERE schemaname = current_schema() AND tablename = 'studio_library'")
-        > 0;
-    if (!ours) {
-        const std::int64_t tables
-            = db.queryInt("SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()");
+    // One statement, one snapshot: a studio creating the tables meanwhile commits them all at
+    // once, so they are seen all or none (two queries could see none, then all but ours).
+    const PgResult seen
+        = db.exec("SELECT count(*) FILTER (WHERE tablename = 'studio_library'), count(*), current_schema() "
+                  "FROM pg_catalog.pg_tables WHERE schemaname = current_schema()");
+    if (seen.integer(0, 0) == 0) {
+        const std::int64_t tables = seen.integer(0, 1);
         if (tables > 0)
             throw LibraryError(LibraryError::Kind::NotLibrary, db.location(),
                 "a database, but not a Precompile Studio library (" + std::to_string(tables)
-                    + " tables of someone else's in schema "
-                    + std::string(db.exec("SELECT current_schema()").text(0, 0)) + ")");
+                    + " tables of someone else's in schema " + std::string(seen.text(0, 2)) + ")");
         return 0;
     }
     const PgResult row = db.exec("SELECT application, version FROM studio_library");
