@@ -71,12 +71,12 @@ int LibrarySync::copy(const LibraryOptions& o)
         for (const auto& [a, b] : result.copied)
             copied.push_back({{"from_run_id", a}, {"to_run_id", b}});
         std::cout << json{{"from", from.path()}, {"to", to.path()}, {"copied", copied},
-            {"already_there", result.alreadyThere}, {"failures", result.failures}}
+            {"already_there", result.alreadyThere.size()}, {"failures", result.failures}}
                          .dump(2)
                   << "\n";
     } else {
         std::cout << "copied " << result.copied.size() << " run(s) from " << safe(from.path()) << " to "
-                  << safe(to.path()) << " (" << result.alreadyThere << " there already"
+                  << safe(to.path()) << " (" << result.alreadyThere.size() << " there already"
                   << (result.failures.empty() ? "" : ", " + std::to_string(result.failures.size()) + " failed")
                   << ")\n";
     }

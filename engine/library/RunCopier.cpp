@@ -1,7 +1,7 @@
 #include "library/RunCopier.h"
 
 #include <algorithm>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "library/ArtifactLibrary.h"
 #include "library/LibraryError.h"
@@ -39,9 +39,9 @@ RunCopier::Result RunCopier::copy(
     ArtifactLibrary& from, ArtifactLibrary& to, const std::vector<std::int64_t>& runIds, const Progress& progress)
 {
     Result result;
-    std::unordered_set<std::string> there;
+    std::unordered_map<std::string, std::int64_t> there;  // uid -> id in the target
     for (const RunSummary& s : to.list())
-        there.insert(s.uid);
+        there.emplace(s.uid, s.id);
     // Each source run's uid, oldest first, so that ids in the target keep their order.
     std::vector<std::pair<std::int64_t, std::string>> todo;
     const std::vector<RunSummary> source = from.list();
@@ -53,8 +53,8 @@ RunCopier::Result RunCopier::copy(
             result.failures.push_back("run " + std::to_string(id) + ": no such run in " + from.path());
     for (std::size_t i = 0; i < todo.size(); ++i) {
         const auto& [id, uid] = todo[i];
-        if (!uid.empty() && there.count(uid)) {
-            ++result.alreadyThere;
+        if (const auto it = there.find(uid); !uid.empty() && it != there.end()) {
+            result.alreadyThere.emplace_back(id, it->second);
         } else {
             try {
                 const NewRun run = read(from, id);

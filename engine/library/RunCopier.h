@@ -20,7 +20,8 @@ class RunCopier {
 public:
     struct Result {
         std::vector<std::pair<std::int64_t, std::int64_t>> copied;  ///< (id in source, id in target)
-        std::int64_t alreadyThere = 0;
+        /// Runs the target held already (by uid), as (id in source, id in target).
+        std::vector<std::pair<std::int64_t, std::int64_t>> alreadyThere;
         std::vector<std::string> failures;  ///< one line per run that could not be copied
     };
     /// Called after each run with (done, total).

@@ -1,7 +1,6 @@
 #include "library/RunPusher.h"
 
 #include <map>
-#include <optional>
 
 #include "library/ArtifactLibrary.h"
 #include "library/LibraryError.h"
@@ -23,24 +22,12 @@ RunPusher::Result RunPusher::push(ArtifactLibrary& local, const std::string& to)
         try {
             ArtifactLibrary team(target);
             const RunCopier::Result copied = RunCopier::copy(local, team, ids);
-            // There already (pushed before, the mark lost): found by uid, marked now.
-            std::map<std::string, std::int64_t> teamIds;
-            if (copied.alreadyThere > 0)
-                for (const auto& s : team.list())
-                    teamIds.emplace(s.uid, s.id);
-            for (const std::int64_t id : ids) {
-                std::optional<std::int64_t> there;
-                for (const auto& [from, into] : copied.copied)
-                    if (from == id)
-                        there = into;
-                if (!there)
-                    if (const auto it = teamIds.find(local.show(id, false).summary.uid); it != teamIds.end())
-                        there = it->second;
-                if (!there)
-                    continue;
-                local.markPushed(id, *there);
-                result.pushed.push_back(Pushed{id, team.path(), *there});
-            }
+            // Runs there already were pushed before and lost their mark: marked now.
+            for (const auto* copies : {&copied.copied, &copied.alreadyThere})
+                for (const auto& [id, there] : *copies) {
+                    local.markPushed(id, there);
+                    result.pushed.push_back(Pushed{id, team.path(), there});
+                }
             result.failures.insert(result.failures.end(), copied.failures.begin(), copied.failures.end());
         } catch (const LibraryError& e) {
             // The team library away or refusing: its runs stay kept. Anything else is the
