@@ -13,6 +13,9 @@ Per node: name, op, target, inputs, shape, dtype, stride, device (for a tuple-va
   and ``aliases`` (tied weights: the other names of the same tensor);
 - ``source`` {file, line}: the user's line that produced it (for a backward node, the
   forward line it differentiates; ``trigger`` is the line that called ``backward``);
+- ``stack``: the frames that made it, innermost first, as indices into the graph's ``frames``
+  ({file, line, function, code, owner, package}: capture/stacks.py); a backward node has the
+  stack of the forward node it differentiates;
 - ``module`` {path, type}: the innermost nn.Module being called (``model.0``, ``Linear``);
 - ``phase``: forward / backward; ``backward_of``: the forward node it differentiates;
 - ``output``: for nodes that feed the graph output, their roles
@@ -26,6 +29,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from precompile_studio.capture.stacks import frames_table
 
 _DTYPE_NAMES: dict[Any, str] = {}
 
@@ -300,11 +305,15 @@ def extract_graph(probe) -> dict | None:
     outputs_list, output_roles = _outputs(gm.graph, names)
     nodes_out: list[dict] = []
     placeholders = 0
-    for node in gm.graph.nodes:
+    infos = [probe.info.get(node) for node in gm.graph.nodes]
+    frames, stacks = frames_table((ni.stack if ni is not None else () for ni in infos), probe.script_path)
+    for node, stack in zip(gm.graph.nodes, stacks):
         d = _node_base(node)
         _kind(d, node, names, placeholders)
         placeholders += node.op == "placeholder"
         _where(d, probe.info.get(node), names.qual_params)
+        if stack:
+            d["stack"] = stack
         roles = output_roles.get(node.name)
         if roles:
             d["output"] = roles
@@ -327,4 +336,5 @@ def extract_graph(probe) -> dict | None:
         "node_list": nodes_out,
         "output_list": outputs_list,
         "modules": [{"path": p, "type": t} for p, t in probe.module_types.items()],
+        "frames": frames,
     }

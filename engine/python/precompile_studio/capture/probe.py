@@ -11,7 +11,8 @@ trace only, the probe
   (invariant 1, control flow, effectful op) then rejects it;
 - wraps ``torch._precompile._capture`` to hold the capture object (names, specs, grads);
 - wraps ``torch.fx.Graph.create_node`` to note, in a side table keyed by the Node object,
-  the innermost user frame (file, line), the innermost nn.Module being called (from global
+  the innermost user frame (file, line), the stack of frames that made it (user, package and
+  ``torch/nn`` frames up to ``flat_fn``: capture/stacks.py), the innermost nn.Module being called (from global
   forward pre/post hooks, which add no ops) and, for nodes created while autograd runs a
   backward, the forward node whose gradient they compute (by autograd sequence number).
   Nothing is written to the nodes or the graph;
@@ -37,15 +38,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from precompile_studio.capture.stacks import StackWalker
 from precompile_studio.common.frames import library_file
 
 
 class NodeInfo:
     """What the probe saw when one node was created."""
 
-    __slots__ = ("file", "line", "module", "phase", "forward", "trigger", "param")
+    __slots__ = ("file", "line", "module", "phase", "forward", "trigger", "param", "stack")
 
-    def __init__(self, file, line, module, phase, forward=None, trigger=None, param=None):
+    def __init__(self, file, line, module, phase, forward=None, trigger=None, param=None, stack=()):
         self.file = file          # innermost user frame (forward: the line that ran the op)
         self.line = line
         self.module = module      # (path, type) or None
@@ -53,6 +55,8 @@ class NodeInfo:
         self.forward = forward    # backward nodes: the forward node they differentiate
         self.trigger = trigger    # backward nodes: (file, line) of the .backward() call
         self.param = param        # gradient accumulation: index of the parameter
+        self.stack = stack        # the frames that made it (capture.stacks), innermost first;
+        #                           a backward node: its forward node's
 
 
 def arg_names(fn: Callable, n: int) -> list[str]:
@@ -171,6 +175,8 @@ class CaptureProbe:
         self._stack: list[tuple[str, str]] = []
         self._fwd_seq: dict[int, Any] = {}
         self._user_code: dict[int, tuple[Any, bool]] = {}
+        self._stacks = StackWalker(self.script_path)
+        self.stack_s = 0.0                # of hook_s: walking the stacks (capture.stacks)
         self._restore: list[Callable[[], None]] = []
         # Context-manager factories entered around the make_fx trace only (the contract
         # checker's value-read recorder); like the probe, they must not change the capture.
@@ -409,9 +415,9 @@ class CaptureProbe:
             file, line = self._user_frame(frame)
             anode = torch._C._current_autograd_node()
             if anode is None:
-                self._note_forward(node, file, line, torch.autograd._get_sequence_nr() - 1)
+                self._note_forward(node, file, line, torch.autograd._get_sequence_nr() - 1, self._walk(frame))
             else:
-                self._note_backward(node, file, line, anode)
+                self._note_backward(node, file, line, anode, frame)
         except Exception:
             pass
         finally:
@@ -443,17 +449,23 @@ class CaptureProbe:
             f = f.f_back
         return None, None
 
-    def _note_forward(self, node, file, line, seq: int) -> None:
-        """A forward node: its line and module; the first node of an autograd sequence number
-        is the one a backward node with that number differentiates."""
+    def _walk(self, frame) -> tuple:
+        t0 = time.perf_counter()
+        stack = self._stacks.walk(frame)
+        self.stack_s += time.perf_counter() - t0
+        return stack
+
+    def _note_forward(self, node, file, line, seq: int, stack: tuple = ()) -> None:
+        """A forward node: its line, module and stack; the first node of an autograd sequence
+        number is the one a backward node with that number differentiates."""
         if seq not in self._fwd_seq:
             self._fwd_seq[seq] = node
-        self.info[node] = NodeInfo(file, line, self._stack[-1] if self._stack else None, "forward")
+        self.info[node] = NodeInfo(file, line, self._stack[-1] if self._stack else None, "forward", stack=stack)
 
-    def _note_backward(self, node, file, line, anode) -> None:
+    def _note_backward(self, node, file, line, anode, frame=None) -> None:
         """A node created while autograd runs ``anode``: the forward node it differentiates
-        (whose line and module it takes), or for a gradient accumulation the parameter; the
-        line that called backward is its trigger."""
+        (whose line, module and stack it takes), or for a gradient accumulation the parameter
+        (its own stack: the backward call); the line that called backward is its trigger."""
         fwd = None
         pidx = None
         try:
@@ -466,6 +478,7 @@ class CaptureProbe:
                 pidx = self.param_ids.get(id(var))
         fi = self.info.get(fwd) if fwd is not None else None
         if fi is not None:
-            self.info[node] = NodeInfo(fi.file, fi.line, fi.module, "backward", fwd, (file, line))
+            self.info[node] = NodeInfo(fi.file, fi.line, fi.module, "backward", fwd, (file, line), stack=fi.stack)
         else:
-            self.info[node] = NodeInfo(file, line, None, "backward", None, (file, line), pidx)
+            own = self._walk(frame) if frame is not None else ()
+            self.info[node] = NodeInfo(file, line, None, "backward", None, (file, line), pidx, stack=own)
