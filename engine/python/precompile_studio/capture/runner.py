@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from precompile_studio.capture.cache_inspect import inspect_cache
+from precompile_studio.capture.compile_profile import CompileProfiler, compile_profile
 from precompile_studio.capture.graph import extract_graph
 from precompile_studio.capture.lowering import map_python_code
 from precompile_studio.capture.probe import CaptureProbe, arg_names
@@ -49,6 +50,8 @@ class CaptureRecord:
     inputs: dict | None = None  # the example inputs' structure (provenance.py)
     devices: list[str] | None = None  # the example tensors' devices, in order of first appearance
     decompositions: dict | None = None
+    compile_profile: list | None = None  # [{phase, seconds}] adding up to timings["precompile"]
+    compile_trace: dict | None = None    # the timed events behind it (compile_profile.py)
     # kept until verification, then dropped
     fn: Callable | None = None
     snapshot: tuple | None = None
@@ -90,6 +93,8 @@ class CaptureRecord:
             "devices": self.devices,
             "decompositions": self.decompositions,
             "timings_s": dict(self.timings),
+            "compile_profile": self.compile_profile,
+            "compile_trace": self.compile_trace,
         }
 
     def release(self) -> None:
@@ -145,16 +150,22 @@ def run_capture(
     checker = CheckSession(script_path, enabled=check)
     probe.trace_contexts.append(checker.trace)
     rec.checker = checker
+    profiler = CompileProfiler()
     t0 = time.perf_counter()
     exc_out: BaseException | None = None
     try:
-        with probe:
+        with profiler, probe:
             python_code, cache = call()
         rec.python_code, rec.cache = python_code, cache
     except Exception as exc:  # SystemExit / KeyboardInterrupt end the run instead
         exc_out = exc
     finally:
         rec.timings["precompile"] = time.perf_counter() - t0
+    try:
+        rec.compile_profile, rec.compile_trace = compile_profile(
+            profiler, rec.timings["precompile"], probe.hook_s)
+    except Exception:  # noqa: BLE001 - a profiling bug must not lose the capture
+        rec.compile_profile, rec.compile_trace = None, None
     ctx = Context(
         script_path=script_path,
         source=source,
