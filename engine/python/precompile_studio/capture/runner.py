@@ -50,6 +50,7 @@ class CaptureRecord:
     inputs: dict | None = None  # the example inputs' structure (provenance.py)
     devices: list[str] | None = None  # the example tensors' devices, in order of first appearance
     decompositions: dict | None = None
+    specialisation: dict | None = None  # where a shape rejection comes from (specialise.py)
     compile_profile: list | None = None  # [{phase, seconds}] adding up to timings["precompile"]
     compile_trace: dict | None = None    # the timed events behind it (compile_profile.py)
     # kept until verification, then dropped
@@ -60,6 +61,7 @@ class CaptureRecord:
     probe: CaptureProbe | None = None
     context: Context | None = None
     checker: CheckSession | None = None
+    decomposition_table: Any = None  # the table itself, for the symbolic trace (specialise.py)
 
     def to_report(self, files: dict | None = None) -> dict:
         artifact = None
@@ -93,6 +95,7 @@ class CaptureRecord:
             "devices": self.devices,
             "decompositions": self.decompositions,
             "timings_s": dict(self.timings),
+            **({"specialisation": self.specialisation} if self.specialisation is not None else {}),
             "compile_profile": self.compile_profile,
             "compile_trace": self.compile_trace,
         }
@@ -104,6 +107,7 @@ class CaptureRecord:
         self.probe = None
         self.context = None
         self.checker = None
+        self.decomposition_table = None
 
 
 def run_capture(
@@ -140,6 +144,7 @@ def run_capture(
         except Exception:  # noqa: BLE001 - unknown: null in the report
             rec.devices = None
     rec.decompositions = describe_decompositions(decompositions)
+    rec.decomposition_table = decompositions
     if snapshot and args is not None:
         try:
             rec.snapshot = fresh_copy(tuple(args), share_parameters=share_parameters)
@@ -250,6 +255,7 @@ def verify_record(
         return
     t0 = time.perf_counter()
     ctx = rec.context or Context()
+    runtime_shapes: list = []
     try:
         result, timings, warnings = run_verify(
             fn=rec.fn,
@@ -258,7 +264,7 @@ def verify_record(
             cache=rec.cache,
             backend=rec.backend,
             argnames=rec.argnames,
-            runtime_inputs=runtime_inputs,
+            runtime_inputs=_shapes_kept(runtime_inputs, runtime_shapes),
             context=Context(script_path=ctx.script_path, source=ctx.source, fn=rec.fn,
                             name_lines=ctx.name_lines),
             runtime_location=runtime_location,
@@ -278,6 +284,38 @@ def verify_record(
     rec.timings.update(timings)
     rec.timings["verify"] = time.perf_counter() - t0
     rec.warnings.extend(warnings)
+    _specialisation(rec, runtime_shapes[0] if runtime_shapes else None)
+
+
+def _shapes_kept(runtime_inputs: Callable[[], tuple] | None, into: list) -> Callable[[], tuple] | None:
+    """runtime_inputs, noting the shapes of the arguments it returns (for specialise.py)."""
+    if runtime_inputs is None:
+        return None
+
+    def call() -> tuple:
+        from precompile_studio.capture.specialise import leaf_shapes
+
+        args = runtime_inputs()
+        try:
+            into.append(leaf_shapes(tuple(args)))
+        except Exception:  # noqa: BLE001 - unknown: the guards are not judged at these sizes
+            pass
+        return args
+    return call
+
+
+def _specialisation(rec: CaptureRecord, runtime_shapes: list | None) -> None:
+    """A runtime shape rejection pointed at the line of fn behind it (specialise.py), timed."""
+    from precompile_studio.capture.specialise import explain_rejection
+
+    t0 = time.perf_counter()
+    try:
+        allowance = ((rec.verify or {}).get("budget") or {}).get("allowance_s")
+        rec.specialisation = explain_rejection(rec, runtime_shapes, allowance)
+    except Exception as e:  # noqa: BLE001 - a bug here must not lose the capture
+        rec.specialisation = {"status": "failed", "reason": f"{type(e).__name__}: {e}", "guards": []}
+    if rec.specialisation is not None:
+        rec.timings["specialise"] = time.perf_counter() - t0
 
 
 def _may_mutate(rec: CaptureRecord, graph_may_mutate) -> bool | None:
