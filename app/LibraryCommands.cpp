@@ -39,6 +39,8 @@ void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode)
     CLI::App* show = library->add_subcommand("show", "Show one run's report; checks its blobs");
     addId(show);
     addJson(show);
+    show->add_option("--node", options->node,
+        "Print this graph node (its op, shape and the stack that made it, innermost first) instead");
     bind(show, LibraryCommand::Action::Show);
 
     CLI::App* exp = library->add_subcommand("export", "Write NAME.py, NAME.cache and NAME.json per capture");

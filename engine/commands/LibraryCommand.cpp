@@ -1,6 +1,7 @@
 #include "commands/LibraryCommand.h"
 
 #include "commands/LibrarySync.h"
+#include "commands/NodeStackPrinter.h"
 #include "library/LibraryLocator.h"
 
 #include "model/JsonFields.h"
@@ -205,6 +206,13 @@ int showRun(const std::string& path, const LibraryOptions& o)
     ArtifactLibrary library(path, kReadOnly);
     const ps::library::RunRecord record = library.show(o.id);
     const auto& s = record.summary;
+    if (!o.node.empty()) {
+        const int found = NodeStackPrinter::print(record.report, o.node, o.json, std::cout, std::cerr);
+        for (const auto& d : record.damaged)
+            std::cerr << "precompile-studio: " << safe(path) << ": run " << s.id << ": damaged blob " << safe(d.sha256)
+                      << ": " << safe(d.detail) << "\n";
+        return found != 0 || !record.damaged.empty() ? 1 : 0;
+    }
     if (o.json) {
         std::cout << dumpJson(record.report, 2) << "\n";
     } else {

@@ -14,6 +14,7 @@ struct LibraryOptions {
     std::string backend;
     std::int64_t id = 0;
     std::int64_t other = 0;  ///< diff's second run
+    std::string node;        ///< show --node: print this graph node and its stack instead
     std::string dir;
     std::string path;
     std::string from;                  ///< copy's source library

@@ -2,6 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstdint>
+
 namespace ps::graph {
 
 namespace {
@@ -49,6 +52,54 @@ std::string bindingText(const nlohmann::json& b)
     return out;
 }
 
+std::vector<StackFrame> framesOf(const nlohmann::json& graph, std::string& problem)
+{
+    std::vector<StackFrame> out;
+    auto list = graph.find("frames");
+    if (list == graph.end() || list->is_null())
+        return out;
+    if (!list->is_array()) {
+        problem = "the graph's frames are not a list";
+        return out;
+    }
+    out.reserve(list->size());
+    for (const auto& j : *list) {
+        StackFrame f;
+        if (j.is_object()) {
+            f.file = str(j, "file");
+            f.line = std::max(lineOf(j), 0);
+            f.function = str(j, "function");
+            f.code = str(j, "code");
+            f.owner = str(j, "owner");
+            f.package = str(j, "package");
+        } else if (problem.empty()) {
+            problem = "frame " + std::to_string(out.size()) + " of the graph is not an object";
+        }
+        out.push_back(std::move(f));  // kept in place, so that the indices after it still hold
+    }
+    return out;
+}
+
+/// A node's "stack": the indices that name a frame; the first bad one is said in `problem`.
+std::vector<int> stackIndices(
+    const nlohmann::json& node, const std::string& name, std::size_t frames, std::string& problem)
+{
+    std::vector<int> out;
+    auto s = node.find("stack");
+    if (s == node.end() || !s->is_array())
+        return out;
+    out.reserve(s->size());
+    for (const auto& i : *s) {
+        if (i.is_number_unsigned() && i.get<std::uint64_t>() < frames) {
+            out.push_back(static_cast<int>(i.get<std::uint64_t>()));
+        } else if (problem.empty()) {
+            problem = "node " + name + "'s stack names frame " + i.dump() + ", but the graph lists "
+                + std::to_string(frames) + " frame" + (frames == 1 ? "" : "s");
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string GraphNode::shortTarget() const
@@ -83,6 +134,7 @@ GraphModel GraphModel::fromJson(const nlohmann::json& graph, const nlohmann::jso
             g.m_error = "the report has no node list (made by an older worker?)";
         return g;
     }
+    g.m_frames = framesOf(graph, g.m_stackError);
     g.m_nodes.reserve(list->size());
     std::vector<const nlohmann::json*> inputLists;
     inputLists.reserve(list->size());
@@ -113,6 +165,7 @@ GraphModel GraphModel::fromJson(const nlohmann::json& graph, const nlohmann::jso
                 n.sourceLine = l->get<int>();
         }
         n.phase = str(j, "phase");
+        n.stack = stackIndices(j, n.name, g.m_frames.size(), g.m_stackError);
         if (auto v = j.find("violation"); v != j.end() && v->is_object()) {
             if (auto i = v->find("invariant"); i != v->end() && i->is_number_integer())
                 n.violation = i->get<int>();
@@ -186,6 +239,16 @@ int GraphModel::indexOf(const std::string& name) const
 {
     auto it = m_byName.find(name);
     return it == m_byName.end() ? -1 : it->second;
+}
+
+std::vector<const StackFrame*> GraphModel::stackOf(int node) const
+{
+    std::vector<const StackFrame*> out;
+    if (node < 0 || node >= static_cast<int>(m_nodes.size()))
+        return out;
+    for (int i : m_nodes[static_cast<std::size_t>(node)].stack)
+        out.push_back(&m_frames[static_cast<std::size_t>(i)]);
+    return out;
 }
 
 std::vector<int> GraphModel::nodesAtLine(const std::string& file, int line) const

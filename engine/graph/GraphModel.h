@@ -5,6 +5,8 @@
 // which node), tolerating absent fields: an older report, a graph that failed to extract, a
 // node without meta. Immutable once built, so any thread may read it.
 
+#include "graph/StackFrame.h"
+
 #include <nlohmann/json_fwd.hpp>
 
 #include <string>
@@ -35,6 +37,9 @@ struct GraphNode {
     std::string binding;      ///< a constant's Python binding: "global scale, defined at line 4, used at line 9"
     std::vector<int> inputs;  ///< indices into GraphModel::nodes()
     std::vector<int> users;
+    /// The frames that made it, innermost first: indices into GraphModel::frames() (empty: a
+    /// placeholder, the output, or a report made before stacks were recorded).
+    std::vector<int> stack;
 
     /// "addmm" for "aten.addmm.default", the target itself otherwise.
     std::string shortTarget() const;
@@ -58,6 +63,14 @@ public:
     /// Module path -> type, from the graph's "modules" list and the nodes' own module fields.
     const std::unordered_map<std::string, std::string>& moduleTypes() const { return m_moduleTypes; }
 
+    /// Every frame of the nodes' stacks, each once (the report's graph.frames).
+    const std::vector<StackFrame>& frames() const { return m_frames; }
+    /// What was wrong with the stacks (a frame index out of range, a frame that is not an
+    /// object), said once; "" when they read whole. What could not be read is left out.
+    const std::string& stackError() const { return m_stackError; }
+    /// The frames of a node's stack, innermost first.
+    std::vector<const StackFrame*> stackOf(int node) const;
+
     int indexOf(const std::string& name) const;
     /// Nodes whose user source line is `line` of `file` (exact path as the worker wrote it).
     std::vector<int> nodesAtLine(const std::string& file, int line) const;
@@ -67,6 +80,8 @@ private:
     std::unordered_map<std::string, int> m_byName;
     std::unordered_map<std::string, std::string> m_moduleTypes;
     std::size_t m_edges = 0;
+    std::vector<StackFrame> m_frames;
+    std::string m_stackError;
     std::string m_error;
     bool m_complete = true;
 };

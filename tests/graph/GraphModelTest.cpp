@@ -61,3 +61,61 @@ TEST(GraphModel, ABakedConstantCarriesItsInvariantAndTheUsersBinding)
     EXPECT_EQ(g.nodes()[1].violation, 0);
     EXPECT_TRUE(g.nodes()[1].binding.empty());
 }
+
+TEST(GraphModel, StacksNameTheirFramesInnermostFirst)
+{
+    const auto g = GraphModel::fromJson(nlohmann::json::parse(R"J({"node_list": [
+        {"name": "x", "op": "placeholder"},
+        {"name": "convolution", "op": "call_function", "stack": [0, 1, 2]},
+        {"name": "relu", "op": "call_function", "stack": [3, 2]}],
+      "frames": [
+        {"file": "/env/torch/nn/modules/conv.py", "line": 560, "function": "_conv_forward",
+         "code": "return F.conv2d(", "owner": "torch", "package": "torch"},
+        {"file": "/env/torchvision/models/resnet.py", "line": 268, "function": "_forward_impl",
+         "code": "x = self.conv1(x)", "owner": "package", "package": "torchvision"},
+        {"file": "/home/me/fn.py", "line": 9, "function": "fn", "code": "return model(x)", "owner": "user"},
+        {"file": "/env/torchvision/models/resnet.py", "line": 270, "function": "_forward_impl",
+         "code": null, "owner": "package", "package": "torchvision"}]})J"));
+    ASSERT_EQ(g.frames().size(), 4u);
+    EXPECT_TRUE(g.stackError().empty());
+    EXPECT_TRUE(g.nodes()[0].stack.empty());
+    const auto conv = g.stackOf(1);
+    ASSERT_EQ(conv.size(), 3u);
+    EXPECT_EQ(conv[0]->function, "_conv_forward");
+    EXPECT_EQ(conv[1]->file, "/env/torchvision/models/resnet.py");
+    EXPECT_EQ(conv[1]->line, 268);
+    EXPECT_EQ(conv[1]->code, "x = self.conv1(x)");
+    EXPECT_EQ(conv[1]->package, "torchvision");
+    EXPECT_TRUE(conv[2]->isUser());
+    EXPECT_TRUE(conv[2]->package.empty());
+    EXPECT_EQ(g.stackOf(2)[0]->line, 270);
+    EXPECT_TRUE(g.stackOf(2)[0]->code.empty());
+    EXPECT_TRUE(g.stackOf(99).empty());
+}
+
+TEST(GraphModel, BadStacksAreSaidAndLeftOutNeverThrown)
+{
+    // A report made before stacks were recorded: no frames, no stacks, nothing to say.
+    const auto old = GraphModel::fromJson(nlohmann::json::parse(R"J({"node_list": [{"name": "a"}]})J"));
+    EXPECT_TRUE(old.frames().empty());
+    EXPECT_TRUE(old.stackError().empty());
+    EXPECT_TRUE(old.stackOf(0).empty());
+
+    const auto g = GraphModel::fromJson(nlohmann::json::parse(R"J({"node_list": [
+        {"name": "a", "stack": [0, 7, -1, "x", 1]},
+        {"name": "b", "stack": "nope"}],
+      "frames": [{"file": "f.py", "line": 3, "function": "fn", "owner": "user"}, "garbage"]})J"));
+    ASSERT_EQ(g.nodes().size(), 2u);
+    EXPECT_EQ(g.nodes()[0].stack, (std::vector<int>{0, 1}));
+    EXPECT_EQ(g.stackError(), "frame 1 of the graph is not an object");
+    EXPECT_TRUE(g.nodes()[1].stack.empty());
+    EXPECT_TRUE(g.stackOf(0)[1]->file.empty());
+
+    const auto range = GraphModel::fromJson(nlohmann::json::parse(R"J({"node_list": [{"name": "a", "stack": [0, 5]}],
+      "frames": [{"file": "f.py", "line": 3, "function": "fn", "owner": "user"}]})J"));
+    EXPECT_EQ(range.nodes()[0].stack, std::vector<int>{0});
+    EXPECT_EQ(range.stackError(), "node a's stack names frame 5, but the graph lists 1 frame");
+    EXPECT_TRUE(GraphModel::fromJson(nlohmann::json::parse(R"J({"node_list": [], "frames": 3})J"))
+                    .stackError()
+                    .starts_with("the graph's frames"));
+}

@@ -135,6 +135,87 @@ TEST_F(LibraryCommands, ShowJsonIsTheStoredReport)
     EXPECT_TRUE(contains(human.out, Sha256::hex("cache"))) << human.out;
 }
 
+/// A stored resnet18-like run whose convolution's stack goes through torchvision's resnet.py.
+std::int64_t insertRunWithStacks(const std::string& path, const json& frames, const json& convStack)
+{
+    NewRun run = test::makeRun("resnet18", "def forward():\n    pass\n", "cache", "eager");
+    json graph = {{"nodes", 3}, {"inputs", 1}, {"outputs", 1}, {"ops", {{"aten.convolution.default", 1}}},
+        {"node_list",
+            {{{"name", "x"}, {"op", "placeholder"}, {"target", "x"}, {"inputs", json::array()}, {"kind", "input"}},
+                {{"name", "convolution"}, {"op", "call_function"}, {"target", "aten.convolution.default"},
+                    {"inputs", {"x"}}, {"kind", "compute"}, {"shape", {1, 64, 16, 16}}, {"dtype", "float32"},
+                    {"module", {{"path", "model.conv1"}, {"type", "Conv2d"}}}, {"phase", "forward"},
+                    {"stack", convStack}},
+                {{"name", "output"}, {"op", "output"}, {"target", "output"}, {"inputs", {"convolution"}},
+                    {"kind", "output"}}}}};
+    if (!frames.is_null())
+        graph["frames"] = frames;
+    run.report["captures"][0]["graph"] = graph;
+    return ArtifactLibrary(path).insert(run);
+}
+
+const json kFrames = json::parse(R"J([
+    {"file": "/env/torch/nn/modules/conv.py", "line": 560, "function": "_conv_forward",
+     "code": "return F.conv2d(", "owner": "torch", "package": "torch"},
+    {"file": "/env/torchvision/models/resnet.py", "line": 268, "function": "_forward_impl",
+     "code": "x = self.conv1(x)", "owner": "package", "package": "torchvision"},
+    {"file": "/home/me/fn.py", "line": 9, "function": "fn", "code": "return model(x)", "owner": "user"}])J");
+
+TEST_F(LibraryCommands, ShowNodePrintsItsOpShapeAndStackInnermostFirst)
+{
+    const auto id = std::to_string(insertRunWithStacks(path, kFrames, {0, 1, 2}));
+    Outcome o = runCli(path, {"library", "show", id, "--node", "convolution"});
+    ASSERT_EQ(o.exitCode, 0) << o.err;
+    EXPECT_TRUE(contains(o.out, "aten.convolution.default")) << o.out;
+    EXPECT_TRUE(contains(o.out, "[1, 64, 16, 16]  float32")) << o.out;
+    EXPECT_TRUE(contains(o.out, "model.conv1 (Conv2d)")) << o.out;
+    const auto conv = o.out.find("/env/torch/nn/modules/conv.py:560  _conv_forward  return F.conv2d(");
+    const auto resnet = o.out.find("/env/torchvision/models/resnet.py:268  _forward_impl  x = self.conv1(x)");
+    const auto user = o.out.find("/home/me/fn.py:9  fn  return model(x)");
+    ASSERT_NE(conv, std::string::npos) << o.out;
+    ASSERT_NE(resnet, std::string::npos) << o.out;
+    ASSERT_NE(user, std::string::npos) << o.out;
+    EXPECT_LT(conv, resnet);
+    EXPECT_LT(resnet, user);
+
+    o = runCli(path, {"library", "show", id, "--node", "convolution", "--json"});
+    ASSERT_EQ(o.exitCode, 0) << o.err;
+    const json shown = json::parse(o.out);
+    ASSERT_EQ(shown.size(), 1u);
+    EXPECT_EQ(shown[0]["node"]["target"], "aten.convolution.default");
+    ASSERT_EQ(shown[0]["stack"].size(), 3u);
+    EXPECT_EQ(shown[0]["stack"][1]["file"], "/env/torchvision/models/resnet.py");
+    EXPECT_EQ(shown[0]["stack"][1]["package"], "torchvision");
+
+    o = runCli(path, {"library", "show", id, "--node", "x"});  // precompile's own placeholder
+    EXPECT_EQ(o.exitCode, 0) << o.err;
+    EXPECT_TRUE(contains(o.out, "none (precompile made this node itself)")) << o.out;
+
+    o = runCli(path, {"library", "show", id, "--node", "conv_9"});
+    EXPECT_EQ(o.exitCode, 1);
+    EXPECT_TRUE(contains(o.err, "no capture of this run has a node named conv_9")) << o.err;
+    EXPECT_TRUE(o.out.empty()) << o.out;
+}
+
+TEST_F(LibraryCommands, ShowNodeOfAnOldOrDamagedReportSaysSoNeverCrashes)
+{
+    Outcome o = runCli(path,
+        {"library", "show", std::to_string(insertRunWithStacks(path, nullptr, nullptr)), "--node", "convolution"});
+    EXPECT_EQ(o.exitCode, 0) << o.err;
+    EXPECT_TRUE(contains(o.out, "not recorded (a report made before stacks were)")) << o.out;
+
+    o = runCli(path,
+        {"library", "show", std::to_string(insertRunWithStacks(path, kFrames, {0, 7, 2})), "--node", "convolution"});
+    EXPECT_EQ(o.exitCode, 0) << o.err;
+    EXPECT_TRUE(contains(o.out, "/home/me/fn.py:9")) << o.out;
+    EXPECT_TRUE(contains(o.out, "names frame 7, but the graph lists 3 frames")) << o.out;
+    EXPECT_FALSE(contains(o.out, "resnet.py")) << o.out;
+
+    o = runCli(path, {"library", "show", std::to_string(okRun), "--node", "convolution"});  // no graph at all
+    EXPECT_EQ(o.exitCode, 1);
+    EXPECT_TRUE(contains(o.err, "no capture of this run has a node named convolution")) << o.err;
+}
+
 TEST_F(LibraryCommands, ShowOfAMissingRunExits1NamingTheLibrary)
 {
     const Outcome o = runCli(path, {"library", "show", "99"});
