@@ -106,6 +106,20 @@ void printChain(std::ostream& out, const model::Violation& violation)
     }
 }
 
+// Where a runtime shape rejection comes from (captures[i].specialisation): the guard the runtime
+// sizes break and the user's line that made it, the runtime_inputs line beside it; or why none
+// was named.
+//     shape guard: x.shape[0] <= 2, false at the runtime sizes, at wrong.py:7: if x.shape[0] > 2:
+//     runtime_inputs: /home/me/wrong.py:15
+void printSpecialisation(std::ostream& out, const model::Capture& c)
+{
+    out << "    shape guard: " << word(c.specialisation->describe()) << "\n";
+    if (!c.verify || !c.verify->runtime || !c.verify->runtime->violation)
+        return;
+    if (const auto& at = c.verify->runtime->violation->calledAt; at && at->line > 0)
+        out << "    runtime_inputs: " << word(at->file) << ":" << at->line << "\n";
+}
+
 }  // namespace
 
 std::string ReportPrinter::bytes(std::int64_t n)
@@ -170,6 +184,8 @@ std::string ReportPrinter::summary(const model::Report& report)
             if (!c.outcome->rule.empty())
                 out << "    rule: " << word(c.outcome->rule) << "\n";
         }
+        if (c.specialisation)
+            printSpecialisation(out, c);
         printWarnings(out, c.warnings, "    ");
         if (c.verify)
             printVerification(out, *c.verify);

@@ -2,6 +2,7 @@
 
 #include "model/ArtifactInfo.h"
 #include "model/CaptureStatus.h"
+#include "model/Specialisation.h"
 #include "model/Stage.h"
 #include "model/Verification.h"
 #include "model/Violation.h"
@@ -37,6 +38,8 @@ struct Capture {
     std::vector<Violation> warnings;
     /// The verification, read once (nullopt when the report holds none).
     std::optional<Verification> verify;
+    /// Where a runtime shape rejection comes from (nullopt: none was looked for).
+    std::optional<Specialisation> specialisation;
     nlohmann::json json = nlohmann::json::object();
 
     /// Verification found numerics drift (verify.status "drift"): the artifact differs from eager

@@ -55,8 +55,12 @@ Violation Violation::fromJson(const nlohmann::json& j)
                 v.chain.push_back(
                     {F::text(step, "role"), F::text(step, "op"), F::text(step, "package"), F::text(step, "version"),
                         F::text(step, "file"), lineOf(step), F::text(step, "function"), F::text(step, "code")});
-    if (const auto& details = F::member(j, "details"); details.is_object())
+    if (const auto& details = F::member(j, "details"); details.is_object()) {
         readNodes(details, v.nodes);
+        v.guard = F::text(details, "guard");
+        if (const auto& at = F::member(details, "runtime_location"); at.is_object())
+            v.calledAt = Location{F::text(at, "file"), lineOf(at)};
+    }
     return v;
 }
 

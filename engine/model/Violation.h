@@ -42,6 +42,10 @@ struct Violation {
     std::string traceback;  ///< the Python traceback of an error
     std::vector<ChainStep> chain;
     std::vector<std::string> nodes;  ///< graph nodes it names (details.node, a constant and its users)
+    /// A runtime shape rejection pointed at the guard behind it: the guard in the user's names
+    /// (details.guard, "x.shape[0] <= 2") and the runtime_inputs line (details.runtime_location).
+    std::string guard;
+    std::optional<Location> calledAt;
     /// The worker marked it an error rather than a contract outcome (its "status" field).
     bool markedError = false;
 
