@@ -158,6 +158,8 @@ QString EditorMarkers::hoverText(int line) const
                                d.capture.isEmpty() ? QString() : tr(" in %1").arg(esc(d.capture)));
         if (!d.summary.isEmpty())
             html += "<br>" + esc(d.summary);
+        if (!d.guard.isEmpty())
+            html += "<br><b>" + tr("Traced for:") + "</b> <code>" + esc(d.guard) + "</code>";
         if (!d.fix.isEmpty())
             html += "<br><b>" + tr("Fix:") + "</b> " + esc(d.fix);
         parts << html;

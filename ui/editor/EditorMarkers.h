@@ -29,6 +29,7 @@ public:
         QString summary;  ///< one line
         QString fix;
         QString capture;
+        QString guard;  ///< a shape rejection's guard ("x.shape[0] <= 2"), shown in the tooltip
         bool warning() const { return severity == model::Severity::Warning; }
     };
 

@@ -66,6 +66,7 @@ void RunMarkers::markEditor()
             d.summary = (e.summary.isEmpty() ? e.message : e.summary).section('\n', 0, 0);
             d.fix = e.fix;
             d.capture = e.capture;
+            d.guard = e.guard;
             marks.push_back(d);
         }
     m_editor->markers()->setDiagnostics(std::move(marks));

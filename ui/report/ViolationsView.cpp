@@ -52,6 +52,9 @@ ViolationsView::Entry fromViolation(
     setLocation(v.location, e);
     for (const auto& node : v.nodes)
         e.nodes << q(node);
+    e.guard = q(v.guard);
+    if (v.calledAt)
+        e.calledLine = v.calledAt->line;
     return e;
 }
 
@@ -231,6 +234,15 @@ void ViolationsView::showDetails(int row)
         html += "<p><i>" + facts.join(" · ") + "</i></p>";
     if (!e.summary.isEmpty())
         html += "<p><b>" + esc(e.summary) + "</b></p>";
+    if (!e.guard.isEmpty()) {
+        html += "<p><b>" + tr("Shape guard") + "</b><br>"
+            + tr("The artifact holds only the path fn took for <code>%1</code>: this line decided it while "
+                 "tracing.")
+                  .arg(esc(e.guard));
+        if (e.calledLine > 0)
+            html += " " + tr("runtime_inputs (line %1) call it with other sizes.").arg(e.calledLine);
+        html += "</p>";
+    }
     if (!e.chain.isEmpty()) {
         QStringList links;
         for (const QString& link : e.chain)

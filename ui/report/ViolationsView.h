@@ -37,7 +37,9 @@ public:
         QString traceback;
         QString file;
         int line = 0;
-        QStringList nodes;  ///< graph nodes the report names (details.node, a constant and its users)
+        QStringList nodes;   ///< graph nodes the report names (details.node, a constant and its users)
+        QString guard;       ///< a shape rejection's guard, in the user's names ("x.shape[0] <= 2")
+        int calledLine = 0;  ///< and the runtime_inputs line that called it (0: none)
     };
 
     explicit ViolationsView(QWidget* parent = nullptr);
