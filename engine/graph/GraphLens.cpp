@@ -3,6 +3,7 @@
 #include "graph/GraphModel.h"
 #include "graph/ModuleTree.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <optional>
 #include <unordered_map>
@@ -108,7 +109,39 @@ std::string GraphLens::opKind(const std::string& target)
     return "elementwise";
 }
 
-std::string GraphLens::category(const GraphModel& graph, const ModuleTree& tree, int node, Lens lens)
+std::string GraphLens::sourceLine(const GraphModel& graph, int node, const std::string& scope)
+{
+    const auto& n = graph.nodes()[static_cast<std::size_t>(node)];
+    auto label = [](const std::string& file, int line) {
+        const auto slash = file.find_last_of("/\\");
+        return (slash == std::string::npos ? file : file.substr(slash + 1)) + ":" + std::to_string(line);
+    };
+    for (const auto* f : graph.stackOf(node))
+        if (f->line > 0 && (scope.empty() ? f->isUser() : f->package == scope))
+            return label(f->file, f->line);
+    if (scope.empty() && n.stack.empty() && n.sourceLine > 0)  // a report without stacks
+        return label(n.sourceFile, n.sourceLine);
+    return {};
+}
+
+std::vector<std::string> GraphLens::sourceScopes(const GraphModel& graph)
+{
+    std::unordered_map<std::string, int> counts;
+    for (const auto& n : graph.nodes())
+        for (int i : n.stack)
+            if (const auto& p = graph.frames()[static_cast<std::size_t>(i)].package; !p.empty())
+                ++counts[p];
+    std::vector<std::pair<std::string, int>> sorted(counts.begin(), counts.end());
+    std::sort(sorted.begin(), sorted.end(),
+        [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
+    std::vector<std::string> out;
+    for (auto& [name, count] : sorted)
+        out.push_back(name);
+    return out;
+}
+
+std::string GraphLens::category(
+    const GraphModel& graph, const ModuleTree& tree, int node, Lens lens, const std::string& scope)
 {
     const auto& n = graph.nodes()[static_cast<std::size_t>(node)];
     switch (lens) {
@@ -141,11 +174,14 @@ std::string GraphLens::category(const GraphModel& graph, const ModuleTree& tree,
         }
         return dtype ? "dtype change" : layout ? "layout change" : "unchanged";
     }
+    case Lens::Source:
+        return sourceLine(graph, node, scope);
     }
     return {};
 }
 
-std::string GraphLens::moduleCategory(const GraphModel& graph, const ModuleTree& tree, int module, Lens lens)
+std::string GraphLens::moduleCategory(
+    const GraphModel& graph, const ModuleTree& tree, int module, Lens lens, const std::string& scope)
 {
     if (lens == Lens::Module)
         return moduleKey(tree, module);
@@ -153,7 +189,7 @@ std::string GraphLens::moduleCategory(const GraphModel& graph, const ModuleTree&
     std::string best;
     int bestCount = 0;
     for (int node : tree.nodesIn(module)) {
-        std::string c = category(graph, tree, node, lens);
+        std::string c = category(graph, tree, node, lens, scope);
         if (c.empty() || (lens == Lens::DtypeLayout && c == "unchanged"))
             continue;
         const int k = ++counts[c];
@@ -186,13 +222,15 @@ std::string GraphLens::name(Lens lens)
         return "fused kernel";
     case Lens::DtypeLayout:
         return "dtype / layout change";
+    case Lens::Source:
+        return "source line";
     }
     return "kind";
 }
 
 std::vector<Lens> GraphLens::all()
 {
-    return {Lens::Kind, Lens::OpKind, Lens::Module, Lens::Kernel, Lens::DtypeLayout};
+    return {Lens::Kind, Lens::OpKind, Lens::Module, Lens::Kernel, Lens::DtypeLayout, Lens::Source};
 }
 
 }  // namespace ps::graph

@@ -18,14 +18,25 @@ enum class Lens {
     Module,       ///< the module's model path: a module's forward and backward copies share it
     Kernel,       ///< inductor: the generated kernel computing the node
     DtypeLayout,  ///< dtype change, layout change, unchanged
+    Source,       ///< the line that made the node ("resnet.py:268"): the innermost frame of its stack
+                  ///< in the user's code, or in one package (the scope)
 };
 
 class GraphLens {
 public:
-    static std::string category(const GraphModel& graph, const ModuleTree& tree, int node, Lens lens);
+    /// `scope`: Lens::Source only: "" the user's code (the node's source line where the report
+    /// has no stacks), else a package ("torchvision"): the innermost frame of that package.
+    static std::string category(
+        const GraphModel& graph, const ModuleTree& tree, int node, Lens lens, const std::string& scope = {});
     /// A collapsed module's category: its model path for Lens::Module (its path for a phase
     /// group or the gradient bundle), else the most common non-empty category of its nodes.
-    static std::string moduleCategory(const GraphModel& graph, const ModuleTree& tree, int module, Lens lens);
+    static std::string moduleCategory(
+        const GraphModel& graph, const ModuleTree& tree, int module, Lens lens, const std::string& scope = {});
+    /// "file.py:LINE" of the innermost frame of the node's stack in `scope` (as category()), or "".
+    static std::string sourceLine(const GraphModel& graph, int node, const std::string& scope);
+    /// The packages the nodes' stacks pass through ("torchvision", "torch"), the most frames
+    /// first: the scopes Lens::Source can take besides the user's code.
+    static std::vector<std::string> sourceScopes(const GraphModel& graph);
     /// The op kind of a target such as "aten.addmm.default".
     static std::string opKind(const std::string& target);
 

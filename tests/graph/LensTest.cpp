@@ -83,3 +83,36 @@ TEST(Lens, AModulesForwardAndBackwardCopiesShareTheModuleColour)
     EXPECT_EQ(GraphLens::category(g, t, 5, Lens::Module), "forward:");
     EXPECT_EQ(GraphLens::category(g, t, 0, Lens::Module), "");
 }
+
+TEST(Lens, SourceGroupsNodesByTheInnermostFrameOfTheUsersCodeOrOfAPackage)
+{
+    const auto g = GraphModel::fromJson(nlohmann::json::parse(R"J({"node_list": [
+        {"name": "x", "op": "placeholder", "kind": "input"},
+        {"name": "conv", "op": "call_function", "target": "aten.convolution.default", "inputs": ["x"],
+         "module": {"path": "model.conv1", "type": "Conv2d"}, "stack": [0, 1, 3, 4]},
+        {"name": "bn", "op": "call_function", "target": "aten.batch_norm.default", "inputs": ["conv"],
+         "module": {"path": "model.bn1", "type": "BatchNorm2d"}, "stack": [2, 4]},
+        {"name": "old", "op": "call_function", "target": "aten.relu.default", "inputs": ["bn"],
+         "source": {"file": "/home/me/fn.py", "line": 12}}],
+      "frames": [
+        {"file": "/env/torch/nn/modules/conv.py", "line": 560, "function": "_conv_forward", "owner": "torch",
+         "package": "torch"},
+        {"file": "/env/torchvision/models/resnet.py", "line": 268, "function": "_forward_impl", "owner": "package",
+         "package": "torchvision"},
+        {"file": "/env/torchvision/models/resnet.py", "line": 269, "function": "_forward_impl", "owner": "package",
+         "package": "torchvision"},
+        {"file": "/env/torchvision/models/resnet.py", "line": 285, "function": "forward", "owner": "package",
+         "package": "torchvision"},
+        {"file": "/home/me/fn.py", "line": 9, "function": "fn", "owner": "user"}]})J"));
+    const auto t = ModuleTree::build(g);
+    EXPECT_EQ(GraphLens::category(g, t, 1, Lens::Source), "fn.py:9");
+    EXPECT_EQ(GraphLens::category(g, t, 1, Lens::Source, "torchvision"), "resnet.py:268");
+    EXPECT_EQ(GraphLens::category(g, t, 2, Lens::Source, "torchvision"), "resnet.py:269");
+    EXPECT_EQ(GraphLens::category(g, t, 1, Lens::Source, "torch"), "conv.py:560");
+    EXPECT_EQ(GraphLens::category(g, t, 2, Lens::Source, "torch"), "") << "no torch frame: no colour";
+    EXPECT_EQ(GraphLens::category(g, t, 0, Lens::Source), "") << "a placeholder was made by precompile";
+    EXPECT_EQ(GraphLens::category(g, t, 3, Lens::Source), "fn.py:12") << "a report without stacks: its line";
+    EXPECT_EQ(GraphLens::category(g, t, 3, Lens::Source, "torchvision"), "");
+    EXPECT_EQ(GraphLens::sourceScopes(g), (std::vector<std::string>{"torchvision", "torch"}));
+    EXPECT_EQ(GraphLens::fromName("source line"), Lens::Source);
+}

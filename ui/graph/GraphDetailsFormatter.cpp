@@ -17,6 +17,7 @@ namespace {
 const QString kNodeScheme = QStringLiteral("ps-node");
 const QString kKernelScheme = QStringLiteral("ps-kernel");
 const QString kSourceScheme = QStringLiteral("ps-source");
+const QString kFrameScheme = QStringLiteral("ps-frame");
 
 QString esc(const std::string& s)
 {
@@ -31,6 +32,31 @@ QString row(const QString& key, const QString& value)
 QString anchor(GraphDetailsFormatter::Link::Kind kind, int node, const QString& html)
 {
     return "<a href=\"" + GraphDetailsFormatter::link(kind, node).toString(QUrl::FullyEncoded) + "\">" + html + "</a>";
+}
+
+/// The node's stack, one frame a line, innermost first: "resnet.py:268 torchvision ·
+/// _forward_impl" with the code under it; each location a link to the frame.
+QString stackHtml(const graph::GraphModel& graph, int index)
+{
+    const auto stack = graph.stackOf(index);
+    QStringList lines;
+    for (int k = 0; k < static_cast<int>(stack.size()); ++k) {
+        const auto& f = *stack[static_cast<std::size_t>(k)];
+        QString where = QFileInfo(QString::fromStdString(f.file)).fileName().toHtmlEscaped();
+        if (f.line > 0)
+            where += ":" + QString::number(f.line);
+        QString line = "<a href=\""
+            + GraphDetailsFormatter::link(GraphDetailsFormatter::Link::Frame, index, k).toString(QUrl::FullyEncoded)
+            + "\">" + where + "</a>";
+        if (!f.package.empty())
+            line += " <small>" + esc(f.package) + "</small>";
+        if (!f.function.empty())
+            line += " · " + esc(f.function);
+        if (!f.code.empty())
+            line += "<br>&nbsp;&nbsp;<code>" + esc(f.code) + "</code>";
+        lines << line;
+    }
+    return lines.join("<br>");
 }
 
 QString nodeAnchor(const graph::GraphModel& graph, int node)
@@ -101,6 +127,8 @@ QString nodeHtml(const graph::GraphModel& graph, int index)
             source += " · " + QFileInfo(QString::fromStdString(n.sourceFile)).fileName().toHtmlEscaped();
     }
     html += row(GraphDetailsFormatter::tr("source"), source);
+    if (!n.stack.empty())
+        html += row(GraphDetailsFormatter::tr("stack"), stackHtml(graph, index));
     if (!n.kernel.empty()) {
         const auto count
             = std::count_if(nodes.begin(), nodes.end(), [&](const auto& o) { return o.kernel == n.kernel; });
@@ -141,7 +169,7 @@ QString GraphDetailsFormatter::html(
     return nodeHtml(graph, nodes.front());
 }
 
-QUrl GraphDetailsFormatter::link(Link::Kind kind, int node)
+QUrl GraphDetailsFormatter::link(Link::Kind kind, int node, int frame)
 {
     QUrl url;
     switch (kind) {
@@ -154,6 +182,10 @@ QUrl GraphDetailsFormatter::link(Link::Kind kind, int node)
     case Link::Source:
         url.setScheme(kSourceScheme);
         break;
+    case Link::Frame:
+        url.setScheme(kFrameScheme);
+        url.setPath(QString::number(node) + "/" + QString::number(frame));
+        return url;
     case Link::None:
         return {};
     }
@@ -165,6 +197,18 @@ GraphDetailsFormatter::Link GraphDetailsFormatter::parse(const QUrl& url)
 {
     Link link;
     bool ok = false;
+    if (url.scheme() == kFrameScheme) {
+        const QStringList parts = url.path().split('/');
+        bool frameOk = false;
+        const int node = parts.value(0).toInt(&ok);
+        const int frame = parts.value(1).toInt(&frameOk);
+        if (parts.size() != 2 || !ok || !frameOk || node < 0 || frame < 0)
+            return link;
+        link.kind = Link::Frame;
+        link.node = node;
+        link.frame = frame;
+        return link;
+    }
     const int node = url.path().toInt(&ok);
     if (!ok || node < 0)
         return link;

@@ -14,18 +14,20 @@ struct GraphNode;
 namespace ps::ui {
 
 /// The Graph tab's details pane as HTML, from the graph and a selection; no widgets. One node
-/// shows what the captured graph says of it, and every input, user, kernel and source line is a
-/// link (link() makes one, parse() reads one back); several nodes are listed as links; one
-/// collapsed module is summarised. Names are the ones the boxes show (title()).
+/// shows what the captured graph says of it, and every input, user, kernel, source line and
+/// frame of its stack (innermost first) is a link (link() makes one, parse() reads one back); several nodes are listed
+/// as links; one collapsed module is summarised. Names are the ones the boxes show (title()).
 class GraphDetailsFormatter {
     Q_DECLARE_TR_FUNCTIONS(GraphDetailsFormatter)
 public:
     /// What a link in the pane stands for, always by a node: select it, select every node its
-    /// kernel computes, or go to its source line.
+    /// kernel computes, go to its source line, or open a frame of its stack (`frame`: the
+    /// position in the node's stack, innermost 0).
     struct Link {
-        enum Kind { None, Node, Kernel, Source };
+        enum Kind { None, Node, Kernel, Source, Frame };
         Kind kind = None;
         int node = -1;
+        int frame = -1;
     };
 
     /// What a node's box says it is: a placeholder's qualified name ("model.0.bias", "x"),
@@ -37,7 +39,7 @@ public:
     static QString html(const graph::GraphModel& graph, const graph::ModuleTree* tree, const QList<int>& nodes,
         const QList<int>& modules);
 
-    static QUrl link(Link::Kind kind, int node);
+    static QUrl link(Link::Kind kind, int node, int frame = -1);
     /// A link of this pane, or one of kind None.
     static Link parse(const QUrl& url);
 };

@@ -137,7 +137,7 @@ GraphBoxItem* GraphScene::box(int item) const
 
 std::vector<std::pair<std::string, int>> GraphScene::applyLens(const graph::GraphModel& graph,
     const graph::ModuleTree& tree, const graph::VisibleGraph& visible, graph::Lens lens, const QPalette& palette,
-    std::vector<GraphMinimap::Box>* minimap)
+    std::vector<GraphMinimap::Box>* minimap, const std::string& scope)
 {
     std::map<std::string, int> counts;
     minimap->clear();
@@ -146,8 +146,8 @@ std::vector<std::pair<std::string, int>> GraphScene::applyLens(const graph::Grap
     for (std::size_t i = 0; i < m_boxes.size(); ++i) {
         const auto& item = visible.items()[i];
         std::string c = item.kind == graph::VisibleItem::Node
-            ? graph::GraphLens::category(graph, tree, item.id, lens)
-            : graph::GraphLens::moduleCategory(graph, tree, item.id, lens);
+            ? graph::GraphLens::category(graph, tree, item.id, lens, scope)
+            : graph::GraphLens::moduleCategory(graph, tree, item.id, lens, scope);
         auto it = colorCache.find(c);
         if (it == colorCache.end())
             it = colorCache.emplace(c, LensPalette::colors(c, palette)).first;

@@ -57,11 +57,12 @@ public:
     EdgesItem* edges() const { return m_edges; }
     ModuleRegionsItem* regions() const { return m_regions; }
 
-    /// Colours every box by `lens`; returns the categories and how many boxes each colours,
-    /// most common first, and the boxes as the minimap draws them in `minimap`.
+    /// Colours every box by `lens` (the source lens within `scope`: GraphLens::category);
+    /// returns the categories and how many boxes each colours, most common first, and the
+    /// boxes as the minimap draws them in `minimap`.
     std::vector<std::pair<std::string, int>> applyLens(const graph::GraphModel& graph, const graph::ModuleTree& tree,
         const graph::VisibleGraph& visible, graph::Lens lens, const QPalette& palette,
-        std::vector<GraphMinimap::Box>* minimap);
+        std::vector<GraphMinimap::Box>* minimap, const std::string& scope = {});
 
     /// Fills the boxes with `fills` (a node's colour) instead of the lens's, in the boxes and in
     /// `minimap` (as applyLens left it): a module box gets the colour most of its nodes have, a

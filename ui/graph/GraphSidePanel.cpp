@@ -106,6 +106,14 @@ void GraphSidePanel::onLink(const QUrl& url)
     case GraphDetailsFormatter::Link::Source:
         emit locationActivated(QString::fromStdString(n.sourceFile), n.sourceLine);
         break;
+    case GraphDetailsFormatter::Link::Frame: {
+        const auto stack = m_graph->stackOf(link.node);
+        if (link.frame < static_cast<int>(stack.size())) {
+            const auto* f = stack[static_cast<std::size_t>(link.frame)];
+            emit frameActivated(QString::fromStdString(f->file), f->line);
+        }
+        break;
+    }
     case GraphDetailsFormatter::Link::None:
         break;
     }

@@ -49,6 +49,9 @@ signals:
     void nodesActivated(const QList<int>& nodes);
     /// A source line was clicked: `line` of `file` (1-based).
     void locationActivated(const QString& file, int line);
+    /// A frame of a node's stack was clicked: `line` of `file` (1-based; 0: unknown), which
+    /// may be the user's script or any other file (a library's).
+    void frameActivated(const QString& file, int line);
 
 private:
     void onLink(const QUrl& url);

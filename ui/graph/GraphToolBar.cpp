@@ -84,10 +84,22 @@ GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
     m_lensBox = new QComboBox;
     for (auto l : graph::GraphLens::all())
         m_lensBox->addItem(QString::fromStdString(graph::GraphLens::name(l)), int(l));
-    m_lensBox->setToolTip(tr("Colour the graph by node kind, op kind, module, fused kernel (inductor), or where "
-                             "the dtype or the memory layout changes"));
-    connect(m_lensBox, &QComboBox::currentIndexChanged, this,
-        [this]() { emit lensChanged(static_cast<graph::Lens>(m_lensBox->currentData().toInt())); });
+    m_lensBox->setToolTip(tr("Colour the graph by node kind, op kind, module, fused kernel (inductor), where "
+                             "the dtype or the memory layout changes, or the source line that made each node"));
+    connect(m_lensBox, &QComboBox::currentIndexChanged, this, [this]() {
+        const auto lens = static_cast<graph::Lens>(m_lensBox->currentData().toInt());
+        m_scopeBox->setVisible(lens == graph::Lens::Source);
+        emit lensChanged(lens);
+    });
+    // The source lens's scope: the innermost line of the user's code, or of one package.
+    m_scopeBox = new QComboBox;
+    m_scopeBox->setObjectName(QStringLiteral("graphSourceScope"));
+    m_scopeBox->setToolTip(tr("Group nodes by the innermost line of your code that made them, or of a package's "
+                              "(torchvision's resnet.py)"));
+    m_scopeBox->addItem(tr("your code"), QString());
+    m_scopeBox->setVisible(false);
+    connect(m_scopeBox, &QComboBox::currentIndexChanged, this,
+        [this]() { emit sourceScopeChanged(m_scopeBox->currentData().toString()); });
     m_depthBox = new QSpinBox;
     m_depthBox->setRange(0, 20);
     m_depthBox->setValue(1);
@@ -111,6 +123,7 @@ GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
     row2->setContentsMargins(6, 0, 6, 2);
     row2->addWidget(new QLabel(tr("Lens ")));
     row2->addWidget(m_lensBox);
+    row2->addWidget(m_scopeBox);
     row2->addWidget(new QLabel(tr("Depth")));
     row2->addWidget(m_depthBox);
     row2->addWidget(m_legend, 1);
@@ -233,10 +246,37 @@ void GraphToolBar::setSummary(const graph::GraphModel& graph, int layers, int co
 
 void GraphToolBar::setLens(graph::Lens lens)
 {
+    m_scopeBox->setVisible(lens == graph::Lens::Source);
     if (m_lensBox->currentData().toInt() == int(lens))
         return;
     const QSignalBlocker block(m_lensBox);
     m_lensBox->setCurrentIndex(m_lensBox->findData(int(lens)));
+}
+
+void GraphToolBar::setSourceScopes(const std::vector<std::string>& packages)
+{
+    const QString current = sourceScope();
+    const QSignalBlocker block(m_scopeBox);
+    m_scopeBox->clear();
+    m_scopeBox->addItem(tr("your code"), QString());
+    for (const auto& p : packages)
+        m_scopeBox->addItem(tr("in %1").arg(QString::fromStdString(p)), QString::fromStdString(p));
+    m_scopeBox->setCurrentIndex(std::max(0, m_scopeBox->findData(current)));
+}
+
+QString GraphToolBar::sourceScope() const
+{
+    return m_scopeBox->currentData().toString();
+}
+
+bool GraphToolBar::setSourceScope(const QString& scope)
+{
+    const int index = m_scopeBox->findData(scope);
+    if (index < 0)
+        return false;
+    const QSignalBlocker block(m_scopeBox);
+    m_scopeBox->setCurrentIndex(index);
+    return true;
 }
 
 void GraphToolBar::setDepth(int depth)

@@ -63,8 +63,17 @@ public:
     /// The summary of a graph shown with `layers` layers and `collapsed` module boxes, "Partial
     /// graph" first when precompile stopped before the capture finished.
     void setSummary(const graph::GraphModel& graph, int layers, int collapsed);
-    /// Selects the lens in its box without emitting lensChanged.
+    /// Selects the lens in its box without emitting lensChanged (the source lens shows the
+    /// scope box beside it).
     void setLens(graph::Lens lens);
+    /// The scopes the source lens offers besides the user's code: the packages of the graph's
+    /// stacks ("torchvision"). The scope chosen stays where the new graph has it, else it
+    /// becomes the user's code; nothing is emitted.
+    void setSourceScopes(const std::vector<std::string>& packages);
+    /// The source lens's scope: "" the user's code, else a package.
+    QString sourceScope() const;
+    /// Selects a scope without emitting sourceScopeChanged; false when the box does not list it.
+    bool setSourceScope(const QString& scope);
     /// Sets the depth box without emitting depthChanged.
     void setDepth(int depth);
     /// The legend: `counts` (category, boxes), most common first; as many whole entries as fit
@@ -90,6 +99,7 @@ signals:
     void findNext();
     void findPrevious();
     void lensChanged(graph::Lens lens);
+    void sourceScopeChanged(const QString& scope);
     void depthChanged(int depth);
     void expandAll();
     void collapseAll();
@@ -113,6 +123,7 @@ private:
     QLabel* m_matchLabel;
     QTimer* m_debounce;
     QComboBox* m_lensBox;
+    QComboBox* m_scopeBox;
     QSpinBox* m_depthBox;
     QLabel* m_legend;
     QToolButton* m_panelButton;

@@ -58,6 +58,7 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
     connect(m_toolBar, &GraphToolBar::findNext, this, &GraphView::findNext);
     connect(m_toolBar, &GraphToolBar::findPrevious, this, &GraphView::findPrevious);
     connect(m_toolBar, &GraphToolBar::lensChanged, this, &GraphView::setLens);
+    connect(m_toolBar, &GraphToolBar::sourceScopeChanged, this, &GraphView::setSourceScope);
     connect(m_toolBar, &GraphToolBar::depthChanged, this, &GraphView::setNeighbourDepth);
     connect(m_toolBar, &GraphToolBar::expandAll, this, &GraphView::expandAll);
     connect(m_toolBar, &GraphToolBar::collapseAll, this, &GraphView::collapseAll);
@@ -87,6 +88,7 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
     connect(
         m_side, &GraphSidePanel::nodesActivated, this, [this](const QList<int>& nodes) { selectNodes(nodes, true); });
     connect(m_side, &GraphSidePanel::locationActivated, this, &GraphView::locationActivated);
+    connect(m_side, &GraphSidePanel::frameActivated, this, &GraphView::frameActivated);
 
     // The canvas takes the width; the module tree and the details are a panel beside it, shown
     // on request (the toolbar's toggle, remembered), so that the graph has the room by default.
@@ -161,6 +163,8 @@ void GraphView::setGraph(std::shared_ptr<const graph::GraphModel> g)
     }
     clear(tr("Laying out %n node(s)…", nullptr, static_cast<int>(g->nodes().size())));
     m_expansion->anchorOn(-1);
+    m_toolBar->setSourceScopes(graph::GraphLens::sourceScopes(*g));
+    m_sourceScope = m_toolBar->sourceScope().toStdString();  // kept where the new graph has it
     m_session->open(std::move(g), opening());
     m_side->setGraph(graph().get());
 }
@@ -280,7 +284,8 @@ void GraphView::applyLens()
     if (!graph() || !m_visible)
         return;
     std::vector<GraphMinimap::Box> mini;
-    const auto sorted = m_scene->applyLens(*graph(), *moduleTree(), *m_visible, m_lens, palette(), &mini);
+    const auto sorted
+        = m_scene->applyLens(*graph(), *moduleTree(), *m_visible, m_lens, palette(), &mini, m_sourceScope);
     m_toolBar->setLegend(sorted, m_lens);
     if (!m_nodeFills.empty()) {
         m_toolBar->clearLegend();  // the fills stand for something else than the lens
@@ -318,6 +323,15 @@ void GraphView::setLens(graph::Lens lens)
     m_lens = lens;
     m_toolBar->setLens(lens);
     applyLens();
+}
+
+bool GraphView::setSourceScope(const QString& scope)
+{
+    if (!m_toolBar->setSourceScope(scope))
+        return false;
+    m_sourceScope = scope.toStdString();
+    applyLens();
+    return true;
 }
 
 QStringList GraphView::legend() const

@@ -121,6 +121,10 @@ public:
     // Lenses and neighbourhoods.
     void setLens(graph::Lens lens);
     graph::Lens lens() const { return m_lens; }
+    /// The source lens's scope: "" the innermost line of the user's code that made each node,
+    /// else of that package's ("torchvision"). False when the graph's stacks have no such package.
+    bool setSourceScope(const QString& scope);
+    QString sourceScope() const { return QString::fromStdString(m_sourceScope); }
     /// The legend's entries, "category (count)", most common first.
     QStringList legend() const;
     void setNeighbourDepth(int depth);
@@ -164,6 +168,8 @@ signals:
     void expansionRequested(const QString& modulePath, bool expand);
     /// A source line in the details pane was clicked: `line` of `file` (1-based).
     void locationActivated(const QString& file, int line);
+    /// A frame of a node's stack in the details pane was clicked (GraphSidePanel::frameActivated).
+    void frameActivated(const QString& file, int line);
 
 private:
     void onLayoutShown(bool opened);
@@ -193,6 +199,7 @@ private:
     GraphSidePanel* m_side;
     QSplitter* m_split;
     graph::Lens m_lens = graph::Lens::Kind;
+    std::string m_sourceScope;  ///< the source lens's: "" the user's code, else a package
     QList<int> m_marked;
     bool m_fitNext = false;  ///< fit once the requested layout is shown (Collapse all)
     std::map<int, QColor> m_nodeFills;

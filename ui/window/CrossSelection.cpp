@@ -1,6 +1,8 @@
 #include "ui/window/CrossSelection.h"
 
 #include "graph/GraphModel.h"
+#include "ui/common/NoticeBar.h"
+#include "ui/editor/EditorTabs.h"
 #include "ui/editor/ScriptEditor.h"
 #include "ui/editor/UnsavedScript.h"
 #include "ui/graph/GraphView.h"
@@ -22,13 +24,20 @@ constexpr auto sameFile = ScriptLocations::sameFile;
 
 }  // namespace
 
-CrossSelection::CrossSelection(
-    ScriptEditor* editor, ReportView* report, RunController* runs, ScriptDocument* document, QObject* parent)
-    : QObject(parent), m_editor(editor), m_report(report), m_runs(runs), m_document(document)
+CrossSelection::CrossSelection(ScriptEditor* editor, EditorTabs* tabs, NoticeBar* notice, ReportView* report,
+    RunController* runs, ScriptDocument* document, QObject* parent)
+    : QObject(parent),
+      m_editor(editor),
+      m_tabs(tabs),
+      m_notice(notice),
+      m_report(report),
+      m_runs(runs),
+      m_document(document)
 {
     connect(m_editor, &ScriptEditor::lineClicked, this, &CrossSelection::onScriptLineClicked);
     connect(m_report->graphView(), &GraphView::nodesSelected, this, &CrossSelection::onNodesSelected);
     connect(m_report->graphView(), &GraphView::locationActivated, this, &CrossSelection::onLocation);
+    connect(m_report->graphView(), &GraphView::frameActivated, this, &CrossSelection::onFrame);
     connect(m_report->sourceView(), &SourceView::nodesActivated, this, &CrossSelection::onSourceNodes);
     connect(m_report->violationsView(), &ViolationsView::locationActivated, this, &CrossSelection::onLocation);
     connect(m_report, &ReportView::captureChanged, this, [this]() { m_editor->highlightLines({}); });
@@ -84,8 +93,21 @@ void CrossSelection::onLocation(const QString& file, int line)
         if (!QFileInfo(file).isFile() || UnsavedScript::isUnsavedCopy(file) || !m_document->replaceWith(file))
             return;
     }
+    m_tabs->showScript();
     m_editor->goToLine(line);
     m_editor->highlightLines({line});
+}
+
+void CrossSelection::onFrame(const QString& file, int line)
+{
+    if (sameFile(file, m_document->runScriptPath())) {
+        onLocation(file, line);
+        return;
+    }
+    QString error;
+    if (!m_tabs->openSource(file, line, &error))
+        m_notice->showNotice(NoticeBar::Level::Warning,
+            tr("%1 cannot be opened: %2 (the stack was recorded where the run ran)").arg(file, error));
 }
 
 }  // namespace ps::ui

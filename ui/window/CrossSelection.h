@@ -7,6 +7,8 @@
 
 namespace ps::ui {
 
+class EditorTabs;
+class NoticeBar;
 class ReportView;
 class RunController;
 class ScriptDocument;
@@ -15,22 +17,27 @@ class ScriptEditor;
 /// Keeps the editor, the graph, Source and Violations pointing at the same thing: selecting
 /// graph nodes marks their script lines (when the report is a run of the editor's script) and
 /// their kernels in Source; clicking a script line or a kernel selects its nodes; a location
-/// (a violation, a node's line) opens its script if need be and goes to the line.
+/// (a violation, a node's line) opens its script if need be and goes to the line; a frame of a
+/// node's stack goes to the script's line when it is the run's script, else opens its file
+/// read-only in a viewer tab beside the editor (EditorTabs) at the line.
 ///
 /// Thread contract: GUI thread only. It owns none of the widgets it connects.
 class CrossSelection : public QObject {
     Q_OBJECT
 public:
-    CrossSelection(ScriptEditor* editor, ReportView* report, RunController* runs, ScriptDocument* document,
-        QObject* parent = nullptr);
+    CrossSelection(ScriptEditor* editor, EditorTabs* tabs, NoticeBar* notice, ReportView* report, RunController* runs,
+        ScriptDocument* document, QObject* parent = nullptr);
 
 private:
     void onNodesSelected(const QList<int>& nodes);
     void onScriptLineClicked(int line);
     void onSourceNodes(const QStringList& names);
     void onLocation(const QString& file, int line);
+    void onFrame(const QString& file, int line);
 
     ScriptEditor* m_editor;
+    EditorTabs* m_tabs;
+    NoticeBar* m_notice;
     ReportView* m_report;
     RunController* m_runs;
     ScriptDocument* m_document;

@@ -4,6 +4,7 @@
 
 #include "ui/common/NoticeBar.h"
 #include "ui/compare/CompareView.h"
+#include "ui/editor/EditorTabs.h"
 #include "ui/editor/FindBar.h"
 #include "ui/editor/ScriptEditor.h"
 #include "ui/editor/UnsavedScript.h"
@@ -67,10 +68,16 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     el->addWidget(m_editor, 1);
     el->addWidget(m_editorFind);
 
+    // The script, and beside it the library files opened from a node's stack (read-only tabs).
+    m_editorTabs = new EditorTabs(editorPane);
+    connect(m_editor, &ScriptEditor::filePathChanged, m_editorTabs, [this](const QString& path) {
+        m_editorTabs->setScriptTitle(path.isEmpty() ? tr("Script") : QFileInfo(path).fileName());
+    });
+
     m_report = new ReportView;
     m_split = new QSplitter(Qt::Horizontal);
     m_split->setObjectName(QStringLiteral("mainSplitter"));
-    m_split->addWidget(editorPane);
+    m_split->addWidget(m_editorTabs);
     m_split->addWidget(m_report);
 
     m_notice = new NoticeBar;
@@ -131,7 +138,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     });
     m_runs = new RunController(parts, this);
     m_document = new ScriptDocument(this, m_editor, m_notice, m_runs);
-    m_selection = new CrossSelection(m_editor, m_report, m_runs, m_document, this);
+    m_selection = new CrossSelection(m_editor, m_editorTabs, m_notice, m_report, m_runs, m_document, this);
     connect(m_runs, &RunController::runningChanged, this, &MainWindow::updateRunActions);
     connect(m_runs, &RunController::runFinished, this, &MainWindow::runFinished);
     connect(m_runs, &RunController::runShown, this, &MainWindow::runShown);
@@ -141,7 +148,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
 
     // F6 / Ctrl+Tab go round these, in this order.
     m_panes = new PaneCycler(this);
-    m_panes->addPane(tr("Editor"), editorPane);
+    m_panes->addPane(tr("Editor"), m_editorTabs, nullptr, [this]() { return m_editorTabs->currentWidget(); });
     const int reportPane
         = m_panes->addPane(tr("Report"), m_report, nullptr, [this]() { return m_report->tabs()->currentWidget(); });
     const int libraryPane = m_panes->addPane(tr("Library"), m_library, m_libraryDock);

@@ -15,6 +15,7 @@ class QSplitter;
 namespace ps::ui {
 
 class CrossSelection;
+class EditorTabs;
 class ElidedLabel;
 class FindBar;
 class LessonsView;
@@ -75,6 +76,8 @@ public:
     QString tracerChoice() const;
 
     ScriptEditor* editor() const { return m_editor; }
+    /// The script's tab and the read-only viewers of library files beside it.
+    EditorTabs* editorTabs() const { return m_editorTabs; }
     ReportView* report() const { return m_report; }
     LibraryView* libraryView() const { return m_library; }
     LessonsView* lessonsView() const { return m_lessons; }
@@ -132,6 +135,7 @@ private:
     void updateRunActions();
 
     ScriptEditor* m_editor;
+    EditorTabs* m_editorTabs;
     FindBar* m_editorFind;
     ReportView* m_report;
     LibraryView* m_library;
