@@ -71,7 +71,7 @@ int studioMain(int argc, char** argv)
 
     ps::commands::RunCommandOptions run;
     double timeout = 600;
-    std::string backend, tracer, exportDir;
+    std::string backend, tracer, exportDir, traceFile;
     bool noVerify = false, noStore = false, deepVerify = false;
     auto* runCmd = app.add_subcommand("run", "run precompile on a script and report what happened");
     runCmd->add_option("script", run.run.script, "a Python script that defines fn and example_inputs")->required();
@@ -85,6 +85,9 @@ int studioMain(int argc, char** argv)
         "from-scratch reload that recompiles every kernel (load_no_cache)");
     runCmd->add_flag("--no-store", noStore, "do not keep the run in the library");
     runCmd->add_option("--export", exportDir, "also write NAME.py, NAME.cache and NAME.json into this folder");
+    runCmd->add_option("--trace", traceFile,
+        "also write the compile-time events (torch's and the studio's) as a Chrome trace to this file, for "
+        "Perfetto or chrome://tracing");
 
     int exitCode = 0;
     addLessonsCommands(app, &exitCode, &pythonEnv, &hosts);
@@ -112,6 +115,8 @@ int studioMain(int argc, char** argv)
             run.run.tracer = tracer;
         if (!exportDir.empty())
             run.exportDir = exportDir;
+        if (!traceFile.empty())
+            run.traceFile = traceFile;
         if (!pythonEnv.empty())
             run.pythonEnv = pythonEnv;
         run.remote = hosts.target(pythonEnv);

@@ -199,6 +199,8 @@ std::string ReportPrinter::summary(const model::Report& report)
                 }
             out << "\n";
         }
+        if (c.compileProfile && !c.compileProfile->phases.empty())
+            out << "    " << c.compileProfile->summary() << "\n";  // the studio's own words only
     }
     if (report.runId)
         out << "  stored as run " << *report.runId << "\n";

@@ -4,8 +4,10 @@
 #include "library/DefaultLibraryPath.h"
 #include "library/LibraryLocator.h"
 #include "library/TerminalText.h"
+#include "model/ChromeTrace.h"
 #include "run/RunPipeline.h"
 
+#include <fstream>
 #include <ostream>
 
 namespace ps::commands {
@@ -14,6 +16,21 @@ namespace {
 
 // How much of the script's output is echoed live to the terminal; the rest is counted.
 constexpr std::size_t kEchoLimit = 1024 * 1024;
+
+// --trace FILE: the run's compile-time events as a Chrome trace (Perfetto, chrome://tracing).
+// The error in words, or "" once written.
+std::string writeTrace(const model::Report& report, const std::string& path)
+{
+    if (!model::ChromeTrace::available(report))
+        return "no capture of this run has a compile profile";
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    if (!file)
+        return "cannot write " + path;
+    file << model::ChromeTrace::fromReport(report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+         << "\n";
+    file.close();
+    return file ? std::string() : "cannot write " + path;
+}
 
 }  // namespace
 
@@ -76,13 +93,22 @@ int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std
         }
     }
 
+    std::string traceError;
+    if (options.traceFile) {
+        traceError = writeTrace(report, *options.traceFile);
+        if (!traceError.empty())
+            err << "precompile-studio: trace not written: " << library::TerminalText::safe(traceError) << "\n";
+        else if (!options.json)
+            err << "wrote " << library::TerminalText::safe(*options.traceFile) << "\n";
+    }
+
     if (options.json)
         out << report.toJson().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     else
         out << ReportPrinter::summary(report);
     out.flush();
     const int code = report.exitCode();
-    return code == 0 && !runner.exportError().empty() ? 2 : code;
+    return code == 0 && (!runner.exportError().empty() || !traceError.empty()) ? 2 : code;
 }
 
 }  // namespace ps::commands

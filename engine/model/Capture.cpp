@@ -32,6 +32,7 @@ Capture Capture::fromJson(const nlohmann::json& j)
     }
     c.warnings = Violation::listFromJson(F::member(j, "warnings"));
     c.verify = Verification::fromJson(JsonFields::member(j, "verify"));
+    c.compileProfile = CompileProfile::fromJson(j);
     c.specialisation = Specialisation::fromJson(F::member(j, "specialisation"));
     if (auto it = j.find("timings_s"); it != j.end() && it->is_object())
         for (auto& [k, v] : it->items())

@@ -2,6 +2,7 @@
 
 #include "model/ArtifactInfo.h"
 #include "model/CaptureStatus.h"
+#include "model/CompileProfile.h"
 #include "model/Specialisation.h"
 #include "model/Stage.h"
 #include "model/Verification.h"
@@ -38,6 +39,8 @@ struct Capture {
     std::vector<Violation> warnings;
     /// The verification, read once (nullopt when the report holds none).
     std::optional<Verification> verify;
+    /// Where the precompile time went (compile_profile, compile_trace); nullopt in older reports.
+    std::optional<CompileProfile> compileProfile;
     /// Where a runtime shape rejection comes from (nullopt: none was looked for).
     std::optional<Specialisation> specialisation;
     nlohmann::json json = nlohmann::json::object();
