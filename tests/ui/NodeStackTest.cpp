@@ -4,6 +4,7 @@
 #include "UiTestSupport.h"
 
 #include "graph/GraphModel.h"
+#include "model/RunStatus.h"
 #include "ui/common/NoticeBar.h"
 #include "ui/editor/EditorTabs.h"
 #include "ui/editor/ScriptEditor.h"
@@ -12,6 +13,7 @@
 #include "ui/graph/GraphView.h"
 #include "ui/library/RunStore.h"
 #include "ui/report/ReportView.h"
+#include "ui/run/RunDocument.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -232,6 +234,66 @@ TEST_F(UiNodeStack, TheSourceLensGroupsNodesByTheUsersLineOrAPackagesLine)
     EXPECT_TRUE(graph->setSourceScope(QStringLiteral("torch")));
     EXPECT_EQ(graph->legend(), QStringList{"conv.py:560 (1)"});
     EXPECT_FALSE(graph->setSourceScope(QStringLiteral("numpy"))) << "not a package of these stacks";
+}
+
+// A real run: torchvision's resnet18 through the worker; its first convolution's stack names
+// resnet.py's `x = self.conv1(x)`, and a click opens the installed file there.
+TEST(UiNodeStackRun, AResnet18ConvolutionOpensTorchvisionsResnetPyAtItsLine)
+{
+    QSettings().clear();
+    QSettings().setValue(QStringLiteral("graph/sidePanel"), true);
+    TempDir dir;
+    const QString script = dir.write("resnet_stack.py",
+        "import torch\n"
+        "import torchvision\n"
+        "\n"
+        "torch.manual_seed(0)\n"
+        "model = torchvision.models.resnet18().eval()\n"
+        "backend = 'eager'\n"
+        "\n"
+        "def fn(model, x):\n"
+        "    with torch.no_grad():\n"
+        "        return model(x)\n"
+        "\n"
+        "example_inputs = (model, torch.randn(1, 3, 32, 32))\n");
+    ps::ui::MainWindow window(windowOptions(dir));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openPath(script));
+    const auto run = runAndWait(window);
+    ASSERT_NE(run, nullptr);
+    ASSERT_EQ(run->report.status, ps::model::RunStatus::Ok) << run->report.message;
+    auto* graph = window.report()->graphView();
+    window.report()->tabs()->setCurrentIndex(ps::ui::ReportView::GraphTab);
+    ASSERT_TRUE(waitFor([&]() { return graph->moduleTree() && !graph->layoutPending(); }, 30000));
+    const auto model = window.report()->currentGraph();
+    const int conv = model->indexOf("convolution");
+    ASSERT_GE(conv, 0);
+    const auto stack = model->stackOf(conv);
+    int frame = -1;
+    for (int k = 0; k < static_cast<int>(stack.size()); ++k)
+        if (stack[static_cast<std::size_t>(k)]->file.ends_with("torchvision/models/resnet.py") && frame < 0)
+            frame = k;
+    ASSERT_GE(frame, 0) << "no resnet.py frame in the first convolution's stack";
+    const auto& f = *stack[static_cast<std::size_t>(frame)];
+    EXPECT_EQ(f.code, "x = self.conv1(x)");
+    ASSERT_FALSE(stack.empty());
+    EXPECT_EQ(stack.back()->line, 10) << "the user's `return model(x)` is outermost";
+
+    graph->selectNodes({conv}, true);  // opens model.conv1's box: the details follow the layout
+    const QString where = "resnet.py:" + QString::number(f.line);
+    EXPECT_TRUE(waitFor([&]() { return !graph->layoutPending() && graph->detailsText().contains(where); }, 30000))
+        << graph->detailsText().toStdString();
+    auto* pane = graph->findChild<QTextBrowser*>(QStringLiteral("graphDetails"));
+    const QUrl url = ps::ui::GraphDetailsFormatter::link(Link::Frame, conv, frame);
+    ASSERT_TRUE(pane->toHtml().contains("href=\"" + url.toString() + "\""));
+    emit pane->anchorClicked(url);
+    auto* viewer = qobject_cast<ps::ui::SourceViewerTab*>(window.editorTabs()->currentWidget());
+    ASSERT_NE(viewer, nullptr);
+    EXPECT_TRUE(viewer->filePath().endsWith("torchvision/models/resnet.py")) << viewer->filePath().toStdString();
+    EXPECT_TRUE(viewer->isReadOnly());
+    EXPECT_EQ(viewer->highlightedLine(), f.line);
+    EXPECT_EQ(viewer->text(f.line - 1).trimmed(), QStringLiteral("x = self.conv1(x)"));
 }
 
 }  // namespace
