@@ -239,7 +239,11 @@ std::vector<LessonFinding> LessonExpectation::findings(const json& report, const
     auto add = [&](const char* kind, const json& v) {
         if (!v.is_object() || !v.contains("message"))
             return;
-        std::string msg = text(v["message"], "");
+        // our one line in the learner's names where there is one (a shape rejection names the
+        // branch behind it), else torch's first line
+        std::string msg = text(member(v, "summary"), "");
+        if (msg.empty())
+            msg = text(v["message"], "");
         msg = msg.substr(0, msg.find('\n'));
         if (msg.size() > 300)
             msg = msg.substr(0, 297) + "...";

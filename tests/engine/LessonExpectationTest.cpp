@@ -217,6 +217,13 @@ TEST(LessonExpectation, FindingsComeInTheOrderALearnerReadsThem)
     EXPECT_EQ(f[3].what, "warning (inv 4 data-dependent-branch, helper.py:12)");
     EXPECT_EQ(f[3].fix, "");
 
+    // our one line, where the worker wrote one, before torch's message: a shape rejection names
+    // the branch behind it
+    r["captures"][0]["verify"]["runtime"]["violation"]["summary"]
+        = "the artifact holds only the path fn took for x.shape[0] <= 2: `if x.shape[0] > 2:` at s.py:9";
+    EXPECT_EQ(LessonExpectation::findings(r, kScript)[2].message,
+        "the artifact holds only the path fn took for x.shape[0] <= 2: `if x.shape[0] > 2:` at s.py:9");
+
     // a violation without a message is not a finding
     r["violation"].erase("message");
     EXPECT_EQ(LessonExpectation::findings(r, kScript).size(), 3u);

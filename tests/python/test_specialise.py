@@ -34,7 +34,8 @@ def test_shape_branch_is_named_at_its_line():
     assert _same_file(v["location"], "spec_branch.py") and v["location"]["line"] == line
     assert cap["outcome"]["location"] == v["location"]
     assert "x.shape[0] <= 2" in v["summary"] and "if x.shape[0] > 2:" in v["summary"]
-    assert "x.shape[0] = 4" in v["summary"]
+    assert "x.shape[0] = 4" in v["summary"] and "# HERE" not in v["summary"]
+    assert "mark_unbacked cannot help" in v["fix"]
     assert "x.shape[0] <= 2" in rep["message"]
     # ... and keep the runtime_inputs line as the second place
     assert v["details"]["runtime_location"]["line"] == marker_line("spec_branch.py", "# RUNTIME")

@@ -313,6 +313,20 @@ def _why(e: BaseException) -> str:
     return f"{type(e).__name__}: {text[0][:200] if text else ''}".rstrip(": ")
 
 
+def _without_comment(code: str) -> str:
+    """The line's code without its trailing comment (the line itself where it does not tokenize)."""
+    import io
+    import tokenize
+
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(code).readline):
+            if tok.type == tokenize.COMMENT:
+                return code[:tok.start[1]].rstrip() or code
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    return code
+
+
 def _where(loc: dict) -> str:
     return f"{os.path.basename(loc['file'])}:{loc['line']}"
 
@@ -346,7 +360,8 @@ def explain(violation: dict, spec: dict, names: list[str], runtime: list | None)
         details["guard"] = g["expr"]
         if loc:
             violation["location"] = {"file": loc["file"], "line": loc["line"]}
-        code = f"`{loc['code']}` at {_where(loc)}" if loc.get("code") else (_where(loc) if loc else "fn")
+        code = f"`{_without_comment(loc['code'])}` at {_where(loc)}" if loc.get("code") else (
+            _where(loc) if loc else "fn")
         inner = (g.get("stack") or [None])[0]
         if inner and loc and (inner["file"], inner["line"]) != (loc["file"], loc["line"]):
             code += f" (through {_where(inner)} in {inner['function']})"
@@ -354,6 +369,10 @@ def explain(violation: dict, spec: dict, names: list[str], runtime: list | None)
             f"the artifact holds only the path fn took for {g['expr']}: {code} decided it while tracing"
             + (f", and runtime_inputs pass {sizes}" if sizes else "")
             + "; retrace with the runtime shape (one artifact per shape)")
+        violation["fix"] = (
+            "Trace with the shapes the artifact will be called with (one artifact per shape that takes "
+            "another path), or make the choice with tensor ops that work for every size; mark_unbacked "
+            "cannot help here: fn decides something from that size.")
     elif spec["status"] == "none":
         held = spec.get("guards") or []
         what = (f"every size check fn's code made ({len(held)}, e.g. {held[0]['expr']}) still holds at these sizes"
