@@ -41,8 +41,9 @@ GraphSidePanel::GraphSidePanel(ModuleTreeModel* model, QWidget* parent)
     m_details = new QTextBrowser;
     m_details->setObjectName(QStringLiteral("graphDetails"));
     m_details->setOpenLinks(false);
-    m_details->setPlaceholderText(tr("Select a node to see its shape, dtype, stride, device, module and source line; "
-                                     "click an input, a user, the kernel or the line to go there.\n\n"
+    m_details->setPlaceholderText(tr("Select a node to see its shape, dtype, stride, device, module, source line and "
+                                     "the stack that made it; click an input, a user, the kernel, the line or a "
+                                     "frame to go there.\n\n"
                                      "Arrow keys on the graph: Up to an input (Down, Up again: the next one), "
                                      "Down to a user, Left and Right along the row. Ctrl+arrows pan."));
     connect(m_details, &QTextBrowser::anchorClicked, this, &GraphSidePanel::onLink);
