@@ -1,6 +1,7 @@
 #include "ui/report/VerifyView.h"
 
 #include "ui/common/StatusStyle.h"
+#include "ui/report/CompileProfileBar.h"
 #include "ui/run/RunDocument.h"
 
 #include <QBarCategoryAxis>
@@ -221,6 +222,7 @@ VerifyView::VerifyView(QWidget* parent) : QWidget(parent)
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setTextFormat(Qt::RichText);
+    m_compileBar = new CompileProfileBar;
     m_rows = new QTreeWidget;
     m_rows->setRootIsDecorated(false);
     m_rows->setUniformRowHeights(true);
@@ -242,6 +244,7 @@ VerifyView::VerifyView(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(m_summary);
+    layout->addWidget(m_compileBar);
     layout->addWidget(split, 1);
     clear(tr("No run yet."));
 }
@@ -252,6 +255,7 @@ void VerifyView::clear(const QString& message)
     m_summary->setText(message.toHtmlEscaped());
     m_chartValues.clear();
     setCharts({});
+    m_compileBar->setProfile(std::nullopt);
 }
 
 int VerifyView::comparisonCount() const
@@ -312,6 +316,7 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
                 ? tr("The report holds no verification.")
                 : tr("Not verified: the capture ended in a %1, so there is no artifact to load.")
                       .arg(StatusStyle::word(c.status)));
+        m_compileBar->setProfile(c.compileProfile);  // how long precompile took, verified or not
         return;
     }
     m_rows->clear();
@@ -327,6 +332,7 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
     for (int col = 0; col < 8; ++col)
         m_rows->resizeColumnToContents(col);
     setCharts(c.timings);
+    m_compileBar->setProfile(c.compileProfile);
 }
 
 QString VerifyView::summaryHtml(const Verification& v) const

@@ -14,12 +14,14 @@ class QTreeWidget;
 
 namespace ps::ui {
 
+class CompileProfileBar;
 struct RunDocument;
 
 /// The Verify tab: what loading the artifact in the worker and calling it beside eager fn
 /// found (outputs, gradients, buffers, parameters, mutated inputs, runtime_inputs), and two
 /// small charts: load with the cache against load without it (JIT), and a call of the artifact
-/// against a call of eager fn.
+/// against a call of eager fn. Under the summary, where the precompile time went
+/// (CompileProfileBar), verified or not.
 class VerifyView : public QWidget {
     Q_OBJECT
 public:
@@ -32,6 +34,7 @@ public:
     QString summaryText() const;
     /// The bars the charts show, in milliseconds, by name ("load", "load_no_cache", ...).
     const std::map<std::string, double>& chartValues() const { return m_chartValues; }
+    const CompileProfileBar* compileBar() const { return m_compileBar; }
 
 protected:
     /// Disabled (a report of another script, under its FadeOverlay) or given another palette:
@@ -48,6 +51,7 @@ private:
     void addRow(const model::Verification& v, const model::Verification::Comparison& e, const QString& label);
 
     QLabel* m_summary;
+    CompileProfileBar* m_compileBar;
     QTreeWidget* m_rows;
     QChartView* m_loadChart;
     QChartView* m_callChart;

@@ -5,6 +5,7 @@
 #include "ui/editor/ScriptEditor.h"
 #include "ui/graph/GraphView.h"
 #include "ui/library/LibraryView.h"
+#include "ui/report/CompileTraceExport.h"
 #include "ui/report/ReportView.h"
 #include "ui/report/RunMarkers.h"
 #include "ui/report/SourceView.h"
@@ -62,6 +63,10 @@ void MainActions::buildActions()
     m_pushKeptRunsAction = make(tr("&Push Kept Runs"), QKeySequence(), [w]() { w->pushKeptRuns(); });
     m_pushKeptRunsAction->setToolTip(
         tr("Send the runs kept in the local library while the team library could not be reached"));
+    m_exportTraceAction = make(tr("Export &Compile Trace…"), QKeySequence(),
+        [this]() { CompileTraceExport::exportRun(m_p.window, m_p.report->run(), m_p.notice); });
+    m_exportTraceAction->setToolTip(tr("Write the shown run's compile-time events (torch's and the studio's) as a "
+                                       "Chrome trace for Perfetto or chrome://tracing"));
     m_quitAction = make(tr("&Quit"), QKeySequence::Quit, [w]() { w->close(); });
     // Find follows the focus: the library's search, the graph's, the Source tab's bar, or the
     // editor's.
@@ -160,6 +165,8 @@ void MainActions::buildMenus()
     file->addAction(m_newLibraryAction);
     file->addAction(m_openTeamLibraryAction);
     file->addAction(m_pushKeptRunsAction);
+    file->addSeparator();
+    file->addAction(m_exportTraceAction);
     file->addSeparator();
     file->addAction(m_quitAction);
 

@@ -55,6 +55,7 @@ public:
 
     QAction* runAction() const { return m_runAction; }
     QAction* pushKeptRunsAction() const { return m_pushKeptRunsAction; }
+    QAction* exportTraceAction() const { return m_exportTraceAction; }
     QAction* cancelAction() const { return m_cancelAction; }
     QAction* verifyAction() const { return m_verifyAction; }
     /// The tool bar's check box for verifyAction (a setting, so it looks like one).
@@ -89,6 +90,7 @@ private:
     QAction* m_newLibraryAction;
     QAction* m_openTeamLibraryAction;
     QAction* m_pushKeptRunsAction;
+    QAction* m_exportTraceAction;  ///< File > Export Compile Trace…
     QAction* m_quitAction;
     QAction* m_findAction;
     QAction* m_findNextAction;
