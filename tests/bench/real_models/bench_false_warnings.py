@@ -9,6 +9,11 @@ on these clean models is a false one. Target: none. The "tight" column counts th
 were outside the dtype's tight tolerance and so went to the float64 judge: each of them was a
 perturbed-divergence warning under the absolute tolerance the trials used before [trust].
 
+It also reports the compile-time breakdown's coverage ([provenance]): the share of each
+capture's precompile time that its compile_profile names (1 - other / precompile), on the first
+seed (a cold capture: the bench's Inductor cache is empty, inductor's FX graph cache misses) and
+the lowest over the later seeds (warm: the FX graph cache hits). Target: at least 90 %.
+
 usage: bench_false_warnings.py BUILD_DIR [--models a,b,...] [--seeds N]
 Kernels are cached between seeds (one Inductor cache dir for the bench); deep verification's
 reload without the cache compiles them again on every run, which is most of the bench's time.
@@ -36,9 +41,11 @@ def run_one(studio: str, model: str, seed: int, env: dict) -> dict:
     try:
         report = json.loads(done.stdout)
     except ValueError:
-        return {"exit": done.returncode, "wall": wall, "verdict": "no report", "warnings": [], "trials": []}
-    warnings, trials = [], []
+        return {"exit": done.returncode, "wall": wall, "verdict": "no report", "warnings": [], "trials": [],
+                "named": []}
+    warnings, trials, named = [], [], []
     for c in report.get("captures") or []:
+        named.append(profile_coverage(c))
         warnings += [w.get("rule") or "?" for w in c.get("warnings") or []]
         p = (c.get("verify") or {}).get("perturbed") or {}
         trials += [f"{t.get('kind')}:{t.get('status')}" + ("(judged)" if t.get("accuracy") else "")
@@ -47,7 +54,18 @@ def run_one(studio: str, model: str, seed: int, env: dict) -> dict:
         warnings.append(w.get("rule") or "?")
     first = (report.get("message") or "").split("\n")[0]
     verdict = "numerics drift" if "numerics drift" in first else report.get("status")
-    return {"exit": done.returncode, "wall": wall, "verdict": verdict, "warnings": warnings, "trials": trials}
+    return {"exit": done.returncode, "wall": wall, "verdict": verdict, "warnings": warnings, "trials": trials,
+            "named": [n for n in named if n is not None]}
+
+
+def profile_coverage(capture: dict) -> float | None:
+    """The share of the capture's precompile time its compile_profile names, in %; None without one."""
+    profile = capture.get("compile_profile")
+    total = (capture.get("timings_s") or {}).get("precompile")
+    if not profile or not total:
+        return None
+    other = sum(p["seconds"] for p in profile if p.get("phase") == "other")
+    return 100.0 * (1.0 - other / total)
 
 
 def main() -> int:
@@ -61,15 +79,22 @@ def main() -> int:
     env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=os.path.join(tmp, "inductor"),
                PRECOMPILE_STUDIO_CACHE_DIR=os.path.join(tmp, "studio"))
     rows = []
+    coverage = []  # (model, named % of the cold capture, lowest named % of the warm ones)
     false_total = 0
     try:
         for model in opts.models.split(","):
             seen = collections.Counter()
             verdicts = collections.Counter()
             judged = 0
+            cold, warm = None, []
             for seed in range(opts.seeds):
                 r = run_one(studio, model, seed, env)
                 judged += sum(1 for t in r["trials"] if t.endswith("(judged)"))
+                if r["named"]:
+                    if seed == 0:
+                        cold = min(r["named"])
+                    else:
+                        warm.append(min(r["named"]))
                 verdicts[r["verdict"]] += 1
                 seen.update(r["warnings"])
                 print(f"  {model} seed {seed}: {r['verdict']} (exit {r['exit']}, {r['wall']:.0f} s) "
@@ -77,6 +102,7 @@ def main() -> int:
             false = sum(n for rule, n in seen.items() if rule != "numerics-drift")
             false_total += false
             rows.append((model, dict(verdicts), dict(seen), false, judged))
+            coverage.append((model, cold, min(warm) if warm else None))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print()
@@ -89,6 +115,11 @@ def main() -> int:
         print(f"BENCH false_warnings.{model} {false} warnings 0")
         print(f"BENCH false_warnings.{model}.judged_trials {judged} trials -")
     print(f"BENCH false_warnings.total {false_total} warnings 0")
+    for model, cold, warm in coverage:
+        if cold is not None:
+            print(f"BENCH compile_profile.{model}.cold_named {cold:.1f} % 90")
+        if warm is not None:
+            print(f"BENCH compile_profile.{model}.warm_named {warm:.1f} % 90")
     return 0
 
 
