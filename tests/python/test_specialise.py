@@ -128,3 +128,19 @@ def test_the_budget_decides(budget, trace_s, status):
         assert "--deep-verify" in spec["reason"] and violation["location"]["line"] == 9
     else:
         assert violation["location"]["line"] != 9 and violation["details"]["runtime_location"]["line"] == 9
+
+
+def test_a_guard_that_cannot_be_judged_at_the_runtime_rank_is_not_called_held():
+    import torch
+
+    from precompile_studio.capture.specialise import explain, trace_guards
+
+    def fn(x):
+        return x.sum(1) if x.shape[1] > 1 else x
+
+    spec = trace_guards(fn, (torch.randn(2, 3),), ["x"], __file__, None, runtime=[(4,)])
+    assert spec["status"] == "none" and spec["undecided"] == 1, spec
+    violation = {"rule": "input-shape", "location": {"file": "s.py", "line": 9}}
+    explain(violation, spec, ["x"], [(4,)])
+    assert "cannot be judged" in violation["summary"] and "still holds" not in violation["summary"]
+    assert violation["location"]["line"] == 9

@@ -244,13 +244,17 @@ def _at_runtime(expr, symbols: dict, runtime: list | None) -> bool | None:
 
 
 def _guard(g, stack: list[dict], trace: _Trace, printer, user_names: dict, runtime: list | None) -> dict:
+    """One guard for the report; "_at" (its value at the runtime sizes, None: unknown) is taken out
+    before it goes there."""
     frames = [{**fr, "code": _code(fr["file"], fr["line"])} for fr in stack]
-    mine = next((fr for fr in frames if fr["role"] == "user"), frames[0] if frames else None)
+    mine = next((fr for fr in frames if fr["role"] == "user"), None)
+    at = _at_runtime(g.expr, trace.symbols, runtime)
     return {
         "expr": printer.doprint(g.expr.xreplace(user_names)),
         "location": {"file": mine["file"], "line": mine["line"], "code": mine["code"]} if mine else None,
         "stack": frames,
-        "false_at_runtime": _at_runtime(g.expr, trace.symbols, runtime) is False,
+        "false_at_runtime": at is False,
+        "_at": at,
     }
 
 
@@ -299,8 +303,11 @@ def trace_guards(fn: Callable, args: tuple, argnames: list[str], script_path: st
               if stack is not None and g.expr.free_symbols]
     guards.sort(key=lambda g: not g["false_at_runtime"])  # stable: the false ones first, in order
     found = any(g["false_at_runtime"] for g in guards)
+    undecided = sum(1 for g in guards if g.pop("_at") is None) if runtime is not None else 0
     out = {"status": "found" if found else "none", "mode": mode, "guards": guards[:MAX_GUARDS],
            "seconds": round(time.perf_counter() - t0, 3)}
+    if undecided:
+        out["undecided"] = undecided
     if len(guards) > MAX_GUARDS:
         out["guards_left_out"] = len(guards) - MAX_GUARDS
     if attempts:
@@ -354,17 +361,20 @@ def explain(violation: dict, spec: dict, names: list[str], runtime: list | None)
     details["runtime_location"] = violation.get("location")
     details["specialisation"] = {k: spec.get(k) for k in ("status", "reason") if spec.get(k)}
     if spec["status"] == "found":
-        g = next(g for g in spec["guards"] if g["false_at_runtime"])
+        broken = [g for g in spec["guards"] if g["false_at_runtime"]]
+        g = next((g for g in broken if g["location"]), broken[0])  # one the user can go to, first
         loc = g["location"] or {}
         sizes = _sizes(names, runtime, g)
         details["guard"] = g["expr"]
         if loc:
             violation["location"] = {"file": loc["file"], "line": loc["line"]}
-        code = f"`{_without_comment(loc['code'])}` at {_where(loc)}" if loc.get("code") else (
-            _where(loc) if loc else "fn")
         inner = (g.get("stack") or [None])[0]
-        if inner and loc and (inner["file"], inner["line"]) != (loc["file"], loc["line"]):
-            code += f" (through {_where(inner)} in {inner['function']})"
+        if loc:
+            code = f"`{_without_comment(loc['code'])}` at {_where(loc)}" if loc.get("code") else _where(loc)
+            if inner and (inner["file"], inner["line"]) != (loc["file"], loc["line"]):
+                code += f" (through {_where(inner)} in {inner['function']})"
+        else:  # made below the user's code only (fn is a module): the rejection stays at runtime_inputs
+            code = f"{_where(inner)} in {inner['function']}" if inner else "a line torch did not name"
         violation["summary"] = (
             f"the artifact holds only the path fn took for {g['expr']}: {code} decided it while tracing"
             + (f", and runtime_inputs pass {sizes}" if sizes else "")
@@ -375,8 +385,13 @@ def explain(violation: dict, spec: dict, names: list[str], runtime: list | None)
             "cannot help here: fn decides something from that size.")
     elif spec["status"] == "none":
         held = spec.get("guards") or []
-        what = (f"every size check fn's code made ({len(held)}, e.g. {held[0]['expr']}) still holds at these sizes"
-                if held else "fn's code decides nothing from its input sizes")
+        if spec.get("undecided"):
+            what = (f"{spec['undecided']} of fn's {len(held)} size checks cannot be judged at these sizes "
+                    "(another number of dims), none of the others is broken")
+        elif held:
+            what = f"every size check fn's code made ({len(held)}, e.g. {held[0]['expr']}) still holds at these sizes"
+        else:
+            what = "fn's code decides nothing from its input sizes"
         violation["summary"] = (
             f"{what}: the artifact rejects them only because precompile captures static shapes; "
             "retrace for this shape, or mark the dim with mark_unbacked (inductor)")
