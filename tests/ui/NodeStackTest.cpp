@@ -194,6 +194,28 @@ TEST_F(UiNodeStack, AFrameWhoseFileIsGoneIsSaidNotOpened)
     EXPECT_TRUE(window.notice()->text().contains("conv.py cannot be opened")) << window.notice()->text().toStdString();
 }
 
+TEST_F(UiNodeStack, ALibraryFileChangedSinceTheRunIsSaid)
+{
+    // The package was upgraded after the run: resnet.py's line 268 says something else now.
+    QString text = resnetText();
+    text.replace(QStringLiteral("        x = self.conv1(x)\n"), QStringLiteral("        x = self.stem(x)\n"));
+    dir.write("site-packages/torchvision/models/resnet.py", text.toUtf8());
+    ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));
+    openOn(window, "convolution");
+    clickFrame(1);
+    ASSERT_EQ(window.editorTabs()->viewerCount(), 1) << "today's file is shown all the same";
+    const QString notice = window.notice()->text();
+    EXPECT_TRUE(notice.contains("resnet.py has changed since this run")) << notice.toStdString();
+    EXPECT_TRUE(notice.contains("x = self.stem(x)")) << notice.toStdString();
+    EXPECT_TRUE(notice.contains("x = self.conv1(x)")) << notice.toStdString();
+
+    window.notice()->dismiss();
+    index = window.report()->currentGraph()->indexOf("batch_norm");
+    graph->selectNodes({index}, false);
+    clickFrame(0);  // line 269 is as it was
+    EXPECT_FALSE(window.notice()->isVisible()) << window.notice()->text().toStdString();
+}
+
 TEST_F(UiNodeStack, ANodeWithoutAStackShowsNone)
 {
     ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));

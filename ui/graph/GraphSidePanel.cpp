@@ -111,7 +111,7 @@ void GraphSidePanel::onLink(const QUrl& url)
         const auto stack = m_graph->stackOf(link.node);
         if (link.frame < static_cast<int>(stack.size())) {
             const auto* f = stack[static_cast<std::size_t>(link.frame)];
-            emit frameActivated(QString::fromStdString(f->file), f->line);
+            emit frameActivated(QString::fromStdString(f->file), f->line, QString::fromStdString(f->code));
         }
         break;
     }

@@ -50,8 +50,9 @@ signals:
     /// A source line was clicked: `line` of `file` (1-based).
     void locationActivated(const QString& file, int line);
     /// A frame of a node's stack was clicked: `line` of `file` (1-based; 0: unknown), which
-    /// may be the user's script or any other file (a library's).
-    void frameActivated(const QString& file, int line);
+    /// may be the user's script or any other file (a library's); `code`: the line's text when
+    /// the run was made ("" unknown).
+    void frameActivated(const QString& file, int line, const QString& code);
 
 private:
     void onLink(const QUrl& url);

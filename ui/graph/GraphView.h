@@ -169,7 +169,7 @@ signals:
     /// A source line in the details pane was clicked: `line` of `file` (1-based).
     void locationActivated(const QString& file, int line);
     /// A frame of a node's stack in the details pane was clicked (GraphSidePanel::frameActivated).
-    void frameActivated(const QString& file, int line);
+    void frameActivated(const QString& file, int line, const QString& code);
 
 private:
     void onLayoutShown(bool opened);

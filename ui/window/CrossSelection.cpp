@@ -4,6 +4,7 @@
 #include "ui/common/NoticeBar.h"
 #include "ui/editor/EditorTabs.h"
 #include "ui/editor/ScriptEditor.h"
+#include "ui/editor/SourceViewerTab.h"
 #include "ui/editor/UnsavedScript.h"
 #include "ui/graph/GraphView.h"
 #include "ui/report/ReportView.h"
@@ -98,16 +99,28 @@ void CrossSelection::onLocation(const QString& file, int line)
     m_editor->highlightLines({line});
 }
 
-void CrossSelection::onFrame(const QString& file, int line)
+void CrossSelection::onFrame(const QString& file, int line, const QString& code)
 {
     if (sameFile(file, m_document->runScriptPath())) {
         onLocation(file, line);
         return;
     }
     QString error;
-    if (!m_tabs->openSource(file, line, &error))
+    const SourceViewerTab* viewer = m_tabs->openSource(file, line, &error);
+    if (!viewer) {
         m_notice->showNotice(NoticeBar::Level::Warning,
             tr("%1 cannot be opened: %2 (the stack was recorded where the run ran)").arg(file, error));
+        return;
+    }
+    // The file on disk is today's: a package upgraded since the run has other lines.
+    const QString now = line > 0 ? viewer->text(line - 1).trimmed() : QString();
+    if (!code.isEmpty() && now != code)
+        m_notice->showNotice(NoticeBar::Level::Warning,
+            tr("%1 has changed since this run: line %2 now reads \u201c%3\u201d; the run's node came from "
+               "\u201c%4\u201d.")
+                .arg(QFileInfo(file).fileName())
+                .arg(line)
+                .arg(now, code));
 }
 
 }  // namespace ps::ui

@@ -33,7 +33,7 @@ private:
     void onScriptLineClicked(int line);
     void onSourceNodes(const QStringList& names);
     void onLocation(const QString& file, int line);
-    void onFrame(const QString& file, int line);
+    void onFrame(const QString& file, int line, const QString& code);
 
     ScriptEditor* m_editor;
     EditorTabs* m_tabs;
