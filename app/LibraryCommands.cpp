@@ -87,6 +87,13 @@ void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode)
     addJson(copy);
     bind(copy, LibraryCommand::Action::Copy);
 
+    CLI::App* trace = library->add_subcommand(
+        "trace", "Write a run's compile-time events as a Chrome trace (open it in Perfetto or chrome://tracing)");
+    addId(trace);
+    trace->add_option("FILE", options->path, "The JSON file to write")->required();
+    addJson(trace);
+    bind(trace, LibraryCommand::Action::Trace);
+
     CLI::App* gc = library->add_subcommand("gc", "Delete blobs no run refers to");
     addJson(gc);
     bind(gc, LibraryCommand::Action::Gc);

@@ -4,7 +4,9 @@
 #include "commands/NodeStackPrinter.h"
 #include "library/LibraryLocator.h"
 
+#include "model/ChromeTrace.h"
 #include "model/JsonFields.h"
+#include "model/Report.h"
 #include "model/WorkerInfo.h"
 
 #include "commands/LibraryDiff.h"
@@ -14,6 +16,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <set>
@@ -265,6 +268,31 @@ int exportRun(const std::string& path, const LibraryOptions& o)
     return 0;
 }
 
+// A stored run's compile-time events as a Chrome trace (model::ChromeTrace) in o.path: 1 when no
+// capture of the run has a compile profile (a run of an older studio), 2 when the file cannot be written.
+int traceRun(const std::string& path, const LibraryOptions& o)
+{
+    ArtifactLibrary library(path, kReadOnly);
+    const ps::model::Report report = ps::model::Report::fromJson(library.show(o.id).report);
+    if (!ps::model::ChromeTrace::available(report)) {
+        std::cerr << "precompile-studio: " << safe(path) << ": run " << o.id
+                  << " has no compile-time profile (it was stored by an older studio)\n";
+        return 1;
+    }
+    std::ofstream file(o.path, std::ios::binary | std::ios::trunc);
+    file << dumpJson(ps::model::ChromeTrace::fromReport(report)) << "\n";
+    file.close();
+    if (!file) {
+        std::cerr << "precompile-studio: cannot write " << safe(o.path) << "\n";
+        return 2;
+    }
+    if (o.json)
+        std::cout << dumpJson({{"library", path}, {"run_id", o.id}, {"file", o.path}}) << "\n";
+    else
+        std::cout << safe(o.path) << "\n";
+    return 0;
+}
+
 int importPair(const std::string& path, const LibraryOptions& o)
 {
     ArtifactLibrary library(path);
@@ -402,6 +430,9 @@ int LibraryCommand::run(Action action, const std::string& libraryPath, const Lib
         break;
     case Action::Copy:
         return guarded(options.to, [&] { return LibrarySync::copy(options); });
+    case Action::Trace:
+        body = traceRun;
+        break;
     }
     return guarded(libraryPath, [&] { return body(libraryPath, options); });
 }

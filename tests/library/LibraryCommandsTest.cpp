@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 
 #include "LibraryCommands.h"
 #include "LibraryTestSupport.h"
@@ -222,6 +223,39 @@ TEST_F(LibraryCommands, ShowOfAMissingRunExits1NamingTheLibrary)
     EXPECT_EQ(o.exitCode, 1);
     EXPECT_TRUE(contains(o.err, path)) << o.err;
     EXPECT_TRUE(contains(o.err, "no run 99")) << o.err;
+}
+
+TEST_F(LibraryCommands, TraceWritesAStoredRunsCompileTimeEventsAsAChromeTrace)
+{
+    NewRun profiled = test::makeRun("mlp", "def forward():\n    pass\n", "cache", "inductor");
+    auto& capture = profiled.report["captures"][0];
+    capture["compile_profile"] = {{{"phase", "tracing"}, {"seconds", 0.4}},
+        {{"phase", "code_generation"}, {"seconds", 3.9}}, {{"phase", "other"}, {"seconds", 0.01}}};
+    capture["compile_trace"] = {{"torch_events", true}, {"seconds", 4.3},
+        {"threads", {{{"id", 4242}, {"name", "precompile"}, {"main", true}}}},
+        {"events",
+            {{{"name", "code_gen"}, {"cat", "torch"}, {"phase", "code_generation"}, {"start_s", 0.4}, {"dur_s", 3.9},
+                {"thread", 0}}}}};
+    const std::int64_t id = ArtifactLibrary(path).insert(profiled);
+    const std::string file = dir.file("trace.json");
+    const auto written = runCli(path, {"library", "trace", std::to_string(id), file});
+    ASSERT_EQ(written.exitCode, 0) << written.err;
+    EXPECT_TRUE(contains(written.out, "trace.json")) << written.out;
+    std::ifstream in(file);
+    const json trace = json::parse(in);
+    int complete = 0;
+    for (const auto& e : trace["traceEvents"])
+        if (e["ph"] == "X") {
+            ++complete;
+            EXPECT_TRUE(e.contains("ts") && e.contains("dur") && e.contains("pid") && e.contains("tid")) << e.dump();
+        }
+    EXPECT_EQ(complete, 3 + 2) << "three phases, the precompile span and code_gen";
+
+    // A run stored before there were profiles: said, nothing written.
+    const auto none = runCli(path, {"library", "trace", std::to_string(okRun), dir.file("none.json")});
+    EXPECT_EQ(none.exitCode, 1);
+    EXPECT_TRUE(contains(none.err, "has no compile-time profile")) << none.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("none.json")));
 }
 
 TEST_F(LibraryCommands, ExportImportTrustRmGc)
