@@ -144,3 +144,26 @@ def test_a_guard_that_cannot_be_judged_at_the_runtime_rank_is_not_called_held():
     explain(violation, spec, ["x"], [(4,)])
     assert "cannot be judged" in violation["summary"] and "still holds" not in violation["summary"]
     assert violation["location"]["line"] == 9
+
+
+def test_the_scripts_own_call_at_another_batch_is_named_at_the_branch():
+    rep = run_script("spec_script_call.py")
+    assert rep["status"] == "violation", rep["message"]
+    v = rep["violation"]
+    assert v["rule"] == "input-shape"
+    assert _same_file(v["location"], "spec_script_call.py")
+    assert v["location"]["line"] == marker_line("spec_script_call.py")
+    assert v["details"]["runtime_location"]["line"] == marker_line("spec_script_call.py", "# CALL")
+    assert "the script's call passes x.shape[0] = 4" in v["summary"]
+    assert rep["message"] == f"{v['location']['file']}:{v['location']['line']}: PrecompileError: {v['summary']}"
+    spec = rep["captures"][0]["specialisation"]
+    assert spec["status"] == "found" and spec["guards"][0]["expr"] == "x.shape[0] <= 2"
+
+
+def test_runtime_sizes_from_precompiles_message():
+    from precompile_studio.capture.specialise import runtime_from_message
+
+    msg = "precompile: a runtime input has shape (4, 3) but the artifact was traced with shape (2, 3); ..."
+    assert runtime_from_message(msg, [(2, 3), (5,)]) == [(4, 3), (5,)]
+    assert runtime_from_message(msg, [(2, 3), (2, 3)]) is None  # which one is not known
+    assert runtime_from_message("another message", [(2, 3)]) is None

@@ -143,8 +143,9 @@ class _Run:
             except BaseException as exc:
                 recorded = [r for r in recorder.records if r.exception is exc]
                 if not recorded:
-                    self._finish_records(recorder.records, time.perf_counter() - t0)
+                    self._finish_records(recorder.records, time.perf_counter() - t0, keep=True)
                     self.fail_script(exc)
+                    self._explain_script_rejection(recorder.records)
                     return
                 # The script let precompile's own exception end it: that capture's outcome
                 # is the run's outcome, not a script error.
@@ -188,7 +189,8 @@ class _Run:
             return None
         return lambda: tuple(value())
 
-    def _finish_records(self, records, script_time: float, runtime_inputs=None) -> None:
+    def _finish_records(self, records, script_time: float, runtime_inputs=None, keep: bool = False) -> None:
+        """Verify and report each record; ``keep``: the caller releases them (after it is done)."""
         if runtime_inputs is None and records:
             runtime_inputs = self._recorded_runtime_inputs(records)
         for i, rec in enumerate(records):
@@ -203,8 +205,31 @@ class _Run:
                                   "reason": "verification was turned off (--no-verify, or the Verify box unchecked)"}
             files = write_artifact(rec, self.out_dir, i)
             self.report["captures"].append(rec.to_report(files))
-            rec.release()
+            if not keep:
+                rec.release()
         self._summarise()
+
+    def _explain_script_rejection(self, records) -> None:
+        """The script's own call of its one capture's artifact rejected for a shape (input-shape):
+        pointed at the line of fn behind it (capture/specialise.py); then the records are released."""
+        try:
+            v = self.report.get("violation")
+            if len(records) == 1 and v and v.get("rule") == "input-shape":
+                from precompile_studio.capture.specialise import explain_script_rejection
+
+                rec, t0 = records[0], time.perf_counter()
+                allowance = ((rec.verify or {}).get("budget") or {}).get("allowance_s")
+                spec = explain_script_rejection(rec, v, allowance)
+                if spec is not None:
+                    cap = self.report["captures"][0]
+                    cap["specialisation"] = spec
+                    cap["timings_s"]["specialise"] = time.perf_counter() - t0
+                    self.report["message"] = one_line(v)
+        except Exception:  # noqa: BLE001 - the violation stands as it was
+            pass
+        finally:
+            for rec in records:
+                rec.release()
 
     def attach_script_warnings(self) -> None:
         """torch._precompile's warnings from the script's own loads and calls: with the last

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import linecache
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -353,7 +354,8 @@ def _sizes(names: list[str], runtime: list | None, guard: dict) -> str:
     return ", ".join(parts)
 
 
-def explain(violation: dict, spec: dict, names: list[str], runtime: list | None) -> None:
+def explain(violation: dict, spec: dict, names: list[str], runtime: list | None,
+            caller: str = "runtime_inputs") -> None:
     """Point an input-shape rejection at the guard the runtime sizes break (status found), or say
     that nothing in fn depends on them (none); the runtime_inputs line stays in
     details.runtime_location. A failed or skipped trace leaves the location as it was."""
@@ -377,7 +379,7 @@ def explain(violation: dict, spec: dict, names: list[str], runtime: list | None)
             code = f"{_where(inner)} in {inner['function']}" if inner else "a line torch did not name"
         violation["summary"] = (
             f"the artifact holds only the path fn took for {g['expr']}: {code} decided it while tracing"
-            + (f", and runtime_inputs pass {sizes}" if sizes else "")
+            + (f", and {caller} pass{'es' if caller != 'runtime_inputs' else ''} {sizes}" if sizes else "")
             + "; retrace with the runtime shape (one artifact per shape)")
         violation["fix"] = (
             "Trace with the shapes the artifact will be called with (one artifact per shape that takes "
@@ -397,6 +399,29 @@ def explain(violation: dict, spec: dict, names: list[str], runtime: list | None)
             "retrace for this shape, or mark the dim with mark_unbacked (inductor)")
 
 
+_SHAPES = re.compile(r"has shape \(([-\d, ]*)\) but the artifact was traced with shape \(([-\d, ]*)\)")
+
+
+def runtime_from_message(message: str, example: list) -> list | None:
+    """The runtime leaf shapes an input-shape message implies: the example's, with the one leaf of
+    the traced shape it names at the shape it was called with; None where the message names no
+    shapes or more than one leaf has the traced shape (which one was rejected is not known)."""
+    m = _SHAPES.search(message or "")
+    if not m:
+        return None
+
+    def shape(text: str) -> tuple[int, ...]:
+        return tuple(int(p) for p in text.replace(" ", "").split(",") if p)
+
+    got, traced = shape(m.group(1)), shape(m.group(2))
+    leaves = [i for i, s in enumerate(example) if s == traced]
+    if len(leaves) != 1:
+        return None
+    out = list(example)
+    out[leaves[0]] = got
+    return out
+
+
 def explain_rejection(rec: Any, runtime: list | None, allowance_s: float | None) -> dict | None:
     """The capture's specialisation for an input-shape rejection of its runtime inputs, with the
     rejection pointed at it (explain); None where there was no such rejection. ``allowance_s``:
@@ -405,6 +430,30 @@ def explain_rejection(rec: Any, runtime: list | None, allowance_s: float | None)
     violation = rt.get("violation")
     if rt.get("status") != "violation" or not violation or violation.get("rule") != "input-shape":
         return None
+    return _explain(rec, violation, runtime, allowance_s)
+
+
+def explain_script_rejection(rec: Any, violation: dict | None, allowance_s: float | None) -> dict | None:
+    """The same for the script's own call of a loaded artifact (the run's violation), where the
+    script made one capture: the runtime sizes are read from precompile's message; None where the
+    violation is no input-shape rejection or the capture's fn and inputs are not kept."""
+    if not violation or violation.get("rule") != "input-shape" or rec.fn is None or rec.snapshot is None:
+        return None
+    try:
+        runtime = runtime_from_message(violation.get("message", ""), leaf_shapes(tuple(rec.snapshot)))
+    except Exception:  # noqa: BLE001 - unknown sizes: the guards are listed, none judged
+        runtime = None
+    if runtime is None:
+        spec = {"status": "failed", "guards": [],
+                "reason": ("which input the script's call passed at another shape is not known from "
+                           "precompile's message")}
+        violation.setdefault("details", {})["specialisation"] = {"status": "failed", "reason": spec["reason"]}
+        return spec
+    return _explain(rec, violation, runtime, allowance_s, caller="the script's call")
+
+
+def _explain(rec: Any, violation: dict, runtime: list | None, allowance_s: float | None,
+             caller: str = "runtime_inputs") -> dict:
     estimate = COST_TRACES * rec.timings.get("trace", 0.0)
     if allowance_s is not None and estimate > max(FLOOR_S, allowance_s):
         spec = {"status": "skipped", "guards": [],
@@ -424,5 +473,5 @@ def explain_rejection(rec: Any, runtime: list | None, allowance_s: float | None)
         names = leaf_names(tuple(rec.snapshot), rec.argnames)
     except Exception:  # noqa: BLE001
         names = []
-    explain(violation, spec, names, runtime)
+    explain(violation, spec, names, runtime, caller)
     return spec
