@@ -127,3 +127,36 @@ TEST(EndToEndExistingProgram, AFrozenRuntimeModelIsAWarningThatNamesItsParameter
     EXPECT_NE(message.find("does not require grad"), std::string::npos) << message;
     EXPECT_EQ((*it)["location"]["line"], 21);
 }
+
+// run --trace FILE: each capture's compile-time breakdown adds up to its precompile time, and the
+// trace holds one process per capture, named, with complete events Perfetto can lay out.
+TEST(EndToEndExistingProgram, RunTraceWritesEachCapturesCompileTimeEvents)
+{
+    TempDir out;
+    const std::string file = out.file("trace.json");
+    const auto r = runStudio(example("existing_program.py"), {"--no-verify", "--trace", file});
+    ASSERT_EQ(r.process.exitCode, 0) << r.report.dump(2) << r.process.err.substr(0, 4000);
+    ASSERT_EQ(r.report["captures"].size(), 2u);
+    for (const auto& cap : r.report["captures"]) {
+        double sum = 0;
+        for (const auto& phase : cap["compile_profile"])
+            sum += phase["seconds"].get<double>();
+        EXPECT_NEAR(sum, cap["timings_s"]["precompile"].get<double>(), 1e-4) << cap["compile_profile"].dump();
+        EXPECT_EQ(cap["compile_profile"][0]["phase"], "tracing");
+    }
+    std::ifstream in(file);
+    ASSERT_TRUE(in) << file;
+    const auto trace = nlohmann::json::parse(in);
+    std::vector<std::string> processes;
+    int complete = 0;
+    for (const auto& e : trace["traceEvents"]) {
+        if (e["ph"] == "M" && e["name"] == "process_name")
+            processes.push_back(e["args"]["name"]);
+        if (e["ph"] != "X")
+            continue;
+        ++complete;
+        EXPECT_TRUE(e.contains("ts") && e.contains("dur") && e.contains("pid") && e.contains("tid")) << e.dump();
+    }
+    EXPECT_EQ(processes, (std::vector<std::string>{"capture encode [eager]", "capture classify [eager]"}));
+    EXPECT_GT(complete, 4);
+}
