@@ -30,6 +30,25 @@ bool has(const std::string& text, const std::string& needle)
     return !text.empty() && lower(text).find(needle) != std::string::npos;
 }
 
+std::string baseName(const std::string& path)
+{
+    const auto slash = path.find_last_of("/\\");
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+/// Which frames of the graph a source query matches, each frame's text made once per search.
+std::vector<char> framesMatching(const GraphModel& graph, const std::string& q)
+{
+    std::vector<char> out;
+    out.reserve(graph.frames().size());
+    for (const auto& f : graph.frames()) {
+        const std::string text
+            = lower(baseName(f.file) + ":" + std::to_string(f.line) + " " + f.function + " " + f.code);
+        out.push_back(text.find(q) != std::string::npos || has(f.file, q));
+    }
+    return out;
+}
+
 }  // namespace
 
 SearchField GraphSearch::fieldFromName(const std::string& name)
@@ -42,6 +61,8 @@ SearchField GraphSearch::fieldFromName(const std::string& name)
         return SearchField::Module;
     if (name == "shape")
         return SearchField::Shape;
+    if (name == "source")
+        return SearchField::Source;
     return SearchField::Any;
 }
 
@@ -53,6 +74,7 @@ std::vector<int> GraphSearch::find(const GraphModel& graph, const std::string& q
     if (q.find_first_not_of(' ') == std::string::npos)
         return out;
     const auto& nodes = graph.nodes();
+    const std::vector<char> frames = field == SearchField::Source ? framesMatching(graph, q) : std::vector<char>();
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         const auto& n = nodes[i];
         const bool name = has(n.name, q) || has(n.qualname, q);
@@ -72,6 +94,12 @@ std::vector<int> GraphSearch::find(const GraphModel& graph, const std::string& q
             break;
         case SearchField::Shape:
             hit = shape;
+            break;
+        case SearchField::Source:
+            hit = std::any_of(
+                      n.stack.begin(), n.stack.end(), [&](int f) { return frames[static_cast<std::size_t>(f)]; })
+                || (n.stack.empty() && n.sourceLine > 0
+                    && has(baseName(n.sourceFile) + ":" + std::to_string(n.sourceLine), q));
             break;
         case SearchField::Any:
             hit = name || op || module || shape;

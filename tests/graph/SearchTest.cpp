@@ -1,4 +1,4 @@
-// Search by name, op, module or shape, and neighbourhoods n levels deep.
+// Search by name, op, module, shape or source, and neighbourhoods n levels deep.
 #include "GraphTestSupport.h"
 
 #include "graph/GraphSearch.h"
@@ -44,4 +44,28 @@ TEST(Neighbourhood, WalksInputsAndUsersToTheGivenDepth)
     EXPECT_EQ(n.upstream, (std::vector<int>{0, 2}));
     n = Neighbourhood::around(g, {0}, 0);
     EXPECT_TRUE(n.upstream.empty() && n.downstream.empty());
+}
+
+TEST(Search, FindsBySourceFrameLineOrCode)
+{
+    const auto g = GraphModel::fromJson(nlohmann::json::parse(R"J({"node_list": [
+        {"name": "x", "op": "placeholder"},
+        {"name": "convolution", "op": "call_function", "stack": [0, 1, 3]},
+        {"name": "batch_norm", "op": "call_function", "stack": [2, 3]},
+        {"name": "old", "op": "call_function", "source": {"file": "/home/me/fn.py", "line": 12}}],
+      "frames": [
+        {"file": "/env/torch/nn/modules/conv.py", "line": 560, "function": "_conv_forward",
+         "code": "return F.conv2d(", "owner": "torch", "package": "torch"},
+        {"file": "/env/torchvision/models/resnet.py", "line": 268, "function": "_forward_impl",
+         "code": "x = self.conv1(x)", "owner": "package", "package": "torchvision"},
+        {"file": "/env/torchvision/models/resnet.py", "line": 269, "function": "_forward_impl",
+         "code": "x = self.bn1(x)", "owner": "package", "package": "torchvision"},
+        {"file": "/home/me/fn.py", "line": 9, "function": "fn", "code": "return model(x)", "owner": "user"}]})J"));
+    EXPECT_EQ(GraphSearch::find(g, "resnet.py:268", SearchField::Source), std::vector<int>{1});
+    EXPECT_EQ(GraphSearch::find(g, "SELF.BN1", SearchField::Source), std::vector<int>{2});
+    EXPECT_EQ(GraphSearch::find(g, "torchvision/models", SearchField::Source), (std::vector<int>{1, 2}));
+    EXPECT_EQ(GraphSearch::find(g, "fn.py:", SearchField::Source), (std::vector<int>{1, 2, 3}));
+    EXPECT_EQ(GraphSearch::find(g, "fn.py:12", SearchField::Source), std::vector<int>{3}) << "no stacks: its line";
+    EXPECT_TRUE(GraphSearch::find(g, "self.conv1", SearchField::Any).empty()) << "any leaves source out";
+    EXPECT_EQ(GraphSearch::fieldFromName("source"), SearchField::Source);
 }

@@ -216,6 +216,16 @@ TEST_F(UiNodeStack, ALibraryFileChangedSinceTheRunIsSaid)
     EXPECT_FALSE(window.notice()->isVisible()) << window.notice()->text().toStdString();
 }
 
+TEST_F(UiNodeStack, SearchBySourceFindsTheNodesOfALibraryLine)
+{
+    ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));
+    openOn(window, "convolution");
+    graph->setSearch(QStringLiteral("resnet.py:269"), ps::graph::SearchField::Source);
+    EXPECT_EQ(graph->matchCount(), 1);
+    graph->setSearch(QStringLiteral("model.py:4"), ps::graph::SearchField::Source);
+    EXPECT_EQ(graph->matchCount(), 2);
+}
+
 TEST_F(UiNodeStack, ANodeWithoutAStackShowsNone)
 {
     ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));

@@ -45,7 +45,7 @@ GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
     m_summary->installEventFilter(this);
     m_search = new QLineEdit;
     m_search->setObjectName(QStringLiteral("graphSearch"));
-    m_search->setPlaceholderText(tr("Find node: name, op, module or shape"));
+    m_search->setPlaceholderText(tr("Find node: name, op, module, shape or source"));
     m_search->setClearButtonEnabled(true);
     m_search->setMinimumWidth(180);
     m_searchField = new QComboBox;
@@ -54,6 +54,7 @@ GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
     m_searchField->addItem(tr("op"), int(graph::SearchField::Op));
     m_searchField->addItem(tr("module"), int(graph::SearchField::Module));
     m_searchField->addItem(tr("shape"), int(graph::SearchField::Shape));
+    m_searchField->addItem(tr("source"), int(graph::SearchField::Source));
     m_matchLabel = new QLabel;
     m_matchLabel->setObjectName(QStringLiteral("graphMatchCount"));
     // wide enough for "999 matches" and "999 / 999": never cut
