@@ -41,7 +41,7 @@ class ModuleTreeModel;
 
 /// The Graph tab. The graph is shown collapsed by module (engine/graph's ModuleTree): a
 /// collapsed module is one box, double-click expands it; the module tree beside the canvas
-/// expands and collapses too. Search by name, op, module or shape walks the matches (opening
+/// expands and collapses too. Search by name, op, module, shape or source walks the matches (opening
 /// what hides them); lenses colour the boxes; selecting a node highlights what it reads and
 /// feeds, n levels deep; the arrow keys move the selection to an input, a user or a box beside
 /// it; the details pane links every input, user, kernel and source line; a minimap shows where
