@@ -76,6 +76,7 @@ CompileProfileBar::CompileProfileBar(QWidget* parent) : QWidget(parent)
     setObjectName(QStringLiteral("compileProfileBar"));
     m_title = new QLabel;
     m_title->setTextFormat(Qt::RichText);
+    m_title->setWordWrap(true);  // the notes after the total wrap in a narrow report
     m_legend = new QLabel;
     m_legend->setTextFormat(Qt::RichText);
     m_legend->setWordWrap(true);

@@ -117,9 +117,9 @@ def main() -> int:
     print(f"BENCH false_warnings.total {false_total} warnings 0")
     for model, cold, warm in coverage:
         if cold is not None:
-            print(f"BENCH compile_profile.{model}.cold_named {cold:.1f} % 90")
+            print(f"BENCH compile_profile.{model}.cold_named {cold:.2f} % 90")
         if warm is not None:
-            print(f"BENCH compile_profile.{model}.warm_named {warm:.1f} % 90")
+            print(f"BENCH compile_profile.{model}.warm_named {warm:.2f} % 90")
     return 0
 
 
