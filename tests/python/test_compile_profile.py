@@ -133,3 +133,26 @@ def test_the_hooks_are_gone_after_the_call():
     after = (builtins.__import__, importlib.import_module, du.record_chromium_event_internal, P._capture,
              P.PrecompiledModule.__dict__["to_python_code"])
     assert before == after
+
+
+def test_each_instant_goes_to_the_innermost_event_that_names_a_phase():
+    from precompile_studio.capture.compile_profile import phase_seconds
+
+    s = 1_000_000_000
+
+    def ev(name, phase, start, end, thread=1):
+        return {"name": name, "phase": phase, "start_ns": start * s, "end_ns": end * s, "thread": thread}
+
+    events = [
+        ev("inductor_compile", "inductor_lowering", 0, 10),
+        ev("code_gen", "code_generation", 2, 8),
+        ev("compile_file", None, 3, 4),          # no phase of its own: its parent's
+        ev("import x", "imports", 5, 6),          # inside code_gen, named: imports
+        ev("GraphLowering.run", None, 11, 12),    # under no named event: other
+        ev("compile_file", "cache", 0, 20, thread=2),  # another thread: the trace only
+    ]
+    t = phase_seconds(events, 1, 0, 20 * s)
+    assert t["inductor_lowering"] == pytest.approx(4)
+    assert t["code_generation"] == pytest.approx(5)
+    assert t["imports"] == pytest.approx(1)
+    assert t["cache"] == 0 and t["other"] == 0  # other is the caller's: what no event names
