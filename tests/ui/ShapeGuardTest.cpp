@@ -74,5 +74,5 @@ TEST(UiShapeGuard, TheEditorMarksTheShapeBranchBehindARuntimeRejection)
     violations->list()->setCurrentItem(violations->list()->topLevelItem(row));
     const QString details = violations->detailsText();
     EXPECT_TRUE(details.contains("Shape guard")) << details.toStdString();
-    EXPECT_TRUE(details.contains("runtime_inputs (line 15)")) << details.toStdString();
+    EXPECT_TRUE(details.contains("called with other sizes at line 15")) << details.toStdString();
 }

@@ -240,7 +240,9 @@ void ViolationsView::showDetails(int row)
                  "tracing.")
                   .arg(esc(e.guard));
         if (e.calledLine > 0)
-            html += " " + tr("runtime_inputs (line %1) call it with other sizes.").arg(e.calledLine);
+            html += " "
+                + tr("It is called with other sizes at line %1 (runtime_inputs, or the script's own call).")
+                      .arg(e.calledLine);
         html += "</p>";
     }
     if (!e.chain.isEmpty()) {

@@ -39,7 +39,7 @@ public:
         int line = 0;
         QStringList nodes;   ///< graph nodes the report names (details.node, a constant and its users)
         QString guard;       ///< a shape rejection's guard, in the user's names ("x.shape[0] <= 2")
-        int calledLine = 0;  ///< and the runtime_inputs line that called it (0: none)
+        int calledLine = 0;  ///< and the line that called it: runtime_inputs, or the script's call (0: none)
     };
 
     explicit ViolationsView(QWidget* parent = nullptr);
