@@ -107,7 +107,7 @@ def test_a_torch_without_the_hooks_is_a_failure_said_not_a_lost_capture(monkeypa
 @pytest.mark.parametrize("budget,trace_s,status", [(None, 100.0, "found"), (1.0, 0.01, "found"),
                                                    (1.0, 100.0, "skipped")])
 def test_the_budget_decides(budget, trace_s, status):
-    """Unlimited (small inputs, --deep-verify): always; else while 3 traces fit in 10 s or the
+    """Unlimited (small inputs, --deep-verify): always; else while 4 traces fit in 10 s or the
     verification allowance."""
     import torch
 
