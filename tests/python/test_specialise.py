@@ -167,3 +167,13 @@ def test_runtime_sizes_from_precompiles_message():
     assert runtime_from_message(msg, [(2, 3), (5,)]) == [(4, 3), (5,)]
     assert runtime_from_message(msg, [(2, 3), (2, 3)]) is None  # which one is not known
     assert runtime_from_message("another message", [(2, 3)]) is None
+
+
+def test_a_trace_ended_by_a_value_decision_names_that_line():
+    rep = run_script("spec_value.py")
+    cap, v = _runtime(rep)
+    spec = cap["specialisation"]
+    assert spec["status"] == "failed", spec
+    assert f"a tensor's value at spec_value.py:{marker_line('spec_value.py')} (`if peak > 1.0:`)" in spec["reason"]
+    assert "mark_unbacked" not in spec["reason"]  # precompile's words for its own case, not this one
+    assert v["location"]["line"] == marker_line("spec_value.py", "# RUNTIME")  # the fallback

@@ -286,6 +286,10 @@ def trace_guards(fn: Callable, args: tuple, argnames: list[str], script_path: st
             return {"status": "failed", "reason": str(e), "guards": [],
                     "seconds": round(time.perf_counter() - t0, 3)}
         except Exception as e:  # noqa: BLE001 - fn may do anything on fake tensors
+            value_at = _value_decision(e, script_path)
+            if value_at:  # the same in any mode: no other attempt
+                return {"status": "failed", "reason": f"the symbolic trace failed: {value_at}", "guards": [],
+                        "seconds": round(time.perf_counter() - t0, 3)}
             attempts.append(f"{mode}: {_why(e)}")
             continue
         why = differs(t.graph, t.shape_env, real_graph) if real_graph is not None else ""
@@ -315,6 +319,33 @@ def trace_guards(fn: Callable, args: tuple, argnames: list[str], script_path: st
     if attempts:
         out["attempts"] = attempts
     return out
+
+
+def _value_decision(e: BaseException, script_path: str | None) -> str:
+    """'fn decides something from a tensor's value at s.py:10 (`if peak > 1.0:`) ...' where the trace
+    ended on a guard on a value read out of a tensor (precompile words that as a mark_unbacked dim,
+    its only case; here it is a .tolist() or .item() value); "" otherwise."""
+    try:
+        from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
+    except ImportError:  # pragma: no cover - torch internals moved
+        return ""
+    seen: set[int] = set()
+    cause: BaseException | None = e
+    while cause is not None and id(cause) not in seen and not isinstance(cause, GuardOnDataDependentSymNode):
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    if cause is None or id(cause) in seen:
+        return ""
+    at = ""
+    tb = cause.__traceback__
+    while tb is not None:
+        f = tb.tb_frame
+        if owner(f.f_code.co_filename, f.f_globals.get("__name__"), script_path) == "user":
+            code = _without_comment(_code(f.f_code.co_filename, tb.tb_lineno))
+            at = f" at {os.path.basename(f.f_code.co_filename)}:{tb.tb_lineno}" + (f" (`{code}`)" if code else "")
+        tb = tb.tb_next
+    return (f"fn decides something from a tensor's value{at}, which a trace with symbolic sizes cannot follow "
+            "(the artifact is specialised to that value too)")
 
 
 def _why(e: BaseException) -> str:
