@@ -38,6 +38,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from precompile_studio.capture.stacks import StackWalker
 from precompile_studio.common.frames import owner
 
 MAX_GUARDS = 64      # guards reported per capture (the false ones first)
@@ -53,27 +54,15 @@ class _Unsupported(Exception):
     """The capture cannot be traced symbolically here (said in the result's reason)."""
 
 
-def _keep_frame(role: str, filename: str) -> bool:
-    f = filename.replace("\\", "/")
-    return role in ("user", "package") or (
-        role == "torch" and "/torch/nn/" in f and not f.endswith("nn/modules/module.py"))
-
-
-def frames_in_fn(frame, script_path: str | None) -> list[dict] | None:
-    """The user's, packages' and torch.nn's frames from ``frame`` out to precompile's flat_fn,
-    innermost first; None where the walk never reaches flat_fn (not made inside fn)."""
-    out: list[dict] = []
-    f = frame
-    while f is not None:
-        co = f.f_code
-        name = co.co_filename
-        if co.co_name == "flat_fn" and name.replace("\\", "/").endswith("torch/_precompile.py"):
-            return out
-        role = owner(name, f.f_globals.get("__name__"), script_path)
-        if _keep_frame(role, name) and len(out) < MAX_FRAMES:
-            out.append({"role": role, "file": name, "line": f.f_lineno, "function": co.co_name})
-        f = f.f_back
-    return None
+def frames_in_fn(walker: StackWalker, frame) -> list[dict] | None:
+    """The user's, packages' and torch.nn's frames from ``frame`` out to precompile's flat_fn
+    (capture/stacks.py's choice of frames), innermost first, at most ``MAX_FRAMES``; None where
+    the walk never reaches flat_fn (not made inside fn)."""
+    walked = walker.walk_in_fn(frame)
+    if walked is None:
+        return None
+    return [{"role": owner(file, module, walker.script_path), "file": file, "line": line, "function": function}
+            for file, line, function, module in walked[:MAX_FRAMES]]
 
 
 def leaf_names(args: tuple, argnames: list[str]) -> list[str]:
@@ -150,6 +139,7 @@ class _Trace:
         self.names = names
         self.size_oblivious = size_oblivious
         self.stacks: list[list[dict] | None] = []
+        self.walker = StackWalker(script_path)
         self.symbols: dict[Any, tuple[int, int]] = {}  # sympy symbol -> (leaf, dim)
         self.shape_env: Any = None
         self.graph: Any = None
@@ -166,7 +156,7 @@ class _Trace:
 
         class Guards(list):
             def append(self, guard):  # noqa: D401 - ShapeEnv's one way of recording a guard
-                trace.stacks.append(frames_in_fn(sys._getframe(1), trace.script_path))
+                trace.stacks.append(frames_in_fn(trace.walker, sys._getframe(1)))
                 super().append(guard)
 
         shape_env.guards = Guards()

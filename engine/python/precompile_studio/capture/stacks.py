@@ -62,6 +62,15 @@ class StackWalker:
     def walk(self, frame) -> tuple:
         """The kept frames from ``frame`` out to ``flat_fn``, innermost first: a tuple of
         (file, line, function, module name)."""
+        return self._walk(frame)[0]
+
+    def walk_in_fn(self, frame) -> tuple | None:
+        """As :meth:`walk`, or None where the walk never reaches ``flat_fn`` (the frame is not
+        inside the user's ``fn``: e.g. a guard made while precompile fakes the inputs)."""
+        out, reached = self._walk(frame)
+        return out if reached else None
+
+    def _walk(self, frame) -> tuple[tuple, bool]:
         codes = self._codes
         out = []
         depth = 0
@@ -71,12 +80,12 @@ class StackWalker:
             if e is None or e[0] is not code:
                 e = self._judge(code, frame.f_globals)
             if e[1] == _STOP:
-                break
+                return tuple(out), True
             if e[1] == _KEEP:
                 out.append((code.co_filename, frame.f_lineno, code.co_name, e[2]))
             frame = frame.f_back
             depth += 1
-        return tuple(out)
+        return tuple(out), False
 
 
 def frames_table(stacks, script_path: str | None) -> tuple[list[dict], list[list[int]]]:
