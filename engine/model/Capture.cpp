@@ -34,6 +34,7 @@ Capture Capture::fromJson(const nlohmann::json& j)
     c.verify = Verification::fromJson(JsonFields::member(j, "verify"));
     c.compileProfile = CompileProfile::fromJson(j);
     c.specialisation = Specialisation::fromJson(F::member(j, "specialisation"));
+    c.profile = KernelProfile::fromJson(F::member(j, "profile"));
     if (auto it = j.find("timings_s"); it != j.end() && it->is_object())
         for (auto& [k, v] : it->items())
             if (v.is_number())

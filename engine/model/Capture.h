@@ -3,6 +3,7 @@
 #include "model/ArtifactInfo.h"
 #include "model/CaptureStatus.h"
 #include "model/CompileProfile.h"
+#include "model/KernelProfile.h"
 #include "model/Specialisation.h"
 #include "model/Stage.h"
 #include "model/Verification.h"
@@ -43,6 +44,8 @@ struct Capture {
     std::optional<CompileProfile> compileProfile;
     /// Where a runtime shape rejection comes from (nullopt: none was looked for).
     std::optional<Specialisation> specialisation;
+    /// Where an artifact call's time goes per kernel (`run --profile`); nullopt: not profiled.
+    std::optional<KernelProfile> profile;
     nlohmann::json json = nlohmann::json::object();
 
     /// Verification found numerics drift (verify.status "drift"): the artifact differs from eager

@@ -96,6 +96,12 @@ std::optional<Verification::Accuracy> readAccuracy(const nlohmann::json& j, bool
                 {*group, F::text(t, "name"), judgementFromString(F::text(t, "verdict")).value_or(Judgement::None),
                     F::number(t, "artifact_error"), F::number(t, "eager_error")});
         }
+    out.nodes = NodeAccuracy::listFromJson(F::member(a, "nodes"));
+    if (const auto& starts = F::member(a, "drift_starts"); starts.is_array())
+        for (const auto& s : starts)
+            if (s.is_string() && !s.get_ref<const std::string&>().empty())
+                out.driftStarts.push_back(s.get<std::string>());
+    out.localise = DriftLocalisation::fromJson(F::member(a, "localise"));
     return out;
 }
 

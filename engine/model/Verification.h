@@ -1,6 +1,8 @@
 #pragma once
 
+#include "model/DriftLocalisation.h"
 #include "model/Judgement.h"
+#include "model/NodeAccuracy.h"
 #include "model/Violation.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -54,6 +56,13 @@ struct Verification {
         std::optional<double> ratio;
         std::vector<std::string> worst;
         std::vector<JudgedValue> values;
+        /// Per graph node, the artifact's error against a float64 run of the captured graph beside
+        /// eager's (accuracy.nodes; empty unless drift was localised).
+        std::vector<NodeAccuracy> nodes;
+        /// The first nodes where the artifact leaves eager's error band (accuracy.drift_starts).
+        std::vector<std::string> driftStarts;
+        /// Whether localising ran (accuracy.localise); nullopt when the report does not say.
+        std::optional<DriftLocalisation> localise;
     };
 
     /// The artifact's call on runtime_inputs() (verify.runtime).
