@@ -71,6 +71,8 @@ class _Run:
         self.check = bool(request.get("checker", True))  # the contract checker (checker.py)
         # every check without a budget, and the from-scratch reload (budget.py, --deep-verify)
         self.deep_verify = bool(request.get("deep_verify", False))
+        # the verified artifact's calls profiled per kernel (verify/profile.py, run --profile)
+        self.profile = bool(request.get("profile", False))
         self.source = None
         self.module = None
         self.script_warnings: list[dict] = []  # logged by torch._precompile in the script's own calls
@@ -199,10 +201,15 @@ class _Run:
                 if self.verify:
                     self.stage("verify", capture=rec.name)
                     verify_record(rec, runtime_inputs=runtime_inputs,
-                                  runtime_location=self._runtime_location(), deep=self.deep_verify)
+                                  runtime_location=self._runtime_location(), deep=self.deep_verify,
+                                  profile=self.profile)
                 else:
                     rec.verify = {"ran": False, "status": "skipped",
                                   "reason": "verification was turned off (--no-verify, or the Verify box unchecked)"}
+                    if self.profile:
+                        rec.profile = {"calls": 0, "kernels": [], "error": (
+                            "not profiled: the profile calls the artifact verification loads, and "
+                            "verification was turned off")}
             files = write_artifact(rec, self.out_dir, i)
             self.report["captures"].append(rec.to_report(files))
             if not keep:

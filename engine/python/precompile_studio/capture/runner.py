@@ -53,6 +53,7 @@ class CaptureRecord:
     specialisation: dict | None = None  # where a shape rejection comes from (specialise.py)
     compile_profile: list | None = None  # [{phase, seconds}] adding up to timings["precompile"]
     compile_trace: dict | None = None    # the timed events behind it (compile_profile.py)
+    profile: dict | None = None          # run --profile: where a call's time goes (verify/profile.py)
     # kept until verification, then dropped
     fn: Callable | None = None
     snapshot: tuple | None = None
@@ -98,6 +99,7 @@ class CaptureRecord:
             **({"specialisation": self.specialisation} if self.specialisation is not None else {}),
             "compile_profile": self.compile_profile,
             "compile_trace": self.compile_trace,
+            **({"profile": self.profile} if self.profile is not None else {}),
         }
 
     def release(self) -> None:
@@ -239,10 +241,12 @@ def verify_record(
     runtime_inputs: Callable[[], tuple] | None = None,
     runtime_location: dict | None = None,
     deep: bool = False,
+    profile: bool = False,
 ) -> None:
     """Load the record's artifact and compare it with eager fn; fills rec.verify.
 
-    ``deep``: every check without a budget, and the from-scratch reload (--deep-verify).
+    ``deep``: every check without a budget, and the from-scratch reload (--deep-verify);
+    ``profile``: then profile the verified artifact's calls (run --profile): rec.profile.
     """
     from precompile_studio.common.state import graph_may_mutate
     from precompile_studio.verify.pipeline import run_verify
@@ -274,6 +278,7 @@ def verify_record(
             work_s=rec.timings.get("script", 0.0) + rec.timings.get("precompile", 0.0),
             may_mutate=_may_mutate(rec, graph_may_mutate),
             devices=rec.devices,
+            profile=_profiler(rec) if profile else None,
         )
     except Exception as e:  # noqa: BLE001 - a bug here must not lose the capture
         from precompile_studio.common.errors import describe
@@ -284,7 +289,22 @@ def verify_record(
     rec.timings.update(timings)
     rec.timings["verify"] = time.perf_counter() - t0
     rec.warnings.extend(warnings)
+    if profile and rec.profile is None:
+        rec.profile = {"calls": 0, "kernels": [], "error": (
+            f"not profiled: verification ended before the artifact could be called "
+            f"({(rec.verify or {}).get('status')})")}
     _specialisation(rec, runtime_shapes[0] if runtime_shapes else None)
+
+
+def _profiler(rec: CaptureRecord) -> Callable[[Callable, tuple], None]:
+    """The hook run_verify calls last: the artifact's calls profiled into rec.profile (timed)."""
+    def profile(f: Callable, args: tuple) -> None:
+        from precompile_studio.verify.profile import profile_artifact
+
+        t0 = time.perf_counter()
+        rec.profile = profile_artifact(f, args, rec.lowering, rec.backend, rec.timings.get("call"))
+        rec.timings["profile"] = time.perf_counter() - t0
+    return profile
 
 
 def _shapes_kept(runtime_inputs: Callable[[], tuple] | None, into: list) -> Callable[[], tuple] | None:

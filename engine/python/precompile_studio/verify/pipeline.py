@@ -433,13 +433,16 @@ def run_verify(
     work_s: float = 0.0,
     may_mutate: bool | None = None,
     devices: list[str] | None = None,
+    profile: Callable[[Callable, tuple], None] | None = None,
 ) -> tuple[dict, dict, list[dict]]:
     """(verify dict, timings, warnings): the steps of the module's docstring, in order.
 
     ``work_s``: seconds of the work being checked (script and precompile), which sets the
     budget of the optional checks; ``deep``: every check, no budget; ``may_mutate``: whether the
     captured graph may write to its arguments (False: both calls share them); ``devices``: the
-    example tensors' devices (common.devices.tensor_devices of the snapshot where not given).
+    example tensors' devices (common.devices.tensor_devices of the snapshot where not given);
+    ``profile``: called last with the verified artifact and its arguments (``run --profile``,
+    verify/profile.py), where no call failed.
     """
     shared = may_mutate is False
     job = new_job(fn, snapshot, argnames, seed, context, shared, work_s, deep, devices)
@@ -467,5 +470,7 @@ def run_verify(
             perturbed_trials(job, out, f, times, perturb_location)        # 7
         if runtime_inputs is not None:
             runtime_step(job, out, f, runtime_inputs, runtime_location)   # 8
+        if profile is not None:
+            profile(f, arguments(job).artifact)                           # run --profile
     out.result["budget"] = job.budget.report()
     return out.parts()

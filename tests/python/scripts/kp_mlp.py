@@ -1,0 +1,25 @@
+import torch
+
+# Sizes no other test script uses: inductor's FX graph cache misses, so the kernels are generated.
+backend = "inductor"
+
+
+class MLP(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = torch.nn.Linear(53, 127)
+        self.b = torch.nn.Linear(127, 19)
+
+    def forward(self, x):
+        return self.b(torch.relu(self.a(x)))
+
+
+model = MLP()
+
+
+def fn(model, x):
+    with torch.no_grad():  # inference: one forward graph, nothing written
+        return model(x)
+
+
+example_inputs = (model, torch.randn(8, 53))
