@@ -154,6 +154,12 @@ GraphModel GraphModel::fromJson(const nlohmann::json& graph, const nlohmann::jso
         n.dtype = str(j, "dtype");
         if (auto s = j.find("stride"); s != j.end())
             n.stride = listText(*s);
+        if (auto t = TensorLayout::fromJson(j))
+            n.values.push_back(std::move(*t));
+        else if (auto v = j.find("values"); v != j.end() && v->is_array())
+            for (const auto& value : *v)
+                if (auto tv = TensorLayout::fromJson(value))
+                    n.values.push_back(std::move(*tv));
         n.device = str(j, "device");
         if (auto m = j.find("module"); m != j.end() && m->is_object()) {
             n.modulePath = str(*m, "path");

@@ -6,6 +6,7 @@
 // node without meta. Immutable once built, so any thread may read it.
 
 #include "graph/StackFrame.h"
+#include "graph/TensorLayout.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -40,6 +41,9 @@ struct GraphNode {
     /// The frames that made it, innermost first: indices into GraphModel::frames() (empty: a
     /// placeholder, the output, or a report made before stacks were recorded).
     std::vector<int> stack;
+    /// Its tensor values' sizes, strides and dtypes: one for a tensor, one per tensor of a tuple
+    /// (entries that are not tensors left out); empty without meta.
+    std::vector<TensorLayout> values;
 
     /// "addmm" for "aten.addmm.default", the target itself otherwise.
     std::string shortTarget() const;
