@@ -4,7 +4,8 @@ check the report against docs/report.schema.json and assert the accuracy verdict
 usage: check_gallery.py STUDIO SCRIPT --verdict matches|drift [--args shared|copied]
 
 matches: the run is ok, every capture verified ok with the verdict "matches".
-drift:   the run is ok (exit 0) and says "numerics drift" first; the capture stays ok with
+drift:   the run is ok (exit 0) and says "numerics drift" first (and where it starts: drift_starts,
+         nodes of the graph); the capture stays ok with
          verify.status "drift", a numerics-drift warning, and the drifting tensors named with both
          errors against float64 (the artifact's far beyond eager's).
 """
@@ -88,6 +89,15 @@ def main() -> None:
                 fail(f"{t['name']}: a drifting tensor's error must be far beyond eager's: {t}", report)
         if not acc["artifact_error"] > 10 * acc["eager_error"]:
             fail("the verdict's figures: the artifact's error must be far beyond eager's", report)
+        # where it starts: nodes of the graph, named in the message
+        if (acc.get("localise") or {}).get("status") != "done":
+            fail(f"expected the drift localised: {acc.get('localise')}", report)
+        graph_nodes = {n["name"] for n in cap["graph"]["node_list"]}
+        starts = acc.get("drift_starts") or []
+        if not starts or not set(starts) <= graph_nodes:
+            fail(f"expected drift_starts naming nodes of the graph: {starts}", report)
+        if "drift starts at " not in report["message"]:
+            fail(f"the run's message does not say where the drift starts: {report['message']!r}", report)
     print(f"check_gallery: {os.path.basename(opts.script)}: {report['message']}")
 
 

@@ -289,6 +289,7 @@ def verify_record(
     rec.timings.update(timings)
     rec.timings["verify"] = time.perf_counter() - t0
     rec.warnings.extend(warnings)
+    _localise(rec)
     if profile and rec.profile is None:
         rec.profile = {"calls": 0, "kernels": [], "error": (
             f"not profiled: verification ended before the artifact could be called "
@@ -322,6 +323,21 @@ def _shapes_kept(runtime_inputs: Callable[[], tuple] | None, into: list) -> Call
             pass
         return args
     return call
+
+
+def _localise(rec: CaptureRecord) -> None:
+    """Where a drift or a mismatch starts, per graph node (verify/localise.py), timed."""
+    from precompile_studio.verify.load import load_artifact
+    from precompile_studio.verify.localise import localise_verified
+
+    try:
+        modules = {n.get("name"): (n.get("module") or {}).get("path") for n in (rec.graph or {}).get("node_list") or []}
+    except Exception:  # noqa: BLE001 - the summary names nodes without their modules
+        modules = {}
+    localise_verified(rec.verify, rec.timings, rec.warnings, gm=getattr(rec.probe, "gm", None),
+                      snapshot=rec.snapshot, seed=(rec.verify or {}).get("seed") or 0, backend=str(rec.backend),
+                      load=lambda: load_artifact(rec.python_code, rec.cache)[0], python_code=rec.python_code,
+                      lowering=rec.lowering, modules=modules)
 
 
 def _specialisation(rec: CaptureRecord, runtime_shapes: list | None) -> None:
