@@ -41,6 +41,7 @@ from precompile_studio.verify.accuracy import _num, float64_args, floor, multipl
 LOCALISED = ("numerics drift", "wrong")  # the verdicts localised
 NAMED = 3            # drift starts named in the summary
 CALLS = 4.0          # a localisation costs about 4 calls of eager fn (the float64 run above all)
+ALLOWANCE_S = 10.0   # seconds a localisation may always take, else the verification allowance
 NODE_S = 0.005       # plus this per graph node (the comparisons; resnet18's training step: 5.7 s)
 MATCH = 0.5          # a buffer farther than this from every candidate node's eager value is no node's
 _ARGTYPES = re.compile(r"async_compile\.cpp(?:_pybinding)?\((\[[^\]]*\])")
@@ -459,10 +460,11 @@ def localise_verified(verify: dict | None, timings: dict, warnings: list[dict], 
     except Exception:  # noqa: BLE001 - no graph: localise says why
         n_nodes = 0
     estimate = CALLS * (timings.get("call_eager") or 0.0) + NODE_S * n_nodes + load_s
-    # its own allowance: a capture that drifted skips the perturbed trials, which would spend it
-    if allowance is not None and estimate > allowance:
-        acc["localise"] = skipped(f"where it starts would take about {estimate:.1f} s, over the verification "
-                                  f"allowance of {allowance:.1f} s; run with --deep-verify to localise it")
+    # its own allowance, as specialise.py's: the verdict is already a finding, and explaining it is
+    # worth 10 s or the verification allowance (a capture that drifted skips the perturbed trials)
+    if allowance is not None and estimate > max(ALLOWANCE_S, allowance):
+        acc["localise"] = skipped(f"where it starts would take about {estimate:.1f} s, over "
+                                  f"{max(ALLOWANCE_S, allowance):.1f} s; run with --deep-verify to localise it")
         if isinstance(budget.get("skipped"), list):
             budget["skipped"].append("localising the drift")
             budget.setdefault("how", "run with --deep-verify for every check")
