@@ -5,6 +5,7 @@
 #include "library/TerminalText.h"
 #include "model/JsonFields.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <sstream>
@@ -27,11 +28,50 @@ std::string text(std::string_view s)
     return library::TerminalText::safe(s, true);
 }
 
-// The accuracy verdict with both errors against float64, and what verification left out to stay
-// within its budget:
-//     accuracy: numerics drift (against float64: artifact 1.2e-02, eager 5.9e-06, 2e+03x)
+// Where a drift or a mismatch starts (accuracy.drift_starts), named as the run's message names it:
+// an element of a node of several outputs (getitem_88) by that node, with its module from the
+// graph, up to three: "native_batch_norm_backward_4 (model.layer4.0.bn1)".
+std::string startsPhrase(const std::vector<std::string>& starts, const nlohmann::json& graph)
+{
+    const nlohmann::json* list = nullptr;
+    if (graph.is_object() && graph.contains("node_list") && graph["node_list"].is_array())
+        list = &graph["node_list"];
+    auto find = [&](const std::string& name) -> const nlohmann::json* {
+        if (list)
+            for (const auto& n : *list)
+                if (n.is_object() && n.value("name", std::string()) == name)
+                    return &n;
+        return nullptr;
+    };
+    std::vector<std::string> names;
+    for (const auto& start : starts) {
+        std::string name = start;
+        if (const auto* n = find(start); n && n->value("target", std::string()).find("getitem") != std::string::npos
+            && n->contains("inputs") && (*n)["inputs"].is_array() && !(*n)["inputs"].empty()
+            && (*n)["inputs"][0].is_string())
+            name = (*n)["inputs"][0].get<std::string>();
+        if (std::find(names.begin(), names.end(), name) == names.end())
+            names.push_back(name);
+    }
+    std::string phrase;
+    for (std::size_t i = 0; i < names.size() && i < 3; ++i) {
+        phrase += (i ? ", " : "") + word(names[i]);
+        const auto* n = find(names[i]);
+        if (n && n->contains("module") && (*n)["module"].is_object() && (*n)["module"].contains("path")
+            && (*n)["module"]["path"].is_string())
+            phrase += " (" + word((*n)["module"]["path"].get<std::string>()) + ")";
+    }
+    if (names.size() > 3)
+        phrase += " and " + std::to_string(names.size() - 3) + " more";
+    return phrase;
+}
+
+// The accuracy verdict with both errors against float64 and where it starts, and what
+// verification left out to stay within its budget:
+//     accuracy: numerics drift (against float64: artifact 1.2e-02, eager 5.9e-06, 2e+03x); drift starts at
+//     native_batch_norm_backward_4 (model.layer4.0.bn1)
 //     verify: skipped second call, perturbed trial small, load without cache (run with --deep-verify ...)
-void printVerification(std::ostream& out, const model::Verification& v)
+void printVerification(std::ostream& out, const model::Verification& v, const nlohmann::json& graph)
 {
     if (v.accuracy && v.accuracy->verdict != model::Judgement::None) {
         const auto& a = *v.accuracy;
@@ -47,6 +87,12 @@ void printVerification(std::ostream& out, const model::Verification& v)
             }
             out << ")";
         }
+        if (!a.driftStarts.empty())
+            out << (a.verdict == model::Judgement::Drift ? "; drift starts at " : "; the difference starts at ")
+                << startsPhrase(a.driftStarts, graph);
+        else if (a.localise && a.localise->status != model::DriftLocalisation::Status::Done)
+            out << "; where it starts: " << model::toString(a.localise->status) << " (" << word(a.localise->reason)
+                << ")";
         out << "\n";
     }
     // A perturbed trial that drifted is the backend's arithmetic, not a contract finding: said as
@@ -188,7 +234,7 @@ std::string ReportPrinter::summary(const model::Report& report)
             printSpecialisation(out, c);
         printWarnings(out, c.warnings, "    ");
         if (c.verify)
-            printVerification(out, *c.verify);
+            printVerification(out, *c.verify, c.json.contains("graph") ? c.json["graph"] : nlohmann::json());
         if (!c.timings.empty()) {
             out << "    timings:";
             for (const char* key : {"script", "precompile", "load", "load_no_cache", "call", "call_eager"})
