@@ -72,7 +72,7 @@ int studioMain(int argc, char** argv)
     ps::commands::RunCommandOptions run;
     double timeout = 600;
     std::string backend, tracer, exportDir, traceFile;
-    bool noVerify = false, noStore = false, deepVerify = false;
+    bool noVerify = false, noStore = false, deepVerify = false, profile = false;
     auto* runCmd = app.add_subcommand("run", "run precompile on a script and report what happened");
     runCmd->add_option("script", run.run.script, "a Python script that defines fn and example_inputs")->required();
     runCmd->add_option("--backend", backend, "inductor or eager (overrides the script's `backend`)");
@@ -83,6 +83,9 @@ int studioMain(int argc, char** argv)
     runCmd->add_flag("--deep-verify", deepVerify,
         "every verification check whatever it costs (second calls, all perturbed trials), and the "
         "from-scratch reload that recompiles every kernel (load_no_cache)");
+    runCmd->add_flag("--profile", profile,
+        "after verification, call the artifact a few times under torch.profiler and print the ten most "
+        "expensive kernels with their graph nodes and source lines (captures[i].profile)");
     runCmd->add_flag("--no-store", noStore, "do not keep the run in the library");
     runCmd->add_option("--export", exportDir, "also write NAME.py, NAME.cache and NAME.json into this folder");
     runCmd->add_option("--trace", traceFile,
@@ -123,6 +126,7 @@ int studioMain(int argc, char** argv)
         run.run.timeoutSeconds = timeout;
         run.run.verify = !noVerify;
         run.run.deepVerify = deepVerify;
+        run.run.profile = profile;
         run.store = !noStore;
         run.libraryPath = libraryPath;
         return ps::commands::RunCommand::execute(run, std::cout, std::cerr);

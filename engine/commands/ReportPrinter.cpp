@@ -1,5 +1,7 @@
 #include "commands/ReportPrinter.h"
 
+#include "commands/KernelProfilePrinter.h"
+
 #include "model/WorkerInfo.h"
 
 #include "library/TerminalText.h"
@@ -247,6 +249,7 @@ std::string ReportPrinter::summary(const model::Report& report)
         }
         if (c.compileProfile && !c.compileProfile->phases.empty())
             out << "    " << c.compileProfile->summary() << "\n";  // the studio's own words only
+        KernelProfilePrinter::print(out, c);
     }
     if (report.runId)
         out << "  stored as run " << *report.runId << "\n";

@@ -165,6 +165,7 @@ RunDiff RunDiff::compare(const RunSide& a, const RunSide& b)
         c.options = DiffCauses::options(x, y);
         c.verify = {{"a", verifySummary(x)}, {"b", verifySummary(y)}};
         c.timings = timingsSideBySide(x, y);
+        c.profile = ProfileDiff::compare(x, y);
         const bool graphsSame = c.graph.identical() || (member(x, "graph").is_null() && member(y, "graph").is_null());
         c.equivalent
             = i >= 0 && j >= 0 && c.statusA == c.statusB && graphsSame && c.code.identical() && c.cache.empty();
@@ -198,7 +199,7 @@ json RunDiff::toJson(const RunSide& a, const RunSide& b) const
             {{"name", c.name}, {"equivalent", c.equivalent}, {"status", {{"a", c.statusA}, {"b", c.statusB}}},
                 {"graph", c.graph.toJson(member(x, "graph"), member(y, "graph"))}, {"python_code", c.code.toJson()},
                 {"cache", differences(c.cache)}, {"inputs", differences(c.inputs)}, {"options", differences(c.options)},
-                {"verify", c.verify}, {"timings_s", c.timings}});
+                {"verify", c.verify}, {"timings_s", c.timings}, {"profile", ProfileDiff::toJson(c.profile)}});
     }
     return {{"equivalent", m_equivalent},
         {"a", {{"label", a.label}, {"script", member(a.report, "script")}, {"status", member(a.report, "status")}}},

@@ -2,6 +2,7 @@
 
 #include "compare/CodeDiff.h"
 #include "compare/GraphDiff.h"
+#include "compare/ProfileDiff.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -41,6 +42,7 @@ struct CaptureComparison {
     std::vector<Difference> options;
     nlohmann::json verify = nlohmann::json::object();   ///< {"a": {...}, "b": {...}} side by side
     nlohmann::json timings = nlohmann::json::object();  ///< name -> {"a": s, "b": s}
+    std::vector<ModuleTime> profile;  ///< run --profile: time per top-level module, both sides profiled
     bool equivalent = false;
 };
 

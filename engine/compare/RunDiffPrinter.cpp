@@ -225,6 +225,11 @@ void RunDiffPrinter::print(const RunDiff& diff, const RunSide& a, const RunSide&
                     + show(c.timings[key]["b"]);
         if (!timings.empty())
             out << "  timings (s): " << timings << '\n';
+        if (!c.profile.empty()) {
+            out << "  time per call by module (run --profile), largest change first:\n";
+            for (const ModuleTime& m : c.profile)
+                out << "    " << m.describe() << '\n';
+        }
     }
 }
 

@@ -13,6 +13,7 @@ struct RunOptions {
     double timeoutSeconds = 600;         ///< the worker is killed past this
     bool verify = true;
     bool deepVerify = false;  ///< verification without its budget, and the from-scratch reload
+    bool profile = false;     ///< the verified artifact's calls profiled per kernel (`run --profile`)
     std::string outDir;       ///< where the worker writes capture-N.py / .cache
 };
 

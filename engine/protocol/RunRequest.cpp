@@ -12,6 +12,7 @@ RunRequest RunRequest::from(const RunOptions& options)
     r.tracer = options.tracer;
     r.verify = options.verify;
     r.deepVerify = options.deepVerify;
+    r.profile = options.profile;
     r.outDir = options.outDir;
     r.timeoutSeconds = options.timeoutSeconds;
     return r;
@@ -22,7 +23,7 @@ nlohmann::json RunRequest::toJson() const
     return {{"type", "run"}, {"script", script},
         {"backend", backend ? nlohmann::json(*backend) : nlohmann::json(nullptr)},
         {"tracer", tracer ? nlohmann::json(*tracer) : nlohmann::json(nullptr)}, {"verify", verify},
-        {"deep_verify", deepVerify}, {"out_dir", outDir}, {"timeout_s", timeoutSeconds}};
+        {"deep_verify", deepVerify}, {"profile", profile}, {"out_dir", outDir}, {"timeout_s", timeoutSeconds}};
 }
 
 RunRequest RunRequest::parse(const nlohmann::json& j)
@@ -54,6 +55,11 @@ RunRequest RunRequest::parse(const nlohmann::json& j)
         if (!it->is_boolean())
             throw ProtocolError("a run request's 'deep_verify' must be true or false");
         r.deepVerify = it->get<bool>();
+    }
+    if (auto it = j.find("profile"); it != j.end()) {
+        if (!it->is_boolean())
+            throw ProtocolError("a run request's 'profile' must be true or false");
+        r.profile = it->get<bool>();
     }
     if (auto it = j.find("out_dir"); it != j.end() && !it->is_null()) {
         if (!it->is_string())

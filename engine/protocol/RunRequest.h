@@ -19,6 +19,9 @@ struct RunRequest {
     /// Every check of verification without its budget, and the from-scratch reload
     /// (load_no_cache); absent in a request means false.
     bool deepVerify = false;
+    /// After verification, the artifact's calls profiled per kernel (captures[i].profile); absent
+    /// in a request means false.
+    bool profile = false;
     std::string outDir;
     /// The front end's timeout; the worker keeps its own copy (plus a grace) and kills its
     /// process group when it passes, in case the front end is gone. 0: none.

@@ -108,3 +108,16 @@ TEST(RunRequest, DeepVerifyIsAnOptionalBoolThatDefaultsToFalse)
     EXPECT_THROW(RunRequest::parse({{"type", "run"}, {"script", "/s.py"}, {"deep_verify", "yes"}}), ProtocolError);
     EXPECT_THROW(RunRequest::parse({{"type", "run"}, {"script", "/s.py"}, {"deep_verify", nullptr}}), ProtocolError);
 }
+
+TEST(RunRequest, ProfileIsAnOptionalBoolThatDefaultsToFalse)
+{
+    using ps::protocol::RunRequest;
+    EXPECT_FALSE(RunRequest::parse({{"type", "run"}, {"script", "/s.py"}}).profile);
+    ps::protocol::RunOptions options;
+    options.script = "/s.py";
+    options.profile = true;
+    const auto r = RunRequest::from(options);
+    EXPECT_EQ(r.toJson()["profile"], true);
+    EXPECT_TRUE(RunRequest::parse(r.toJson()).profile);
+    EXPECT_THROW(RunRequest::parse({{"type", "run"}, {"script", "/s.py"}, {"profile", 1}}), ProtocolError);
+}
