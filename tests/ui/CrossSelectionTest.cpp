@@ -8,7 +8,9 @@
 #include "ui/library/RunStore.h"
 #include "ui/report/ReportView.h"
 #include "ui/report/SourceView.h"
+#include "ui/report/VerifyView.h"
 
+#include <QLabel>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTest>
@@ -131,6 +133,44 @@ TEST_F(UiCrossSelection, AScriptLineSelectsItsNodesAndASourceLineToo)
     ASSERT_TRUE(waitFor([&]() { return graph->selectedNodes() == QList<int>{model->indexOf("sum_1")}; }, 2000))
         << graph->selectedNodes().size();
     EXPECT_EQ(editor->highlightedLines(), QList<int>{6});
+}
+
+// A drift localised to a node: the Verify tab lists where it starts, and clicking it selects the node.
+TEST_F(UiCrossSelection, ADriftStartInVerifySelectsItsNode)
+{
+    auto doc = syntheticRun(script.toStdString(), graphFor(script.toStdString()));
+    auto j = doc.report.toJson();
+    j["captures"][0]["graph"]["node_list"][2]["module"] = {{"path", "model.proj"}, {"type", "Linear"}};
+    j["captures"][0]["verify"] = {{"ran", true}, {"status", "drift"}, {"matches_eager", false},
+        {"accuracy",
+            {{"verdict", "numerics drift"}, {"reference", "float64"}, {"message", "numerics drift in 1 of 1 outputs"},
+                {"eager_error", 1.5e-7}, {"artifact_error", 3.4e-4}, {"drift_starts", {"mm"}},
+                {"nodes",
+                    {{{"node", "mm"}, {"error", 3.4e-4}, {"eager_error", 1.5e-7}, {"leaves_band", true}},
+                        {{"node", "relu"}, {"error", 3.4e-4}, {"eager_error", 1.5e-7}, {"leaves_band", true}}}},
+                {"localise", {{"status", "done"}, {"observed", 2}, {"seconds", 0.01}}}}}};
+    doc.report = ps::model::Report::fromJson(j);
+    ps::ui::RunStore store(dir.file("library.sqlite3"));
+    QString error;
+    const qint64 drifted = store.insert(doc, &error);
+    ASSERT_GT(drifted, 0) << error.toStdString();
+
+    ps::ui::MainWindow window(windowOptions(dir, /*prewarm=*/false));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.openStoredRun(drifted));
+    auto* graph = window.report()->graphView();
+    ASSERT_TRUE(waitFor([&]() { return !graph->layoutPending(); }, 10000));
+    auto* verify = window.report()->verifyView();
+    const QString text = verify->driftStartsText();
+    EXPECT_TRUE(text.contains("Drift starts at")) << text.toStdString();
+    EXPECT_TRUE(text.contains("href=\"node:mm\">mm</a> (model.proj)")) << text.toStdString();
+
+    auto* label = verify->findChild<QLabel*>("driftStarts");
+    ASSERT_NE(label, nullptr);
+    emit label->linkActivated("node:mm");  // what a click on the link sends
+    EXPECT_EQ(graph->selectedNodes(), QList<int>{window.report()->currentGraph()->indexOf("mm")});
+    EXPECT_EQ(window.editor()->highlightedLines(), QList<int>{4});
 }
 
 }  // namespace

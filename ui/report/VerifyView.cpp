@@ -16,6 +16,7 @@
 #include <QSplitter>
 #include <QTextDocument>
 #include <QTreeWidget>
+#include <QUrl>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -244,15 +245,66 @@ VerifyView::VerifyView(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(m_summary);
+    m_driftStarts = new QLabel;
+    m_driftStarts->setObjectName("driftStarts");
+    m_driftStarts->setWordWrap(true);
+    m_driftStarts->setTextFormat(Qt::RichText);
+    m_driftStarts->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    m_driftStarts->setToolTip(tr("The first graph nodes where the artifact leaves eager's error band against a "
+                                 "float64 run of the captured graph: click one to select it in the graph"));
+    m_driftStarts->hide();
+    connect(m_driftStarts, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link.startsWith(QLatin1String("node:")))
+            emit nodesActivated({QUrl::fromPercentEncoding(link.mid(5).toUtf8())});
+    });
+    layout->addWidget(m_driftStarts);
     layout->addWidget(m_compileBar);
     layout->addWidget(split, 1);
     clear(tr("No run yet."));
+}
+
+QString VerifyView::driftStartsText() const
+{
+    return m_driftStarts->text();
+}
+
+void VerifyView::setDriftStarts(const RunDocument& run, int capture, const model::Verification& v)
+{
+    m_driftStarts->clear();
+    m_driftStarts->hide();
+    if (!v.accuracy || v.accuracy->driftStarts.empty())
+        return;
+    const auto& json = run.report.captures[capture].json;
+    auto modulePath = [&](const std::string& name) -> QString {
+        if (!json.contains("graph") || !json["graph"].is_object() || !json["graph"].contains("node_list")
+            || !json["graph"]["node_list"].is_array())
+            return {};
+        for (const auto& n : json["graph"]["node_list"])
+            if (n.is_object() && n.value("name", std::string()) == name && n.contains("module")
+                && n["module"].is_object() && n["module"].contains("path") && n["module"]["path"].is_string())
+                return QString::fromStdString(n["module"]["path"].get<std::string>());
+        return {};
+    };
+    QStringList links;
+    for (const auto& name : v.accuracy->driftStarts) {
+        const QString n = QString::fromStdString(name);
+        const QString path = modulePath(name);
+        links << QStringLiteral("<a href=\"node:%1\">%2</a>%3")
+                     .arg(QString::fromUtf8(QUrl::toPercentEncoding(n)), n.toHtmlEscaped(),
+                         path.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(path.toHtmlEscaped()));
+    }
+    const bool drift = v.accuracy->verdict == model::Judgement::Drift;
+    m_driftStarts->setText(
+        (drift ? tr("Drift starts at %1") : tr("The difference starts at %1")).arg(links.join(", ")));
+    m_driftStarts->show();
 }
 
 void VerifyView::clear(const QString& message)
 {
     m_rows->clear();
     m_summary->setText(message.toHtmlEscaped());
+    m_driftStarts->clear();
+    m_driftStarts->hide();
     m_chartValues.clear();
     setCharts({});
     m_compileBar->setProfile(std::nullopt);
@@ -322,6 +374,7 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
     m_rows->clear();
     const Verification& v = *c.verify;
     m_summary->setText(summaryHtml(v) + timingsHtml(c.timings));
+    setDriftStarts(*run, capture, v);
     // Each compared value, with the accuracy judge's verdict and figures where it was outside tolerance.
     const std::pair<Group, QString> groups[]
         = {{Group::Outputs, tr("output")}, {Group::Grads, tr("gradient")}, {Group::Buffers, tr("buffer")},

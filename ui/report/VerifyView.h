@@ -21,7 +21,8 @@ struct RunDocument;
 /// found (outputs, gradients, buffers, parameters, mutated inputs, runtime_inputs), and two
 /// small charts: load with the cache against load without it (JIT), and a call of the artifact
 /// against a call of eager fn. Under the summary, where the precompile time went
-/// (CompileProfileBar), verified or not.
+/// (CompileProfileBar), verified or not. Where a drift starts (accuracy.drift_starts), each node a
+/// link that selects it in the graph.
 class VerifyView : public QWidget {
     Q_OBJECT
 public:
@@ -35,6 +36,12 @@ public:
     /// The bars the charts show, in milliseconds, by name ("load", "load_no_cache", ...).
     const std::map<std::string, double>& chartValues() const { return m_chartValues; }
     const CompileProfileBar* compileBar() const { return m_compileBar; }
+    /// "Drift starts at" with each node of accuracy.drift_starts as a link (empty when none).
+    QString driftStartsText() const;
+
+signals:
+    /// A drift start was clicked: select that node in the graph (CrossSelection).
+    void nodesActivated(const QStringList& names);
 
 protected:
     /// Disabled (a report of another script, under its FadeOverlay) or given another palette:
@@ -50,7 +57,11 @@ private:
     QString timingsHtml(const std::map<std::string, double>& timings) const;
     void addRow(const model::Verification& v, const model::Verification::Comparison& e, const QString& label);
 
+    /// The drift-start line: each node a link, with its module where the run's graph has it.
+    void setDriftStarts(const RunDocument& run, int capture, const model::Verification& v);
+
     QLabel* m_summary;
+    QLabel* m_driftStarts;
     CompileProfileBar* m_compileBar;
     QTreeWidget* m_rows;
     QChartView* m_loadChart;

@@ -9,6 +9,7 @@
 #include "ui/graph/GraphView.h"
 #include "ui/report/ReportView.h"
 #include "ui/report/SourceView.h"
+#include "ui/report/VerifyView.h"
 #include "ui/report/ViolationsView.h"
 #include "ui/run/RunDocument.h"
 #include "ui/window/RunController.h"
@@ -40,6 +41,7 @@ CrossSelection::CrossSelection(ScriptEditor* editor, EditorTabs* tabs, NoticeBar
     connect(m_report->graphView(), &GraphView::locationActivated, this, &CrossSelection::onLocation);
     connect(m_report->graphView(), &GraphView::frameActivated, this, &CrossSelection::onFrame);
     connect(m_report->sourceView(), &SourceView::nodesActivated, this, &CrossSelection::onSourceNodes);
+    connect(m_report->verifyView(), &VerifyView::nodesActivated, this, &CrossSelection::onSourceNodes);
     connect(m_report->violationsView(), &ViolationsView::locationActivated, this, &CrossSelection::onLocation);
     connect(m_report, &ReportView::captureChanged, this, [this]() { m_editor->highlightLines({}); });
 }

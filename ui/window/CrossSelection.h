@@ -16,7 +16,8 @@ class ScriptEditor;
 
 /// Keeps the editor, the graph, Source and Violations pointing at the same thing: selecting
 /// graph nodes marks their script lines (when the report is a run of the editor's script) and
-/// their kernels in Source; clicking a script line or a kernel selects its nodes; a location
+/// their kernels in Source; clicking a script line, a kernel or a drift start in Verify selects
+/// its nodes; a location
 /// (a violation, a node's line) opens its script if need be and goes to the line; a frame of a
 /// node's stack goes to the script's line when it is the run's script, else opens its file
 /// read-only in a viewer tab beside the editor (EditorTabs) at the line.
