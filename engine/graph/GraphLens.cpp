@@ -176,6 +176,10 @@ std::string GraphLens::category(
     }
     case Lens::Source:
         return sourceLine(graph, node, scope);
+    case Lens::Time:
+    case Lens::Error:
+    case Lens::Memory:
+        return {};  // numeric: MeasuredLens
     }
     return {};
 }
@@ -224,13 +228,25 @@ std::string GraphLens::name(Lens lens)
         return "dtype / layout change";
     case Lens::Source:
         return "source line";
+    case Lens::Time:
+        return "time";
+    case Lens::Error:
+        return "error";
+    case Lens::Memory:
+        return "memory";
     }
     return "kind";
 }
 
 std::vector<Lens> GraphLens::all()
 {
-    return {Lens::Kind, Lens::OpKind, Lens::Module, Lens::Kernel, Lens::DtypeLayout, Lens::Source};
+    return {Lens::Kind, Lens::OpKind, Lens::Module, Lens::Kernel, Lens::DtypeLayout, Lens::Source, Lens::Time,
+        Lens::Error, Lens::Memory};
+}
+
+bool GraphLens::numeric(Lens lens)
+{
+    return lens == Lens::Time || lens == Lens::Error || lens == Lens::Memory;
 }
 
 }  // namespace ps::graph

@@ -20,6 +20,9 @@ enum class Lens {
     DtypeLayout,  ///< dtype change, layout change, unchanged
     Source,       ///< the line that made the node ("resnet.py:268"): the innermost frame of its stack
                   ///< in the user's code, or in one package (the scope)
+    Time,         ///< numeric ([overlays], MeasuredLens): the profiled kernels' self time
+    Error,        ///< numeric: the artifact's error against float64 over eager's own
+    Memory,       ///< numeric: the bytes the node's output allocates (GraphMemory)
 };
 
 class GraphLens {
@@ -40,6 +43,8 @@ public:
     /// The op kind of a target such as "aten.addmm.default".
     static std::string opKind(const std::string& target);
 
+    /// Time, Error and Memory: a value per node on a colour ramp (MeasuredLens), no categories.
+    static bool numeric(Lens lens);
     static Lens fromName(const std::string& name);
     static std::string name(Lens lens);
     static std::vector<Lens> all();

@@ -147,6 +147,16 @@ double MeasuredLens::position(double value) const
     return std::clamp(t, 0.0, 1.0);
 }
 
+double MeasuredLens::position(double value, double low, double high)
+{
+    if (!std::isfinite(value) || !(high > 0))
+        return 0.0;
+    low = low > 0 ? low : std::min(high, 1e-9 * high);
+    if (value <= low || high <= low)
+        return value >= high && high > 0 && value > 0 ? 1.0 : 0.0;
+    return std::clamp(std::log(value / low) / std::log(high / low), 0.0, 1.0);
+}
+
 std::string MeasuredLens::format(Measure measure, double value)
 {
     if (!std::isfinite(value))

@@ -62,6 +62,8 @@ public:
     /// Where a value falls on the colour ramp, 0..1: logarithmic between min and max (times and
     /// bytes span decades), 0 for a value at or under the smallest positive one.
     double position(double value) const;
+    /// The same over the range [low, high] of what is shown (module totals run past the nodes').
+    static double position(double value, double low, double high);
 
     /// A value in its unit: "1.25 ms", "830 µs", "4.2× band", "512 KiB".
     static std::string format(Measure measure, double value);

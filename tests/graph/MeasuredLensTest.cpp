@@ -47,6 +47,11 @@ TEST(MeasuredLens, TimeSplitsAKernelOverItsNodesSoModulesAddUp)
     EXPECT_DOUBLE_EQ(lens.position(50.0), 0.0);
     EXPECT_DOUBLE_EQ(lens.position(150.0), 1.0);
     EXPECT_FALSE(lens.node(99));
+    // Over a range of boxes shown: logarithmic, clamped, nothing for a range without values.
+    EXPECT_DOUBLE_EQ(MeasuredLens::position(100.0, 10.0, 1000.0), 0.5);
+    EXPECT_DOUBLE_EQ(MeasuredLens::position(5000.0, 10.0, 1000.0), 1.0);
+    EXPECT_DOUBLE_EQ(MeasuredLens::position(0.0, 10.0, 1000.0), 0.0);
+    EXPECT_DOUBLE_EQ(MeasuredLens::position(5.0, 0.0, 0.0), 0.0);
     EXPECT_FALSE(MeasuredLens::time(g, {}).any());
 }
 

@@ -2,6 +2,7 @@
 
 #include "graph/GraphModel.h"
 #include "graph/LayeredLayout.h"
+#include "graph/MeasuredLens.h"
 #include "graph/ModuleTree.h"
 #include "graph/Neighbourhood.h"
 #include "graph/VisibleGraph.h"
@@ -159,6 +160,31 @@ std::vector<std::pair<std::string, int>> GraphScene::applyLens(const graph::Grap
     std::vector<std::pair<std::string, int>> sorted(counts.begin(), counts.end());
     std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     return sorted;
+}
+
+std::pair<double, double> GraphScene::applyMeasure(const graph::ModuleTree& tree, const graph::VisibleGraph& visible,
+    const graph::MeasuredLens& values, const QPalette& palette, std::vector<GraphMinimap::Box>* minimap)
+{
+    const GraphBoxItem::Colors plain = LensPalette::colors(std::string(), palette);
+    std::vector<std::optional<double>> shown(m_boxes.size());
+    double low = 0, high = 0;
+    for (std::size_t i = 0; i < m_boxes.size(); ++i) {
+        const auto& item = visible.items()[i];
+        shown[i] = item.kind == graph::VisibleItem::Node ? values.node(item.id) : values.module(tree, item.id);
+        if (shown[i] && *shown[i] > 0) {
+            low = low > 0 ? std::min(low, *shown[i]) : *shown[i];
+            high = std::max(high, *shown[i]);
+        }
+    }
+    minimap->clear();
+    minimap->reserve(m_boxes.size());
+    for (std::size_t i = 0; i < m_boxes.size(); ++i) {
+        const GraphBoxItem::Colors colors
+            = shown[i] ? LensPalette::rampColors(graph::MeasuredLens::position(*shown[i], low, high), palette) : plain;
+        m_boxes[i]->setColors(colors);
+        minimap->push_back({m_boxes[i]->rect(), colors.fill});
+    }
+    return {low, high};
 }
 
 void GraphScene::applyFills(const graph::ModuleTree& tree, const graph::VisibleGraph& visible,

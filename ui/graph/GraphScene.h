@@ -15,6 +15,7 @@
 
 namespace ps::graph {
 class GraphModel;
+class MeasuredLens;
 class ModuleTree;
 class VisibleGraph;
 struct LayoutResult;
@@ -63,6 +64,12 @@ public:
     std::vector<std::pair<std::string, int>> applyLens(const graph::GraphModel& graph, const graph::ModuleTree& tree,
         const graph::VisibleGraph& visible, graph::Lens lens, const QPalette& palette,
         std::vector<GraphMinimap::Box>* minimap, const std::string& scope = {});
+
+    /// Colours every box on the numeric lens's ramp (LensPalette::ramp): a node by its value, a
+    /// collapsed module by its total or worst (MeasuredLens::module), the ramp spanning the
+    /// smallest positive to the largest value shown (returned, for the legend); no value: plain.
+    std::pair<double, double> applyMeasure(const graph::ModuleTree& tree, const graph::VisibleGraph& visible,
+        const graph::MeasuredLens& values, const QPalette& palette, std::vector<GraphMinimap::Box>* minimap);
 
     /// Fills the boxes with `fills` (a node's colour) instead of the lens's, in the boxes and in
     /// `minimap` (as applyLens left it): a module box gets the colour most of its nodes have, a

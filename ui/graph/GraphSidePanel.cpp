@@ -73,10 +73,13 @@ void GraphSidePanel::setShown(bool shown, bool remember)
         return;
     setVisible(shown);
     auto* split = qobject_cast<QSplitter*>(parentWidget());
-    if (shown && split && split->count() == 2) {
+    if (shown && split && split->count() >= 2) {  // the canvas, this panel (and the top nodes)
         const int width = QSettings().value(QStringLiteral("graph/sidePanelWidth"), kWidth).toInt();
-        const int total = std::max(split->width(), 2 * width);
-        split->setSizes({total - width, width});
+        auto sizes = split->sizes();
+        const int total = std::max(sizes.value(0) + sizes.value(split->indexOf(this)), 2 * width);
+        sizes[0] = total - width;
+        sizes[split->indexOf(this)] = width;
+        split->setSizes(sizes);
     }
 }
 

@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -86,7 +87,8 @@ GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
     for (auto l : graph::GraphLens::all())
         m_lensBox->addItem(QString::fromStdString(graph::GraphLens::name(l)), int(l));
     m_lensBox->setToolTip(tr("Colour the graph by node kind, op kind, module, fused kernel (inductor), where "
-                             "the dtype or the memory layout changes, or the source line that made each node"));
+                             "the dtype or the memory layout changes, the source line that made each node, or "
+                             "what was measured: time (Run > Profile), error against float64, memory"));
     connect(m_lensBox, &QComboBox::currentIndexChanged, this, [this]() {
         const auto lens = static_cast<graph::Lens>(m_lensBox->currentData().toInt());
         m_scopeBox->setVisible(lens == graph::Lens::Source);
@@ -290,6 +292,7 @@ void GraphToolBar::setDepth(int depth)
 
 void GraphToolBar::setLegend(const std::vector<std::pair<std::string, int>>& counts, graph::Lens lens)
 {
+    m_measureLegend.clear();
     m_legendCounts = counts;
     m_legendLens = lens;
     m_legendSet = true;
@@ -300,8 +303,43 @@ void GraphToolBar::setLegend(const std::vector<std::pair<std::string, int>>& cou
     renderLegend();
 }
 
+void GraphToolBar::setMeasureLegend(const QString& html, const QString& tip)
+{
+    clearLegend();
+    m_measureLegend = html;
+    m_legendEntries << tip;
+    m_legend->setToolTip(tip);
+    m_legend->setText(html);
+}
+
+void GraphToolBar::setLensAvailable(graph::Lens lens, const QString& why)
+{
+    auto* model = qobject_cast<QStandardItemModel*>(m_lensBox->model());
+    const int index = m_lensBox->findData(int(lens));
+    if (!model || index < 0)
+        return;
+    QStandardItem* item = model->item(index);
+    item->setEnabled(why.isEmpty());
+    item->setToolTip(why);
+}
+
+bool GraphToolBar::lensAvailable(graph::Lens lens, QString* why) const
+{
+    const auto* model = qobject_cast<const QStandardItemModel*>(m_lensBox->model());
+    const int index = m_lensBox->findData(int(lens));
+    if (!model || index < 0)
+        return false;
+    if (why)
+        *why = model->item(index)->toolTip();
+    return model->item(index)->isEnabled();
+}
+
 void GraphToolBar::renderLegend()
 {
+    if (!m_measureLegend.isEmpty()) {
+        m_legend->setText(m_measureLegend);
+        return;
+    }
     const QPalette pal = palette();
     const std::size_t total = m_legendCounts.size();
     auto label = [](const std::string& name) { return name.size() > 28 ? "…" + name.substr(name.size() - 27) : name; };
@@ -351,6 +389,7 @@ bool GraphToolBar::eventFilter(QObject* watched, QEvent* event)
 
 void GraphToolBar::clearLegend()
 {
+    m_measureLegend.clear();
     m_legendEntries.clear();
     m_legendCounts.clear();
     m_legendSet = false;

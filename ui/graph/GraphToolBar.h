@@ -81,6 +81,14 @@ public:
     /// list is the tooltip. An entry is never cut in the middle.
     void setLegend(const std::vector<std::pair<std::string, int>>& counts, graph::Lens lens);
     void clearLegend();
+    /// A numeric lens's legend (GraphMeasures::legendHtml: the ramp, min and max in units) in
+    /// place of the categories'; `tip` its tooltip.
+    void setMeasureLegend(const QString& html, const QString& tip);
+    /// Enables a lens in the box, or disables it with `why` as its tooltip ("not profiled: Run >
+    /// Profile"); a disabled lens that is current stays selected until another is chosen.
+    void setLensAvailable(graph::Lens lens, const QString& why);
+    /// Whether a lens can be chosen in the box now, and why not.
+    bool lensAvailable(graph::Lens lens, QString* why = nullptr) const;
     /// The legend's entries, "category (count)", most common first.
     const QStringList& legendEntries() const { return m_legendEntries; }
     /// How many legend entries are drawn at the current width.
@@ -131,6 +139,7 @@ private:
     std::vector<std::pair<std::string, int>> m_legendCounts;
     graph::Lens m_legendLens{};
     bool m_legendSet = false;
+    QString m_measureLegend;  ///< a numeric lens's legend, drawn instead of the categories
     int m_legendShown = 0;
     std::vector<int> m_matches;
     int m_matchIndex = -1;

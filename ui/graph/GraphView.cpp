@@ -17,6 +17,7 @@
 #include "ui/graph/GraphToolBar.h"
 #include "ui/graph/ModuleItem.h"
 #include "ui/graph/ModuleTreeModel.h"
+#include "ui/graph/TopNodesPanel.h"
 
 #include <QLabel>
 #include <QLineEdit>
@@ -98,6 +99,10 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
     m_split->setStretchFactor(0, 1);
     m_split->setCollapsible(0, false);
     m_side->placeIn(m_split);
+    m_topNodes = new TopNodesPanel;
+    m_topNodes->setVisible(false);
+    m_split->addWidget(m_topNodes);
+    connect(m_topNodes, &TopNodesPanel::nodeActivated, this, [this](int node) { selectNodes({node}, true); });
     m_toolBar->setSidePanelShown(sidePanelShown());
 
     auto* graphPage = new QWidget;
@@ -154,7 +159,7 @@ void GraphView::clear(const QString& message)
     m_stack->setCurrentIndex(0);
 }
 
-void GraphView::setGraph(std::shared_ptr<const graph::GraphModel> g)
+void GraphView::setGraph(std::shared_ptr<const graph::GraphModel> g, const model::Capture* capture)
 {
     if (!g || g->empty()) {
         QString why = g && !g->error().empty() ? QString::fromStdString(g->error()) : tr("This capture has no graph.");
@@ -162,6 +167,9 @@ void GraphView::setGraph(std::shared_ptr<const graph::GraphModel> g)
         return;
     }
     clear(tr("Laying out %n node(s)…", nullptr, static_cast<int>(g->nodes().size())));
+    m_measures = GraphMeasures(*g, capture);
+    for (auto lens : {graph::Lens::Time, graph::Lens::Error, graph::Lens::Memory})
+        m_toolBar->setLensAvailable(lens, m_measures.unavailable(lens));
     m_expansion->anchorOn(-1);
     m_toolBar->setSourceScopes(graph::GraphLens::sourceScopes(*g));
     m_sourceScope = m_toolBar->sourceScope().toStdString();  // kept where the new graph has it
@@ -287,13 +295,34 @@ void GraphView::applyLens()
     const auto sorted
         = m_scene->applyLens(*graph(), *moduleTree(), *m_visible, m_lens, palette(), &mini, m_sourceScope);
     m_toolBar->setLegend(sorted, m_lens);
+    QList<int> marked = m_marked;
+    const graph::MeasuredLens* values = m_measures.lens(m_lens);
+    if (values) {  // a numeric lens: the ramp, its legend, the top nodes and what it marks
+        const auto [low, high] = m_scene->applyMeasure(*moduleTree(), *m_visible, *values, palette(), &mini);
+        m_toolBar->setMeasureLegend(m_measures.legendHtml(m_lens, low, high), m_measures.legendTip(m_lens, low, high));
+        for (int n : m_measures.marked(m_lens))
+            marked.append(n);
+        m_topNodes->show(*graph(), *values, m_lens == graph::Lens::Memory ? m_measures.peakText() : QString());
+    } else if (graph::GraphLens::numeric(m_lens)) {
+        m_toolBar->setMeasureLegend(QStringLiteral("<i>%1</i>").arg(m_measures.unavailable(m_lens).toHtmlEscaped()),
+            m_measures.unavailable(m_lens));
+    }
+    if (values && m_topNodes->isHidden()) {  // beside the canvas, taking its room from the canvas
+        m_topNodes->setVisible(true);
+        auto sizes = m_split->sizes();
+        const int width = std::min(340, std::max(sizes.value(0) / 3, 200));
+        sizes[0] = std::max(sizes.value(0) - width, width);
+        sizes[m_split->indexOf(m_topNodes)] = width;
+        m_split->setSizes(sizes);
+    }
+    m_topNodes->setVisible(values != nullptr);
     if (!m_nodeFills.empty()) {
         m_toolBar->clearLegend();  // the fills stand for something else than the lens
         m_scene->applyFills(*moduleTree(), *m_visible, m_nodeFills, palette(), &mini);
     }
     m_minimap->setBoxes(m_scene->sceneRect(), mini);
     m_scene->setOverviewBoxes(std::move(mini));
-    m_scene->markNodes(*graph(), *m_visible, m_marked);
+    m_scene->markNodes(*graph(), *m_visible, marked);
 }
 
 void GraphView::setMarkedNodes(const QList<int>& nodes)

@@ -2,6 +2,7 @@
 
 #include "graph/GraphLens.h"
 #include "graph/GraphSearch.h"
+#include "ui/graph/GraphMeasures.h"
 #include "ui/graph/GraphSession.h"
 
 #include <QColor>
@@ -26,6 +27,10 @@ class VisibleGraph;
 struct LayoutResult;
 }  // namespace ps::graph
 
+namespace ps::model {
+struct Capture;
+}
+
 namespace ps::ui {
 
 class GraphBoxItem;
@@ -37,6 +42,7 @@ class GraphSelection;
 class GraphSidePanel;
 class GraphToolBar;
 class ModuleRegionsItem;
+class TopNodesPanel;
 class ModuleTreeModel;
 
 /// The Graph tab. The graph is shown collapsed by module (engine/graph's ModuleTree): a
@@ -69,7 +75,9 @@ public:
     explicit GraphView(QWidget* parent = nullptr);
     ~GraphView() override;
 
-    void setGraph(std::shared_ptr<const graph::GraphModel> graph);
+    /// `capture`: what was measured on it (its kernel profile, the drift localised to its
+    /// nodes) for the numeric lenses; null: memory only.
+    void setGraph(std::shared_ptr<const graph::GraphModel> graph, const model::Capture* capture = nullptr);
     /// No graph: shows `message` instead.
     void clear(const QString& message);
     /// Where laid-out graphs are kept between sessions (null: nowhere).
@@ -125,8 +133,13 @@ public:
     /// else of that package's ("torchvision"). False when the graph's stacks have no such package.
     bool setSourceScope(const QString& scope);
     QString sourceScope() const { return QString::fromStdString(m_sourceScope); }
-    /// The legend's entries, "category (count)", most common first.
+    /// The legend's entries, "category (count)", most common first (a numeric lens: its tooltip).
     QStringList legend() const;
+    /// What the numeric lenses paint on the graph shown, and why one is off.
+    const GraphMeasures& measures() const { return m_measures; }
+    /// The "top nodes" table beside the canvas, shown under a numeric lens with data.
+    TopNodesPanel* topNodes() const { return m_topNodes; }
+    GraphToolBar* toolBar() const { return m_toolBar; }
     void setNeighbourDepth(int depth);
 
     // Marks and colours from the window (RunMarkers); a new graph drops both.
@@ -203,6 +216,8 @@ private:
     QList<int> m_marked;
     bool m_fitNext = false;  ///< fit once the requested layout is shown (Collapse all)
     std::map<int, QColor> m_nodeFills;
+    GraphMeasures m_measures;
+    TopNodesPanel* m_topNodes;
 };
 
 }  // namespace ps::ui

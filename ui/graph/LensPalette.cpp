@@ -2,6 +2,9 @@
 
 #include <QHash>
 
+#include <algorithm>
+#include <iterator>
+
 namespace ps::ui {
 
 namespace {
@@ -66,6 +69,25 @@ GraphBoxItem::Colors LensPalette::colors(const std::string& category, const QPal
     const bool dark = palette.color(QPalette::Base).lightness() < 128;
     c.upstream = dark ? QColor(90, 170, 255) : QColor(20, 90, 220);
     c.downstream = dark ? QColor(255, 160, 70) : QColor(210, 100, 0);
+    return c;
+}
+
+QColor LensPalette::ramp(double t)
+{
+    static const QColor stops[] = {QColor(0xff, 0xff, 0xcc), QColor(0xfe, 0xd9, 0x76), QColor(0xfd, 0x8d, 0x3c),
+        QColor(0xe3, 0x1a, 0x1c), QColor(0x80, 0x00, 0x26)};
+    constexpr int last = static_cast<int>(std::size(stops)) - 1;
+    const double x = std::clamp(t, 0.0, 1.0) * last;
+    const int k = std::min(static_cast<int>(x), last - 1);
+    return mix(stops[k], stops[k + 1], x - k);
+}
+
+GraphBoxItem::Colors LensPalette::rampColors(double t, const QPalette& palette)
+{
+    GraphBoxItem::Colors c = colors(std::string(), palette);
+    c.fill = ramp(t);
+    c.text = c.fill.lightness() < 110 ? QColor(Qt::white) : QColor(Qt::black);
+    c.border = mix(c.fill, QColor(Qt::black), 0.4);
     return c;
 }
 

@@ -157,7 +157,7 @@ void ReportView::setCurrentCapture(int capture)
         m_cache->clear(why);
         m_verify->clear(why);
     } else {
-        m_graph->setGraph(currentGraph());
+        m_graph->setGraph(currentGraph(), &m_run->report.captures[capture]);
         m_source->setCapture(m_run, capture);
         m_cache->setCapture(m_run, capture);
         m_verify->setCapture(m_run, capture);

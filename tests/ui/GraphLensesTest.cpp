@@ -1,0 +1,223 @@
+// The numeric lenses on a real model's graph (torchvision resnet18 eval, as precompile captured
+// it) with a report's measured data beside it: Time colours the profiled nodes and a collapsed
+// module by its total, Error the localised nodes with those leaving eager's band framed, Memory
+// every allocation with the peak framed; each with a legend in units; the top-nodes table sorts
+// and a click selects the node; a lens without data is off and says why. PS_SHOT_DIR=DIR writes
+// each lens as the view showed it.
+#include "UiTestSupport.h"
+
+#include "graph/GraphModel.h"
+#include "graph/ModuleTree.h"
+#include "model/Capture.h"
+#include "ui/graph/GraphBoxItem.h"
+#include "ui/graph/GraphCanvas.h"
+#include "ui/graph/GraphToolBar.h"
+#include "ui/graph/GraphView.h"
+#include "ui/graph/LensPalette.h"
+#include "ui/graph/TopNodesPanel.h"
+
+#include <QFile>
+#include <QHeaderView>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+using namespace ps::uitest;
+using ps::graph::Lens;
+
+namespace {
+
+nlohmann::json resnet18Report()
+{
+    QFile f(sourcePath("tests/fixtures/graphs/resnet18_inference.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return nullptr;
+    return nlohmann::json::parse(f.readAll().toStdString());
+}
+
+/// The capture as a profiled, localised run reports it: a kernel per convolution with the
+/// batch norm and relu after it (self times rising along the graph), one naming no node of the
+/// graph; per batch norm the error against float64 beside eager's, the last four leaving the band.
+nlohmann::json measuredCapture(const nlohmann::json& graph)
+{
+    nlohmann::json kernels = nlohmann::json::array();
+    nlohmann::json nodes = nlohmann::json::array();
+    std::vector<std::string> bns;
+    int k = 0;
+    for (const auto& n : graph["node_list"]) {
+        const std::string target = n.value("target", "");
+        const std::string name = n.value("name", "");
+        if (target == "aten.convolution.default") {
+            kernels.push_back({{"name", "cpp_fused_convolution_" + std::to_string(k)}, {"nodes", {name}}, {"count", 5},
+                {"self_us", 40.0 + 25.0 * k}});
+            ++k;
+        } else if (target == "aten.native_batch_norm.default" || target == "aten.relu_.default") {
+            kernels.back()["nodes"].push_back(name);
+            if (target == "aten.native_batch_norm.default")
+                bns.push_back(name);
+        }
+    }
+    kernels.push_back({{"name", "cpp_fused_lost"}, {"nodes", {"not_in_graph"}}, {"count", 5}, {"self_us", 12.0}});
+    for (std::size_t i = 0; i < bns.size(); ++i) {
+        const bool leaves = i + 4 >= bns.size();
+        nodes.push_back({{"node", bns[i]}, {"error", leaves ? 2e-4 * (i + 1) : 1e-6 * (1 + i % 3)},
+            {"eager_error", 1e-6}, {"leaves_band", leaves}});
+    }
+    return {{"name", "fn"}, {"backend", "inductor"}, {"tracer", "make_fx"}, {"status", "ok"}, {"graph", graph},
+        {"profile",
+            {{"calls", 5}, {"wall_us", 9000.0}, {"profiled_wall_us", 9400.0}, {"overhead_us", 400.0},
+                {"kernels", kernels}, {"unattributed_us", 12.0}}},
+        {"verify",
+            {{"ran", true}, {"status", "drift"}, {"matches_eager", false},
+                {"accuracy",
+                    {{"verdict", "drift"}, {"reference", "float64"}, {"nodes", nodes},
+                        {"drift_starts", {bns.empty() ? "" : bns[bns.size() - 4]}},
+                        {"localise", {{"status", "done"}, {"observed", bns.size()}, {"seconds", 1.2}}}}}}}};
+}
+
+class UiGraphLenses : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        view.resize(1100, 600);
+        view.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+        const auto report = resnet18Report();
+        ASSERT_TRUE(report.is_object());
+        capture = ps::model::Capture::fromJson(measuredCapture(report["graph"]));
+        graph = std::make_shared<ps::graph::GraphModel>(ps::graph::GraphModel::fromJson(report["graph"]));
+        ASSERT_TRUE(shown([&]() { view.setGraph(graph, &capture); }));
+    }
+
+    bool shown(const std::function<void()>& request)
+    {
+        QSignalSpy spy(&view, &ps::ui::GraphView::graphShown);
+        request();
+        return waitFor([&]() { return spy.count() > 0 && !view.layoutPending(); }, 60000)
+            && waitForSettled([&]() { return view.canvas()->zoom(); }, 5000);
+    }
+
+    void save(const QString& name)
+    {
+        if (const QString dir = qEnvironmentVariable("PS_SHOT_DIR"); !dir.isEmpty())
+            view.grab().save(dir + "/" + name + ".png");
+    }
+
+    int node(const std::string& name) const { return graph->indexOf(name); }
+    QColor plain() const { return ps::ui::LensPalette::fill(std::string(), view.palette()); }
+
+    ps::ui::GraphView view;
+    ps::model::Capture capture;
+    std::shared_ptr<ps::graph::GraphModel> graph;
+};
+
+}  // namespace
+
+TEST_F(UiGraphLenses, TimeColoursTheProfiledNodesAndModulesByTheirTotal)
+{
+    view.setLens(Lens::Time);
+    const auto* values = view.measures().lens(Lens::Time);
+    ASSERT_TRUE(values);
+    // conv1's kernel (40 µs) covers convolution, bn1 and relu: 13.3 µs each.
+    EXPECT_NEAR(*values->node(node("convolution")), 40.0 / 3, 1e-9);
+    EXPECT_NEAR(values->unattributedUs(), 12.0, 1e-9);
+    // Every box with a value is on the ramp; a box whose nodes have none (the input) is plain.
+    view.expandModule("model");
+    ASSERT_TRUE(waitFor([&]() { return !view.layoutPending(); }, 60000));
+    auto* conv = view.boxOfNode(node("convolution"));
+    ASSERT_TRUE(conv);
+    // The ramp spans the boxes shown: conv1's nodes (13.3 µs) are its smallest, layer4's total its largest.
+    EXPECT_EQ(conv->fill(), ps::ui::LensPalette::ramp(0.0));
+    EXPECT_NE(conv->fill(), plain());
+    // A collapsed block takes its nodes' total: layer4.0, the most expensive box of all.
+    auto* layer4 = view.boxOfNode(graph->indexOf("convolution_16"));  // layer4.0: three convolutions
+    ASSERT_TRUE(layer4);
+    EXPECT_EQ(layer4->fill(), ps::ui::LensPalette::ramp(1.0));
+    const QString legend = view.legend().join('\n');
+    EXPECT_TRUE(legend.contains(QStringLiteral("µs")) || legend.contains(QStringLiteral("ms"))) << legend.toStdString();
+    EXPECT_TRUE(legend.contains(QStringLiteral("split evenly"))) << legend.toStdString();
+    EXPECT_TRUE(view.topNodes()->isVisible());
+    EXPECT_EQ(view.topNodes()->table()->rowCount(), 20 * 3 - 3);  // every conv, bn and relu it names
+    save("lens_time");
+}
+
+TEST_F(UiGraphLenses, ErrorFramesTheNodesThatLeaveEagersBandAndAModuleShowsItsWorst)
+{
+    view.setLens(Lens::Error);
+    const auto* values = view.measures().lens(Lens::Error);
+    ASSERT_TRUE(values);
+    const auto marked = view.measures().marked(Lens::Error);
+    ASSERT_EQ(marked.size(), 4u);
+    for (int n : marked)
+        EXPECT_TRUE(view.boxOfNode(n)->marked());
+    EXPECT_FALSE(view.boxOfNode(node("native_batch_norm"))->marked());
+    const QString legend = view.legend().join('\n');
+    EXPECT_TRUE(legend.contains(QStringLiteral("× band")) || legend.contains(QStringLiteral("band")))
+        << legend.toStdString();
+    // The top row is the worst node, said in eager's band and marked as leaving it.
+    auto* table = view.topNodes()->table();
+    ASSERT_GT(table->rowCount(), 0);
+    EXPECT_TRUE(table->item(0, 1)->text().contains(QStringLiteral("leaves band")));
+    EXPECT_GE(view.topNodes()->width(), 200);  // beside the canvas, not squeezed out
+    save("lens_error");
+}
+
+TEST_F(UiGraphLenses, MemoryShowsEachAllocationAndFramesThePeak)
+{
+    view.setLens(Lens::Memory);
+    ASSERT_TRUE(view.measures().memory());
+    const auto& memory = *view.measures().memory();
+    ASSERT_GE(memory.peakNode(), 0);
+    EXPECT_TRUE(view.boxOfNode(memory.peakNode())->marked());
+    const QString legend = view.legend().join('\n');
+    EXPECT_TRUE(legend.contains(QStringLiteral("peak 512.0 KiB live at native_batch_norm, 2 tensors")))
+        << legend.toStdString();
+    EXPECT_TRUE(legend.contains(QStringLiteral("held by inputs and parameters"))) << legend.toStdString();
+    save("lens_memory");
+}
+
+TEST_F(UiGraphLenses, TopNodesSortAndAClickSelectsTheNode)
+{
+    view.setLens(Lens::Time);
+    auto* table = view.topNodes()->table();
+    ASSERT_GT(table->rowCount(), 2);
+    // Largest first: the value column descends.
+    auto valueAt = [&](int row) { return table->item(row, 1)->data(Qt::UserRole).toDouble(); };
+    EXPECT_GE(valueAt(0), valueAt(1));
+    // A click on the header sorts ascending, then by name.
+    table->sortByColumn(1, Qt::AscendingOrder);
+    EXPECT_LE(valueAt(0), valueAt(table->rowCount() - 1));
+    table->sortByColumn(0, Qt::AscendingOrder);
+    EXPECT_LE(table->item(0, 0)->text(), table->item(1, 0)->text());
+    // A click on a row selects its node in the graph (opening its module).
+    const int row = 3;
+    const int wanted = view.topNodes()->nodeAt(row);
+    ASSERT_GE(wanted, 0);
+    QSignalSpy selected(&view, &ps::ui::GraphView::nodesSelected);
+    table->scrollToItem(table->item(row, 0));
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(row, 0)).center());
+    ASSERT_TRUE(waitFor([&]() { return view.selectedNodes() == QList<int>{wanted}; }, 60000));
+    EXPECT_GT(selected.count(), 0);
+}
+
+TEST_F(UiGraphLenses, LensesWithoutDataAreOffAndSayWhy)
+{
+    QString why;
+    EXPECT_TRUE(view.toolBar()->lensAvailable(Lens::Time, &why));
+    // The same graph from a run neither profiled nor localised: only Memory stays on.
+    const auto plainCapture = ps::model::Capture::fromJson(
+        {{"name", "fn"}, {"status", "ok"}, {"verify", {{"ran", true}, {"status", "ok"}}}});
+    ASSERT_TRUE(shown([&]() { view.setGraph(graph, &plainCapture); }));
+    EXPECT_FALSE(view.toolBar()->lensAvailable(Lens::Time, &why));
+    EXPECT_TRUE(why.contains(QStringLiteral("not profiled: Run > Profile"))) << why.toStdString();
+    EXPECT_FALSE(view.toolBar()->lensAvailable(Lens::Error, &why));
+    EXPECT_TRUE(why.contains(QStringLiteral("no drift to localise"))) << why.toStdString();
+    EXPECT_TRUE(view.toolBar()->lensAvailable(Lens::Memory, &why));
+    // Chosen anyway (a lens kept from the last run): nothing painted, the legend says why.
+    view.setLens(Lens::Time);
+    EXPECT_FALSE(view.topNodes()->isVisible());
+    EXPECT_TRUE(view.legend().join('\n').contains(QStringLiteral("not profiled")));
+    EXPECT_EQ(view.boxOfNode(node("convolution"))->fill(), plain());
+}
