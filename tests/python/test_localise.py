@@ -65,7 +65,7 @@ def _verify(allowance, spent=0.0):
 
 def test_a_localisation_over_the_budget_is_skipped_and_said():
     v = _verify(allowance=2.0, spent=1.5)
-    L.localise_verified(v, {"call_eager": 3.0}, [], gm=None, snapshot=(), seed=0, backend="eager")  # 12 s > 10 s
+    L.localise_verified(v, {"call_eager": 8.0}, [], gm=None, snapshot=(), seed=0, backend="eager")  # 32 s > 30 s
     loc = v["accuracy"]["localise"]
     assert loc["status"] == "skipped" and "--deep-verify" in loc["reason"]
     assert v["budget"]["skipped"] == ["localising the drift"] and "how" in v["budget"]
