@@ -352,3 +352,35 @@ TEST(UiCompareView, TheGraphsOpenOnTheModulesHoldingTheDifference)
     ASSERT_FALSE(graph.added().empty());
     EXPECT_EQ(view->graphPane()->view(1)->boxFill(graph.added().back()), ps::ui::DiffColours::added());
 }
+
+namespace {
+
+/// `side`'s run profiled: one kernel computing every node of its graph, `us` per call.
+RunSide profiled(RunSide s, double us)
+{
+    json& capture = s.report["captures"][0];
+    json nodes = json::array();
+    for (const json& n : capture["graph"]["node_list"])
+        nodes.push_back(n["name"]);
+    capture["profile"] = {{"calls", 5}, {"wall_us", us}, {"profiled_wall_us", us}, {"overhead_us", 0.0},
+        {"kernels", {{{"name", "cpp_fused_0"}, {"nodes", nodes}, {"count", 1}, {"self_us", us}}}},
+        {"unattributed_us", 0.0}};
+    return s;
+}
+
+}  // namespace
+
+TEST(UiCompareView, TwoProfiledRunsShowTheTimeOfEachModuleBeforeAndAfter)
+{
+    const QString title = QStringLiteral("Time per call by module (profile)");
+    const auto view = shown(profiled(side("run #1", {{8}, {2}}), 1000), profiled(side("run #2", {{8}, {2}}), 3000));
+    const QStringList rows = view->tablePane()->rows(title);
+    ASSERT_FALSE(rows.isEmpty());
+    // every module took three times as long: each row highlighted, the larger change first
+    for (const QString& r : rows)
+        EXPECT_TRUE(r.startsWith('*')) << r.toStdString();
+    EXPECT_EQ(rows.front(), QStringLiteral("*model.0: 333 us | 1.00 ms")) << rows.join('\n').toStdString();
+
+    const auto plain = shown(side("run #1", {{8}, {2}}), side("run #2", {{8}, {2}}));
+    EXPECT_TRUE(plain->tablePane()->rows(title).isEmpty());
+}

@@ -19,6 +19,7 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QElapsedTimer>
 #include <QMessageBox>
 #include <QSettings>
@@ -312,6 +313,34 @@ TEST(UiDeepVerify, TheRunMenusDeepVerificationReachesTheWorker)
         const auto& verify = run->report.captures[0].json["verify"];
         EXPECT_EQ(verify.value("/budget/deep"_json_pointer, !deep), deep) << verify.dump();
     }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(UiProfile, RunProfileMakesAVerifiedRunWithAProfileAndRunDoesNot)
+{
+    QSettings().clear();
+    TempDir dir;
+    ps::ui::MainWindow window(windowOptions(dir));
+    window.show();
+    ASSERT_TRUE(window.openPath(dir.write("tiny.py", tinyScript())));
+    auto* verify = window.findChild<QCheckBox*>("verifyToggle");
+    ASSERT_TRUE(verify);
+    verify->setChecked(false);  // Profile verifies all the same: it calls the verified artifact
+    const auto profiled = runAndWait(window, 600000, window.profileAction());
+    ASSERT_TRUE(profiled);
+    ASSERT_EQ(profiled->report.captures.size(), 1u);
+    const auto& capture = profiled->report.captures[0];
+    ASSERT_TRUE(capture.profile) << capture.json.dump();
+    EXPECT_TRUE(capture.profile->error.empty()) << capture.profile->error;
+    EXPECT_GE(capture.profile->calls, 1);
+    EXPECT_FALSE(capture.profile->kernels.empty());
+    EXPECT_EQ(capture.json.value("/verify/ran"_json_pointer, false), true);
+    const auto plain = runAndWait(window);
+    ASSERT_TRUE(plain);
+    EXPECT_FALSE(plain->report.captures.at(0).profile);
 }
 
 }  // namespace

@@ -64,12 +64,12 @@ ui::MainWindowOptions windowOptions(const TempDir& dir, bool prewarm)
     return o;
 }
 
-std::shared_ptr<const ui::RunDocument> runAndWait(ui::MainWindow& window, int timeoutMs)
+std::shared_ptr<const ui::RunDocument> runAndWait(ui::MainWindow& window, int timeoutMs, QAction* trigger)
 {
     std::shared_ptr<const ui::RunDocument> result;
     auto connection = QObject::connect(&window, &ui::MainWindow::runFinished,
         [&](const std::shared_ptr<const ui::RunDocument>& run) { result = run; });
-    window.runAction()->trigger();
+    (trigger ? trigger : window.runAction())->trigger();
     waitFor([&]() { return result != nullptr; }, timeoutMs);
     QObject::disconnect(connection);
 #ifdef PS_TEST_PYTHON  // the ui tests (not the window benchmark, which shares this file)

@@ -59,7 +59,8 @@ private:
 ui::MainWindowOptions windowOptions(const TempDir& dir, bool prewarm = true);
 
 /// Triggers Run and waits for the run to end; null on timeout.
-std::shared_ptr<const ui::RunDocument> runAndWait(ui::MainWindow& window, int timeoutMs = 600000);
+std::shared_ptr<const ui::RunDocument> runAndWait(
+    ui::MainWindow& window, int timeoutMs = 600000, QAction* trigger = nullptr);
 
 /// A script that precompiles quickly on the eager backend.
 QByteArray tinyScript();

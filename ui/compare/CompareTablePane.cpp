@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace ps::ui {
 
@@ -118,6 +119,19 @@ void CompareTablePane::setCapture(const compare::CaptureComparison& c,
             differs = std::max(a, b) > 2 * std::min(a, b) && std::max(a, b) > 1e-3;
         }
         row(timings, q(it.key()), cell(x), cell(y), differs);
+    }
+    if (!c.profile.empty()) {
+        // both runs profiled (run --profile): a module highlighted when one side lacks it or the
+        // change is over a fifth of the larger time
+        QTreeWidgetItem* modules = group(tr("Time per call by module (profile)"));
+        for (const compare::ModuleTime& m : c.profile) {
+            const auto side = [](const std::optional<double>& us) {
+                return us ? q(compare::ProfileDiff::duration(*us)) : QStringLiteral("-");
+            };
+            const double larger = std::max(m.aUs.value_or(0), m.bUs.value_or(0));
+            const bool differs = !m.aUs || !m.bUs || std::abs(m.changeUs()) > 0.2 * larger;
+            row(modules, q(m.module), side(m.aUs), side(m.bUs), differs);
+        }
     }
     differences(tr("Made from (torch, Python, machine, environment)"), provenance);
 

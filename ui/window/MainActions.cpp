@@ -110,6 +110,10 @@ void MainActions::buildActions()
     });
     m_runAction = make(tr("&Run"), QKeySequence(Qt::CTRL | Qt::Key_R), [w]() { w->startRun(); });
     m_runAction->setToolTip(tr("Run precompile on the script in the worker (Ctrl+R)"));
+    m_profileAction
+        = make(tr("&Profile"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), [w]() { w->startRun(true); });
+    m_profileAction->setToolTip(tr("Run, verify, then call the artifact a few times under torch.profiler: the time "
+                                   "of each kernel and the graph nodes it computes (--profile, Ctrl+Shift+R)"));
     m_cancelAction = make(tr("&Cancel Run"), QKeySequence(Qt::CTRL | Qt::Key_Period), [w]() { w->cancelRun(); });
     m_cancelAction->setToolTip(tr("Kill the worker running the script (Ctrl+.)"));
     // A setting, not an action: the menu shows a check mark and the tool bar a check box.
@@ -184,6 +188,7 @@ void MainActions::buildMenus()
 
     QMenu* run = bar->addMenu(tr("&Run"));
     run->addAction(m_runAction);
+    run->addAction(m_profileAction);
     run->addAction(m_cancelAction);
     run->addSeparator();
     QMenu* backend = run->addMenu(tr("&Backend"));
@@ -250,6 +255,7 @@ void MainActions::buildToolBar()
     bar->addAction(m_saveAction);
     bar->addSeparator();
     bar->addAction(m_runAction);
+    bar->addAction(m_profileAction);
     bar->addAction(m_cancelAction);
     bar->addSeparator();
     m_backendCombo = new QComboBox;
@@ -310,6 +316,7 @@ QString MainActions::tracerChoice() const
 void MainActions::setRunning(bool running)
 {
     m_runAction->setEnabled(!running);
+    m_profileAction->setEnabled(!running);
     m_cancelAction->setEnabled(running);
     m_backendCombo->setEnabled(!running);
     m_tracerCombo->setEnabled(!running);

@@ -54,6 +54,7 @@ public:
     explicit MainActions(const Parts& parts);
 
     QAction* runAction() const { return m_runAction; }
+    QAction* profileAction() const { return m_profileAction; }  ///< Run > Profile: a run with --profile
     QAction* pushKeptRunsAction() const { return m_pushKeptRunsAction; }
     QAction* exportTraceAction() const { return m_exportTraceAction; }
     QAction* cancelAction() const { return m_cancelAction; }
@@ -97,6 +98,7 @@ private:
     QAction* m_findPrevAction;
     QAction* m_gotoAction;
     QAction* m_runAction;
+    QAction* m_profileAction;
     QAction* m_cancelAction;
     QAction* m_verifyAction;
     QCheckBox* m_verifyToggle = nullptr;

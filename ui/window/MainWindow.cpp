@@ -389,6 +389,11 @@ QAction* MainWindow::runAction() const
     return m_actions->runAction();
 }
 
+QAction* MainWindow::profileAction() const
+{
+    return m_actions->profileAction();
+}
+
 QAction* MainWindow::cancelAction() const
 {
     return m_actions->cancelAction();
@@ -419,7 +424,7 @@ QString MainWindow::tracerChoice() const
     return m_actions->tracerChoice();
 }
 
-void MainWindow::startRun()
+void MainWindow::startRun(bool profile)
 {
     if (isRunning())
         return;
@@ -436,12 +441,16 @@ void MainWindow::startRun()
         options.backend = backendChoice().toStdString();
     if (!tracerChoice().isEmpty())
         options.tracer = tracerChoice().toStdString();
-    options.verify = m_actions->verifyAction()->isChecked();
+    // the profile calls the artifact verification loaded: Profile verifies whatever the Verify box says
+    options.verify = profile || m_actions->verifyAction()->isChecked();
+    options.profile = profile;
     options.deepVerify = options.verify && m_actions->deepVerifyAction()->isChecked();
     options.timeoutSeconds = QSettings().value(QStringLiteral("run/timeoutSeconds"), 600).toDouble();
     QStringList how;
     how << (backendChoice().isEmpty() ? tr("script's backend") : backendChoice());
     how << (tracerChoice().isEmpty() ? tr("script's tracer") : tracerChoice());
+    if (profile)
+        how << tr("profiled");
     m_runs->start(options, tr("%1 (%2)").arg(UnsavedScript::displayName(script), how.join(", ")));
     updateRunActions();
 }

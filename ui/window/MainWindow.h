@@ -95,13 +95,15 @@ public:
     QString stageText() const;
     bool isRunning() const;
     QAction* runAction() const;
+    QAction* profileAction() const;
     QAction* deepVerifyAction() const;
     QAction* cancelAction() const;
     QStringList recentFiles() const;
     PaneCycler* panes() const { return m_panes; }
 
 public slots:
-    void startRun();
+    /// `profile`: Run > Profile, a verified run whose artifact calls are then profiled per kernel.
+    void startRun(bool profile = false);
     void cancelRun();
     void showAbout();
     /// Help > Keyboard Shortcuts (ShortcutsDialog, non-modal).
