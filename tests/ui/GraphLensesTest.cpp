@@ -9,6 +9,7 @@
 #include "graph/GraphModel.h"
 #include "graph/ModuleTree.h"
 #include "model/Capture.h"
+#include "model/JsonFields.h"
 #include "ui/graph/GraphBoxItem.h"
 #include "ui/graph/GraphCanvas.h"
 #include "ui/graph/GraphToolBar.h"
@@ -220,4 +221,78 @@ TEST_F(UiGraphLenses, LensesWithoutDataAreOffAndSayWhy)
     EXPECT_FALSE(view.topNodes()->isVisible());
     EXPECT_TRUE(view.legend().join('\n').contains(QStringLiteral("not profiled")));
     EXPECT_EQ(view.boxOfNode(node("convolution"))->fill(), plain());
+}
+
+namespace {
+
+/// A real run's capture (tests/fixtures/graphs/NAME.json: its graph, lowering, profile and verify).
+ps::model::Capture realCapture(const QString& name)
+{
+    QFile f(sourcePath("tests/fixtures/graphs/" + name + ".json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return ps::model::Capture::fromJson(nlohmann::json::parse(f.readAll().toStdString())["capture"]);
+}
+
+class UiGraphLensesOnARun : public ::testing::Test {
+protected:
+    void open(const QString& name)
+    {
+        view.resize(1100, 600);
+        view.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+        capture = realCapture(name);
+        graph = std::make_shared<ps::graph::GraphModel>(
+            ps::graph::GraphModel::fromJson(ps::model::JsonFields::member(capture.json, "graph"),
+                ps::model::JsonFields::member(capture.json, "lowering")));
+        ASSERT_FALSE(graph->empty());
+        QSignalSpy spy(&view, &ps::ui::GraphView::graphShown);
+        view.setGraph(graph, &capture);
+        ASSERT_TRUE(waitFor([&]() { return spy.count() > 0 && !view.layoutPending(); }, 60000));
+    }
+
+    void save(const QString& name)
+    {
+        if (const QString dir = qEnvironmentVariable("PS_SHOT_DIR"); !dir.isEmpty())
+            view.grab().save(dir + "/" + name + ".png");
+    }
+
+    ps::ui::GraphView view;
+    ps::model::Capture capture;
+    std::shared_ptr<ps::graph::GraphModel> graph;
+};
+
+}  // namespace
+
+TEST_F(UiGraphLensesOnARun, Resnet18InferenceProfiledOnInductorPaintsItsKernels)
+{
+    open("resnet18_inference_profiled");
+    ASSERT_TRUE(capture.profile);
+    view.setLens(Lens::Time);
+    const auto* values = view.measures().lens(Lens::Time);
+    ASSERT_TRUE(values) << view.measures().unavailable(Lens::Time).toStdString();
+    // The nodes' times add up to the self time of every kernel that names a node of the graph.
+    double named = 0, painted = 0;
+    for (const auto& k : capture.profile->kernels)
+        for (const auto& n : k.nodes)
+            if (graph->indexOf(n) >= 0) {
+                named += k.selfUs;
+                break;
+            }
+    for (int i = 0; i < static_cast<int>(graph->nodes().size()); ++i)
+        painted += values->node(i).value_or(0);
+    EXPECT_GT(painted, 0);
+    EXPECT_NEAR(painted, named, 1e-6 * named);
+    const auto* root = view.moduleTree();
+    ASSERT_TRUE(root);
+    EXPECT_NEAR(*values->module(*root, root->find("model")) + 0.0, painted, 1e-6 * painted + 1e-9);
+    EXPECT_GT(view.topNodes()->table()->rowCount(), 10);
+    save("real_resnet18_time");
+
+    view.setLens(Lens::Memory);
+    const auto& memory = *view.measures().memory();
+    EXPECT_GT(memory.peak(), 0u);
+    EXPECT_TRUE(view.boxOfNode(memory.peakNode())->marked());
+    EXPECT_TRUE(view.legend().join('\n').contains(QStringLiteral("peak"))) << view.legend().join('\n').toStdString();
+    save("real_resnet18_memory");
 }
