@@ -14,8 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -24,11 +26,11 @@ SCRIPT = os.path.join(ROOT, "tests", "gallery", "resnet18_inference.py")
 RATIO_TARGET = 1.5  # run --profile against run: five more calls plus five profiled
 
 
-def studio(build: str, profile: bool) -> tuple[float, dict]:
+def studio(build: str, profile: bool, env: dict) -> tuple[float, dict]:
     cmd = [os.path.join(build, "bin", "precompile-studio"), "run", SCRIPT, "--backend", "inductor", "--json",
            "--no-store"] + (["--profile"] if profile else [])
     t0 = time.perf_counter()
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, check=False)
     wall = time.perf_counter() - t0
     try:
         report = json.loads(p.stdout)
@@ -43,12 +45,24 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args()
     build = os.path.abspath(a.build)
-    studio(build, False)  # warm-up: page cache, Inductor's cache
-    studio(build, True)
+    # Inductor's and the studio's caches of their own: the warm-up's cold lowering teaches the studio
+    # which graph nodes each C++ kernel computes (capture/lowering.py), so the warm runs map them too
+    caches = tempfile.mkdtemp(prefix="ps-bench-profile-")
+    env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": os.path.join(caches, "inductor"),
+           "PRECOMPILE_STUDIO_CACHE_DIR": os.path.join(caches, "studio")}
+    try:
+        return measure(build, a.rounds, env)
+    finally:
+        shutil.rmtree(caches, ignore_errors=True)
+
+
+def measure(build: str, rounds: int, env: dict) -> int:
+    studio(build, False, env)  # warm-up: page cache, Inductor's cache
+    studio(build, True, env)
     plain, profiled, reports = [], [], []
-    for _ in range(a.rounds):
-        plain.append(studio(build, False)[0])
-        wall, report = studio(build, True)
+    for _ in range(rounds):
+        plain.append(studio(build, False, env)[0])
+        wall, report = studio(build, True, env)
         profiled.append(wall)
         reports.append(report)
     caps = [(r.get("captures") or [{}])[0] for r in reports]
