@@ -1,5 +1,6 @@
 // The numeric lenses on a real model's graph (torchvision resnet18 eval, as precompile captured
-// it) with a report's measured data beside it: Time colours the profiled nodes and a collapsed
+// it) with a report's measured data beside it, then on real runs (tests/fixtures/graphs: resnet18
+// eval profiled on inductor, resnet18's training step that drifts): Time colours the profiled nodes and a collapsed
 // module by its total, Error the localised nodes with those leaving eager's band framed, Memory
 // every allocation with the peak framed; each with a legend in units; the top-nodes table sorts
 // and a click selects the node; a lens without data is off and says why. PS_SHOT_DIR=DIR writes
@@ -295,4 +296,34 @@ TEST_F(UiGraphLensesOnARun, Resnet18InferenceProfiledOnInductorPaintsItsKernels)
     EXPECT_TRUE(view.boxOfNode(memory.peakNode())->marked());
     EXPECT_TRUE(view.legend().join('\n').contains(QStringLiteral("peak"))) << view.legend().join('\n').toStdString();
     save("real_resnet18_memory");
+}
+
+TEST_F(UiGraphLensesOnARun, Resnet18TrainingStepThatDriftsPaintsWhereItLeavesEagersBand)
+{
+    open("resnet18_training_drift");
+    ASSERT_TRUE(capture.verify && capture.verify->accuracy);
+    const auto& accuracy = *capture.verify->accuracy;
+    ASSERT_FALSE(accuracy.driftStarts.empty());
+    view.setLens(Lens::Error);
+    const auto* values = view.measures().lens(Lens::Error);
+    ASSERT_TRUE(values) << view.measures().unavailable(Lens::Error).toStdString();
+    // Every node the report says leaves the band is framed, and the drift starts among them.
+    std::size_t leaving = 0;
+    for (const auto& n : accuracy.nodes)
+        leaving += n.leavesBand && graph->indexOf(n.node) >= 0;
+    EXPECT_GT(leaving, 0u);
+    EXPECT_EQ(view.measures().marked(Lens::Error).size(), leaving);
+    for (const auto& start : accuracy.driftStarts) {
+        const int n = graph->indexOf(start);
+        ASSERT_GE(n, 0) << start;
+        EXPECT_TRUE(values->leavesBand(n)) << start;
+        EXPECT_TRUE(view.boxOfNode(n)->marked()) << start;
+        EXPECT_GT(*values->node(n), 1.0) << start;  // past eager's own error
+    }
+    save("real_resnet18_train_error");
+
+    // The training step's memory: backward keeps the forward's activations alive.
+    view.setLens(Lens::Memory);
+    EXPECT_GT(view.measures().memory()->peak(), 10u * 1024 * 1024);
+    save("real_resnet18_train_memory");
 }
