@@ -303,7 +303,8 @@ def _profiler(rec: CaptureRecord) -> Callable[[Callable, tuple], None]:
         from precompile_studio.verify.profile import profile_artifact
 
         t0 = time.perf_counter()
-        rec.profile = profile_artifact(f, args, rec.lowering, rec.backend, rec.timings.get("call"))
+        rec.profile = profile_artifact(f, args, rec.lowering, rec.backend, rec.timings.get("call"),
+                                       rec.devices or ())
         rec.timings["profile"] = time.perf_counter() - t0
     return profile
 

@@ -21,13 +21,17 @@ Timing: one warm-up call, then ``calls`` calls timed without the profiler (the m
 those records' durations is ``profiled_wall_us``). A site's time is its record's total (the
 kernel and any ATen ops under it); ``unattributed_us`` is the call record's time outside every
 site (Python glue, allocations, the calling convention). Figures are per artifact call.
+Where the example tensors live on a GPU every call waits for its devices before the clock stops
+(common.devices), so the walls include the device's work; the sites' times are then the host's
+(kernel launches) and the wait is unattributed: CUDA kernels are not timed one by one yet.
 """
 from __future__ import annotations
 
 import statistics
 import sys
-import time
 from collections.abc import Callable
+
+from precompile_studio.common.devices import synchronize, timed
 
 MAX_CALLS = 5        # calls timed, and as many profiled
 BUDGET_S = 10.0      # seconds the profiled and unprofiled calls may take together, past the warm-up
@@ -37,7 +41,7 @@ _CALL = "ps::call"
 
 
 def profile_artifact(f: Callable, args: tuple, lowering: dict | None, backend: str,
-                     call_s: float | None = None) -> dict:
+                     call_s: float | None = None, devices: list[str] | tuple[str, ...] = ()) -> dict:
     """The report's ``profile`` for artifact ``f`` on ``args``; a failure is ``{"error": ...}``
     with whatever was measured, never an exception."""
     out: dict = {"calls": 0, "wall_us": None, "profiled_wall_us": None, "overhead_us": None,
@@ -51,19 +55,15 @@ def profile_artifact(f: Callable, args: tuple, lowering: dict | None, backend: s
         if namespace is None:
             out["error"] = "the loaded artifact exposes no module namespace to profile"
             return out
-        t0 = time.perf_counter()
-        f(*args)  # warm-up
-        warm = time.perf_counter() - t0
+        warm = timed(devices, lambda: f(*args))[1]  # warm-up
         per = max(warm, call_s or 0.0)
         calls = max(1, min(MAX_CALLS, int(BUDGET_S / (2 * per)) if per > 0 else MAX_CALLS))
         walls = []
         for _ in range(calls):
-            t0 = time.perf_counter()
-            f(*args)
-            walls.append(time.perf_counter() - t0)
+            walls.append(timed(devices, lambda: f(*args))[1])
         out["calls"] = calls
         out["wall_us"] = statistics.median(walls) * 1e6
-        events = _profiled(f, args, namespace, sites, calls)
+        events = _profiled(f, args, namespace, sites, calls, tuple(devices or ()))
         kernels, unattributed, profiled = attribute(events, sites, calls)
         out["profiled_wall_us"] = profiled
         out["overhead_us"] = profiled - out["wall_us"]
@@ -161,7 +161,8 @@ def _wrappers(namespace: dict, sites: dict[int, dict]) -> dict[str, object]:
     return out
 
 
-def _profiled(f: Callable, args: tuple, namespace: dict, sites: dict[int, dict], calls: int):
+def _profiled(f: Callable, args: tuple, namespace: dict, sites: dict[int, dict], calls: int,
+              devices: tuple[str, ...] = ()):
     """The profiler's events of ``calls`` calls with the wrappers in place, which are removed
     before returning."""
     from torch.profiler import ProfilerActivity, profile, record_function
@@ -173,8 +174,10 @@ def _profiled(f: Callable, args: tuple, namespace: dict, sites: dict[int, dict],
             f(*args)  # the profiler's own first-call cost, outside every record (not counted)
             namespace.update(wrappers)
             for _ in range(calls):
+                synchronize(devices)
                 with record_function(_CALL):
                     f(*args)
+                    synchronize(devices)
     finally:
         namespace.update(saved)
     return prof.events()
