@@ -177,6 +177,11 @@ TEST_F(UiGraphLenses, MemoryShowsEachAllocationAndFramesThePeak)
     EXPECT_TRUE(legend.contains(QStringLiteral("peak 512.0 KiB live at native_batch_norm, 2 tensors")))
         << legend.toStdString();
     EXPECT_TRUE(legend.contains(QStringLiteral("held by inputs and parameters"))) << legend.toStdString();
+    // Selecting the peak's node says so in its details.
+    view.selectNodes({memory.peakNode()}, true);
+    ASSERT_TRUE(waitFor(
+        [&]() { return view.detailsText().contains(QStringLiteral("peak: 512.0 KiB live, 2 tensors")); }, 60000))
+        << view.detailsText().toStdString();
     save("lens_memory");
 }
 

@@ -1,6 +1,7 @@
 #include "ui/graph/GraphMeasures.h"
 
 #include "graph/GraphModel.h"
+#include "graph/ModuleTree.h"
 #include "model/Capture.h"
 #include "ui/graph/LensPalette.h"
 
@@ -166,6 +167,53 @@ QString GraphMeasures::peakText() const
         .arg(text(bytes, static_cast<double>(m_memory->peak())), m_peakName)
         .arg(m_memory->aliveAtPeak().size())
         .arg(text(bytes, static_cast<double>(m_memory->held())));
+}
+
+QString GraphMeasures::detailsHtml(
+    graph::Lens lens, const graph::ModuleTree& tree, const QList<int>& nodes, const QList<int>& modules) const
+{
+    const auto* values = this->lens(lens);
+    if (!values || (nodes.isEmpty() && modules.isEmpty()))
+        return {};
+    const auto m = measureOf(lens);
+    const auto bytes = graph::MeasuredLens::Measure::Memory;
+    QStringList lines;
+    if (modules.size() == 1) {
+        const int id = modules.front();
+        const auto v = values->module(tree, id);
+        QString line = QObject::tr("%1: %2").arg(
+            m == graph::MeasuredLens::Measure::Error ? QObject::tr("worst") : QObject::tr("total"),
+            v ? text(m, *v) : QObject::tr("none"));
+        if (m == bytes) {
+            std::uint64_t peak = 0;
+            for (int n : tree.nodesIn(id))
+                peak = std::max(peak, m_memory->liveAfter(n));
+            line += QObject::tr("; peak live in it: %1").arg(text(bytes, static_cast<double>(peak)));
+        }
+        lines << line;
+    } else if (nodes.size() == 1) {
+        const int n = nodes.front();
+        const auto v = values->node(n);
+        QString line = v ? text(m, *v) : QObject::tr("no value");
+        if (m == graph::MeasuredLens::Measure::Time && !values->kernelOf(n).empty())
+            line += QObject::tr(" (from %1, split over its nodes)").arg(QString::fromStdString(values->kernelOf(n)));
+        if (m == graph::MeasuredLens::Measure::Error && values->leavesBand(n))
+            line += QObject::tr(", leaves eager's band");
+        if (m == bytes) {
+            line = QObject::tr("allocates %1; live after it: %2")
+                       .arg(m_memory->alias(n) ? QObject::tr("nothing (an alias)") : line)
+                       .arg(text(bytes, static_cast<double>(m_memory->liveAfter(n))));
+            if (n == m_memory->peakNode())
+                line += QObject::tr("; <b>peak: %1 live, %2 tensors</b>")
+                            .arg(text(bytes, static_cast<double>(m_memory->peak())))
+                            .arg(m_memory->aliveAtPeak().size());
+        }
+        lines << line;
+    }
+    if (lines.isEmpty())
+        return {};
+    return QStringLiteral("<p><b>%1</b>: %2</p>")
+        .arg(QString::fromStdString(graph::MeasuredLens::name(m)).toHtmlEscaped(), lines.join(QStringLiteral("<br>")));
 }
 
 }  // namespace ps::ui

@@ -4,6 +4,7 @@
 #include "graph/GraphMemory.h"
 #include "graph/MeasuredLens.h"
 
+#include <QList>
 #include <QString>
 
 #include <optional>
@@ -11,7 +12,8 @@
 
 namespace ps::graph {
 class GraphModel;
-}
+class ModuleTree;
+}  // namespace ps::graph
 namespace ps::model {
 struct Capture;
 }
@@ -41,6 +43,11 @@ public:
     /// One line about the memory's peak: "peak 512 KiB live at native_batch_norm, 2 tensors;
     /// 44.7 MiB held by inputs and parameters".
     QString peakText() const;
+    /// What the lens measured on the selected nodes and module boxes, for the details pane:
+    /// a node's value (Memory: and the live total after it, the peak said at its node), a
+    /// module's total or worst (Memory: and its peak live); "" for a lens without data.
+    QString detailsHtml(
+        graph::Lens lens, const graph::ModuleTree& tree, const QList<int>& nodes, const QList<int>& modules) const;
 
 private:
     std::optional<graph::GraphMemory> m_memory;

@@ -125,11 +125,19 @@ void GraphSidePanel::onLink(const QUrl& url)
 
 void GraphSidePanel::setDetailsHtml(const QString& html)
 {
-    m_details->setHtml(html);
+    m_detailsHtml = html;
+    m_details->setHtml(m_measureHtml.isEmpty() || html.isEmpty() ? html : m_measureHtml + html);
+}
+
+void GraphSidePanel::setMeasureHtml(const QString& html)
+{
+    m_measureHtml = html;
+    setDetailsHtml(m_detailsHtml);
 }
 
 void GraphSidePanel::clearDetails()
 {
+    m_detailsHtml.clear();
     m_details->clear();
 }
 

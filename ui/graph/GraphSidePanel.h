@@ -34,6 +34,9 @@ public:
     void setGraph(const graph::GraphModel* graph);
 
     void setDetailsHtml(const QString& html);
+    /// What the numeric lens measured on the selection (GraphMeasures::detailsHtml), shown above
+    /// the details while there are any; "" none.
+    void setMeasureHtml(const QString& html);
     void clearDetails();
     QString detailsText() const;
     /// Ticks the tree as `state` says and unfolds the modules it expands: every expanded
@@ -58,6 +61,8 @@ private:
     void onLink(const QUrl& url);
 
     const graph::GraphModel* m_graph = nullptr;
+    QString m_detailsHtml;
+    QString m_measureHtml;
     ModuleTreeModel* m_model;
     QTreeView* m_modules;
     QTextBrowser* m_details;

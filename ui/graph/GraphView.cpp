@@ -79,6 +79,7 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
     m_selection = new GraphSelection(
         {m_session, m_scene, m_canvas, m_toolBar, m_side, m_expansion}, [this](int node) { return boxOfNode(node); },
         this);
+    connect(m_selection, &GraphSelection::nodesSelected, this, &GraphView::showMeasured);
     connect(m_selection, &GraphSelection::nodesSelected, this, &GraphView::nodesSelected);
     connect(m_side, &GraphSidePanel::moduleActivated, this, [this](int m) {
         if (const auto* tree = moduleTree()) {
@@ -316,6 +317,7 @@ void GraphView::applyLens()
         m_split->setSizes(sizes);
     }
     m_topNodes->setVisible(values != nullptr);
+    showMeasured();
     if (!m_nodeFills.empty()) {
         m_toolBar->clearLegend();  // the fills stand for something else than the lens
         m_scene->applyFills(*moduleTree(), *m_visible, m_nodeFills, palette(), &mini);
@@ -323,6 +325,13 @@ void GraphView::applyLens()
     m_minimap->setBoxes(m_scene->sceneRect(), mini);
     m_scene->setOverviewBoxes(std::move(mini));
     m_scene->markNodes(*graph(), *m_visible, marked);
+}
+
+void GraphView::showMeasured()
+{
+    m_side->setMeasureHtml(graph() && moduleTree()
+            ? m_measures.detailsHtml(m_lens, *moduleTree(), selectedNodes(), m_scene->selectedModules())
+            : QString());
 }
 
 void GraphView::setMarkedNodes(const QList<int>& nodes)

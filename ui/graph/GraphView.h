@@ -189,6 +189,8 @@ private:
     void onLayoutFailed(const QString& why);
     void buildScene();
     void applyLens();
+    /// The numeric lens's values of the selection, above its details.
+    void showMeasured();
     void onExpandRequested(QGraphicsItem* item, bool expand);
     void onItemActivated(QGraphicsItem* item);
     void updateSummary();
