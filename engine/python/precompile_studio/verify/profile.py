@@ -32,6 +32,7 @@ import sys
 from collections.abc import Callable
 
 from precompile_studio.common.devices import synchronize, timed
+from precompile_studio.common.native_log import NativeLogFilter
 
 MAX_CALLS = 5        # calls timed, and as many profiled
 BUDGET_S = 10.0      # seconds the profiled and unprofiled calls may take together, past the warm-up
@@ -170,7 +171,7 @@ def _profiled(f: Callable, args: tuple, namespace: dict, sites: dict[int, dict],
     wrappers = _wrappers(namespace, sites)
     saved = {name: namespace[name] for name in wrappers}
     try:
-        with profile(activities=[ProfilerActivity.CPU]) as prof:
+        with NativeLogFilter(), profile(activities=[ProfilerActivity.CPU]) as prof:
             f(*args)  # the profiler's own first-call cost, outside every record (not counted)
             namespace.update(wrappers)
             for _ in range(calls):
