@@ -82,7 +82,7 @@ def test_a_second_capture_hits_the_cache_and_still_adds_up():
 
 
 def test_the_eager_backend_is_tracing_and_writing_python_code():
-    rep = run_script("prof_eager.py", verify=False)
+    rep = run_script("prof_mlp.py", verify=False, backend="eager")
     cap = rep["captures"][0]
     p = phases(cap)
     assert sum(p.values()) == pytest.approx(cap["timings_s"]["precompile"], abs=1e-4)
@@ -96,7 +96,7 @@ def test_without_torchs_event_hook_only_the_studios_spans_are_named(monkeypatch)
     import torch._dynamo.utils as du
 
     monkeypatch.delattr(du, "record_chromium_event_internal")
-    rep = run_script("prof_eager.py", verify=False)
+    rep = run_script("prof_mlp.py", verify=False, backend="eager")
     cap = rep["captures"][0]
     assert cap["status"] == "ok"
     trace = cap["compile_trace"]
@@ -114,7 +114,7 @@ def test_a_failing_profile_never_loses_the_capture(monkeypatch):
         raise RuntimeError("profiler bug")
 
     monkeypatch.setattr(runner, "compile_profile", broken)
-    rep = run_script("prof_eager.py", verify=False)
+    rep = run_script("prof_mlp.py", verify=False, backend="eager")
     cap = rep["captures"][0]
     assert cap["status"] == "ok" and cap["artifact"] is not None
     assert cap["compile_profile"] is None and cap["compile_trace"] is None
@@ -129,7 +129,7 @@ def test_the_hooks_are_gone_after_the_call():
 
     before = (builtins.__import__, importlib.import_module, du.record_chromium_event_internal, P._capture,
               P.PrecompiledModule.__dict__["to_python_code"])
-    run_script("prof_eager.py", verify=False)
+    run_script("prof_mlp.py", verify=False, backend="eager")
     after = (builtins.__import__, importlib.import_module, du.record_chromium_event_internal, P._capture,
              P.PrecompiledModule.__dict__["to_python_code"])
     assert before == after

@@ -33,7 +33,7 @@ def test_inductor_kernels_are_named_and_mapped_to_every_node_a_kernel_computes(r
 
 
 def test_eager_ops_are_the_graph_nodes_in_turn(run):
-    report = run("kp_eager.py", profile=True)
+    report = run("kp_mlp.py", profile=True, backend="eager")
     cap = report["captures"][0]
     p = cap["profile"]
     assert "error" not in p, p
@@ -50,7 +50,7 @@ def test_without_the_flag_there_is_no_profile(run):
 
 
 def test_without_verification_the_profile_says_why(run):
-    cap = run("kp_eager.py", profile=True, verify=False)["captures"][0]
+    cap = run("kp_mlp.py", profile=True, verify=False, backend="eager")["captures"][0]
     assert cap["profile"]["calls"] == 0 and "verification was turned off" in cap["profile"]["error"]
 
 

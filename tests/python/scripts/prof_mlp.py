@@ -1,7 +1,7 @@
 import torch
 
 # Sizes no other test script uses: inductor's FX graph cache misses, so the kernels are generated.
-backend = "inductor"
+backend = "inductor"  # the tests run it with backend="eager" too
 
 
 class MLP(torch.nn.Module):
