@@ -4,7 +4,8 @@ to the profiled wall, and the wrappers that name the call sites are gone afterwa
 import torch
 
 from precompile_studio.capture.lowering import map_python_code
-from precompile_studio.verify.profile import _namespace, profile_artifact
+from precompile_studio.verify.call_sites import loaded_namespace
+from precompile_studio.verify.profile import profile_artifact
 
 
 def _sums_to_wall(p: dict) -> None:
@@ -64,7 +65,7 @@ def test_the_wrappers_are_removed_and_the_artifact_computes_the_same():
 
     code, cache = torch.compiler.precompile(fn, model, x, backend="inductor")
     f = torch.compiler.precompile.load(code, cache)
-    ns = _namespace(f)
+    ns = loaded_namespace(f)
     before = dict(ns)
     expected = f(model, x)
     p = profile_artifact(f, (model, x), map_python_code(code, "inductor"), "inductor")

@@ -31,12 +31,12 @@ from __future__ import annotations
 import ast
 import math
 import re
-import sys
 import time
 from typing import Any
 
 from precompile_studio.common.calls import fresh_copy
 from precompile_studio.verify.accuracy import _num, float64_args, floor, multiplier, robust_error
+from precompile_studio.verify.call_sites import CallSiteProxy, TorchWithOps
 
 LOCALISED = ("numerics drift", "wrong")  # the verdicts localised
 NAMED = 3            # drift starts named in the summary
@@ -162,36 +162,6 @@ class _Capture:
         self.best: tuple | None = None  # (distance to eager, node name, error, eager error, leaves)
 
 
-class _Recorder:
-    """An attribute path of the loaded module's globals (``extern_kernels``, ``torch.ops``)
-    whose calls from a known extern call line keep a copy of what they wrote."""
-
-    def __init__(self, obj, note):
-        self._obj, self._note = obj, note
-
-    def __getattr__(self, name):
-        return _Recorder(getattr(self._obj, name), self._note)
-
-    def __call__(self, *args, **kwargs):
-        out = self._obj(*args, **kwargs)
-        frame = sys._getframe(1)
-        if frame.f_code.co_filename == "<precompile>":
-            written = kwargs.get("out")
-            self._note(frame.f_lineno, written if written is not None else out)
-        return out
-
-
-class _TorchProxy:
-    """``torch`` in the loaded module's globals, its ``ops`` recorded."""
-
-    def __init__(self, torch_module, note):
-        self._torch, self._note = torch_module, note
-
-    def __getattr__(self, name):
-        value = getattr(self._torch, name)
-        return _Recorder(value, self._note) if name == "ops" else value
-
-
 def _tensors(v) -> list:
     import torch
 
@@ -228,10 +198,13 @@ def inductor_buffers(f, python_code: str, lowering: dict, call, inputs: list | N
     caps: list[_Capture] = []
     externs = {e["end"]: set(e.get("nodes") or []) or None for e in lowering.get("extern_calls") or []}
 
-    def note_extern(line: int, written) -> None:
+    def note_extern(line: int, call, kwargs: dict):
+        out = call()
         if line in externs:
-            for t in _tensors(written):
+            written = kwargs.get("out")
+            for t in _tensors(written if written is not None else out):
                 caps.append(_Capture(t.detach().clone(), externs[line]))
+        return out
 
     saved: dict[str, Any] = {}
 
@@ -258,10 +231,10 @@ def inductor_buffers(f, python_code: str, lowering: dict, call, inputs: list | N
         for name in ("extern_kernels", "aten"):
             if name in ns:
                 saved[name] = ns[name]
-                ns[name] = _Recorder(ns[name], note_extern)
+                ns[name] = CallSiteProxy(ns[name], note_extern)
         if "torch" in ns:
             saved["torch"] = ns["torch"]
-            ns["torch"] = _TorchProxy(ns["torch"], note_extern)
+            ns["torch"] = TorchWithOps(ns["torch"], note_extern)
         call()
     finally:
         ns.update(saved)

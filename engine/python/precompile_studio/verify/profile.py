@@ -28,15 +28,14 @@ Where the example tensors live on a GPU every call waits for its devices before 
 from __future__ import annotations
 
 import statistics
-import sys
 from collections.abc import Callable
 
 from precompile_studio.common.devices import synchronize, timed
 from precompile_studio.common.native_log import NativeLogFilter
+from precompile_studio.verify.call_sites import CallSiteProxy, TorchWithOps, loaded_namespace
 
 MAX_CALLS = 5        # calls timed, and as many profiled
 BUDGET_S = 10.0      # seconds the profiled and unprofiled calls may take together, past the warm-up
-CODE_FILE = "<precompile>"  # the file name precompile.load compiles python_code under
 _SITE = "ps@"        # record_function prefix of a call site, followed by its python_code line
 _CALL = "ps::call"
 
@@ -52,7 +51,7 @@ def profile_artifact(f: Callable, args: tuple, lowering: dict | None, backend: s
         if not sites:
             out["error"] = "the lowering map names no call sites to profile (python_code not mapped)"
             return out
-        namespace = _namespace(f)
+        namespace = loaded_namespace(f)
         if namespace is None:
             out["error"] = "the loaded artifact exposes no module namespace to profile"
             return out
@@ -96,69 +95,27 @@ def call_sites(lowering: dict | None, backend: str) -> dict[int, dict]:
 
 
 # --------------------------------------------------------------------------- the wrappers
-def _namespace(f: Callable) -> dict | None:
-    """The globals python_code was executed in (precompile.load's module namespace)."""
-    fwd = getattr(f, "_loaded_forward", None)
-    ns = getattr(fwd, "__globals__", None)
-    return ns if isinstance(ns, dict) else None
-
-
-def _site_line() -> int | None:
-    """The python_code line that called the wrapper (two frames up), if it is python_code's."""
-    frame = sys._getframe(2)
-    return frame.f_lineno if frame.f_code.co_filename == CODE_FILE else None
-
-
-class _Traced:
-    """A callable (or a namespace of them: ``extern_kernels``, ``aten``, ``torch.ops``) whose calls
-    from a known line of python_code run inside a ``record_function`` naming that line."""
-
-    __slots__ = ("_target", "_lines")
-
-    def __init__(self, target, lines: set[int]):
-        object.__setattr__(self, "_target", target)
-        object.__setattr__(self, "_lines", lines)
-
-    def __getattr__(self, name):
-        value = getattr(self._target, name)
-        if isinstance(value, (int, float, str, bool, type(None))):
-            return value
-        return _Traced(value, self._lines)
-
-    def __call__(self, *args, **kwargs):
-        line = _site_line()
-        if line is None or line not in self._lines:
-            return self._target(*args, **kwargs)
-        import torch
-
-        with torch.profiler.record_function(f"{_SITE}{line}"):
-            return self._target(*args, **kwargs)
-
-
-class _TorchModule:
-    """``torch`` as python_code sees it, with ``torch.ops`` traced; every other name is torch's."""
-
-    def __init__(self, torch_module, lines: set[int]):
-        self.__dict__["_torch"] = torch_module
-        self.__dict__["ops"] = _Traced(torch_module.ops, lines)
-
-    def __getattr__(self, name):
-        return getattr(self.__dict__["_torch"], name)
-
-
 def _wrappers(namespace: dict, sites: dict[int, dict]) -> dict[str, object]:
-    """{global name: its traced stand-in} for the names python_code calls kernels and ops through."""
+    """{global name: its traced stand-in} for the names python_code calls kernels and ops through:
+    a call from a known site line runs inside a ``record_function`` naming that line."""
     import torch
 
     lines = set(sites)
+
+    def around(line: int, call, _kwargs):
+        if line not in lines:
+            return call()
+        with torch.profiler.record_function(f"{_SITE}{line}"):
+            return call()
+
     out: dict[str, object] = {}
     names = {s["name"] for s in sites.values() if s["name"]} | {"extern_kernels", "aten"}
     for name in names:
         value = namespace.get(name)
-        if value is not None and callable(value) or name in ("extern_kernels", "aten") and value is not None:
-            out[name] = _Traced(value, lines)
+        if value is not None and (callable(value) or name in ("extern_kernels", "aten")):
+            out[name] = CallSiteProxy(value, around)
     if namespace.get("torch") is torch:
-        out["torch"] = _TorchModule(torch, lines)
+        out["torch"] = TorchWithOps(torch, around)
     return out
 
 
