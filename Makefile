@@ -18,7 +18,10 @@ run: build
 		$(STUDIO) run $(EXAMPLE); \
 	fi
 
+# The test-only Python environment (packaging/test-env.sh: Model Explorer, xmlschema, junit-10.xsd)
+# is made here, not by `build`: `make run` never needs it.
 test: build
+	@bash packaging/test-env.sh
 	@cd $(BUILD) && ctest --output-on-failure -j2 --timeout 1200
 
 # The fast loop: the unit suites only (ctest label `unit`: no worker, no torch, no Python
