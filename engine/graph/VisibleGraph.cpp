@@ -2,6 +2,7 @@
 
 #include "graph/CollapseState.h"
 #include "graph/GraphModel.h"
+#include "graph/LayeredLayout.h"
 #include "graph/ModuleTree.h"
 
 #include <unordered_map>
@@ -69,6 +70,15 @@ VisibleGraph VisibleGraph::build(const GraphModel& graph, const ModuleTree& tree
         }
     }
     return v;
+}
+
+LayoutInput VisibleGraph::layoutInput(const LayoutOptions& options) const
+{
+    LayoutInput input{inputLists(), {}, m_bands};
+    input.widths.reserve(m_items.size());
+    for (const auto& item : m_items)
+        input.widths.push_back(item.kind == VisibleItem::Module ? kModuleWidth : options.nodeWidth);
+    return input;
 }
 
 std::vector<std::vector<int>> VisibleGraph::inputLists() const

@@ -13,6 +13,8 @@ namespace ps::graph {
 class CollapseState;
 class GraphModel;
 class ModuleTree;
+struct LayoutInput;
+struct LayoutOptions;
 
 struct VisibleItem {
     enum Kind : std::uint8_t { Node, Module };
@@ -43,6 +45,14 @@ public:
     /// the forward, the inputs and the parameters, 1 for the backward (the gradient bundle
     /// included) and the output; empty for an inference graph (one band).
     const std::vector<int>& bands() const { return m_bands; }
+
+    /// The width of a collapsed module's box (its title and node count need more room than a
+    /// node's op and shape, LayoutOptions::nodeWidth).
+    static constexpr double kModuleWidth = 214;
+    /// What this view is laid out from: inputLists(), bands() and per item its width (a node
+    /// options.nodeWidth, a module kModuleWidth). The window and the HTML report's page (its
+    /// engine compiled to WebAssembly) both lay out exactly this, so they draw the same.
+    LayoutInput layoutInput(const LayoutOptions& options) const;
 
 private:
     std::vector<VisibleItem> m_items;

@@ -29,7 +29,6 @@ struct GraphLayoutJob {
 
 namespace {
 
-constexpr double kModuleWidth = 214;
 constexpr std::size_t kCacheFrom = 1500;  // smaller layouts take milliseconds: not worth a cache entry
 
 graph::LayoutOptions layoutOptions()
@@ -43,10 +42,7 @@ GraphLayoutJob layOut(std::shared_ptr<const graph::ModuleTree> tree, std::shared
 {
     GraphLayoutJob job;
     const auto options = layoutOptions();
-    graph::LayoutInput input{visible->inputLists(), {}, visible->bands()};
-    input.widths.reserve(visible->items().size());
-    for (const auto& item : visible->items())
-        input.widths.push_back(item.kind == graph::VisibleItem::Module ? kModuleWidth : options.nodeWidth);
+    const graph::LayoutInput input = visible->layoutInput(options);
     std::string key;
     if (cache && visible->items().size() >= kCacheFrom) {
         // Everything the layout is computed from, and nothing else: a key can never name a
