@@ -94,6 +94,27 @@ void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode)
     addJson(trace);
     bind(trace, LibraryCommand::Action::Trace);
 
+    CLI::App* graph = library->add_subcommand("export-graph",
+        "Write a run's captured graphs for Model Explorer (graph JSON, and each lens the run measured as a node "
+        "data file beside it) or Graphviz (dot); exit 1 no such run or capture, or no graph; 2 a file cannot be "
+        "written");
+    addId(graph);
+    graph
+        ->add_option("FILE", options->path,
+            "The file to write. Model Explorer: the lenses go beside it as NAME.time.nodedata.json, "
+            "NAME.error.nodedata.json and NAME.memory.nodedata.json (NAME: FILE without .json), each written "
+            "file listed on stdout; open them with `model-explorer FILE --node_data_paths=A,B,...`")
+        ->required();
+    graph
+        ->add_option("--format", options->format,
+            "model-explorer (one graph per capture and phase, modules as namespaces) or dot (modules as "
+            "clusters); default: dot for a FILE ending in .dot or .gv, else model-explorer")
+        ->check(CLI::IsMember({"model-explorer", "dot"}));
+    graph->add_option("--capture", options->captures, "Only this capture, by name or index (repeatable; default: all)");
+    graph->add_flag("--no-node-data", options->noNodeData, "Model Explorer: write the graph only, no lens files");
+    addJson(graph);
+    bind(graph, LibraryCommand::Action::ExportGraph);
+
     CLI::App* gc = library->add_subcommand("gc", "Delete blobs no run refers to");
     addJson(gc);
     bind(gc, LibraryCommand::Action::Gc);

@@ -1,5 +1,6 @@
 #include "commands/LibraryCommand.h"
 
+#include "commands/GraphExport.h"
 #include "commands/LibrarySync.h"
 #include "commands/NodeStackPrinter.h"
 #include "library/LibraryLocator.h"
@@ -293,6 +294,21 @@ int traceRun(const std::string& path, const LibraryOptions& o)
     return 0;
 }
 
+// A stored run's graphs for Model Explorer or Graphviz (GraphExport): 1 no such capture or no
+// graph, 2 a file cannot be written.
+int exportGraph(const std::string& path, const LibraryOptions& o)
+{
+    ArtifactLibrary library(path, kReadOnly);
+    GraphExport::Options options;
+    options.run = o.id;
+    options.file = o.path;
+    options.format = o.format;
+    options.captures = o.captures;
+    options.nodeData = !o.noNodeData;
+    options.json = o.json;
+    return GraphExport::run(library, path, options, std::cout, std::cerr);
+}
+
 int importPair(const std::string& path, const LibraryOptions& o)
 {
     ArtifactLibrary library(path);
@@ -432,6 +448,9 @@ int LibraryCommand::run(Action action, const std::string& libraryPath, const Lib
         return guarded(options.to, [&] { return LibrarySync::copy(options); });
     case Action::Trace:
         body = traceRun;
+        break;
+    case Action::ExportGraph:
+        body = exportGraph;
         break;
     }
     return guarded(libraryPath, [&] { return body(libraryPath, options); });

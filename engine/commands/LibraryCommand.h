@@ -16,20 +16,23 @@ struct LibraryOptions {
     std::int64_t other = 0;  ///< diff's second run
     std::string node;        ///< show --node: print this graph node and its stack instead
     std::string dir;
-    std::string path;                  ///< import's NAME.py; trace's output file
-    std::string from;                  ///< copy's source library
-    std::string to;                    ///< copy's target; push's, overriding where each run was meant for
-    std::vector<std::int64_t> runIds;  ///< copy only these; empty: all
+    std::string path;                   ///< import's NAME.py; trace's output file
+    std::string from;                   ///< copy's source library
+    std::string to;                     ///< copy's target; push's, overriding where each run was meant for
+    std::vector<std::int64_t> runIds;   ///< copy only these; empty: all
+    std::string format;                 ///< export-graph: model-explorer | dot ("" by FILE's extension)
+    std::vector<std::string> captures;  ///< export-graph: these captures (names or indices); empty: all
+    bool noNodeData = false;            ///< export-graph: no node data files for the lenses
 };
 
-/// The `library` subcommands (ls, show, export, import, trust, verify, rm, diff, gc, trace): each opens
+/// The `library` subcommands (ls, show, export, import, trust, verify, rm, diff, gc, trace, export-graph): each opens
 /// the library, does its work and prints for a person (every text from the library or a file
 /// terminal-safe) or, with --json, exact JSON. Results go to stdout, errors to stderr as one
 /// line that names the library file. Commands that only read open it read-only and never take
 /// its write lock. The calling thread.
 class LibraryCommand {
 public:
-    enum class Action { List, Show, Export, Import, Trust, Verify, Remove, Diff, Gc, Push, Copy, Trace };
+    enum class Action { List, Show, Export, Import, Trust, Verify, Remove, Diff, Gc, Push, Copy, Trace, ExportGraph };
 
     /// The exit code: 0 all is well; 1 damage was found, a run does not exist, an import was
     /// refused, or (diff) the runs differ; 2 the library cannot be used, the input is bad, or
