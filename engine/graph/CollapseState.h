@@ -13,6 +13,10 @@ class ModuleTree;
 
 class CollapseState {
 public:
+    /// How many boxes a graph opens with at most: the window's and the HTML report's opening
+    /// budget for initial() (the window may then open fewer to fit its canvas, GraphOpening).
+    static constexpr int kOpeningBudget = 80;
+
     /// Everything collapsed below the root.
     explicit CollapseState(const ModuleTree& tree);
 

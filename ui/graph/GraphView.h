@@ -1,5 +1,6 @@
 #pragma once
 
+#include "graph/CollapseState.h"
 #include "graph/GraphLens.h"
 #include "graph/GraphSearch.h"
 #include "ui/graph/GraphMeasures.h"
@@ -70,7 +71,7 @@ public:
     /// The most boxes shown when a graph opens (CollapseState::initial's budget; fewer when
     /// the canvas is too small to show them readable); the bench measures the layout of this
     /// opening view.
-    static constexpr int kOpeningBudget = 80;
+    static constexpr int kOpeningBudget = graph::CollapseState::kOpeningBudget;
 
     explicit GraphView(QWidget* parent = nullptr);
     ~GraphView() override;
