@@ -18,6 +18,7 @@ Per node: name, op, target, inputs, shape, dtype, stride, device (for a tuple-va
   stack of the forward node it differentiates;
 - ``module`` {path, type}: the innermost nn.Module being called (``model.0``, ``Linear``);
 - ``phase``: forward / backward; ``backward_of``: the forward node it differentiates;
+- ``item``: an ``operator.getitem`` node's index into its input's tuple (``values``);
 - ``output``: for nodes that feed the graph output, their roles
   ([{index, role: result|gradient, param}]);
 - constants (get_attr tensors, which invariant 1 rejects): ``qualname`` is the user's name
@@ -224,6 +225,8 @@ def _node_base(node) -> dict[str, Any]:
         "target": target_name(node),
         "inputs": [n.name for n in node.all_input_nodes],
     }
+    if d["target"] == "operator.getitem" and len(node.args) > 1 and type(node.args[1]) is int:
+        d["item"] = node.args[1]  # which element of its input's tuple
     val = node.meta.get("val")
     tm = _tensor_meta(val)
     if tm is not None:
