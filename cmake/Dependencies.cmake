@@ -7,6 +7,8 @@ find_package(SQLite3 REQUIRED)
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 find_package(GTest REQUIRED)
 find_package(Threads REQUIRED)
+# zlib (zlib1g-dev): gzip for the HTML report's data, which a browser's DecompressionStream reads.
+find_package(ZLIB REQUIRED)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 # libpq (libpq-dev): PostgreSQL::PostgreSQL.
 find_package(PostgreSQL REQUIRED)

@@ -1,0 +1,122 @@
+#include "share/PageData.h"
+
+#include "compare/GraphDiff.h"
+#include "compare/RunDiffPrinter.h"
+#include "model/RunVerdict.h"
+
+#include <sstream>
+
+namespace ps::share {
+
+namespace {
+
+using json = nlohmann::json;
+
+const json& member(const json& j, const char* key)
+{
+    static const json kNull;
+    if (!j.is_object())
+        return kNull;
+    auto it = j.find(key);
+    return it == j.end() ? kNull : *it;
+}
+
+json verdictOf(const model::Report& report)
+{
+    return {{"word", model::toString(report.verdict())}, {"message", report.message}, {"exit_code", report.exitCode()},
+        {"all_good", report.allGood()}};
+}
+
+// The report as the page reads it: the captured graphs travel once, in the graph panel's form,
+// so the report's own copy (the largest part of it) is left out; how many nodes it had stays.
+json reportWithoutGraphs(const model::Report& report, std::vector<int>& nodeCounts)
+{
+    json j = report.toJson();
+    if (auto captures = j.find("captures"); captures != j.end() && captures->is_array())
+        for (auto& c : *captures) {
+            const json& list = member(member(c, "graph"), "node_list");
+            nodeCounts.push_back(list.is_array() ? static_cast<int>(list.size()) : 0);
+            if (c.is_object())
+                c.erase("graph");
+        }
+    return j;
+}
+
+json sideOf(const compare::RunSide& side)
+{
+    const model::Report report = model::Report::fromJson(side.report);
+    return {{"label", side.label}, {"script", report.script}, {"run_id", member(side.report, "run_id")},
+        {"verdict", verdictOf(report)}};
+}
+
+// The diff's marks on one side's graph: its nodes the other side lacks, and those changed.
+json marksOf(const compare::GraphDiff& graph, const json& nodeList, bool sideA)
+{
+    json marks = json::object();
+    const auto name = [&](int index) -> std::string {
+        if (!nodeList.is_array() || index < 0 || index >= static_cast<int>(nodeList.size()))
+            return {};
+        const json& n = member(nodeList[static_cast<std::size_t>(index)], "name");
+        return n.is_string() ? n.get<std::string>() : std::string();
+    };
+    for (int i : sideA ? graph.removed() : graph.added())
+        if (auto n = name(i); !n.empty())
+            marks[n] = sideA ? "removed" : "added";
+    for (const auto& change : graph.changed())
+        if (auto n = name(sideA ? change.a : change.b); !n.empty())
+            marks[n] = "changed";
+    return marks;
+}
+
+}  // namespace
+
+json PageData::graphOf(const model::Capture& capture)
+{
+    (void)capture;
+    return nullptr;
+}
+
+json PageData::forRun(const model::Report& report, const std::string& scriptText,
+    const std::vector<std::optional<std::string>>& pythonCode)
+{
+    std::vector<int> nodeCounts;
+    json page = {{"kind", "run"}, {"verdict", verdictOf(report)}, {"script_text", scriptText},
+        {"report", reportWithoutGraphs(report, nodeCounts)}};
+    json captures = json::array();
+    for (std::size_t i = 0; i < report.captures.size(); ++i) {
+        json code = i < pythonCode.size() && pythonCode[i] ? json(*pythonCode[i]) : json(nullptr);
+        captures.push_back({{"python_code", std::move(code)}, {"graph", graphOf(report.captures[i])},
+            {"graph_nodes", i < nodeCounts.size() ? nodeCounts[i] : 0}});
+    }
+    page["captures"] = std::move(captures);
+    return page;
+}
+
+json PageData::forDiff(const compare::RunDiff& diff, const compare::RunSide& a, const compare::RunSide& b)
+{
+    std::ostringstream text;
+    compare::RunDiffPrinter::print(diff, a, b, text);
+    json page = {{"kind", "diff"}, {"equivalent", diff.equivalent()}, {"exit_code", diff.equivalent() ? 0 : 1},
+        {"text", text.str()}, {"diff", diff.toJson(a, b)}, {"a", sideOf(a)}, {"b", sideOf(b)}};
+    const json& capturesA = member(a.report, "captures");
+    const json& capturesB = member(b.report, "captures");
+    json captures = json::array();
+    for (const auto& c : diff.captures()) {
+        const json& x = c.indexA >= 0 && capturesA.is_array() && c.indexA < static_cast<int>(capturesA.size())
+            ? capturesA[static_cast<std::size_t>(c.indexA)]
+            : json();
+        const json& y = c.indexB >= 0 && capturesB.is_array() && c.indexB < static_cast<int>(capturesB.size())
+            ? capturesB[static_cast<std::size_t>(c.indexB)]
+            : json();
+        json entry = {{"name", c.name}};
+        entry["graph_a"] = x.is_object() ? graphOf(model::Capture::fromJson(x)) : json(nullptr);
+        entry["graph_b"] = y.is_object() ? graphOf(model::Capture::fromJson(y)) : json(nullptr);
+        entry["marks_a"] = marksOf(c.graph, member(member(x, "graph"), "node_list"), true);
+        entry["marks_b"] = marksOf(c.graph, member(member(y, "graph"), "node_list"), false);
+        captures.push_back(std::move(entry));
+    }
+    page["captures"] = std::move(captures);
+    return page;
+}
+
+}  // namespace ps::share
