@@ -48,7 +48,9 @@ int studioMain(int argc, char** argv)
                "     against eager, or a capture error\n"
                "  2  the script could not run: usage, no such file, an error before any capture,\n"
                "     a timeout, a dead worker, a broken channel; or a requested export failed\n"
-               "  3  the run was ok but could not be stored (the report says why)");
+               "  3  the run was ok but could not be stored (the report says why)\n"
+               "With several scripts, each its own run, the exit code is the worst of theirs: 2, then 1,\n"
+               "then 3, then 0; a --junit file that cannot be written is 2");
 #ifdef PS_HAVE_UI
     app.require_subcommand(0, 1);
     std::string openFile;
@@ -74,11 +76,14 @@ int studioMain(int argc, char** argv)
     std::string backend, tracer, exportDir, traceFile;
     bool noVerify = false, noStore = false, deepVerify = false, profile = false;
     auto* runCmd = app.add_subcommand("run", "run precompile on a script and report what happened");
-    runCmd->add_option("script", run.run.script, "a Python script that defines fn and example_inputs")->required();
+    runCmd
+        ->add_option("scripts", run.scripts,
+            "Python scripts that define fn and example_inputs; several are each their own run, one after another")
+        ->required();
     runCmd->add_option("--backend", backend, "inductor or eager (overrides the script's `backend`)");
     runCmd->add_option("--tracer", tracer, "make_fx or dynamo (overrides the script's `tracer`)");
     runCmd->add_option("--timeout", timeout, "seconds before the worker is killed")->capture_default_str();
-    runCmd->add_flag("--json", run.json, "print the schema-1 JSON report");
+    runCmd->add_flag("--json", run.json, "print the schema-1 JSON report (a JSON array of them for several scripts)");
     runCmd->add_flag("--no-verify", noVerify, "skip loading and checking the artifact");
     runCmd->add_flag("--deep-verify", deepVerify,
         "every verification check whatever it costs (second calls, all perturbed trials), and the "

@@ -9,6 +9,7 @@
 
 #include <fstream>
 #include <ostream>
+#include <set>
 
 namespace ps::commands {
 
@@ -32,12 +33,23 @@ std::string writeTrace(const model::Report& report, const std::string& path)
     return file ? std::string() : "cannot write " + path;
 }
 
-}  // namespace
+// One script's run: its report (with what its outputs added) and its exit code.
+struct ScriptRun {
+    model::Report report;
+    int exitCode = 2;
+};
 
-int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std::ostream& err)
+// Runs one script with the options every script shares, echoing its output and progress to
+// `err`, then writes its own outputs (--export, --trace). `exportedSoFar` holds the files the
+// earlier scripts of this command exported: one written again is said as an export failure.
+// The outputs that are per script go here (an --html of one run would too); --junit, which
+// takes every run, is written by execute() after the last.
+ScriptRun runScript(const RunCommandOptions& options, const std::string& script, std::ostream& err,
+    std::set<std::string>& exportedSoFar)
 {
     run::PipelineOptions pipeline;
     pipeline.run = options.run;
+    pipeline.run.script = script;
     if (options.store) {
         pipeline.libraryPath = options.libraryPath.empty() ? library::defaultLibraryPath() : options.libraryPath;
         // A team library that cannot be reached: the run waits in the local one.
@@ -78,13 +90,21 @@ int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std
     run::RunResult result = runner.run(pipeline, observer);
     err.flush();
 
+    ScriptRun done;
     auto& report = result.report;
     if (report.storeError && !options.json)
         err << "precompile-studio: the run was not stored: " << library::TerminalText::safe(*report.storeError) << "\n";
+    std::string exportError;
     if (options.exportDir) {
-        if (!runner.exportError().empty()) {
-            err << "precompile-studio: export failed: " << library::TerminalText::safe(runner.exportError()) << "\n";
-            report.extra()["export_error"] = runner.exportError();
+        exportError = runner.exportError();
+        for (const auto& file : result.exported)
+            if (exportError.empty() && !exportedSoFar.insert(file).second)
+                exportError = file
+                    + " was also exported by an earlier script of this run and is overwritten: "
+                      "give the captures different names, or export the scripts apart";
+        if (!exportError.empty()) {
+            err << "precompile-studio: export failed: " << library::TerminalText::safe(exportError) << "\n";
+            report.extra()["export_error"] = exportError;
         } else {
             report.extra()["exported"] = result.exported;
             if (!options.json)
@@ -102,13 +122,87 @@ int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std
             err << "wrote " << library::TerminalText::safe(*options.traceFile) << "\n";
     }
 
-    if (options.json)
-        out << report.toJson().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    else
-        out << ReportPrinter::summary(report);
-    out.flush();
     const int code = report.exitCode();
-    return code == 0 && (!runner.exportError().empty() || !traceError.empty()) ? 2 : code;
+    done.exitCode = code == 0 && (!exportError.empty() || !traceError.empty()) ? 2 : code;
+    done.report = std::move(report);
+    return done;
+}
+
+// The closing line of several scripts: "3 scripts: 1 ok, 1 problem found, 1 could not run (exit 2)".
+std::string closingLine(const std::vector<int>& codes, int exitCode)
+{
+    std::size_t ok = 0, problems = 0, failed = 0, unstored = 0;
+    for (int code : codes)
+        (code == 0 ? ok : code == 1 ? problems : code == 3 ? unstored : failed) += 1;
+    std::string line = std::to_string(codes.size()) + " scripts: " + std::to_string(ok) + " ok";
+    auto add = [&](std::size_t n, const char* one, const char* many) {
+        if (n > 0)
+            line += ", " + std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    add(problems, "problem found", "problems found");
+    add(failed, "could not run", "could not run");
+    add(unstored, "not stored", "not stored");
+    return line + " (exit " + std::to_string(exitCode) + ")\n";
+}
+
+}  // namespace
+
+int RunCommand::worstExitCode(int a, int b)
+{
+    // Best to worst: ok, ok but not stored, a problem found, could not run. A run that could not
+    // run says nothing about its script, which is worse for a CI job than a problem found.
+    auto rank = [](int code) { return code == 0 ? 0 : code == 3 ? 1 : code == 1 ? 2 : 3; };
+    const int worse = rank(a) >= rank(b) ? a : b;
+    return rank(worse) == 3 ? 2 : worse;
+}
+
+std::string RunCommand::usageProblem(const RunCommandOptions& options)
+{
+    if (options.scripts.empty())
+        return "no script was given";
+    if (options.traceFile && options.scripts.size() > 1)
+        return "--trace writes one file for one run: give it with one script (" + std::to_string(options.scripts.size())
+            + " were given)";
+    return {};
+}
+
+int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std::ostream& err)
+{
+    if (const auto problem = usageProblem(options); !problem.empty()) {
+        err << "precompile-studio run: " << problem << "\n";
+        return 2;
+    }
+    const std::size_t count = options.scripts.size();
+    const bool several = count > 1;
+    std::set<std::string> exported;
+    std::vector<int> codes;
+    int exitCode = 0;
+    // Several scripts with --json: one JSON array of their reports, written as each run ends.
+    if (options.json && several)
+        out << "[\n";
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::string& script = options.scripts[i];
+        if (several && !options.json)
+            out << (i ? "\n" : "") << "=== [" << i + 1 << "/" << count << "] " << library::TerminalText::safe(script)
+                << " ===\n"
+                << std::flush;
+        ScriptRun run = runScript(options, script, err, exported);
+        if (options.json)
+            out << (several && i ? ",\n" : "")
+                << run.report.toJson().dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                << (several ? "" : "\n");
+        else
+            out << ReportPrinter::summary(run.report);
+        out.flush();
+        codes.push_back(run.exitCode);
+        exitCode = worstExitCode(exitCode, run.exitCode);
+    }
+    if (options.json && several)
+        out << "\n]\n";
+    if (several && !options.json)
+        out << "\n" << closingLine(codes, exitCode);
+    out.flush();
+    return exitCode;
 }
 
 }  // namespace ps::commands
