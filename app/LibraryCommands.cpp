@@ -70,6 +70,8 @@ void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode)
         "diff", "Compare two runs and say why they differ (exit 0 equivalent artifacts, 1 they differ)");
     diff->add_option("A", options->id, "The first run's id")->required();
     diff->add_option("B", options->other, "The second run's id")->required();
+    diff->add_option("--html", options->html,
+        "Also write the comparison as one HTML page to this file (exit 2 if it cannot be written)");
     addJson(diff);
     bind(diff, LibraryCommand::Action::Diff);
 
@@ -114,6 +116,13 @@ void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode)
     graph->add_flag("--no-node-data", options->noNodeData, "Model Explorer: write the graph only, no lens files");
     addJson(graph);
     bind(graph, LibraryCommand::Action::ExportGraph);
+
+    CLI::App* html = library->add_subcommand(
+        "html", "Write a run's report as one self-contained HTML page (opens in a browser, fetches nothing)");
+    addId(html);
+    html->add_option("FILE", options->path, "The HTML file to write")->required();
+    addJson(html);
+    bind(html, LibraryCommand::Action::Html);
 
     CLI::App* gc = library->add_subcommand("gc", "Delete blobs no run refers to");
     addJson(gc);

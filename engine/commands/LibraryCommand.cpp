@@ -13,7 +13,9 @@
 #include "commands/LibraryDiff.h"
 #include "library/ArtifactLibrary.h"
 #include "library/LibraryError.h"
+#include "library/RunSideLoader.h"
 #include "library/TerminalText.h"
+#include "share/HtmlReport.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -309,6 +311,26 @@ int exportGraph(const std::string& path, const LibraryOptions& o)
     return GraphExport::run(library, path, options, std::cout, std::cerr);
 }
 
+// `library html RUN FILE`: a stored run as one HTML page (share::HtmlReport) with its script and
+// python_code read back against their hashes; 1 when the run is not there, 2 when the file cannot
+// be written.
+int htmlRun(const std::string& path, const LibraryOptions& o)
+{
+    ArtifactLibrary library(path, kReadOnly);
+    const ps::compare::RunSide side = ps::library::RunSideLoader::load(library, o.id);
+    const std::string error = ps::share::HtmlReport::save(o.path,
+        ps::share::HtmlReport::forRun(ps::model::Report::fromJson(side.report), side.scriptText, side.pythonCode));
+    if (!error.empty()) {
+        std::cerr << "precompile-studio: " << safe(error) << "\n";
+        return 2;
+    }
+    if (o.json)
+        std::cout << dumpJson({{"library", path}, {"run_id", o.id}, {"file", o.path}}) << "\n";
+    else
+        std::cout << safe(o.path) << "\n";
+    return 0;
+}
+
 int importPair(const std::string& path, const LibraryOptions& o)
 {
     ArtifactLibrary library(path);
@@ -399,7 +421,7 @@ int diffRuns(const std::string& path, const LibraryOptions& o)
 {
     ArtifactLibrary library(path, kReadOnly);
     try {
-        return LibraryDiff::run(library, o.id, o.other, o.json, std::cout);
+        return LibraryDiff::run(library, o.id, o.other, o.json, std::cout, o.html, &std::cerr);
     } catch (const LibraryError& e) {
         if (e.kind() != LibraryError::Kind::NotFound)
             throw;
@@ -448,6 +470,9 @@ int LibraryCommand::run(Action action, const std::string& libraryPath, const Lib
         return guarded(options.to, [&] { return LibrarySync::copy(options); });
     case Action::Trace:
         body = traceRun;
+        break;
+    case Action::Html:
+        body = htmlRun;
         break;
     case Action::ExportGraph:
         body = exportGraph;

@@ -16,7 +16,8 @@ struct LibraryOptions {
     std::int64_t other = 0;  ///< diff's second run
     std::string node;        ///< show --node: print this graph node and its stack instead
     std::string dir;
-    std::string path;                   ///< import's NAME.py; trace's output file
+    std::string path;                   ///< import's NAME.py; trace's and html's output file
+    std::string html;                   ///< diff --html: also write the comparison as an HTML page
     std::string from;                   ///< copy's source library
     std::string to;                     ///< copy's target; push's, overriding where each run was meant for
     std::vector<std::int64_t> runIds;   ///< copy only these; empty: all
@@ -32,11 +33,26 @@ struct LibraryOptions {
 /// its write lock. The calling thread.
 class LibraryCommand {
 public:
-    enum class Action { List, Show, Export, Import, Trust, Verify, Remove, Diff, Gc, Push, Copy, Trace, ExportGraph };
+    enum class Action {
+        List,
+        Show,
+        Export,
+        Import,
+        Trust,
+        Verify,
+        Remove,
+        Diff,
+        Gc,
+        Push,
+        Copy,
+        Trace,
+        ExportGraph,
+        Html
+    };
 
     /// The exit code: 0 all is well; 1 damage was found, a run does not exist, an import was
-    /// refused, or (diff) the runs differ; 2 the library cannot be used, the input is bad, or
-    /// (diff) a run is not there. Never throws.
+    /// refused, or (diff) the runs differ; 2 the library cannot be used, the input is bad, (diff) a
+    /// run is not there, or (html, diff --html) the page cannot be written. Never throws.
     static int run(Action action, const std::string& libraryPath, const LibraryOptions& options);
 };
 

@@ -3,6 +3,8 @@
 #include "compare/GraphDiff.h"
 #include "compare/RunDiffPrinter.h"
 #include "model/RunVerdict.h"
+#include "share/PageAssets.h"
+#include "share/PageGraph.h"
 
 #include <sstream>
 
@@ -72,8 +74,10 @@ json marksOf(const compare::GraphDiff& graph, const json& nodeList, bool sideA)
 
 json PageData::graphOf(const model::Capture& capture)
 {
-    (void)capture;
-    return nullptr;
+    // A page without graph.js could not draw it: the graph then stays out (the page says so).
+    if (PageAssets::builtIn().graphJs.empty())
+        return nullptr;
+    return PageGraph::toJson(capture);
 }
 
 json PageData::forRun(const model::Report& report, const std::string& scriptText,
