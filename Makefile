@@ -4,7 +4,7 @@ BUILD ?= build
 EXAMPLE ?= resources/examples/training_step.py
 STUDIO = $(BUILD)/bin/precompile-studio
 
-.PHONY: all build run test check bench fuzz clean format lint
+.PHONY: all build run test check bench fuzz clean format lint deb
 
 all: build
 
@@ -57,6 +57,12 @@ fuzz:
 	@cmake -S tests/fuzz -B $(FUZZ_BUILD) -G Ninja -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) >/dev/null
 	@cmake --build $(FUZZ_BUILD) -j $(FUZZ_JOBS)
 	@bash tests/fuzz/run_fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# The Debian package (cmake/Packaging.cmake: CPack's DEB generator) into $(BUILD)/packaging/:
+# precompile-studio_VERSION-1_amd64.deb, VERSION from `git describe`.
+deb: build
+	@cmake --build $(BUILD) --target precompile-studio precompile-studio-worker ps_man_page
+	@cd $(BUILD) && cpack -G DEB -B $(abspath $(BUILD))/packaging
 
 clean:
 	rm -rf $(BUILD)

@@ -7,6 +7,7 @@
 #endif
 #include "LibraryCommands.h"
 #include "RemoteCommands.h"
+#include "SetupCommands.h"
 #include "library/ArtifactLibrary.h"
 #include "protocol/Protocol.h"
 
@@ -101,6 +102,7 @@ int studioMain(int argc, char** argv)
     addLessonsCommands(app, &exitCode, &pythonEnv, &hosts);
     addRemoteCommands(app, &exitCode, &hosts, &pythonEnv);
     addLibraryCommands(app, &libraryPath, &exitCode);
+    addSetupCommands(app, &exitCode, &pythonEnv);
 
     try {
         app.parse(argc, argv);

@@ -1,15 +1,13 @@
 #include "lessons/LessonCatalogue.h"
 
+#include "install/InstallLayout.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <tuple>
-
-#ifndef PS_RESOURCES_DIR
-#define PS_RESOURCES_DIR ""
-#endif
 
 namespace ps::lessons {
 
@@ -41,9 +39,7 @@ bool validName(const std::string& name)
 
 std::string LessonCatalogue::defaultLessonsDir()
 {
-    if (const char* env = std::getenv("PS_RESOURCES_DIR"); env && *env)
-        return (fs::path(env) / "lessons").string();
-    return (fs::path(PS_RESOURCES_DIR) / "lessons").string();
+    return (fs::path(install::InstallLayout::resourcesDir()) / "lessons").string();
 }
 
 namespace {

@@ -12,6 +12,10 @@ struct WorkerLaunch {
     std::string pythonPackageDir;           ///< the folder holding the precompile_studio package
     std::string userEnv;                    ///< the user's own environment ("" none): UserEnvironment
     std::vector<std::string> userSiteDirs;  ///< its site folders, ahead of the studio's on sys.path
+    /// Folders put ahead in the worker's LD_LIBRARY_PATH ("" none): an installed worker has no
+    /// RUNPATH into a per-user environment, so LibTorch and the environment's libpython come
+    /// from here (InstallLayout::workerLibraryPath).
+    std::string libraryPath;
 };
 
 }  // namespace ps::protocol

@@ -1,5 +1,6 @@
 #include "protocol/WorkerLocator.h"
 
+#include "install/InstallLayout.h"
 #include "protocol/StartError.h"
 #include "protocol/UserEnvironment.h"
 
@@ -12,37 +13,61 @@ namespace fs = std::filesystem;
 
 std::string WorkerLocator::defaultPythonEnv()
 {
-    if (const char* env = std::getenv("PS_PYTHON_ENV"); env && *env)
-        return env;
-    return PS_DEFAULT_PYTHON_ENV;
+    return install::InstallLayout::defaultPythonEnv();
 }
 
 std::string WorkerLocator::executableDir()
 {
-    std::error_code ec;
-    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? std::string(".") : self.parent_path().string();
+    return install::InstallLayout::executableDir();
 }
+
+namespace {
+
+/// The command that makes the studio's environment, for an error message.
+std::string makeCommand()
+{
+    return install::InstallLayout::installedPrefix().empty() ? "`packaging/bootstrap.sh` (or `make`)"
+                                                             : "`precompile-studio setup`";
+}
+
+/// Whether `dir` is an environment of the worker's Python with torch in it, usable as the
+/// studio's own when that is missing (an installed studio given --python-env before `setup`).
+bool holdsTorch(const std::string& dir)
+{
+    std::error_code ec;
+    const fs::path site = fs::path(dir) / "lib" / ("python" + UserEnvironment::workerPythonVersion()) / "site-packages";
+    return fs::exists(fs::path(dir) / "bin" / "python", ec) && fs::exists(site / "torch" / "__init__.py", ec);
+}
+
+}  // namespace
 
 WorkerLaunch WorkerLocator::locate(const std::optional<std::string>& userEnv)
 {
     WorkerLaunch launch;
     launch.pythonEnv = defaultPythonEnv();
-    if (!fs::exists(fs::path(launch.pythonEnv) / "bin" / "python"))
+    const bool complete = fs::exists(fs::path(launch.pythonEnv) / "bin" / "python")
+        && fs::exists(fs::path(launch.pythonEnv) / ".complete");
+    // No environment of the studio's yet, but the user names one with torch: it is the studio's.
+    const bool userIsStudios = !complete && userEnv && !userEnv->empty() && holdsTorch(*userEnv);
+    if (userIsStudios)
+        launch.pythonEnv = fs::absolute(*userEnv).lexically_normal().string();
+    else if (!fs::exists(fs::path(launch.pythonEnv) / "bin" / "python"))
         throw StartError(model::StartFailure::Environment,
-            "the studio's Python environment is missing: " + launch.pythonEnv
-                + " has no bin/python; make it with `packaging/bootstrap.sh` (or `make`)");
-    if (!fs::exists(fs::path(launch.pythonEnv) / ".complete"))
+            "the studio's Python environment is missing: " + launch.pythonEnv + " has no bin/python; make it with "
+                + makeCommand());
+    else if (!complete)
         throw StartError(model::StartFailure::Environment,
             "the studio's Python environment " + launch.pythonEnv
-                + " is incomplete (its set-up was interrupted); remake it with `packaging/bootstrap.sh`");
-    launch.executable = (fs::path(executableDir()) / "precompile-studio-worker").string();
+                + " is incomplete (its set-up was interrupted); remake it with " + makeCommand());
+    launch.executable = install::InstallLayout::workerExecutable();
     if (!fs::exists(launch.executable))
         throw StartError(model::StartFailure::Executable,
             "the worker executable is missing: " + launch.executable + "; build it with `make`");
-    launch.pythonPackageDir = PS_PYTHON_PACKAGE_DIR;
-    if (const char* dir = std::getenv("PS_PYTHON_PACKAGE_DIR"); dir && *dir)
-        launch.pythonPackageDir = dir;
+    launch.pythonPackageDir = install::InstallLayout::pythonPackageDir();
+    launch.libraryPath
+        = install::InstallLayout::workerLibraryPath(launch.pythonEnv, UserEnvironment::workerPythonVersion());
+    if (userIsStudios)
+        return launch;
     if (userEnv && !userEnv->empty()) {
         const auto env = UserEnvironment::resolve(*userEnv);
         std::error_code ec;

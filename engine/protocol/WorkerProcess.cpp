@@ -57,7 +57,7 @@ std::string errnoText(const char* what)
 
 }  // namespace
 
-WorkerProcess::WorkerProcess(WorkerLaunch launch)
+WorkerProcess::WorkerProcess(WorkerLaunch launch) : m_libraryPath(launch.libraryPath)
 {
     m_argv = {launch.executable, "--python-env", launch.pythonEnv, "--python-path", launch.pythonPackageDir};
     if (!launch.userEnv.empty()) {
@@ -98,11 +98,18 @@ void WorkerProcess::start()
     // Every descendant inherits the token (ProcessTree), however it leaves the process group.
     m_token = ProcessTree::newToken();
     std::vector<std::string> environment;
+    const auto named = [](const char* entry, const char* name) {
+        return std::strncmp(entry, name, std::strlen(name)) == 0 && entry[std::strlen(name)] == '=';
+    };
     for (char** e = environ; *e; ++e)
-        if (std::strncmp(*e, ProcessTree::kVariable, std::strlen(ProcessTree::kVariable)) != 0
-            || (*e)[std::strlen(ProcessTree::kVariable)] != '=')
+        if (!named(*e, ProcessTree::kVariable) && (m_libraryPath.empty() || !named(*e, "LD_LIBRARY_PATH")))
             environment.emplace_back(*e);
     environment.push_back(std::string(ProcessTree::kVariable) + "=" + m_token);
+    if (!m_libraryPath.empty()) {
+        const char* inherited = std::getenv("LD_LIBRARY_PATH");
+        environment.push_back("LD_LIBRARY_PATH=" + m_libraryPath
+            + (inherited && *inherited ? ":" + std::string(inherited) : std::string()));
+    }
     std::vector<char*> envp;
     for (auto& e : environment)
         envp.push_back(e.data());

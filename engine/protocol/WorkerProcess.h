@@ -61,7 +61,8 @@ private:
     int m_wakeFd = -1;
     pid_t m_pid = -1;
     bool m_reaped = false;
-    std::string m_token;  ///< ProcessTree token of this worker and its descendants
+    std::string m_token;        ///< ProcessTree token of this worker and its descendants
+    std::string m_libraryPath;  ///< WorkerLaunch::libraryPath: ahead in LD_LIBRARY_PATH ("" unchanged)
     int m_channel = -1;
     int m_out = -1;
     int m_err = -1;
