@@ -74,7 +74,7 @@ int studioMain(int argc, char** argv)
 
     ps::commands::RunCommandOptions run;
     double timeout = 600;
-    std::string backend, tracer, exportDir, traceFile;
+    std::string backend, tracer, exportDir, traceFile, junitFile;
     bool noVerify = false, noStore = false, deepVerify = false, profile = false;
     auto* runCmd = app.add_subcommand("run", "run precompile on a script and report what happened");
     runCmd
@@ -93,10 +93,13 @@ int studioMain(int argc, char** argv)
         "after verification, call the artifact a few times under torch.profiler and print the ten most "
         "expensive kernels with their graph nodes and source lines (captures[i].profile)");
     runCmd->add_flag("--no-store", noStore, "do not keep the run in the library");
-    runCmd->add_option("--export", exportDir, "also write NAME.py, NAME.cache and NAME.json into this folder");
+    runCmd->add_option("--export", exportDir,
+        "also write NAME.py, NAME.cache and NAME.json into this folder (every script's captures)");
     runCmd->add_option("--trace", traceFile,
         "also write the compile-time events (torch's and the studio's) as a Chrome trace to this file, for "
-        "Perfetto or chrome://tracing");
+        "Perfetto or chrome://tracing (one script only)");
+    runCmd->add_option("--junit", junitFile,
+        "also write every run as JUnit XML to this file (one test case per capture), for CI test reports");
 
     int exitCode = 0;
     addLessonsCommands(app, &exitCode, &pythonEnv, &hosts);
@@ -127,6 +130,8 @@ int studioMain(int argc, char** argv)
             run.exportDir = exportDir;
         if (!traceFile.empty())
             run.traceFile = traceFile;
+        if (!junitFile.empty())
+            run.junitFile = junitFile;
         if (!pythonEnv.empty())
             run.pythonEnv = pythonEnv;
         run.remote = hosts.target(pythonEnv);

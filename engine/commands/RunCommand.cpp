@@ -6,6 +6,7 @@
 #include "library/TerminalText.h"
 #include "model/ChromeTrace.h"
 #include "run/RunPipeline.h"
+#include "share/JunitReport.h"
 
 #include <fstream>
 #include <ostream>
@@ -176,6 +177,10 @@ int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std
     const bool several = count > 1;
     std::set<std::string> exported;
     std::vector<int> codes;
+    // Outputs made of every run take each report as its run ends (no report is kept).
+    std::optional<share::JunitReport> junit;
+    if (options.junitFile)
+        junit.emplace();
     int exitCode = 0;
     // Several scripts with --json: one JSON array of their reports, written as each run ends.
     if (options.json && several)
@@ -187,6 +192,8 @@ int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std
                 << " ===\n"
                 << std::flush;
         ScriptRun run = runScript(options, script, err, exported);
+        if (junit)
+            junit->add(script, run.report);
         if (options.json)
             out << (several && i ? ",\n" : "")
                 << run.report.toJson().dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
@@ -199,6 +206,15 @@ int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std
     }
     if (options.json && several)
         out << "\n]\n";
+    if (junit) {
+        if (const auto error = junit->write(*options.junitFile); !error.empty()) {
+            err << "precompile-studio: JUnit XML not written: " << library::TerminalText::safe(error) << "\n";
+            exitCode = worstExitCode(exitCode, 2);
+        } else if (!options.json) {
+            err << "wrote " << library::TerminalText::safe(*options.junitFile) << " (JUnit XML: " << junit->tests()
+                << " tests, " << junit->failures() << " failures, " << junit->errors() << " errors)\n";
+        }
+    }
     if (several && !options.json)
         out << "\n" << closingLine(codes, exitCode);
     out.flush();
