@@ -51,7 +51,7 @@ int studioMain(int argc, char** argv)
                "     a timeout, a dead worker, a broken channel; or a requested export failed\n"
                "  3  the run was ok but could not be stored (the report says why)\n"
                "With several scripts, each its own run, the exit code is the worst of theirs: 2, then 1,\n"
-               "then 3, then 0; a --junit file that cannot be written is 2");
+               "then 3, then 0; a --junit file or an --html page that cannot be written is 2");
 #ifdef PS_HAVE_UI
     app.require_subcommand(0, 1);
     std::string openFile;
@@ -98,6 +98,10 @@ int studioMain(int argc, char** argv)
     runCmd->add_option("--trace", traceFile,
         "also write the compile-time events (torch's and the studio's) as a Chrome trace to this file, for "
         "Perfetto or chrome://tracing (one script only)");
+    std::string htmlPath;
+    runCmd->add_option("--html", htmlPath,
+        "also write the run as one self-contained HTML page to this file (with several scripts: a folder, "
+        "SCRIPT.html each); exit 2 if it cannot be written");
     runCmd->add_option("--junit", junitFile,
         "also write every run as JUnit XML to this file (one test case per capture), for CI test reports");
 
@@ -132,6 +136,8 @@ int studioMain(int argc, char** argv)
             run.traceFile = traceFile;
         if (!junitFile.empty())
             run.junitFile = junitFile;
+        if (!htmlPath.empty())
+            run.htmlPath = htmlPath;
         if (!pythonEnv.empty())
             run.pythonEnv = pythonEnv;
         run.remote = hosts.target(pythonEnv);

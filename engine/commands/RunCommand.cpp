@@ -6,9 +6,13 @@
 #include "library/TerminalText.h"
 #include "model/ChromeTrace.h"
 #include "run/RunPipeline.h"
+#include "share/HtmlReport.h"
+
 #include "share/JunitReport.h"
+#include <filesystem>
 
 #include <fstream>
+#include <map>
 #include <ostream>
 #include <set>
 
@@ -46,7 +50,7 @@ struct ScriptRun {
 // The outputs that are per script go here (an --html of one run would too); --junit, which
 // takes every run, is written by execute() after the last.
 ScriptRun runScript(const RunCommandOptions& options, const std::string& script, std::ostream& err,
-    std::set<std::string>& exportedSoFar)
+    std::set<std::string>& exportedSoFar, const std::string& htmlPath)
 {
     run::PipelineOptions pipeline;
     pipeline.run = options.run;
@@ -123,8 +127,25 @@ ScriptRun runScript(const RunCommandOptions& options, const std::string& script,
             err << "wrote " << library::TerminalText::safe(*options.traceFile) << "\n";
     }
 
+    // --html: the page of this run, with the script as it ran and each capture's python_code.
+    // A page that cannot be written is exit 2 whatever the run said: the reader it was for
+    // gets nothing.
+    std::string htmlError;
+    if (!htmlPath.empty()) {
+        std::vector<std::optional<std::string>> code;
+        for (const auto& bytes : result.artifacts)
+            code.push_back(bytes.pythonCode);
+        htmlError = share::HtmlReport::save(htmlPath, share::HtmlReport::forRun(report, result.scriptText, code));
+        if (!htmlError.empty())
+            err << "precompile-studio: report page not written: " << library::TerminalText::safe(htmlError) << "\n";
+        else if (!options.json)
+            err << "wrote " << library::TerminalText::safe(htmlPath) << "\n";
+    }
+
     const int code = report.exitCode();
     done.exitCode = code == 0 && (!exportError.empty() || !traceError.empty()) ? 2 : code;
+    if (!htmlError.empty())
+        done.exitCode = 2;
     done.report = std::move(report);
     return done;
 }
@@ -167,11 +188,41 @@ std::string RunCommand::usageProblem(const RunCommandOptions& options)
     return {};
 }
 
+std::vector<std::string> RunCommand::htmlPaths(const RunCommandOptions& options)
+{
+    std::vector<std::string> paths;
+    if (!options.htmlPath)
+        return std::vector<std::string>(options.scripts.size());
+    if (options.scripts.size() == 1)
+        return {*options.htmlPath};
+    std::map<std::string, int> seen;
+    for (const auto& script : options.scripts) {
+        std::string stem = std::filesystem::path(script).stem().string();
+        if (stem.empty())
+            stem = "run";
+        const int n = ++seen[stem];
+        paths.push_back(
+            (std::filesystem::path(*options.htmlPath) / (n == 1 ? stem : stem + "-" + std::to_string(n))).string()
+            + ".html");
+    }
+    return paths;
+}
+
 int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std::ostream& err)
 {
     if (const auto problem = usageProblem(options); !problem.empty()) {
         err << "precompile-studio run: " << problem << "\n";
         return 2;
+    }
+    const std::vector<std::string> htmlFiles = htmlPaths(options);
+    if (options.htmlPath && options.scripts.size() > 1) {
+        std::error_code ec;
+        std::filesystem::create_directories(*options.htmlPath, ec);
+        if (ec) {
+            err << "precompile-studio run: --html " << library::TerminalText::safe(*options.htmlPath)
+                << ": cannot make the folder for the pages: " << ec.message() << "\n";
+            return 2;
+        }
     }
     const std::size_t count = options.scripts.size();
     const bool several = count > 1;
@@ -191,7 +242,7 @@ int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std
             out << (i ? "\n" : "") << "=== [" << i + 1 << "/" << count << "] " << library::TerminalText::safe(script)
                 << " ===\n"
                 << std::flush;
-        ScriptRun run = runScript(options, script, err, exported);
+        ScriptRun run = runScript(options, script, err, exported, htmlFiles[i]);
         if (junit)
             junit->add(script, run.report);
         if (options.json)

@@ -20,6 +20,9 @@ struct RunCommandOptions {
     std::optional<std::string> exportDir;  ///< every script's captures into this one folder
     std::optional<std::string> traceFile;  ///< --trace: the compile-time events as a Chrome trace (one script)
     std::optional<std::string> junitFile;  ///< --junit: every run as JUnit XML (share::JunitReport)
+    /// --html: each run as one HTML page (share::HtmlReport): this file for one script; for
+    /// several, a folder (created if needed) holding SCRIPT-STEM.html per script.
+    std::optional<std::string> htmlPath;
     std::optional<std::string> pythonEnv;
     std::string libraryPath;
     std::optional<remote::RemoteTarget> remote;  ///< run on another host (--host)
@@ -29,7 +32,7 @@ struct RunCommandOptions {
 /// summary (under a header per script when there are several, then one closing line) or the
 /// schema-1 JSON report (an array of them for several scripts) to `out`, the scripts' output and
 /// progress to `err`, and returns the exit code: the worst of the runs' (worstExitCode), each
-/// model::Report::exitCode, or 2 where a requested export, trace or JUnit file failed.
+/// model::Report::exitCode, or 2 where a requested export, trace, JUnit file or HTML page failed.
 class RunCommand {
 public:
     static int execute(const RunCommandOptions& options, std::ostream& out, std::ostream& err);
@@ -39,6 +42,9 @@ public:
     static int worstExitCode(int a, int b);
     /// Why these options cannot run ("" when they can): no script, or --trace with several.
     static std::string usageProblem(const RunCommandOptions& options);
+    /// Where --html writes the page of each script (index-aligned with options.scripts): the
+    /// file itself for one script; DIR/STEM.html for several, STEM-2.html, ... where stems repeat.
+    static std::vector<std::string> htmlPaths(const RunCommandOptions& options);
 };
 
 }  // namespace ps::commands
