@@ -83,21 +83,23 @@ const char* phaseName(Phase phase)
 }
 
 /// The module tree as the page reads it: per module its id (the index), parent, path, name,
-/// type, node count, depth, role, phase, reentrant; per node its module and phase.
-std::string treeJson(const ModuleTree& tree, std::size_t nodeCount)
+/// type, node count, depth, role, phase, reentrant; per node its name, module and phase.
+std::string treeJson(const GraphModel& graph, const ModuleTree& tree)
 {
     nlohmann::json modules = nlohmann::json::array();
     for (const auto& m : tree.modules())
         modules.push_back({{"parent", m.parent}, {"path", m.path}, {"name", m.name}, {"type", m.type},
             {"total", m.total}, {"depth", m.depth}, {"role", roleName(m.role)}, {"phase", phaseName(m.phase)},
             {"reentrant", m.reentrant}});
-    nlohmann::json moduleOf = nlohmann::json::array(), phaseOf = nlohmann::json::array();
-    for (std::size_t i = 0; i < nodeCount; ++i) {
+    nlohmann::json moduleOf = nlohmann::json::array(), phaseOf = nlohmann::json::array(),
+                   names = nlohmann::json::array();
+    for (std::size_t i = 0; i < graph.nodes().size(); ++i) {
+        names.push_back(graph.nodes()[i].name);
         moduleOf.push_back(tree.moduleOf(static_cast<int>(i)));
         phaseOf.push_back(phaseName(tree.phaseOf(static_cast<int>(i))));
     }
-    const nlohmann::json out{{"modules", std::move(modules)}, {"moduleOf", std::move(moduleOf)},
-        {"phaseOf", std::move(phaseOf)}, {"phased", tree.phased()}};
+    const nlohmann::json out{{"modules", std::move(modules)}, {"names", std::move(names)},
+        {"moduleOf", std::move(moduleOf)}, {"phaseOf", std::move(phaseOf)}, {"phased", tree.phased()}};
     return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -198,7 +200,7 @@ PS_EXPORT(ps_open) int ps_open(const char* text, int length)
     e.graph = std::make_unique<GraphModel>(GraphModel::fromJson(j));
     e.tree = std::make_unique<ModuleTree>(ModuleTree::build(*e.graph));
     e.state = std::make_unique<CollapseState>(*e.tree);
-    e.text = treeJson(*e.tree, e.graph->nodes().size());
+    e.text = treeJson(*e.graph, *e.tree);
     return static_cast<int>(e.graph->nodes().size());
 }
 

@@ -53,7 +53,8 @@ foreach(_dir IN LISTS _json_includes)
 endforeach()
 
 file(GLOB _ps_graph_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/engine/graph/*.h)
-set(PS_ENGINE_WASM ${CMAKE_CURRENT_BINARY_DIR}/engine.wasm)
+# A cache entry: the tests (tests/share/graph_page.cmake) load the built file.
+set(PS_ENGINE_WASM ${CMAKE_CURRENT_BINARY_DIR}/engine.wasm CACHE INTERNAL "the page's graph engine, built")
 add_custom_command(
     OUTPUT ${PS_ENGINE_WASM}
     COMMAND ${PS_CLANG14} --target=wasm32-wasi -mexec-model=reactor -std=c++20 -O2 -fno-exceptions
@@ -65,3 +66,7 @@ add_custom_command(
     VERBATIM)
 add_custom_target(ps_engine_wasm DEPENDS ${PS_ENGINE_WASM})
 ps_embed_file(ps_share kEngineWasm ${PS_ENGINE_WASM})
+
+# The graph panel's own script and style (engine/share/page/graph.js, graph.css), which run it.
+ps_embed_file(ps_share kGraphJs ${CMAKE_CURRENT_SOURCE_DIR}/page/graph.js)
+ps_embed_file(ps_share kGraphCss ${CMAKE_CURRENT_SOURCE_DIR}/page/graph.css)

@@ -1,0 +1,248 @@
+"""The HTML report's graph panel (engine/share/page/graph.js + engine.wasm) in headless Chromium.
+
+A harness page of our own (the graph panel alone, with the report page's CSP) is written per test
+from the real parts: graph.js, graph.css, the built engine.wasm (base64, as the report carries it)
+and PageGraph::toJson of a real capture (tests/fixtures/graphs), printed by the native
+engine_probe. The same engine entry built natively (engine_probe) is the reference every layout
+the page computes is compared with, number for number.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from cdp_pipe import Browser, find_chromium
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "graphs"
+PAGE = ROOT / "engine" / "share" / "page"
+CSP = "default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data:"
+
+pytestmark = pytest.mark.skipif(
+    find_chromium() is None, reason="no Chromium (/usr/lib/chromium/chromium; Debian package chromium)"
+)
+
+
+def _built(var: str) -> Path:
+    value = os.environ.get(var)
+    if not value or not Path(value).is_file():
+        pytest.fail(f"${var} does not name a built file ({value!r}): run through ctest (share_graph_page)")
+    return Path(value)
+
+
+def probe(*args: str) -> list[str]:
+    out = subprocess.run(
+        [str(_built("PS_ENGINE_PROBE")), *args], check=True, capture_output=True, text=True, timeout=120
+    )
+    return out.stdout.splitlines()
+
+
+def native_layouts(fixture: str, ops: list[str]) -> list[list[float]]:
+    return [json.loads(line) for line in probe(str(FIXTURES / fixture), *ops)]
+
+
+def page_graph(fixture: str) -> dict:
+    return json.loads(probe("--page-graph", str(FIXTURES / fixture))[0])
+
+
+def _script_json(value) -> str:
+    # Inside <script>: no "</" may end it early.
+    return json.dumps(value).replace("</", "<\\/")
+
+
+def write_harness(tmp_path: Path, graph: dict, name: str = "graph.html") -> Path:
+    wasm = base64.b64encode(_built("PS_ENGINE_WASM").read_bytes()).decode()
+    page = f"""<!DOCTYPE html>
+<html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{CSP}">
+<title>graph panel</title>
+<style>{(PAGE / "graph.css").read_text()}</style></head>
+<body>
+<div id="g"></div>
+<script type="application/octet-stream" id="ps-engine">{wasm}</script>
+<script type="application/json" id="data">{_script_json(graph)}</script>
+<script>{(PAGE / "graph.js").read_text()}</script>
+<script>
+const data = JSON.parse(document.getElementById('data').textContent);
+const t0 = performance.now();
+PsGraph.create(document.getElementById('g'), {{graph: data}}).then((panel) => {{
+  window.panel = panel;
+  window.readyMs = performance.now() - t0;
+  document.body.dataset.ready = '1';
+}}).catch((e) => {{
+  document.body.textContent = 'graph failed: ' + e;
+  console.error('graph failed: ' + e);
+}});
+</script></body></html>"""
+    path = tmp_path / name
+    path.write_text(page)
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with Browser() as b:
+        yield b
+
+
+def opening_ops(graph: dict) -> list[str]:
+    return ["collapse_all", *("expand:" + p for p in graph["opening"]["expanded"])]
+
+
+@pytest.mark.parametrize("fixture", ["resnet18_inference.json", "training_step.json"])
+def test_wasm_layout_equals_native(browser, tmp_path, fixture):
+    graph = page_graph(fixture)
+    page = browser.open(write_harness(tmp_path, graph))
+    modules = page.eval("Array.from(document.querySelectorAll('#g g.ps-module')).map(e => e.dataset.path)")
+    assert modules, "the opening view shows no collapsed module"
+    # The opening, three modules expanded one after the other, everything, nothing.
+    to_expand = modules[:3]
+    ops = [*opening_ops(graph), "layout"]
+    got = [page.eval("panel.layoutNumbers()")]
+    for path in to_expand:
+        page.eval(f"panel.expand({json.dumps(path)})")
+        ops += [f"expand:{path}", "layout"]
+        got.append(page.eval("panel.layoutNumbers()"))
+    page.eval("panel.expandAll()")
+    got.append(page.eval("panel.layoutNumbers()"))
+    page.eval("panel.collapseAll()")
+    got.append(page.eval("panel.layoutNumbers()"))
+    ops += ["expand_all", "layout", "collapse_all", "layout"]
+    want = native_layouts(fixture, ops)
+    assert len(got) == len(want)
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert g[0] == w[0], f"layout {k}: {g[0]} items in the page, {w[0]} native"
+        assert g == w, f"layout {k} of {fixture} differs from the native engine's"
+    # Expanding really changed the view.
+    assert got[-2][0] > got[0][0] > got[-1][0] or got[-2][0] > got[-1][0]
+    page.assert_clean()
+
+
+def test_resnet18_panel_interactive(browser, tmp_path):
+    fixture = "resnet18_inference_profiled.json"
+    graph = page_graph(fixture)
+    page = browser.open(write_harness(tmp_path, graph))
+    count = "document.querySelectorAll('#g g.ps-node').length"
+    nodes_before = page.eval(count)
+    assert page.eval("document.querySelectorAll('#g g.ps-module').length") > 0
+    assert page.eval("document.getElementById('g').dataset.ready") == "1"
+
+    # A real click on a collapsed module expands it: more nodes, the native layout.
+    collapsed = page.eval("Array.from(document.querySelectorAll('#g g.ps-module')).map(e => e.dataset.path)")
+
+    time = next(lens for lens in graph["lenses"] if lens["name"] == "time")
+    timed = {graph["graph"]["node_list"][i]["name"]: text for i, _, text in time["nodes"]}
+
+    def shown_node(module: str):
+        # A computed node of the module with a source line, a kernel and a time.
+        for n in graph["graph"]["node_list"]:
+            if n["name"] not in timed:
+                continue
+            mod = (n.get("module") or {}).get("path", "")
+            if (
+                n["op"] == "call_function"
+                and n.get("source")
+                and n["name"] in graph["kernels"]
+                and (mod == module or mod.startswith(module + "."))
+            ):
+                return n
+        return None
+
+    path = next((p for p in collapsed if shown_node(p)), None)
+    assert path, f"no collapsed module with a kernel node in the opening view: {collapsed}"
+    page.click(f'#g g.ps-module[data-path="{path}"]')
+    page.wait_for(f"document.querySelector('#g g.ps-module-frame[data-path=\"{path}\"]') !== null")
+    assert page.eval(count) > nodes_before
+    want = native_layouts(fixture, [*opening_ops(graph), f"expand:{path}", "layout"])[0]
+    assert page.eval("panel.layoutNumbers()") == want
+
+    # A node clicked: its details show its shape, the source line and the code there, its kernel.
+    node = shown_node(path)
+    page.eval(f"document.querySelector('#g g.ps-node[data-name=\"{node['name']}\"]') !== null") or pytest.fail(
+        f"{node['name']} of {path} is not drawn after expanding it"
+    )
+    page.click(f'#g g.ps-node[data-name="{node["name"]}"]')
+    details = page.eval("document.querySelector('#g .ps-graph-details').textContent")
+    shape = "[" + ", ".join(str(s) for s in node["shape"]) + "]"
+    assert node["name"] in details
+    assert shape in details
+    assert f"{node['source']['file']}:{node['source']['line']}" in details
+    assert graph["kernels"][node["name"]] in details
+    assert f"time{timed[node['name']]}" in details  # the time lens's value, in the window's words
+    assert page.eval(
+        f"document.querySelector('#g g.ps-node[data-name=\"{node['name']}\"]').classList.contains('ps-selected')"
+    )
+
+    # Search: typed, the matches are counted and marked; Enter goes to one, revealing it.
+    page.type("#g input.ps-graph-search", "convolution")
+    want_matches = sum(1 for n in graph["graph"]["node_list"] if "convolution" in n["name"] + n.get("target", ""))
+    assert want_matches > 1
+    assert page.eval("document.querySelector('#g .ps-graph-count').textContent") == f"{want_matches} matches"
+    page.key("#g input.ps-graph-search", "Enter")
+    first = page.eval("document.querySelector('#g .ps-graph-details h4').textContent")
+    assert "convolution" in first
+    page.key("#g input.ps-graph-search", "Enter")
+    second = page.eval("document.querySelector('#g .ps-graph-details h4').textContent")
+    assert "convolution" in second and second != first
+    assert page.eval("document.querySelectorAll('#g g.ps-node.ps-match').length") >= 1
+
+    # Lens: time colours the boxes and shows a legend in units.
+    options = page.eval("Array.from(document.querySelectorAll('#g select.ps-graph-lens option')).map(o => o.value)")
+    assert options == ["", "time", "memory"]
+    page.eval(
+        "(() => { const s = document.querySelector('#g select.ps-graph-lens');"
+        " s.value = 'time'; s.dispatchEvent(new Event('change')); })()"
+    )
+    assert page.eval("!document.querySelector('#g .ps-graph-legend').hidden")
+    assert "time" in page.eval("document.querySelector('#g .ps-graph-legend').textContent")
+    assert page.eval("document.querySelectorAll('#g g.ps-node rect[style*=\"fill\"]').length") > 0
+    page.eval("panel.setLens(null)")
+    assert page.eval("document.querySelector('#g .ps-graph-legend').hidden")
+
+    # Collapse from the frame's title.
+    page.click(f'#g g.ps-module-frame[data-path="{path}"] .ps-frame-title')
+    page.wait_for(f"document.querySelector('#g g.ps-module[data-path=\"{path}\"]') !== null")
+    page.assert_clean()
+
+
+def test_training_step_phases(browser, tmp_path):
+    fixture = "resnet18_training_drift.json"
+    graph = page_graph(fixture)
+    page = browser.open(write_harness(tmp_path, graph))
+    assert page.eval("document.querySelectorAll('#g button[data-phase]').length") == 2
+    page.click('#g button[data-phase="backward"]')
+    pressed = "document.querySelector('#g button[data-phase=\"{}\"]').getAttribute('aria-pressed')"
+    assert page.eval(pressed.format("backward")) == "true"
+    # The forward is dimmed, the backward not; the backward group is at the top of the view.
+    assert page.eval("document.querySelectorAll('#g .ps-other-phase').length") > 0
+    dimmed = page.eval(
+        "Array.from(document.querySelectorAll('#g .ps-other-phase')).map(e => e.dataset.path || e.dataset.name)"
+    )
+    phase_of = {n["name"]: n.get("phase") for n in graph["graph"]["node_list"]}
+    for d in dimmed:
+        assert not d.startswith("backward:") and phase_of.get(d) != "backward", f"{d} of the backward is dimmed"
+    lit = page.eval(
+        "Array.from(document.querySelectorAll('#g g.ps-module:not(.ps-other-phase), "
+        "#g g.ps-node:not(.ps-other-phase)'))"
+        ".map(e => e.dataset.path || e.dataset.name)"
+    )
+    assert any(d.startswith("backward:") or phase_of.get(d) == "backward" for d in lit)
+    top = page.eval(
+        "(() => { const f = document.querySelector('#g g.ps-module-frame[data-path=\"backward:\"] rect');"
+        " const v = document.querySelector('#g .ps-graph-view').getBoundingClientRect();"
+        " return f.getBoundingClientRect().top - v.top; })()"
+    )
+    assert -30 < top < 60
+    page.click('#g button[data-phase="forward"]')
+    assert page.eval(pressed.format("forward")) == "true"
+    assert page.eval(pressed.format("backward")) == "false"
+    # The error lens frames the nodes that leave eager's band.
+    page.eval("panel.setLens('error')")
+    page.eval("panel.expandAll()")
+    assert page.eval("document.querySelectorAll('#g g.ps-leaves-band').length") > 0
+    page.assert_clean()
