@@ -1,15 +1,15 @@
 """The HTML report's graph panel (engine/share/page/graph.js + engine.wasm) in headless Chromium.
 
-A harness page of our own (the graph panel alone, with the report page's CSP) is written per test
-from the real parts: graph.js, graph.css, the built engine.wasm (base64, as the report carries it)
-and PageGraph::toJson of a real capture (tests/fixtures/graphs), printed by the native
-engine_probe. The same engine entry built natively (engine_probe) is the reference every layout
-the page computes is compared with, number for number.
+A harness page of our own (tests/support/graph_page_harness.py: the graph panel alone, with the
+report page's CSP) is written per test from the real parts: graph.js, graph.css, the built
+engine.wasm (base64, as the report carries it) and PageGraph::toJson of a real capture
+(tests/fixtures/graphs), printed by the native engine_probe. The same engine entry built
+natively (engine_probe) is the reference every layout the page computes is compared with,
+number for number.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import subprocess
@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from cdp_pipe import Browser, find_chromium
+from graph_page_harness import synthetic_graph, write_harness
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "graphs"
@@ -42,46 +43,16 @@ def probe(*args: str) -> list[str]:
     return out.stdout.splitlines()
 
 
-def native_layouts(fixture: str, ops: list[str]) -> list[list[float]]:
+def native_layouts(fixture: str | Path, ops: list[str]) -> list[list[float]]:
     return [json.loads(line) for line in probe(str(FIXTURES / fixture), *ops)]
 
 
-def page_graph(fixture: str) -> dict:
+def page_graph(fixture: str | Path) -> dict:
     return json.loads(probe("--page-graph", str(FIXTURES / fixture))[0])
 
 
-def _script_json(value) -> str:
-    # Inside <script>: no "</" may end it early.
-    return json.dumps(value).replace("</", "<\\/")
-
-
-def write_harness(tmp_path: Path, graph: dict, name: str = "graph.html") -> Path:
-    wasm = base64.b64encode(_built("PS_ENGINE_WASM").read_bytes()).decode()
-    page = f"""<!DOCTYPE html>
-<html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{CSP}">
-<title>graph panel</title>
-<style>{(PAGE / "graph.css").read_text()}</style></head>
-<body>
-<div id="g"></div>
-<script type="application/octet-stream" id="ps-engine">{wasm}</script>
-<script type="application/json" id="data">{_script_json(graph)}</script>
-<script>{(PAGE / "graph.js").read_text()}</script>
-<script>
-const data = JSON.parse(document.getElementById('data').textContent);
-const t0 = performance.now();
-PsGraph.create(document.getElementById('g'), {{graph: data}}).then((panel) => {{
-  window.panel = panel;
-  window.readyMs = performance.now() - t0;
-  document.body.dataset.ready = '1';
-}}).catch((e) => {{
-  document.body.textContent = 'graph failed: ' + e;
-  console.error('graph failed: ' + e);
-}});
-</script></body></html>"""
-    path = tmp_path / name
-    path.write_text(page)
-    return path
+def harness(tmp_path: Path, graph: dict) -> Path:
+    return write_harness(tmp_path / "graph.html", graph, _built("PS_ENGINE_WASM"))
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +68,7 @@ def opening_ops(graph: dict) -> list[str]:
 @pytest.mark.parametrize("fixture", ["resnet18_inference.json", "training_step.json"])
 def test_wasm_layout_equals_native(browser, tmp_path, fixture):
     graph = page_graph(fixture)
-    page = browser.open(write_harness(tmp_path, graph))
+    page = browser.open(harness(tmp_path, graph))
     modules = page.eval("Array.from(document.querySelectorAll('#g g.ps-module')).map(e => e.dataset.path)")
     assert modules, "the opening view shows no collapsed module"
     # The opening, three modules expanded one after the other, everything, nothing.
@@ -126,7 +97,7 @@ def test_wasm_layout_equals_native(browser, tmp_path, fixture):
 def test_resnet18_panel_interactive(browser, tmp_path):
     fixture = "resnet18_inference_profiled.json"
     graph = page_graph(fixture)
-    page = browser.open(write_harness(tmp_path, graph))
+    page = browser.open(harness(tmp_path, graph))
     count = "document.querySelectorAll('#g g.ps-node').length"
     nodes_before = page.eval(count)
     assert page.eval("document.querySelectorAll('#g g.ps-module').length") > 0
@@ -213,7 +184,7 @@ def test_resnet18_panel_interactive(browser, tmp_path):
 def test_training_step_phases(browser, tmp_path):
     fixture = "resnet18_training_drift.json"
     graph = page_graph(fixture)
-    page = browser.open(write_harness(tmp_path, graph))
+    page = browser.open(harness(tmp_path, graph))
     assert page.eval("document.querySelectorAll('#g button[data-phase]').length") == 2
     page.click('#g button[data-phase="backward"]')
     pressed = "document.querySelector('#g button[data-phase=\"{}\"]').getAttribute('aria-pressed')"
@@ -245,4 +216,24 @@ def test_training_step_phases(browser, tmp_path):
     page.eval("panel.setLens('error')")
     page.eval("panel.expandAll()")
     assert page.eval("document.querySelectorAll('#g g.ps-leaves-band').length") > 0
+    page.assert_clean()
+
+
+def test_big_graph_draws_what_is_in_view(browser, tmp_path):
+    # 3,302 nodes: fully expanded, past the 1,500 boxes drawn whole.
+    fixture = tmp_path / "big.json"
+    fixture.write_text(json.dumps({"graph": synthetic_graph(100)}))
+    graph = page_graph(fixture)
+    page = browser.open(harness(tmp_path, graph))
+    page.eval("panel.expandAll()")
+    total = page.eval("panel.visibleItems()")
+    assert total == len(graph["graph"]["node_list"])
+    drawn = page.eval("document.querySelectorAll('#g g.ps-node').length")
+    assert 0 < drawn < total / 4, f"{drawn} of {total} boxes in the DOM"
+    assert page.eval("panel.layoutNumbers()") == native_layouts(fixture, ["expand_all", "layout"])[0]
+    # A node far below: selected, the view goes there and it is drawn.
+    assert page.eval("document.querySelector('#g g.ps-node[data-name=\"add_b99\"]')") is None
+    page.eval("panel.select('add_b99')")
+    page.wait_for("document.querySelector('#g g.ps-node[data-name=\"add_b99\"]') !== null")
+    assert "add_b99" in page.eval("document.querySelector('#g .ps-graph-details h4').textContent")
     page.assert_clean()
