@@ -157,8 +157,9 @@
     const nodeByName = new Map(tree.names.map((n, i) => [n, i]));
     // The engine's node i is the node_list entry of that name (entries it could not read are
     // left out by both).
-    const nodeJson = tree.names.map((name) => nodes.find((n) => n && n.name === name) || { name });
-    if (nodeJson.length === nodes.length) for (let i = 0; i < nodes.length; i++) if (nodes[i] && nodes[i].name === tree.names[i]) nodeJson[i] = nodes[i];
+    const listed = new Map();
+    for (const n of nodes) if (n && typeof n === 'object' && !listed.has(n.name)) listed.set(n.name, n);
+    const nodeJson = tree.names.map((name) => listed.get(name) || { name });
     const frames = data.graph.frames || [];
     const kernels = data.kernels || {};
     const lenses = (data.lenses || []).map((l) => ({
