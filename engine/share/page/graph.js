@@ -249,6 +249,22 @@
       return mod.type ? name + ' · ' + mod.type : name;
     }
 
+    // A collapsed module's box: its path below its (expanded) parent's, "conv1 · Conv2d", as the
+    // frame around it already names the parent.
+    function boxTitle(m) {
+      const mod = modules[m];
+      const parent = modules[mod.parent];
+      if (mod.role !== 'model' || !parent || !parent.path || parent.role !== 'model') return moduleTitle(m);
+      const name = mod.path.startsWith(parent.path + '.') ? mod.path.slice(parent.path.length + 1) : mod.name;
+      return mod.type ? name + ' · ' + mod.type : name;
+    }
+
+    // A node's first line: its op, or for a parameter, buffer or input the name it has in the model.
+    function nodeTitle(n) {
+      if (n.op === 'placeholder' && n.qualname) return String(n.qualname).replace(/^model\./, '');
+      return shortTarget(n);
+    }
+
     function itemPhase(item) {
       return item.kind === 'node' ? tree.phaseOf[item.id] : modules[item.id].phase;
     }
@@ -288,6 +304,12 @@
         if (matchModules.has(item.id)) c.push('ps-match');
       }
       if (phase && itemPhase(item) && itemPhase(item) !== phase) c.push('ps-other-phase');
+      const v = lensValue(item);
+      if (v) {
+        // White text on the ramp's dark ends.
+        const at = rampPosition(v.value, lensRange.low, lensRange.high);
+        if (at < 0.4 || at > 0.85) c.push('ps-on-dark');
+      }
       return c.join(' ');
     }
 
@@ -300,13 +322,13 @@
       if (item.kind === 'node') {
         const n = nodeJson[item.id];
         g.setAttribute('data-name', tree.names[item.id]);
-        g.append(el('text', { class: 'ps-op', x: 8, y: 17 }, clip(shortTarget(n) + (v ? '  ' + v.text : ''), item.w, 6.6)));
+        g.append(el('text', { class: 'ps-op', x: 8, y: 17 }, clip(nodeTitle(n) + (v ? '  ' + v.text : ''), item.w, 6.6)));
         g.append(el('text', { class: 'ps-shape', x: 8, y: 33 }, clip(listText(n.shape) + (n.dtype ? ' ' + n.dtype : ''), item.w, 6.1)));
         g.append(el('title', null, tree.names[item.id]));
       } else {
         const mod = modules[item.id];
         g.setAttribute('data-path', mod.path);
-        g.append(el('text', { class: 'ps-title', x: 10, y: 17 }, clip('▸ ' + moduleTitle(item.id), item.w, 6.8)));
+        g.append(el('text', { class: 'ps-title', x: 10, y: 17 }, clip('▸ ' + boxTitle(item.id), item.w, 6.8)));
         g.append(el('text', { class: 'ps-sub', x: 10, y: 33 }, clip(mod.total + ' nodes' + (v ? ' · ' + v.text : ''), item.w, 6.1)));
         g.append(el('title', null, (mod.path || 'root') + ': click to expand'));
       }
