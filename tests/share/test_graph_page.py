@@ -51,8 +51,8 @@ def page_graph(fixture: str | Path) -> dict:
     return json.loads(probe("--page-graph", str(FIXTURES / fixture))[0])
 
 
-def harness(tmp_path: Path, graph: dict) -> Path:
-    return write_harness(tmp_path / "graph.html", graph, _built("PS_ENGINE_WASM"))
+def harness(tmp_path: Path, graph: dict, marks: dict | None = None) -> Path:
+    return write_harness(tmp_path / "graph.html", graph, _built("PS_ENGINE_WASM"), marks)
 
 
 @pytest.fixture(scope="module")
@@ -236,4 +236,24 @@ def test_big_graph_draws_what_is_in_view(browser, tmp_path):
     page.eval("panel.select('add_b99')")
     page.wait_for("document.querySelector('#g g.ps-node[data-name=\"add_b99\"]') !== null")
     assert "add_b99" in page.eval("document.querySelector('#g .ps-graph-details h4').textContent")
+    page.assert_clean()
+
+
+def test_diff_marks(browser, tmp_path):
+    fixture = "resnet18_inference.json"
+    graph = page_graph(fixture)
+    computed = [n["name"] for n in graph["graph"]["node_list"] if n["op"] == "call_function"]
+    marks = {computed[0]: "added", computed[1]: "changed", computed[-1]: "removed"}
+    page = browser.open(harness(tmp_path, graph, marks))
+    page.eval("panel.expandAll()")
+    for name, mark in marks.items():
+        assert page.eval(
+            f"document.querySelector('#g g.ps-node[data-name=\"{name}\"]').classList.contains('ps-mark-{mark}')"
+        )
+    assert page.eval("document.querySelectorAll('#g [class*=\"ps-mark-\"]').length") == 3
+    # Collapsed, the modules holding them say so.
+    page.eval("panel.collapseAll()")
+    assert page.eval("document.querySelectorAll('#g g.ps-module.ps-has-marks').length") >= 1
+    page.eval(f"panel.select({json.dumps(computed[1])})")
+    assert "changed" in page.eval("document.querySelector('#g .ps-graph-details').textContent")
     page.assert_clean()

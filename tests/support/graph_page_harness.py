@@ -2,9 +2,10 @@
 
 The page is built from the real parts: engine/share/page/graph.js and graph.css, the built
 engine.wasm (base64 in script#ps-engine, as the report carries it) and a graph as
-ps::share::PageGraph::toJson wrote it, under the report page's CSP. When drawn it sets
-document.body.dataset.ready = "1", window.panel (the PsGraph panel) and window.readyMs (from the
-navigation's start). Also: synthetic_graph, a graph section of any size shaped like a model.
+ps::share::PageGraph::toJson wrote it, under the report page's CSP; `marks` are the diff page's
+({node name: "added"|"removed"|"changed"}). When drawn it sets document.body.dataset.ready = "1",
+window.panel (the PsGraph panel) and window.readyMs (from the navigation's start). Also:
+synthetic_graph, a graph section of any size shaped like a model.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def _script_json(value) -> str:
     return json.dumps(value).replace("</", "<\\/")
 
 
-def write_harness(path: Path, graph: dict, wasm: Path) -> Path:
+def write_harness(path: Path, graph: dict, wasm: Path, marks: dict | None = None) -> Path:
     engine = base64.b64encode(Path(wasm).read_bytes()).decode()
     page = f"""<!DOCTYPE html>
 <html><head><meta charset="utf-8">
@@ -34,10 +35,12 @@ def write_harness(path: Path, graph: dict, wasm: Path) -> Path:
 <div id="g"></div>
 <script type="application/octet-stream" id="ps-engine">{engine}</script>
 <script type="application/json" id="data">{_script_json(graph)}</script>
+<script type="application/json" id="marks">{_script_json(marks)}</script>
 <script>{(PAGE / "graph.js").read_text()}</script>
 <script>
 const data = JSON.parse(document.getElementById('data').textContent);
-PsGraph.create(document.getElementById('g'), {{graph: data}}).then((panel) => {{
+const marks = JSON.parse(document.getElementById('marks').textContent);
+PsGraph.create(document.getElementById('g'), marks ? {{graph: data, marks}} : {{graph: data}}).then((panel) => {{
   window.panel = panel;
   window.readyMs = performance.now();
   document.body.dataset.ready = '1';
