@@ -125,8 +125,9 @@ std::optional<int> itemOf(const GraphModel& g, int node, const std::unordered_ma
     if (n.target != "operator.getitem" || n.inputs.size() != 1)
         return std::nullopt;
     if (auto it = raw.find(n.name); it != raw.end())
-        if (auto item = it->second->find("item"); item != it->second->end() && item->is_number_unsigned())
-            return static_cast<int>(item->get<std::uint64_t>());
+        if (auto item = it->second->find("item");
+            item != it->second->end() && item->is_number_integer() && item->get<std::int64_t>() >= 0)
+            return static_cast<int>(item->get<std::int64_t>());
     const GraphNode& source = g.nodes()[static_cast<std::size_t>(n.inputs[0])];
     auto it = raw.find(source.name);
     if (n.values.size() != 1 || it == raw.end())
@@ -147,7 +148,7 @@ json tensorAttrs(const TensorLayout& t, const std::string& tag)
     json attrs = json::array({keyValue("shape", listText(t.sizes))});
     if (!t.dtype.empty())
         attrs.push_back(keyValue("dtype", t.dtype));
-    if (!t.strides.empty())
+    if (t.strides.size() == t.sizes.size())  // a 0-d tensor's stride is [], said too
         attrs.push_back(keyValue("stride", listText(t.strides)));
     attrs.push_back(keyValue("__tensor_tag", tag));
     return attrs;
