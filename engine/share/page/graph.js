@@ -365,10 +365,9 @@
     function drawRegion(r) {
       const g = el('g', { class: 'ps-module-frame', 'data-path': modules[r.module].path });
       g.append(el('rect', { class: 'ps-frame', x: r.x, y: r.y, width: r.w, height: r.h, rx: 10 }));
-      const label = '▾ ' + moduleTitle(r.module);
-      const title = el('g', { class: 'ps-frame-title', transform: 'translate(' + (r.x + 4) + ',' + (r.y - 16) + ')' });
-      title.append(el('rect', { width: Math.min(r.w, 14 + label.length * 6.4), height: 15, rx: 3 }));
-      title.append(el('text', { x: 4, y: 11 }, clip(label, r.w, 6.4)));
+      const title = el('g', { class: 'ps-frame-title', transform: 'translate(' + r.tx + ',' + (r.y - 16) + ')' });
+      title.append(el('rect', { width: r.tw, height: 15, rx: 3 }));
+      title.append(el('text', { x: 4, y: 11 }, r.label));
       title.append(el('title', null, (modules[r.module].path || 'root') + ': click to collapse'));
       g.append(title);
       return g;
@@ -377,7 +376,35 @@
     // Bounding boxes per route and region, for drawing what is in view.
     let routeBoxes = [];
     let edgeCounts = new Map();
+    // Frame titles sit on the frame's top edge, left; one that would cover another title (nested
+    // frames sharing a top) moves right past it. Parents come first, so they keep the corner.
+    function placeTitles() {
+      const rows = new Map(); // top edge, rounded -> titles placed there
+      for (const r of layout.regions) {
+        const text = '▾ ' + moduleTitle(r.module);
+        r.tw = Math.min(Math.max(40, r.w - 8), 14 + text.length * 6.4);
+        r.label = clip(text, r.tw + 14, 6.4);
+        r.tx = r.x + 4;
+        const keys = [Math.floor(r.y / 16) - 1, Math.floor(r.y / 16), Math.floor(r.y / 16) + 1];
+        for (let moved = true, tries = 0; moved && tries < 50; tries++) {
+          moved = false;
+          for (const k of keys) {
+            for (const o of rows.get(k) || []) {
+              if (Math.abs(o.y - r.y) < 16 && r.tx < o.tx + o.tw + 4 && o.tx < r.tx + r.tw + 4) {
+                r.tx = o.tx + o.tw + 6;
+                moved = true;
+              }
+            }
+          }
+        }
+        const k = Math.floor(r.y / 16);
+        if (!rows.has(k)) rows.set(k, []);
+        rows.get(k).push(r);
+      }
+    }
+
     function indexLayout() {
+      placeTitles();
       edgeCounts = new Map();
       for (const e of layout.edges) edgeCounts.set(e.from + ',' + e.to, e.count);
       routeBoxes = layout.routes.map((r) => {
@@ -426,7 +453,7 @@
         if (inView(item.x, item.y, item.x + item.w, item.y + item.h)) add('i' + i, () => drawItem(item, i), boxLayer);
       });
       layout.regions.forEach((r, i) => {
-        if (inView(r.x, r.y - 16, r.x + r.w, r.y + r.h)) add('r' + i, () => drawRegion(r), frameLayer);
+        if (inView(r.x, r.y - 16, Math.max(r.x + r.w, r.tx + r.tw), r.y + r.h)) add('r' + i, () => drawRegion(r), frameLayer);
       });
       for (const [key, e] of drawn) {
         if (!want.has(key)) {
