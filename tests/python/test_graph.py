@@ -117,6 +117,25 @@ def test_batchnorm_buffers():
                                                    "model.1.num_batches_tracked"}
 
 
+def test_getitem_records_the_tuple_element_it_takes():
+    """A getitem says which element of its input's tuple it is (item), also where two elements
+    share a layout (batch norm's mean and invstd), so that an export need not guess."""
+    cap, g, nodes = _graph("rt_batchnorm.py")
+    getitems = [n for n in g["node_list"] if n["target"] == "operator.getitem"]
+    assert getitems
+    for n in getitems:
+        source = nodes[n["inputs"][0]]
+        assert 0 <= n["item"] < len(source["values"])
+        element = source["values"][n["item"]]
+        assert (element.get("shape"), element.get("dtype")) == (n.get("shape"), n.get("dtype")), n["name"]
+    by_source = {}
+    for n in getitems:
+        by_source.setdefault(n["inputs"][0], []).append(n["item"])
+    batch_norm = [s for s in by_source if nodes[s]["target"].startswith("aten.native_batch_norm.")]
+    assert batch_norm and all(len(set(by_source[s])) == len(by_source[s]) for s in by_source)
+    assert {1, 2} <= set(by_source[batch_norm[0]]), "the mean and invstd the backward reads, told apart"
+
+
 def test_decomposition_table_removes_the_op():
     cap, g, nodes = _graph("rt_decomp.py")
     assert "aten.silu.default" not in g["ops"]
