@@ -258,6 +258,42 @@ TEST_F(LibraryCommands, TraceWritesAStoredRunsCompileTimeEventsAsAChromeTrace)
     EXPECT_FALSE(std::filesystem::exists(dir.file("none.json")));
 }
 
+TEST_F(LibraryCommands, ExportGraphWritesModelExplorerAndDotAndSaysWhatItCannot)
+{
+    NewRun step = test::makeRun("step", "def forward():\n    pass\n", "cache", "eager");
+    std::ifstream fixture(std::string(PS_LIBRARY_FIXTURES) + "/../../fixtures/graphs/training_step.json");
+    ASSERT_TRUE(fixture);
+    step.report["captures"][0]["graph"] = json::parse(fixture)["graph"];
+    const std::int64_t id = ArtifactLibrary(path).insert(step);
+
+    Outcome o = runCli(path, {"library", "export-graph", std::to_string(id), dir.file("g.json"), "--json"});
+    ASSERT_EQ(o.exitCode, 0) << o.err;
+    const json listed = json::parse(o.out);
+    EXPECT_EQ(listed["graphs"], json({"step forward", "step backward"}));
+    EXPECT_EQ(listed["files"], json({dir.file("g.json"), dir.file("g.memory.nodedata.json")}));
+    std::ifstream written(dir.file("g.json"));
+    EXPECT_EQ(json::parse(written)["graphs"].size(), 2u);
+
+    o = runCli(path, {"library", "export-graph", std::to_string(id), dir.file("g.gv")});
+    ASSERT_EQ(o.exitCode, 0) << o.err;
+    EXPECT_EQ(o.out, dir.file("g.gv") + "\n");
+    EXPECT_EQ(test::readBytes(dir.file("g.gv")).rfind("digraph \"run " + std::to_string(id) + ": step\" {", 0), 0u);
+
+    // Nothing to export, no such capture, no such run: 1; a file that cannot be written: 2.
+    o = runCli(path, {"library", "export-graph", std::to_string(okRun), dir.file("none.json")});
+    EXPECT_EQ(o.exitCode, 1);
+    EXPECT_TRUE(contains(o.err, "has no captured graph")) << o.err;
+    o = runCli(path, {"library", "export-graph", std::to_string(id), dir.file("none.json"), "--capture", "other"});
+    EXPECT_EQ(o.exitCode, 1);
+    EXPECT_TRUE(contains(o.err, "has no capture other (its captures: 0 step)")) << o.err;
+    o = runCli(path, {"library", "export-graph", "4242", dir.file("none.json")});
+    EXPECT_EQ(o.exitCode, 1);
+    EXPECT_FALSE(std::filesystem::exists(dir.file("none.json")));
+    o = runCli(path, {"library", "export-graph", std::to_string(id), dir.file("missing/g.dot")});
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_TRUE(contains(o.err, "cannot write")) << o.err;
+}
+
 TEST_F(LibraryCommands, ExportImportTrustRmGc)
 {
     const std::string out = dir.file("export");
