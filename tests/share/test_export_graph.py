@@ -326,3 +326,47 @@ def test_model_explorer_shows_the_graphs_and_the_lenses(library, tmp_path):
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
+
+
+# -- a run stored by the real worker --------------------------------------------------------------
+
+CHUNKS = """
+import torch
+
+
+def fn(x):
+    a, b = x.chunk(2)
+    return a * 2 + b
+
+
+example_inputs = (torch.randn(4, 3),)
+backend = "eager"
+"""
+
+
+def test_a_run_stored_by_the_worker_names_each_getitems_tuple_element(tmp_path):
+    """x.chunk(2) gives two elements of one layout: only the worker's record (item) tells which
+    one each getitem takes, and the export's edges say it."""
+    script = tmp_path / "chunks.py"
+    script.write_text(CHUNKS)
+    lib = tmp_path / "lib.sqlite3"
+    ran = studio(lib, "run", str(script), "--json", "--no-verify")
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    run_id = json.loads(ran.stdout)["run_id"]
+    path = tmp_path / "chunks.json"
+    export(lib, run_id, path)
+    (graph,) = json.loads(path.read_text())["graphs"]
+    nodes = {n["id"]: n for n in graph["nodes"]}
+    split = next(n for n in graph["nodes"] if n["label"] == "aten.split.Tensor")
+    assert [m["id"] for m in split["outputsMetadata"]] == ["0", "1"]
+    taken = {}
+    for node in nodes.values():
+        for edge in node.get("incomingEdges", []):
+            if edge["sourceNodeId"] == split["id"]:
+                assert node["label"] == "operator.getitem"
+                taken[node["id"]] = edge["sourceNodeOutputId"]
+    assert sorted(taken.values()) == ["0", "1"]
+    # The element read as `b` (the second) is what add takes as its second operand.
+    add = next(n for n in graph["nodes"] if n["label"] == "aten.add.Tensor")
+    second = add["incomingEdges"][1]["sourceNodeId"]
+    assert taken[second] == "1"
