@@ -112,7 +112,8 @@ void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode)
             "model-explorer (one graph per capture and phase, modules as namespaces) or dot (modules as "
             "clusters); default: dot for a FILE ending in .dot or .gv, else model-explorer")
         ->check(CLI::IsMember({"model-explorer", "dot"}));
-    graph->add_option("--capture", options->captures, "Only this capture, by name or index (repeatable; default: all)");
+    graph->add_option("--capture", options->captures, "Only this capture, by name or index (repeatable; default: all)")
+        ->allow_extra_args(false);
     graph->add_flag("--no-node-data", options->noNodeData, "Model Explorer: write the graph only, no lens files");
     addJson(graph);
     bind(graph, LibraryCommand::Action::ExportGraph);
