@@ -6,6 +6,7 @@
 #include "model/Capture.h"
 #include "model/JsonFields.h"
 #include "share/LensValues.h"
+#include "share/PageLayout.h"
 
 #include <cmath>
 
@@ -67,7 +68,9 @@ json PageGraph::toJson(const model::Capture& capture)
         error = "the capture did not finish: the graph is partial";
     return {{"graph", section}, {"nodes", g.nodes().size()}, {"error", error}, {"kernels", std::move(kernels)},
         {"lenses", std::move(lenses)},
-        {"opening", {{"budget", graph::CollapseState::kOpeningBudget}, {"expanded", std::move(expanded)}}}};
+        {"opening",
+            {{"budget", graph::CollapseState::kOpeningBudget}, {"expanded", std::move(expanded)},
+                {"layout", PageLayout::of(g, tree, opening)}}}};
 }
 
 }  // namespace ps::share

@@ -19,9 +19,12 @@ namespace ps::share {
 ///               it, share::LensValues), {name, unit, nodes: [[node index, value, text], ...],
 ///               modules: [[module path, value, text], ...], leaves: [node index, ...] (error:
 ///               the nodes leaving eager's band), kernels: [[node index, kernel], ...] (time)}
-///   "opening":  {budget, expanded: [module path, ...]}: the opening state, CollapseState::initial
-///               with the window's budget (CollapseState::kOpeningBudget) (the window then fits it to its canvas,
-///               GraphOpening; a page does not know its size before it is drawn)
+///   "opening":  {budget, expanded: [module path, ...], layout: [...]}: the opening state,
+///               CollapseState::initial with the window's budget (CollapseState::kOpeningBudget;
+///               the window then may open fewer to fit its canvas, GraphOpening, which a page
+///               cannot know before it is drawn), and its layout (PageLayout: the numbers the
+///               page's engine would compute, so the page draws at once; a training step's
+///               opening takes the layout a second)
 /// Null when the capture has no graph with nodes.
 class PageGraph {
 public:

@@ -89,6 +89,12 @@ def test_wasm_layout_equals_native(browser, tmp_path, fixture):
     for k, (g, w) in enumerate(zip(got, want)):
         assert g[0] == w[0], f"layout {k}: {g[0]} items in the page, {w[0]} native"
         assert g == w, f"layout {k} of {fixture} differs from the native engine's"
+    # The opening layout the page was written with is the one its engine computes.
+    assert got[0] == graph["opening"]["layout"]
+    page.eval("panel.collapseAll()")
+    for path in graph["opening"]["expanded"]:
+        page.eval(f"panel.expand({json.dumps(path)})")
+    assert page.eval("panel.layoutNumbers()") == graph["opening"]["layout"]
     # Expanding really changed the view.
     assert got[-2][0] > got[0][0] > got[-1][0] or got[-2][0] > got[-1][0]
     page.assert_clean()

@@ -499,8 +499,9 @@
       apply();
     }
 
-    // Lays out the current state; `anchor` (a module id) keeps that module where it was on screen.
-    function relayout(anchor) {
+    // Lays out the current state (or takes `given`, its numbers computed ahead); `anchor` (a
+    // module id) keeps that module where it was on screen.
+    function relayout(anchor, given) {
       container.dataset.ready = '0';
       let before = null;
       if (anchor !== undefined && layout) {
@@ -508,7 +509,7 @@
         if (before) before = { sx: before.x * t.k + t.x, sy: before.y * t.k + t.y };
       }
       const started = performance.now();
-      layout = readLayout(engine.layout());
+      layout = readLayout(given ? Float64Array.from(given) : engine.layout());
       const ms = performance.now() - started;
       indexLayout();
       computeLensRange();
@@ -768,7 +769,9 @@
       const m = moduleByPath.get(path);
       if (m !== undefined && m > 0) engine.expand(m);
     }
-    relayout();
+    // Its layout was computed when the page was written (the same numbers the engine gives).
+    const given = data.opening && Array.isArray(data.opening.layout) && data.opening.layout.length ? data.opening.layout : null;
+    relayout(undefined, given);
     openView();
     sync(false);
     container.psGraph = panel;

@@ -15,7 +15,7 @@
 //   ps_expand(m), ps_collapse(m), ps_expand_all(), ps_collapse_all(), ps_reveal(node) -> changed,
 //   ps_expanded(m) -> 0/1             the collapse state, modules by ModuleTree id
 //   ps_layout() -> items              lays out the current state; ps_layout_data() points at
-//                                     ps_layout_size() doubles (see LayoutWriter below)
+//                                     ps_layout_size() doubles (share/PageLayout.h)
 //   ps_text() / ps_text_size()        the last text result (UTF-8)
 
 #include "graph/CollapseState.h"
@@ -23,6 +23,7 @@
 #include "graph/LayeredLayout.h"
 #include "graph/ModuleTree.h"
 #include "graph/VisibleGraph.h"
+#include "share/PageLayout.h"
 
 #include <nlohmann/json.hpp>
 
@@ -101,74 +102,6 @@ std::string treeJson(const GraphModel& graph, const ModuleTree& tree)
     const nlohmann::json out{{"modules", std::move(modules)}, {"names", std::move(names)},
         {"moduleOf", std::move(moduleOf)}, {"phaseOf", std::move(phaseOf)}, {"phased", tree.phased()}};
     return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-/// The flat layout handed to JS, all doubles:
-///   itemCount, width, height, layerCount,
-///   per item: kind (0 node, 1 module), id (node index or module id), x, y, w, h,
-///   edgeCount, per edge: from item, to item, count (graph edges merged),
-///   routeCount, per route: from item, to item, pointCount, then x, y per point,
-///   regionCount, per region: module id, x, y, w, h (an expanded module's frame, as the window's
-///   ModuleRegionsItem: around the boxes it computes, its placeholders left out, 6 px of room),
-///   parents before children.
-std::vector<double> writeLayout(
-    const GraphModel& graph, const ModuleTree& tree, const VisibleGraph& visible, const LayoutResult& r)
-{
-    std::vector<double> out;
-    const auto& items = visible.items();
-    out.reserve(8 + items.size() * 6 + visible.edges().size() * 3 + r.routes.size() * 12);
-    out.insert(out.end(), {static_cast<double>(items.size()), r.width, r.height, static_cast<double>(r.layerCount)});
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        const auto& b = r.boxes[i];
-        out.insert(out.end(),
-            {items[i].kind == VisibleItem::Module ? 1.0 : 0.0, static_cast<double>(items[i].id), b.x, b.y, b.w, b.h});
-    }
-    out.push_back(static_cast<double>(visible.edges().size()));
-    for (const auto& edge : visible.edges())
-        out.insert(
-            out.end(), {static_cast<double>(edge.from), static_cast<double>(edge.to), static_cast<double>(edge.count)});
-    out.push_back(static_cast<double>(r.routes.size()));
-    for (const auto& route : r.routes) {
-        out.insert(out.end(),
-            {static_cast<double>(route.from), static_cast<double>(route.to), static_cast<double>(route.points.size())});
-        for (const auto& p : route.points)
-            out.insert(out.end(), {p.x, p.y});
-    }
-    // Regions: every module above a visible box is expanded (VisibleGraph), so it frames the box.
-    const auto& mods = tree.modules();
-    struct Rect {
-        double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-        bool set = false;
-    };
-    std::vector<Rect> rects(mods.size());
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        const bool node = items[i].kind == VisibleItem::Node;
-        if (node && graph.nodes()[static_cast<std::size_t>(items[i].id)].op == "placeholder")
-            continue;
-        const auto& b = r.boxes[i];
-        for (int m = node ? tree.moduleOf(items[i].id) : tree.module(items[i].id).parent; m > 0;
-             m = tree.module(m).parent) {
-            auto& rect = rects[static_cast<std::size_t>(m)];
-            if (!rect.set)
-                rect = {b.x, b.y, b.x + b.w, b.y + b.h, true};
-            rect = {std::min(rect.x0, b.x), std::min(rect.y0, b.y), std::max(rect.x1, b.x + b.w),
-                std::max(rect.y1, b.y + b.h), true};
-        }
-    }
-    std::vector<int> order;
-    for (int m = 1; m < static_cast<int>(mods.size()); ++m)
-        if (rects[static_cast<std::size_t>(m)].set)
-            order.push_back(m);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-        return mods[static_cast<std::size_t>(a)].depth < mods[static_cast<std::size_t>(b)].depth;
-    });
-    out.push_back(static_cast<double>(order.size()));
-    for (int m : order) {
-        const auto& rect = rects[static_cast<std::size_t>(m)];
-        out.insert(out.end(),
-            {static_cast<double>(m), rect.x0 - 6, rect.y0 - 6, rect.x1 - rect.x0 + 12, rect.y1 - rect.y0 + 12});
-    }
-    return out;
 }
 
 }  // namespace
@@ -251,11 +184,8 @@ PS_EXPORT(ps_layout) int ps_layout()
     auto& e = engine();
     if (!e.graph)
         return -1;
-    const LayoutOptions options;
-    const auto visible = VisibleGraph::build(*e.graph, *e.tree, *e.state);
-    const auto result = LayeredLayout::compute(visible.layoutInput(options), options);
-    e.layout = writeLayout(*e.graph, *e.tree, visible, result);
-    return static_cast<int>(visible.items().size());
+    e.layout = ps::share::PageLayout::of(*e.graph, *e.tree, *e.state);
+    return e.layout.empty() ? 0 : static_cast<int>(e.layout[0]);
 }
 
 PS_EXPORT(ps_layout_data) const double* ps_layout_data()

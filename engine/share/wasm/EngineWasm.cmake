@@ -8,6 +8,7 @@
 # compile itself fails on a `throw`/`try` or a Qt header (no Qt include path here).
 set(PS_ENGINE_WASM_SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/wasm/EngineEntry.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/PageLayout.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/CollapseState.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/CoordinateAssignment.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/CrossingReduction.cpp
@@ -61,7 +62,8 @@ add_custom_command(
             -DJSON_NOEXCEPTION -DJSON_HAS_FILESYSTEM=0 -DJSON_HAS_EXPERIMENTAL_FILESYSTEM=0 -DNDEBUG
             -I ${PROJECT_SOURCE_DIR}/engine -I ${_wasm_include} -Wl,--strip-all
             -o ${PS_ENGINE_WASM} ${PS_ENGINE_WASM_SOURCES}
-    DEPENDS ${PS_ENGINE_WASM_SOURCES} ${_ps_graph_headers} ${CMAKE_CURRENT_LIST_FILE}
+    DEPENDS ${PS_ENGINE_WASM_SOURCES} ${_ps_graph_headers} ${CMAKE_CURRENT_SOURCE_DIR}/PageLayout.h
+            ${CMAKE_CURRENT_LIST_FILE}
     COMMENT "Compiling the HTML report's graph engine to WebAssembly (engine.wasm)"
     VERBATIM)
 add_custom_target(ps_engine_wasm DEPENDS ${PS_ENGINE_WASM})
