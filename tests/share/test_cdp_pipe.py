@@ -3,7 +3,7 @@ and each thing a self-contained report must never do is caught (an uncaught exce
 error, a CSP violation, a request to the network)."""
 
 import pytest
-from cdp_pipe import Browser, JsError, find_chromium
+from cdp_pipe import Browser, BrowserError, JsError, find_chromium
 
 pytestmark = pytest.mark.skipif(find_chromium() is None, reason="no Chromium (Debian package chromium) to drive")
 
@@ -61,6 +61,9 @@ def test_a_clean_page_passes_and_takes_input(browser, tmp_path):
     assert p.wait_for("document.title") == "searched conv"
     p.assert_clean()
     assert p.problems == []
+    p.close()
+    with pytest.raises(BrowserError, match="the page is closed"):
+        p.eval("1")
 
 
 def test_eval_raises_on_a_javascript_exception_and_waits_time_out(browser, tmp_path):

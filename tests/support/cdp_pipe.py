@@ -170,7 +170,7 @@ class Browser:
         reply = self._send("Page.navigate", {"url": url}, session=session)
         if reply.get("errorText"):
             raise BrowserError(f"{url}: {reply['errorText']}")
-        self._pump(deadline, lambda: page._loaded, f"the load event of {url}")
+        self._pump(deadline, lambda: page._loaded, f"load event of {url}")
         if ready is not None:
             try:
                 page.wait_for(ready, timeout=max(0.1, deadline - time.monotonic()))
@@ -192,7 +192,7 @@ class Browser:
         except BrokenPipeError as e:
             raise BrowserError(f"Chromium closed its pipe before {method}{self._stderr_tail()}") from e
         deadline = time.monotonic() + (timeout or self._command_timeout)
-        self._pump(deadline, lambda: message_id in self._replies, f"the reply to {method}")
+        self._pump(deadline, lambda: message_id in self._replies, f"reply to {method}")
         reply = self._replies.pop(message_id)
         if "error" in reply:
             raise BrowserError(f"{method}: {reply['error'].get('message')} ({reply['error'].get('data', '')})")
@@ -206,7 +206,7 @@ class Browser:
                 if wait < 0 or not select.select([self._from_chromium], [], [], wait)[0]:
                     if deadline is None:
                         return
-                    raise TimeoutError(f"Chromium gave no {what} in time")
+                    raise TimeoutError(f"no {what} from Chromium in time")
                 chunk = os.read(self._from_chromium, 1 << 20)
                 if not chunk:
                     raise BrowserError(f"Chromium closed its pipe while waiting for {what}{self._stderr_tail()}")
@@ -304,8 +304,16 @@ class Page:
         if problems:
             raise AssertionError(f"{self.url}: {len(problems)} problem(s):\n  " + "\n  ".join(problems))
 
+    def close(self) -> None:
+        """Closes the tab (the Browser closes every tab it opened when it stops)."""
+        if self._session in self._browser._pages:
+            self._browser._send("Target.closeTarget", {"targetId": self._target})
+            del self._browser._pages[self._session]
+
     # -- internals -------------------------------------------------------------------------------
     def _call(self, method: str, params: dict | None = None) -> dict:
+        if self._session not in self._browser._pages:
+            raise BrowserError(f"{self.url}: the page is closed")
         return self._browser._send(method, params, session=self._session)
 
     def _centre(self, selector: str) -> tuple[float, float]:
