@@ -115,6 +115,11 @@ void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode)
     graph->add_option("--capture", options->captures, "Only this capture, by name or index (repeatable; default: all)")
         ->allow_extra_args(false);
     graph->add_flag("--no-node-data", options->noNodeData, "Model Explorer: write the graph only, no lens files");
+    graph
+        ->add_option("--lens", options->lens,
+            "dot: paint this lens on the nodes (white to colour, its value in the label, modules' totals on their "
+            "boxes)")
+        ->check(CLI::IsMember({"time", "error", "memory"}));
     addJson(graph);
     bind(graph, LibraryCommand::Action::ExportGraph);
 

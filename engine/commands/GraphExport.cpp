@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <set>
 
 namespace ps::commands {
@@ -61,6 +62,22 @@ int GraphExport::run(const library::ArtifactLibrary& library, const std::string&
     const model::Report report = model::Report::fromJson(record.report);
     const std::string where = safe(libraryPath) + ": run " + std::to_string(o.run);
     const bool dot = o.format == "dot" || (o.format.empty() && (endsWith(o.file, ".dot") || endsWith(o.file, ".gv")));
+    std::optional<graph::MeasuredLens::Measure> lens;
+    if (!o.lens.empty()) {
+        if (!dot) {
+            err << "precompile-studio: --lens paints a dot file; Model Explorer gets every lens the run has as "
+                   "node data files beside FILE\n";
+            return 2;
+        }
+        for (auto m : {graph::MeasuredLens::Measure::Time, graph::MeasuredLens::Measure::Error,
+                 graph::MeasuredLens::Measure::Memory})
+            if (graph::MeasuredLens::name(m) == o.lens)
+                lens = m;
+        if (!lens) {
+            err << "precompile-studio: no lens " << safe(o.lens) << " (time, error or memory)\n";
+            return 2;
+        }
+    }
 
     // The captures asked for, by name or index; each named in the file by its name ("#index"
     // added where two share one).
@@ -103,9 +120,17 @@ int GraphExport::run(const library::ArtifactLibrary& library, const std::string&
         std::vector<share::DotGraph::Entry> entries;
         for (std::size_t i : chosen)
             entries.push_back({nameOf(i), &report.captures[i]});
-        const share::DotGraph::Result result = share::DotGraph::write(label, entries);
+        const share::DotGraph::Result result = share::DotGraph::write(label, entries, lens);
         if (result.captures.empty()) {
             err << "precompile-studio: " << where << " has no captured graph to export\n";
+            return 1;
+        }
+        if (lens && result.painted == 0) {
+            err << "precompile-studio: " << where << " has no " << o.lens << " lens ("
+                << (*lens == graph::MeasuredLens::Measure::Time           ? "not profiled: run --profile"
+                           : *lens == graph::MeasuredLens::Measure::Error ? "no drift was localised"
+                                                                          : "no tensor sizes in its graph")
+                << ")\n";
             return 1;
         }
         if (!writeFile(o.file, result.text, err))
@@ -114,6 +139,8 @@ int GraphExport::run(const library::ArtifactLibrary& library, const std::string&
         summary["captures"] = result.captures;
         summary["nodes"] = result.nodes;
         summary["edges"] = result.edges;
+        if (lens)
+            summary["painted"] = result.painted;
     } else {
         share::ModelExplorerGraph explorer(label);
         json graphs = json::array();

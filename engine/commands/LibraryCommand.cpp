@@ -307,6 +307,7 @@ int exportGraph(const std::string& path, const LibraryOptions& o)
     options.format = o.format;
     options.captures = o.captures;
     options.nodeData = !o.noNodeData;
+    options.lens = o.lens;
     options.json = o.json;
     return GraphExport::run(library, path, options, std::cout, std::cerr);
 }

@@ -24,6 +24,7 @@ struct LibraryOptions {
     std::string format;                 ///< export-graph: model-explorer | dot ("" by FILE's extension)
     std::vector<std::string> captures;  ///< export-graph: these captures (names or indices); empty: all
     bool noNodeData = false;            ///< export-graph: no node data files for the lenses
+    std::string lens;                   ///< export-graph --format dot: paint this lens
 };
 
 /// The `library` subcommands (ls, show, export, import, trust, verify, rm, diff, gc, trace, export-graph): each opens

@@ -1,9 +1,14 @@
 #include "share/DotGraph.h"
 
+#include "share/LensValues.h"
+
 #include "graph/GraphModel.h"
 #include "graph/ModuleTree.h"
 #include "model/Capture.h"
 #include "model/JsonFields.h"
+
+#include <cmath>
+#include <cstdio>
 
 namespace ps::share {
 
@@ -96,11 +101,28 @@ std::string tooltipOf(const GraphModel& g, int node)
     return n.modulePath;
 }
 
+/// White at 0 to the lens's colour at 1 (the Model Explorer export's gradient ends), "#rrggbb".
+std::string rampColour(graph::MeasuredLens::Measure measure, double position)
+{
+    int end[3] = {0xd3, 0x2f, 0x2f};  // time
+    if (measure == graph::MeasuredLens::Measure::Error)
+        end[0] = 0x7b, end[1] = 0x1f, end[2] = 0xa2;
+    else if (measure == graph::MeasuredLens::Measure::Memory)
+        end[0] = 0x15, end[1] = 0x65, end[2] = 0xc0;
+    char out[8];
+    const auto mix = [&](int c) { return static_cast<int>(std::lround(255 + (c - 255) * position)); };
+    std::snprintf(out, sizeof out, "#%02x%02x%02x", mix(end[0]), mix(end[1]), mix(end[2]));
+    return out;
+}
+
 class Writer {
 public:
-    Writer(const GraphModel& g, const ModuleTree& tree, std::string prefix, std::string& out)
-        : m_g(g), m_tree(tree), m_prefix(std::move(prefix)), m_out(out)
+    Writer(const GraphModel& g, const ModuleTree& tree, std::string prefix, std::string& out,
+        const LensValues::Lens* lens = nullptr)
+        : m_g(g), m_tree(tree), m_prefix(std::move(prefix)), m_out(out), m_lens(lens)
     { }
+
+    std::size_t painted() const { return m_painted; }
 
     void module(int id, const std::string& indent)
     {
@@ -110,7 +132,11 @@ public:
         for (int child : m.children) {
             const Module& c = m_tree.module(child);
             m_out += indent + "subgraph " + DotGraph::quoted("cluster_" + m_prefix + c.path) + " {\n";
-            m_out += indent + "    label=" + DotGraph::quoted(moduleLabel(c)) + ";\n";
+            std::string label = moduleLabel(c);
+            if (m_lens)
+                if (const auto v = m_lens->values.module(m_tree, child))
+                    label += "\n" + graph::MeasuredLens::format(m_lens->measure, *v);
+            m_out += indent + "    label=" + DotGraph::quoted(label) + ";\n";
             module(child, indent + "    ");
             m_out += indent + "}\n";
         }
@@ -132,13 +158,22 @@ private:
     void node(int index, const std::string& indent)
     {
         const GraphNode& n = m_g.nodes()[static_cast<std::size_t>(index)];
-        m_out += indent + id(n.name) + " [label=" + DotGraph::quoted(nodeLabel(n));
+        std::string label = nodeLabel(n);
+        std::string fill;
+        if (const auto value = m_lens ? m_lens->values.node(index) : std::nullopt) {
+            ++m_painted;
+            label += "\n" + m_lens->name + " " + graph::MeasuredLens::format(m_lens->measure, *value);
+            fill = rampColour(m_lens->measure, m_lens->values.position(*value));
+        }
+        if (n.violation)
+            fill = "#f4b4b4";
+        else if (fill.empty() && (n.op == "placeholder" || n.op == "get_attr"))
+            fill = "#eeeeee";
+        m_out += indent + id(n.name) + " [label=" + DotGraph::quoted(label);
         if (const std::string tip = tooltipOf(m_g, index); !tip.empty())
             m_out += ", tooltip=" + DotGraph::quoted(tip);
-        if (n.violation)
-            m_out += ", fillcolor=\"#f4b4b4\"";
-        else if (n.op == "placeholder" || n.op == "get_attr")
-            m_out += ", fillcolor=\"#eeeeee\"";
+        if (!fill.empty())
+            m_out += ", fillcolor=\"" + fill + "\"";
         m_out += "];\n";
     }
 
@@ -146,6 +181,8 @@ private:
     const ModuleTree& m_tree;
     std::string m_prefix;
     std::string& m_out;
+    const LensValues::Lens* m_lens = nullptr;
+    std::size_t m_painted = 0;
 };
 
 }  // namespace
@@ -177,7 +214,8 @@ std::string DotGraph::quoted(std::string_view text)
     return out + "\"";
 }
 
-DotGraph::Result DotGraph::write(const std::string& label, const std::vector<Entry>& entries)
+DotGraph::Result DotGraph::write(
+    const std::string& label, const std::vector<Entry>& entries, std::optional<graph::MeasuredLens::Measure> lens)
 {
     Result result;
     std::string body;
@@ -193,7 +231,12 @@ DotGraph::Result DotGraph::write(const std::string& label, const std::vector<Ent
             continue;
         const ModuleTree tree = ModuleTree::build(g);
         const std::string prefix = several ? entry.name + "/" : std::string();
-        Writer writer(g, tree, prefix, body);
+        std::optional<LensValues::Lens> measured;
+        if (lens)
+            for (auto& l : LensValues(g, *entry.capture).lenses())
+                if (l.measure == *lens)
+                    measured = std::move(l);
+        Writer writer(g, tree, prefix, body, measured ? &*measured : nullptr);
         std::string indent = "    ";
         if (several) {
             body += indent + "subgraph " + quoted("cluster_" + prefix) + " {\n";
@@ -201,6 +244,7 @@ DotGraph::Result DotGraph::write(const std::string& label, const std::vector<Ent
             indent += "    ";
         }
         writer.module(ModuleTree::root(), indent);
+        result.painted += writer.painted();
         if (several)
             body += "    }\n";
         Writer(g, tree, prefix, edges).edges("    ", result.edges);

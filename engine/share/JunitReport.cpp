@@ -1,6 +1,7 @@
 #include "share/JunitReport.h"
 
 #include "model/JsonFields.h"
+#include "model/Specialisation.h"
 #include "share/MarkupText.h"
 
 #include <cstdio>
@@ -232,6 +233,9 @@ Case captureCase(const model::Capture& c, const JunitReport::SourceLines& lines)
         break;
     }
     }
+    // Where a runtime shape rejection comes from, as `run` prints it.
+    if (c.specialisation && tc.kind != Case::Kind::Pass)
+        tc.text += "shape guard: " + c.specialisation->describe() + "\n";
     if (c.drifted()) {
         std::string note = "numerics drift: the artifact differs from eager far beyond eager's own rounding, "
                            "yet breaks no contract (a passing case)";

@@ -11,6 +11,7 @@
 
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -106,6 +107,44 @@ TEST(DotGraph, SeveralCapturesAreClustersWithTheirNodesPrefixed)
     EXPECT_NE(result.text.find("\"step/addmm\" [label="), std::string::npos);
     EXPECT_NE(result.text.find("\"resnet/convolution\" -> \"resnet/native_batch_norm\";"), std::string::npos);
     EXPECT_NE(result.text.find("subgraph \"cluster_resnet/model.layer1\" {"), std::string::npos);
+}
+
+TEST(DotGraph, ALensPaintsTheNodesItMeasuredWithTheirValues)
+{
+    const auto capture = dotFixture("resnet18_inference_profiled.json");
+    // The nodes the profile's kernels name (each kernel's time is split over them).
+    std::set<std::string> names, timed;
+    for (const auto& n : capture.json["graph"]["node_list"])
+        names.insert(n["name"].get<std::string>());
+    std::string slowest;
+    double slowestUs = 0;
+    for (const auto& k : capture.json["profile"]["kernels"]) {
+        std::vector<std::string> known;
+        for (const auto& n : k["nodes"])
+            if (names.count(n.get<std::string>()))
+                known.push_back(n.get<std::string>());
+        if (k["self_us"].get<double>() <= 0 || known.empty())
+            continue;
+        timed.insert(known.begin(), known.end());
+        if (known.size() == 1 && k["self_us"].get<double>() > slowestUs)
+            slowestUs = k["self_us"].get<double>(), slowest = known[0];
+    }
+    const auto result = DotGraph::write("r", {{"fn", &capture}}, ps::graph::MeasuredLens::Measure::Time);
+    EXPECT_EQ(result.painted, timed.size());
+    EXPECT_EQ(countMatches(result.text, std::regex(R"re(\\ntime [0-9.]+ (µs|ms|s)")re")), timed.size());
+    ASSERT_FALSE(slowest.empty());
+    const auto at = result.text.find("\"" + slowest + "\" [label=");
+    ASSERT_NE(at, std::string::npos);
+    const std::string line = result.text.substr(at, result.text.find('\n', at) - at);
+    EXPECT_NE(line.find("time " + ps::graph::MeasuredLens::format(ps::graph::MeasuredLens::Measure::Time, slowestUs)),
+        std::string::npos)
+        << line;
+    // Modules give their total.
+    EXPECT_TRUE(
+        std::regex_search(result.text, std::regex(R"re(label="model.layer1 \(Sequential\)\\n[0-9.]+ (µs|ms)";)re")));
+    // Without the lens asked for, nothing painted; a lens the run lacks paints nothing.
+    EXPECT_EQ(DotGraph::write("r", {{"fn", &capture}}).painted, 0u);
+    EXPECT_EQ(DotGraph::write("r", {{"fn", &capture}}, ps::graph::MeasuredLens::Measure::Error).painted, 0u);
 }
 
 TEST(DotGraph, QuotingEscapesQuotesBackslashesAndWhatIsNotText)

@@ -283,3 +283,24 @@ TEST(JunitReport, WriteSaysWhyAFileCannotBeWritten)
         std::string::npos);
     std::filesystem::remove(path);
 }
+
+TEST(JunitReport, ARuntimeShapeRejectionNamesTheGuardBehindIt)
+{
+    json capture = violationCapture();
+    capture.erase("violation");
+    capture["outcome"] = {{"where", "runtime"}, {"invariant", 3}, {"rule", "input-shape"}, {"kind", "PrecompileError"},
+        {"summary", "the artifact rejects these sizes"}};
+    capture["specialisation"] = {{"status", "found"},
+        {"guards",
+            {{{"expr", "x.shape[0] <= 2"}, {"false_at_runtime", true},
+                {"location", {{"file", "/w/wrong.py"}, {"line", 7}, {"code", "if x.shape[0] > 2:"}}}}}}};
+    JunitReport junit;
+    junit.add("wrong.py", report({{"script", "/w/wrong.py"}, {"status", "violation"}, {"captures", {capture}}}));
+    const std::string xml = junit.xml();
+    EXPECT_EQ(junit.failures(), 1);
+    EXPECT_NE(xml.find("invariant 3, rule input-shape, PrecompileError, at runtime\n"), std::string::npos) << xml;
+    EXPECT_NE(xml.find("shape guard: x.shape[0] &lt;= 2, false at the runtime sizes, at wrong.py:7: if x.shape[0] "
+                       "&gt; 2:\n"),
+        std::string::npos)
+        << xml;
+}

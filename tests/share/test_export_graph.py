@@ -124,6 +124,30 @@ def test_dot_parses_and_holds_every_node_and_edge(library, tmp_path, name):
 
 
 @needs_graphviz
+def test_dot_with_a_lens_paints_the_measured_nodes(library, tmp_path):
+    lib, runs = library
+    run_id, report = runs["resnet18_profiled"]
+    path = tmp_path / "time.dot"
+    listed = json.loads(export(lib, run_id, path, "--lens", "time", "--json").stdout)
+    parsed = subprocess.run(["nop", str(path)], capture_output=True, text=True, check=False)
+    assert parsed.returncode == 0 and not parsed.stderr, parsed.stderr
+    text = path.read_text()
+    painted = re.findall(r'\\ntime [0-9.]+ (?:µs|ms|s)", tooltip="[^"]*", fillcolor="#[0-9a-f]{6}"', text)
+    assert listed["painted"] == len(painted) > 0
+    # The same nodes as the time lens's node data for Model Explorer.
+    export(lib, run_id, tmp_path / "time.json")
+    assert len(painted) == len(
+        json.loads((tmp_path / "time.time.nodedata.json").read_text())["sin_plus_one"]["results"]
+    )
+    no_lens = studio(
+        lib, "library", "export-graph", str(runs["training_step"][0]), str(tmp_path / "e.dot"), "--lens", "error"
+    )
+    assert no_lens.returncode == 1 and "has no error lens (no drift was localised)" in no_lens.stderr, no_lens.stderr
+    explorer = studio(lib, "library", "export-graph", str(run_id), str(tmp_path / "e.json"), "--lens", "time")
+    assert explorer.returncode == 2 and "--lens paints a dot file" in explorer.stderr, explorer.stderr
+
+
+@needs_graphviz
 def test_dot_of_a_training_step_lays_out_with_its_modules_boxed(library, tmp_path):
     lib, runs = library
     run_id, report = runs["training_step"]
