@@ -132,8 +132,13 @@ def test_resnet18_panel_interactive(browser, tmp_path):
 
     path = next((p for p in collapsed if shown_node(p)), None)
     assert path, f"no collapsed module with a kernel node in the opening view: {collapsed}"
+    box_at = "(s => {{ const r = document.querySelector(s).getBoundingClientRect(); return [r.left, r.top]; }})({})"
+    before = page.eval(box_at.format(json.dumps(f'#g g.ps-module[data-path="{path}"] rect')))
     page.click(f'#g g.ps-module[data-path="{path}"]')
     page.wait_for(f"document.querySelector('#g g.ps-module-frame[data-path=\"{path}\"]') !== null")
+    # The view stays on the module: its frame's corner is where its box's was.
+    after = page.eval(box_at.format(json.dumps(f'#g g.ps-module-frame[data-path="{path}"] rect.ps-frame')))
+    assert abs(after[0] - before[0]) < 1 and abs(after[1] - before[1]) < 1, (before, after)
     assert page.eval(count) > nodes_before
     want = native_layouts(fixture, [*opening_ops(graph), f"expand:{path}", "layout"])[0]
     assert page.eval("panel.layoutNumbers()") == want
@@ -262,4 +267,36 @@ def test_diff_marks(browser, tmp_path):
     assert page.eval("document.querySelectorAll('#g g.ps-module.ps-has-marks').length") >= 1
     page.eval(f"panel.select({json.dumps(computed[1])})")
     assert "changed" in page.eval("document.querySelector('#g .ps-graph-details').textContent")
+    page.assert_clean()
+
+
+def test_pan_by_drag_and_zoom_by_wheel(browser, tmp_path):
+    page = browser.open(harness(tmp_path, page_graph("resnet18_inference.json")))
+    transform = "document.querySelector('#g g.ps-viewport').getAttribute('transform')"
+    view = page.eval(
+        "(() => { const r = document.querySelector('#g .ps-graph-view').getBoundingClientRect();"
+        " return [r.left, r.top, r.width, r.height]; })()"
+    )
+    # A real drag on the background, from a point right of the graph (no box there).
+    x, y = view[0] + view[2] - 20, view[1] + view[3] / 2
+    start = page.eval(transform)
+    page._call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+    page._call("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x, "y": y, "button": "left", "clickCount": 1})
+    for step in range(1, 6):
+        page._call(
+            "Input.dispatchMouseEvent",
+            {"type": "mouseMoved", "x": x - 20 * step, "y": y - 30 * step, "button": "left", "buttons": 1},
+        )
+    page._call("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": x - 100, "y": y - 150, "button": "left"})
+    moved = page.eval(transform)
+    tx0, ty0 = (float(v) for v in start.split("(")[1].split(")")[0].split(","))
+    tx1, ty1 = (float(v) for v in moved.split("(")[1].split(")")[0].split(","))
+    assert (round(tx1 - tx0), round(ty1 - ty0)) == (-100, -150)
+    # A real wheel turn zooms in around the pointer.
+    scale = (
+        "Number(document.querySelector('#g g.ps-viewport').getAttribute('transform').split('scale(')[1].split(')')[0])"
+    )
+    k0 = page.eval(scale)
+    page._call("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": -200})
+    page.wait_for(f"{scale} > {k0}")
     page.assert_clean()
