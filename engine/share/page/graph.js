@@ -306,9 +306,9 @@
       if (phase && itemPhase(item) && itemPhase(item) !== phase) c.push('ps-other-phase');
       const v = lensValue(item);
       if (v) {
-        // White text on the ramp's dark ends.
+        // White text on the ramp's dark ends, black on its light middle (in either colour scheme).
         const at = rampPosition(v.value, lensRange.low, lensRange.high);
-        if (at < 0.4 || at > 0.85) c.push('ps-on-dark');
+        c.push(at < 0.4 || at > 0.85 ? 'ps-on-dark' : 'ps-on-light');
       }
       return c.join(' ');
     }
