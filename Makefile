@@ -33,12 +33,12 @@ check: build
 PYTHON_ENV = $(shell bash packaging/python-env-path.sh)
 format:
 	@bash tests/support/check_format.sh --fix
-	@$(PYTHON_ENV)/bin/python -m ruff check --fix --quiet engine/python tests/python tests/bench tests/gallery tests/support
+	@$(PYTHON_ENV)/bin/python -m ruff check --fix --quiet engine/python tests/python tests/bench tests/gallery tests/support tests/share
 
 # House style checked, nothing changed: what `make test` checks first (cxx_format, python_lint).
 lint:
 	@bash tests/support/check_format.sh
-	@$(PYTHON_ENV)/bin/python -m ruff check engine/python tests/python tests/bench tests/gallery tests/support
+	@$(PYTHON_ENV)/bin/python -m ruff check engine/python tests/python tests/bench tests/gallery tests/support tests/share
 
 bench: build
 	@cmake --build $(BUILD) --target bench_all >/dev/null
