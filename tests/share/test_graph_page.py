@@ -160,6 +160,12 @@ def test_resnet18_panel_interactive(browser, tmp_path):
         f"document.querySelector('#g g.ps-node[data-name=\"{node['name']}\"]').classList.contains('ps-selected')"
     )
 
+    # The selection stays on the node through a relayout (its item's index changes).
+    page.eval("panel.expandAll()")
+    assert page.eval("Array.from(document.querySelectorAll('#g g.ps-selected')).map(e => e.dataset.name)") == [
+        node["name"]
+    ]
+
     # Search: typed, the matches are counted and marked; Enter goes to one, revealing it.
     page.type("#g input.ps-graph-search", "convolution")
     want_matches = sum(1 for n in graph["graph"]["node_list"] if "convolution" in n["name"] + n.get("target", ""))

@@ -233,7 +233,7 @@
     let layout = null;
     let drawn = new Map(); // key -> element: 'i<item>', 'e<route>', 'r<region>'
     let t = { x: 0, y: 0, k: 1 }; // screen = layout * k + (x, y)
-    let selected = -1;
+    let selected = -1; // the selected node (not its item: items change with each layout)
     let lens = null;
     let phase = null;
     let matches = [];
@@ -291,12 +291,12 @@
       lensRange = { low: isFinite(low) ? low : 0, high };
     }
 
-    function classesOf(item, index) {
+    function classesOf(item) {
       const c = [item.kind === 'node' ? 'ps-node' : 'ps-module'];
       if (item.kind === 'node') {
         const name = tree.names[item.id];
         if (marks[name]) c.push('ps-mark-' + marks[name]);
-        if (index === selected) c.push('ps-selected');
+        if (item.id === selected) c.push('ps-selected');
         if (matchSet.has(item.id)) c.push('ps-match');
         if (lens && lens.leaves.has(item.id)) c.push('ps-leaves-band');
       } else {
@@ -314,7 +314,7 @@
     }
 
     function drawItem(item, index) {
-      const g = el('g', { class: classesOf(item, index), transform: 'translate(' + item.x + ',' + item.y + ')', 'data-item': String(index) });
+      const g = el('g', { class: classesOf(item), transform: 'translate(' + item.x + ',' + item.y + ')', 'data-item': String(index) });
       const rect = el('rect', { width: item.w, height: item.h, rx: item.kind === 'node' ? 5 : 8 });
       const v = lensValue(item);
       if (v) rect.setAttribute('style', 'fill:' + rampColour(rampPosition(v.value, lensRange.low, lensRange.high)));
@@ -544,7 +544,7 @@
       for (const [key, e] of drawn) {
         if (key[0] !== 'i') continue;
         const i = Number(key.slice(1));
-        e.setAttribute('class', classesOf(layout.items[i], i));
+        e.setAttribute('class', classesOf(layout.items[i]));
       }
     }
 
@@ -721,8 +721,8 @@
         const node = nodeByName.get(name);
         if (node === undefined) throw new Error('no node ' + JSON.stringify(name) + ' in this graph');
         if (engine.reveal(node)) relayout();
-        selected = itemOfNode(node);
-        const item = layout.items[selected];
+        selected = node;
+        const item = layout.items[itemOfNode(node)];
         centreOn(item.x + item.w / 2, item.y + item.h / 2);
         sync(false);
         refreshClasses();
