@@ -32,12 +32,15 @@ endforeach()
 find_program(PS_CLANG14 clang++-14)
 find_file(PS_WASI_LIBC libc.a PATHS /usr/lib/wasm32-wasi NO_DEFAULT_PATH)
 find_file(PS_WASI_LIBCXX libc++.a PATHS /usr/lib/wasm32-wasi /usr/lib/wasm32-wasi/c++ NO_DEFAULT_PATH)
+find_file(PS_WASI_LIBCXXABI libc++abi.a PATHS /usr/lib/wasm32-wasi /usr/lib/wasm32-wasi/c++ NO_DEFAULT_PATH)
 file(GLOB _wasi_rt_dirs /usr/lib/llvm-14/lib/clang/*/lib/wasi)
 find_file(PS_WASI_RT libclang_rt.builtins-wasm32.a PATHS ${_wasi_rt_dirs} NO_DEFAULT_PATH)
 find_program(PS_WASM_LD wasm-ld-14)
-if(NOT PS_CLANG14 OR NOT PS_WASI_LIBC OR NOT PS_WASI_LIBCXX OR NOT PS_WASI_RT OR NOT PS_WASM_LD)
+if(NOT PS_CLANG14 OR NOT PS_WASI_LIBC OR NOT PS_WASI_LIBCXX OR NOT PS_WASI_LIBCXXABI OR NOT PS_WASI_RT
+   OR NOT PS_WASM_LD)
     message(FATAL_ERROR "The HTML report's graph engine is compiled to WebAssembly with clang-14; missing "
                         "(clang++-14: ${PS_CLANG14}, wasi libc: ${PS_WASI_LIBC}, libc++: ${PS_WASI_LIBCXX}, "
+                        "libc++abi: ${PS_WASI_LIBCXXABI}, "
                         "clang_rt: ${PS_WASI_RT}, wasm-ld-14: ${PS_WASM_LD}). Install the Debian packages "
                         "clang-14 wasi-libc libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 libclang-rt-14-dev-wasm32 lld-14 "
                         "(all in packaging/debian-packages.txt).")
