@@ -23,7 +23,7 @@ def studio() -> str:
     path = os.environ.get("PS_STUDIO")
     if not path or not os.access(path, os.X_OK):
         pytest.fail(f"PS_STUDIO must name the built precompile-studio (got {path!r})")
-    return path
+    return os.path.abspath(path)  # the runs below start in their own folders
 
 
 def schema() -> Path:
