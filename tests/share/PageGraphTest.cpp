@@ -8,6 +8,7 @@
 #include "graph/GraphModel.h"
 #include "graph/MeasuredLens.h"
 #include "graph/ModuleTree.h"
+#include "graph/VisibleGraph.h"
 #include "model/Capture.h"
 
 #include <gtest/gtest.h>
@@ -124,6 +125,18 @@ TEST(PageGraph, ProfiledResnetHasKernelsTimeAndMemoryAndItsOpeningReplays)
     EXPECT_EQ(page["opening"]["budget"], graph::CollapseState::kOpeningBudget);
     EXPECT_FALSE(page["opening"]["expanded"].empty());
     EXPECT_TRUE(replayOpening(tree, page["opening"]) == initial);
+    // Its layout travels with it: one box per item the opening state shows, each sized as the
+    // window sizes it (a node 176 wide, a collapsed module 214).
+    const auto visible = graph::VisibleGraph::build(g, tree, initial);
+    const json& layout = page["opening"]["layout"];
+    ASSERT_GT(layout.size(), 4 + 6 * visible.items().size());
+    EXPECT_EQ(layout[0].get<double>(), static_cast<double>(visible.items().size()));
+    for (std::size_t i = 0; i < visible.items().size(); ++i) {
+        const bool module = visible.items()[i].kind == graph::VisibleItem::Module;
+        EXPECT_EQ(layout[4 + 6 * i].get<double>(), module ? 1.0 : 0.0);
+        EXPECT_EQ(layout[4 + 6 * i + 1].get<double>(), visible.items()[i].id);
+        EXPECT_EQ(layout[4 + 6 * i + 4].get<double>(), module ? graph::VisibleGraph::kModuleWidth : 176.0);
+    }
 }
 
 TEST(PageGraph, TrainingStepWithDriftHasErrorLensAndPhasedOpening)
