@@ -6,6 +6,7 @@
 #include "ui/graph/GraphView.h"
 #include "ui/library/LibraryView.h"
 #include "ui/report/CompileTraceExport.h"
+#include "ui/report/ReportExport.h"
 #include "ui/report/ReportView.h"
 #include "ui/report/RunMarkers.h"
 #include "ui/report/SourceView.h"
@@ -67,6 +68,11 @@ void MainActions::buildActions()
         [this]() { CompileTraceExport::exportRun(m_p.window, m_p.report->run(), m_p.notice); });
     m_exportTraceAction->setToolTip(tr("Write the shown run's compile-time events (torch's and the studio's) as a "
                                        "Chrome trace for Perfetto or chrome://tracing"));
+    m_exportReportAction = make(tr("Export &Report…"), QKeySequence(),
+        [this]() { ReportExport::exportRun(m_p.window, m_p.report->run(), m_p.notice); });
+    m_exportReportAction->setObjectName(QStringLiteral("exportReportAction"));
+    m_exportReportAction->setToolTip(tr("Write the shown run as one HTML page that opens in any browser, for people "
+                                        "without the studio"));
     m_quitAction = make(tr("&Quit"), QKeySequence::Quit, [w]() { w->close(); });
     // Find follows the focus: the library's search, the graph's, the Source tab's bar, or the
     // editor's.
@@ -170,6 +176,7 @@ void MainActions::buildMenus()
     file->addAction(m_openTeamLibraryAction);
     file->addAction(m_pushKeptRunsAction);
     file->addSeparator();
+    file->addAction(m_exportReportAction);
     file->addAction(m_exportTraceAction);
     file->addSeparator();
     file->addAction(m_quitAction);

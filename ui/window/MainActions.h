@@ -57,6 +57,7 @@ public:
     QAction* profileAction() const { return m_profileAction; }  ///< Run > Profile: a run with --profile
     QAction* pushKeptRunsAction() const { return m_pushKeptRunsAction; }
     QAction* exportTraceAction() const { return m_exportTraceAction; }
+    QAction* exportReportAction() const { return m_exportReportAction; }
     QAction* cancelAction() const { return m_cancelAction; }
     QAction* verifyAction() const { return m_verifyAction; }
     /// The tool bar's check box for verifyAction (a setting, so it looks like one).
@@ -91,7 +92,8 @@ private:
     QAction* m_newLibraryAction;
     QAction* m_openTeamLibraryAction;
     QAction* m_pushKeptRunsAction;
-    QAction* m_exportTraceAction;  ///< File > Export Compile Trace…
+    QAction* m_exportTraceAction;   ///< File > Export Compile Trace…
+    QAction* m_exportReportAction;  ///< File > Export Report… (ReportExport)
     QAction* m_quitAction;
     QAction* m_findAction;
     QAction* m_findNextAction;

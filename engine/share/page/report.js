@@ -64,6 +64,7 @@
   function tone(word) {
     switch (word) {
       case 'ok':
+      case 'equivalent':
       case 'matches':
       case 'rounding':
         return 'good';
@@ -71,6 +72,8 @@
       case 'drift':
       case 'not stored':
       case 'mismatch':
+      case 'differ':
+      case 'differs':
       case 'skipped':
         return 'warn';
       case 'cancelled':
@@ -469,6 +472,8 @@
     const a = isObject(data.a) ? data.a : {};
     const b = isObject(data.b) ? data.b : {};
     const pending = [];
+    sideLabel.a = str(a.label);
+    sideLabel.b = str(b.label);
     const word = data.equivalent ? 'equivalent' : 'differ';
     const side = (s) => el('span', {}, el('strong', { text: str(s.label) }), ' ', str(baseName(s.script)), ' ',
       badge(isObject(s.verdict) ? str(s.verdict.word) : 'error'));
@@ -476,7 +481,7 @@
     const header = el('header', { class: 'ps-header' },
       el('h1', {}, side(a), el('span', { class: 'ps-vs', text: ' vs ' }), side(b)),
       el('p', { class: 'ps-verdict', id: 'ps-verdict' },
-        el('span', { class: 'ps-badge ps-verdict-word ps-tone-' + (data.equivalent ? 'good' : 'warn'), text: word }), ' ',
+        badge(word, 'ps-verdict-word'), ' ',
         el('span', { class: 'ps-message', text: data.equivalent ? 'the artifacts are equivalent' : 'the artifacts differ' })),
       facts([['exit code', String(data.exit_code)]]));
     const why = Array.isArray(diff.why) ? diff.why : [];
@@ -498,13 +503,15 @@
       list.filter(isObject).map((d) => [str(d.what), el('code', { text: str(d.before) }), el('code', { text: str(d.after) })])));
   }
 
+  const sideLabel = { a: '', b: '' };
+
   function diffCapture(c, extra, index, pending) {
     const id = 'capture-' + index;
     const status = isObject(c.status) ? c.status : {};
     const box = el('section', { id, class: 'ps-section ps-capture', 'aria-labelledby': id + '-h' },
       el('h2', { id: id + '-h' }, el('span', { text: str(c.name) }), ' ',
-        badge(c.equivalent ? 'ok' : 'mismatch', null), el('span', { class: 'ps-note',
-          text: ' ' + (c.equivalent ? 'equivalent' : 'differs') + ' · a ' + str(status.a || '—') + ', b ' + str(status.b || '—') })));
+        badge(c.equivalent ? 'equivalent' : 'differs'), el('span', { class: 'ps-note',
+          text: ' a ' + str(status.a || '—') + ', b ' + str(status.b || '—') })));
     const g = isObject(c.graph) ? c.graph : {};
     const counts = ['matched', 'added', 'removed', 'changed'].map((k) => [k, typeof g[k] === 'number' ? g[k] : null]);
     box.append(el('h3', { text: 'Graph' }), facts([['nodes', g.nodes_a !== undefined ? g.nodes_a + ' → ' + g.nodes_b : null]]
@@ -520,8 +527,10 @@
             (Array.isArray(n.fields) ? n.fields : []).filter(isObject).map((f) => f.field + ': ' + f.before + ' → ' + f.after).join('; ')]))));
     }
     const graphs = el('div', { class: 'ps-graph-pair' });
-    graphs.append(el('div', {}, el('h4', { text: 'a' }), graphPanel(extra.graph_a, extra.marks_a || {}, 0, pending)),
-      el('div', {}, el('h4', { text: 'b' }), graphPanel(extra.graph_b, extra.marks_b || {}, 0, pending)));
+    graphs.append(el('div', {}, el('h4', { text: 'a: ' + str(sideLabel.a) + ' (removed and changed nodes marked)' }),
+        graphPanel(extra.graph_a, extra.marks_a || {}, 0, pending)),
+      el('div', {}, el('h4', { text: 'b: ' + str(sideLabel.b) + ' (added and changed nodes marked)' }),
+        graphPanel(extra.graph_b, extra.marks_b || {}, 0, pending)));
     box.append(graphs);
     const code = isObject(c.python_code) ? c.python_code : {};
     const sections = Array.isArray(code.sections) ? code.sections.filter(isObject) : [];

@@ -1,0 +1,237 @@
+"""The one-file HTML report in a real browser: the real binary writes the pages (`run --html`,
+`library html`, `library diff --html`) of real runs, headless Chromium opens each from disk
+(tests/support/cdp_pipe.py) and the test reads what it drew: the verdict, the violation with its
+source line, the sections, the graph (a module expanded by a click, a node's details after a
+click), and no console error, no CSP complaint, no request.
+
+Runs: a violation script and a clean one (a few seconds each) and one torchvision resnet18
+training step on inductor (the run that takes a minute or more), all stored in one library of
+the test's own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from cdp_pipe import Browser, find_chromium
+
+ROOT = Path(__file__).resolve().parents[2]
+STUDIO = os.environ.get("PS_STUDIO", str(ROOT / "build" / "bin" / "precompile-studio"))
+VIOLATION = ROOT / "tests" / "python" / "scripts" / "inv5_buffer.py"
+CLEAN = ROOT / "tests" / "python" / "scripts" / "chk_clean_mlp.py"
+RESNET = ROOT / "tests" / "gallery" / "resnet18_training.py"
+
+needs_chromium = pytest.mark.skipif(
+    find_chromium() is None, reason="Debian's chromium is not installed (packaging/debian-packages.txt)"
+)
+
+
+def studio(*args, timeout=900):
+    started = time.monotonic()
+    done = subprocess.run([STUDIO, *map(str, args)], capture_output=True, text=True, timeout=timeout)
+    done.seconds = time.monotonic() - started
+    return done
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """The three runs, stored in the test's own library, each with its `run --html` page."""
+    d = tmp_path_factory.mktemp("html_report")
+    lib = d / "lib.db"
+    out = {"dir": d, "lib": lib}
+    for key, script, code in (("violation", VIOLATION, 1), ("clean", CLEAN, 0)):
+        page = d / f"{key}.html"
+        r = studio("--library", lib, "run", script, "--html", page)
+        assert r.returncode == code, r.stdout + r.stderr
+        assert f"wrote {page}" in r.stderr
+        out[key] = page
+    page = d / "resnet.html"
+    r = studio("--library", lib, "run", RESNET, "--html", page)
+    assert r.returncode == 0, r.stdout + r.stderr  # numerics drift: said, not failed
+    print(f"resnet18 training run with --html: {r.seconds:.1f} s")
+    out["resnet"] = page
+    return out
+
+
+def run_ids(lib):
+    r = studio("--library", lib, "library", "ls", "--json")
+    assert r.returncode == 0, r.stderr
+    return {Path(x["script"]).stem: x["run_id"] for x in json.loads(r.stdout)["runs"]}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if find_chromium() is None:
+        pytest.skip("Debian's chromium is not installed (packaging/debian-packages.txt)")
+    with Browser() as b:
+        yield b
+
+
+def text(page, selector):
+    return page.eval(f"(document.querySelector({selector!r}) || {{}}).textContent || ''")
+
+
+def sections(page):
+    return page.eval("[...document.querySelectorAll('section.ps-section')].map(s => s.id)")
+
+
+def part_titles(page, capture=0):
+    return page.eval(f"[...document.querySelectorAll('#capture-{capture} h3')].map(h => h.textContent)")
+
+
+def check_graph(page, capture=0):
+    """The graph of a capture is drawn; a module opens on a click; a node's details on a click."""
+    box = f"#capture-{capture} .ps-graph-container"
+    page.wait_for(f"document.querySelector('{box}') && document.querySelector('{box}').dataset.ready === '1'")
+    drawn = f"document.querySelectorAll('{box} svg.ps-graph g.ps-node, {box} svg.ps-graph g.ps-module').length"
+    assert page.eval(drawn) > 0
+    module = page.eval(f"(document.querySelector('{box} g.ps-module[data-path]') || {{dataset: {{}}}}).dataset.path")
+    module = module or ""
+    if module:
+        page.click(f'{box} g.ps-module[data-path="{module}"]')
+        page.wait_for(f"document.querySelector('{box} g.ps-module-frame[data-path=\"{module}\"]') !== null")
+    # A node the view shows: its centre inside the panel's view and not covered by anything else.
+    name = page.eval(
+        f"""(() => {{
+        for (const g of document.querySelectorAll('{box} g.ps-node[data-name]')) {{
+            g.scrollIntoView({{block: 'center'}});
+            const r = g.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+            const v = document.querySelector('{box} svg.ps-graph').getBoundingClientRect();
+            if (x > v.left && x < v.right && y > v.top && y < v.bottom && g.contains(document.elementFromPoint(x, y)))
+                return g.dataset.name;
+        }}
+        return '';
+    }})()"""
+    )
+    assert name, "no node of the graph is in view"
+    page.click(f'{box} g.ps-node[data-name="{name}"]')
+    page.wait_for(f"(document.querySelector('{box} .ps-graph-details') || {{}}).textContent.includes({name!r})")
+
+
+@needs_chromium
+def test_violation_page_says_violation_with_the_source_line(runs, browser):
+    page = browser.open(runs["violation"])
+    assert text(page, "#ps-verdict").startswith("violation")
+    finding = text(page, "#findings .ps-finding")
+    assert "buffer-received-gradient" in finding
+    assert "invariant 5" in finding
+    assert "Fix: Register the tensor as an nn.Parameter" in finding
+    # The script's own line, marked, with its neighbours.
+    assert text(page, "#findings .ps-source figcaption") == "inv5_buffer.py:19"
+    assert "loss.backward()  # HERE" in text(page, "#findings .ps-source .ps-mark")
+    assert page.eval("document.querySelectorAll('#findings .ps-source .ps-line').length") == 5
+    assert {"findings", "capture-0", "script"} <= set(sections(page))
+    assert page.eval("document.title").startswith("inv5_buffer.py: violation")
+    # The capture stopped before it had a graph: the panel says so.
+    assert "No graph was captured." in text(page, "#capture-0 .ps-part-graph")
+    page.assert_clean()
+
+
+@needs_chromium
+def test_clean_page_says_ok_and_has_every_section(runs, browser):
+    page = browser.open(runs["clean"])
+    assert text(page, "#ps-verdict").startswith("ok")
+    assert "None: every check passed." in text(page, "#findings")
+    titles = part_titles(page)
+    for title in ("Verification and accuracy", "Graph", "python_code", "Cache contents", "Timings", "Compile profile"):
+        assert title in titles
+    # python_code by section, read when opened: the captured graph's lines are there.
+    assert page.eval("document.querySelectorAll('#capture-0 .ps-code-section').length") >= 3
+    page.click("#capture-0 .ps-code-section > summary")
+    page.wait_for("document.querySelector('#capture-0 .ps-code-section .ps-code') !== null")
+    assert page.eval("document.querySelector('#capture-0 .ps-code-section .ps-line').dataset.line") == "1"
+    assert "matches" in text(page, "#capture-0 .ps-verify")
+    check_graph(page)
+    page.assert_clean()
+
+
+@needs_chromium
+def test_library_html_of_the_stored_resnet18_training_run(runs, browser):
+    ids = run_ids(runs["lib"])
+    page_file = runs["dir"] / "resnet-library.html"
+    r = studio("--library", runs["lib"], "library", "html", ids["resnet18_training"], page_file)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(page_file)
+    size = page_file.stat().st_size
+    print(f"resnet18 training page: {size} bytes")
+    for path in (runs["resnet"], page_file):
+        started = time.monotonic()
+        page = browser.open(path)
+        print(f"{path.name}: ready in {time.monotonic() - started:.2f} s")
+        # Numerics drift: exit 0, but never said as "ok".
+        assert text(page, "#ps-verdict").startswith("numerics drift")
+        assert "drift" in text(page, "#capture-0 .ps-verify")
+        assert page.eval("document.querySelectorAll('#capture-0 .ps-code-section').length") >= 3
+        assert "Compile profile" in part_titles(page)
+        check_graph(page)
+        page.assert_clean()
+
+
+@needs_chromium
+def test_diff_page_names_the_causes_and_marks_both_graphs(runs, browser):
+    # The clean MLP again with a wider hidden layer: same ops, other shapes.
+    wider = runs["dir"] / "chk_clean_mlp_wider.py"
+    wider.write_text(CLEAN.read_text().replace("HIDDEN = 8", "HIDDEN = 16"))
+    lib = runs["lib"]
+    r = studio("--library", lib, "run", wider)
+    assert r.returncode == 0, r.stdout + r.stderr
+    ids = run_ids(lib)
+    page_file = runs["dir"] / "diff.html"
+    r = studio(
+        "--library", lib, "library", "diff", ids["chk_clean_mlp"], ids["chk_clean_mlp_wider"], "--html", page_file
+    )
+    assert r.returncode == 1, r.stdout + r.stderr  # they differ: diff's own exit code
+    page = browser.open(page_file)
+    assert text(page, "#ps-verdict").startswith("differ")
+    causes = text(page, "#causes")
+    assert "the script changed" in causes and "HIDDEN" not in causes  # line numbers, not the text
+    assert page.eval("document.querySelectorAll('#causes li').length") >= 1
+    assert "library diff" in text(page, "#words h2")
+    assert page.eval("document.querySelectorAll('.ps-graph-container').length") == 2
+    page.wait_for("[...document.querySelectorAll('.ps-graph-container')].every(c => c.dataset.ready === '1')")
+    # Both graphs drawn with the changed nodes marked (the hidden layer's shapes).
+    for side in (0, 1):
+        box = f"document.querySelectorAll('.ps-graph-container')[{side}]"
+        assert page.eval(f"{box}.querySelectorAll('g.ps-node').length") > 0
+        assert page.eval(f"{box}.querySelectorAll('.ps-mark-changed').length") > 0
+    assert "changed" in text(page, "#capture-0")
+    page.assert_clean()
+
+    same = runs["dir"] / "same.html"
+    clean = ids["chk_clean_mlp"]
+    r = studio("--library", lib, "library", "diff", clean, clean, "--html", same)
+    assert r.returncode == 0, r.stdout + r.stderr
+    page = browser.open(same)
+    assert text(page, "#ps-verdict").startswith("equivalent")
+    page.assert_clean()
+
+
+def test_a_page_that_cannot_be_written_is_exit_2_with_the_reason(runs):
+    ids = run_ids(runs["lib"])
+    missing = runs["dir"] / "no" / "such" / "folder" / "x.html"
+    r = studio("--library", runs["lib"], "library", "html", ids["chk_clean_mlp"], missing)
+    assert r.returncode == 2
+    assert r.stderr.strip() == f"precompile-studio: cannot write {missing}: No such file or directory"
+    clean = ids["chk_clean_mlp"]
+    r = studio("--library", runs["lib"], "library", "diff", clean, clean, "--html", missing)
+    assert r.returncode == 2
+    assert f"cannot write {missing}" in r.stderr
+    r = studio("--library", runs["lib"], "library", "html", 999, runs["dir"] / "x.html")
+    assert r.returncode == 1 and "no run 999" in r.stderr
+    # run --html: the run itself was ok, the page is not there: 2, and said.
+    r = studio("run", CLEAN, "--no-store", "--html", missing)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert f"report page not written: cannot write {missing}" in r.stderr
+
+
+def test_several_scripts_write_one_page_each_into_a_folder(runs):
+    folder = runs["dir"] / "pages"
+    r = studio("run", CLEAN, VIOLATION, CLEAN, "--no-store", "--html", folder)
+    assert r.returncode == 1, r.stdout + r.stderr  # the worst of 0, 1, 0
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["chk_clean_mlp-2.html", "chk_clean_mlp.html", "inv5_buffer.html"]
