@@ -174,6 +174,24 @@ def test_installed_studio_runs_an_example_with_the_per_user_environment(root, st
     assert r.returncode == 0, r.stdout + r.stderr
 
 
+def test_installed_studio_opens_its_window(root, studio, tmp_path):
+    # Qt's offscreen platform: the window is built (plugins, icon, examples menu, the worker
+    # located) and stays up; a window that cannot start exits at once.
+    env = clean_env(HOME=tmp_path, XDG_CACHE_HOME=tmp_path / "cache", XDG_DATA_HOME=tmp_path / "data",
+                    XDG_CONFIG_HOME=tmp_path / "config", QT_QPA_PLATFORM="offscreen")
+    example = root / "usr/share/precompile-studio/examples/plain_function.py"
+    window = subprocess.Popen([str(studio), "open", str(example)], env=env, cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        code = window.wait(timeout=8)
+    except subprocess.TimeoutExpired:
+        code = None
+    finally:
+        window.terminate()
+        output = window.communicate(timeout=30)[0]
+    assert code is None, f"the window exited with {code}: {output}"
+
+
 def test_installed_studio_without_an_environment_names_setup(root, studio, tmp_path):
     env = clean_env(HOME=tmp_path, XDG_CACHE_HOME=tmp_path / "cache", XDG_DATA_HOME=tmp_path / "data")
     example = root / "usr/share/precompile-studio/examples/plain_function.py"

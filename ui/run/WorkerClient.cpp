@@ -115,6 +115,14 @@ bool WorkerClient::setRemote(const std::optional<remote::RemoteTarget>& target)
     return true;
 }
 
+bool WorkerClient::relocate()
+{
+    if (m_state == State::Running)
+        return false;
+    replacePipeline();
+    return true;
+}
+
 QString WorkerClient::place() const
 {
     return m_remote ? QString::fromStdString(m_remote->host) : tr("this computer");

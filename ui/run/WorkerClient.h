@@ -87,6 +87,10 @@ public:
     const std::optional<remote::RemoteTarget>& remoteTarget() const { return m_remote; }
     /// "this computer" or the host's name.
     QString place() const;
+    /// Locates the worker again, as at construction: after the studio's environment was made
+    /// (EnvironmentSetupDialog) launchError() clears and a worker warms up. Refused (false)
+    /// during a run.
+    bool relocate();
 
 public slots:
     /// Starts a run unless one is in progress or the worker is being replaced (then returns

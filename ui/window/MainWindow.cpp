@@ -18,6 +18,7 @@
 #include "ui/library/RunStore.h"
 #include "ui/report/ReportView.h"
 #include "ui/report/RunMarkers.h"
+#include "ui/run/EnvironmentSetupDialog.h"
 #include "ui/run/LogView.h"
 #include "ui/run/PythonEnvironmentControl.h"
 #include "ui/run/RunDocument.h"
@@ -31,6 +32,8 @@
 #include "ui/window/ScriptDocument.h"
 #include "ui/window/ShortcutsDialog.h"
 #include "ui/window/WorkbenchLayout.h"
+
+#include "protocol/WorkerLocator.h"
 
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -184,7 +187,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
 
     m_environment->scriptChanged(m_editor->filePath());  // the default environment, if one is set
     if (!m_worker->launchError().isEmpty())
-        m_notice->showNotice(NoticeBar::Level::Error, tr("Scripts cannot run: %1").arg(m_worker->launchError()));
+        showLaunchProblem();
     else if (options.prewarm)  // after the window is up: it costs a process and an import of torch
         QTimer::singleShot(200, m_worker, &WorkerClient::prewarm);
     m_runs->scriptOpened(m_editor->filePath());  // the restored script's last run, now that the library is open
@@ -419,6 +422,31 @@ QString MainWindow::backendChoice() const
     return m_actions->backendChoice();
 }
 
+void MainWindow::showLaunchProblem()
+{
+    const QString text = tr("Scripts cannot run: %1").arg(m_worker->launchError());
+    const QString env = QString::fromStdString(protocol::WorkerLocator::defaultPythonEnv());
+    if (QFileInfo::exists(env + QStringLiteral("/.complete")))
+        m_notice->showNotice(NoticeBar::Level::Error, text);
+    else
+        m_notice->showNotice(
+            NoticeBar::Level::Error, text, {{tr("Make the Environment…"), [this]() { makeEnvironment(); }}});
+}
+
+void MainWindow::makeEnvironment()
+{
+    EnvironmentSetupDialog dialog(QString(), this);
+    connect(&dialog, &EnvironmentSetupDialog::environmentReady, this, [this]() {
+        m_worker->relocate();
+        if (m_worker->launchError().isEmpty())
+            m_notice->showNotice(NoticeBar::Level::Info, tr("The Python environment is ready: scripts can run."));
+        else
+            showLaunchProblem();
+    });
+    dialog.start();
+    dialog.exec();
+}
+
 QString MainWindow::tracerChoice() const
 {
     return m_actions->tracerChoice();
@@ -429,7 +457,7 @@ void MainWindow::startRun(bool profile)
     if (isRunning())
         return;
     if (!m_worker->launchError().isEmpty()) {
-        m_notice->showNotice(NoticeBar::Level::Error, tr("Scripts cannot run: %1").arg(m_worker->launchError()));
+        showLaunchProblem();
         return;
     }
     const QString script = m_document->scriptForRun();

@@ -118,6 +118,11 @@ public slots:
     /// was away (on a pool thread); the notice says what happened, then keptRunsPushed().
     void pushKeptRuns();
     QAction* pushKeptRunsAction() const;
+    /// Shows why no script can run; when the studio's environment is missing (an installed
+    /// studio's first start), offers Make the Environment… (EnvironmentSetupDialog).
+    void showLaunchProblem();
+    /// Make the Environment…: runs `precompile-studio setup` in a dialog, then locates the worker again.
+    void makeEnvironment();
 
 signals:
     void runFinished(const std::shared_ptr<const ps::ui::RunDocument>& run);
