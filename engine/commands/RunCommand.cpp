@@ -42,6 +42,7 @@ std::string writeTrace(const model::Report& report, const std::string& path)
 struct ScriptRun {
     model::Report report;
     int exitCode = 2;
+    int runCode = 2;  ///< the run's own (model::Report::exitCode), before its outputs were written
 };
 
 // Runs one script with the options every script shares, echoing its output and progress to
@@ -143,6 +144,7 @@ ScriptRun runScript(const RunCommandOptions& options, const std::string& script,
     }
 
     const int code = report.exitCode();
+    done.runCode = code;
     done.exitCode = code == 0 && (!exportError.empty() || !traceError.empty()) ? 2 : code;
     if (!htmlError.empty())
         done.exitCode = 2;
@@ -150,12 +152,24 @@ ScriptRun runScript(const RunCommandOptions& options, const std::string& script,
     return done;
 }
 
-// The closing line of several scripts: "3 scripts: 1 ok, 1 problem found, 1 could not run (exit 2)".
-std::string closingLine(const std::vector<int>& codes, int exitCode)
+// The closing line of several scripts: "3 scripts: 1 ok, 1 problem found, 1 could not run (exit 2)";
+// each script's (run code, exit code). A 2 the run itself did not give is an output (--export,
+// --html) that could not be written.
+std::string closingLine(const std::vector<std::pair<int, int>>& codes, int exitCode)
 {
-    std::size_t ok = 0, problems = 0, failed = 0, unstored = 0;
-    for (int code : codes)
-        (code == 0 ? ok : code == 1 ? problems : code == 3 ? unstored : failed) += 1;
+    std::size_t ok = 0, problems = 0, failed = 0, unstored = 0, unwritten = 0;
+    for (const auto& [run, code] : codes) {
+        if (code == 0)
+            ++ok;
+        else if (code == 1)
+            ++problems;
+        else if (code == 3)
+            ++unstored;
+        else if (run == 0 || run == 1 || run == 3)
+            ++unwritten;
+        else
+            ++failed;
+    }
     std::string line = std::to_string(codes.size()) + " scripts: " + std::to_string(ok) + " ok";
     auto add = [&](std::size_t n, const char* one, const char* many) {
         if (n > 0)
@@ -163,6 +177,7 @@ std::string closingLine(const std::vector<int>& codes, int exitCode)
     };
     add(problems, "problem found", "problems found");
     add(failed, "could not run", "could not run");
+    add(unwritten, "output not written", "outputs not written");
     add(unstored, "not stored", "not stored");
     return line + " (exit " + std::to_string(exitCode) + ")\n";
 }
@@ -227,7 +242,7 @@ int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std
     const std::size_t count = options.scripts.size();
     const bool several = count > 1;
     std::set<std::string> exported;
-    std::vector<int> codes;
+    std::vector<std::pair<int, int>> codes;
     // Outputs made of every run take each report as its run ends (no report is kept).
     std::optional<share::JunitReport> junit;
     if (options.junitFile)
@@ -252,7 +267,7 @@ int RunCommand::execute(const RunCommandOptions& options, std::ostream& out, std
         else
             out << ReportPrinter::summary(run.report);
         out.flush();
-        codes.push_back(run.exitCode);
+        codes.emplace_back(run.runCode, run.exitCode);
         exitCode = worstExitCode(exitCode, run.exitCode);
     }
     if (options.json && several)

@@ -142,3 +142,13 @@ def test_a_junit_file_that_cannot_be_written_fails_the_run(tmp_path):
     assert result.returncode == 2
     assert "JUnit XML not written: cannot write" in result.stderr
     assert ": ok: 1 capture ok" in result.stdout
+
+
+def test_several_scripts_export_into_one_folder_and_a_file_written_twice_is_an_export_failure(tmp_path):
+    folder = tmp_path / "exported"
+    result = run(OK, OK, "--export", folder)
+    assert result.returncode == 2, result.stderr[-3000:]
+    assert "was also exported by an earlier script of this run and is overwritten" in result.stderr
+    assert result.stdout.rstrip().endswith("2 scripts: 1 ok, 1 output not written (exit 2)"), result.stdout[-500:]
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["plain_function.cache", "plain_function.json", "plain_function.py"]
