@@ -211,7 +211,27 @@
 
   const groups = ['outputs', 'grads', 'buffers', 'parameters', 'inputs'];
 
-  function verification(v, graphNodes) {
+  // Where a drift starts, named as `run` names it (ReportPrinter): an element of a node of several
+  // outputs (getitem_88) by that node, with its module, up to three.
+  function startsPhrase(starts, pageGraph) {
+    const list = isObject(pageGraph) && isObject(pageGraph.graph) && Array.isArray(pageGraph.graph.node_list)
+      ? pageGraph.graph.node_list.filter(isObject) : [];
+    const byName = new Map(list.map((n) => [n.name, n]));
+    const names = [];
+    for (const start of starts) {
+      let name = str(start);
+      const n = byName.get(name);
+      if (n && str(n.target).includes('getitem') && Array.isArray(n.inputs) && typeof n.inputs[0] === 'string') name = n.inputs[0];
+      if (!names.includes(name)) names.push(name);
+    }
+    const shown = names.slice(0, 3).map((name) => {
+      const n = byName.get(name);
+      return n && isObject(n.module) && n.module.path ? name + ' (' + n.module.path + ')' : name;
+    });
+    return shown.join(', ') + (names.length > 3 ? ' and ' + (names.length - 3) + ' more' : '');
+  }
+
+  function verification(v, pageGraph) {
     if (!isObject(v)) return null;
     const out = el('div', { class: 'ps-verify' });
     if (!v.ran) {
@@ -229,8 +249,11 @@
       ['against float64', acc && typeof acc.artifact_error === 'number'
         ? 'artifact ' + num(acc.artifact_error) + ', eager ' + num(acc.eager_error) +
           (typeof acc.ratio === 'number' ? ', ' + num(acc.ratio) + '×' : '') : null],
-      ['drift starts at', acc && Array.isArray(acc.drift_starts) && acc.drift_starts.length
-        ? acc.drift_starts.join(', ') : null],
+      [acc && acc.verdict === 'drift' ? 'drift starts at' : 'the difference starts at',
+        acc && Array.isArray(acc.drift_starts) && acc.drift_starts.length ? startsPhrase(acc.drift_starts, pageGraph) : null],
+      ['where it starts', acc && !(Array.isArray(acc.drift_starts) && acc.drift_starts.length) && isObject(acc.localise) &&
+        acc.localise.status && acc.localise.status !== 'done'
+        ? str(acc.localise.status) + (acc.localise.reason ? ' (' + acc.localise.reason + ')' : '') : null],
     ]));
     if (acc && acc.message) out.append(el('p', { class: 'ps-note', text: acc.message }));
     const rows = [];
@@ -266,7 +289,6 @@
         () => table(['node', 'error vs float64', 'eager’s error', 'leaves eager’s band'],
           worst.map((n) => [el('code', { text: str(n.node) }), num(n.error), num(n.eager_error), n.leaves_band ? 'yes' : 'no']))));
     }
-    void graphNodes;
     return out;
   }
 
@@ -391,7 +413,7 @@
     const add = (title, cls, node) => {
       if (node) parts.push(el('div', { class: 'ps-part ' + cls }, el('h3', { text: title }), node));
     };
-    add('Verification and accuracy', 'ps-part-verify', verification(c.verify, extra.graph_nodes));
+    add('Verification and accuracy', 'ps-part-verify', verification(c.verify, extra.graph));
     add('Graph', 'ps-part-graph', graphPanel(extra.graph, null, extra.graph_nodes, pending));
     add('python_code', 'ps-part-python', pythonCode(c, extra.python_code));
     add('Cache contents', 'ps-part-cache', cacheContents(c));
