@@ -33,12 +33,12 @@ check: build
 PYTHON_ENV = $(shell bash packaging/python-env-path.sh)
 format:
 	@bash tests/support/check_format.sh --fix
-	@$(PYTHON_ENV)/bin/python -m ruff check --fix --quiet engine/python tests/python tests/bench tests/gallery tests/support tests/share
+	@$(PYTHON_ENV)/bin/python -m ruff check --fix --quiet engine/python tests/python tests/bench tests/gallery tests/support tests/share tests/packaging
 
 # House style checked, nothing changed: what `make test` checks first (cxx_format, python_lint).
 lint:
 	@bash tests/support/check_format.sh
-	@$(PYTHON_ENV)/bin/python -m ruff check engine/python tests/python tests/bench tests/gallery tests/support tests/share
+	@$(PYTHON_ENV)/bin/python -m ruff check engine/python tests/python tests/bench tests/gallery tests/support tests/share tests/packaging
 
 bench: build
 	@cmake --build $(BUILD) --target bench_all >/dev/null
@@ -61,6 +61,7 @@ fuzz:
 # The Debian package (cmake/Packaging.cmake: CPack's DEB generator) into $(BUILD)/packaging/:
 # precompile-studio_VERSION-1_amd64.deb, VERSION from `git describe`.
 deb: build
+	@rm -f $(BUILD)/packaging/precompile-studio_*.deb
 	@cmake --build $(BUILD) --target precompile-studio precompile-studio-worker ps_man_page
 	@cd $(BUILD) && cpack -G DEB -B $(abspath $(BUILD))/packaging
 
