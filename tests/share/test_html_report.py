@@ -219,6 +219,26 @@ def test_diff_page_names_the_causes_and_marks_both_graphs(runs, browser):
     page.assert_clean()
 
 
+HOSTILE = "</script><script>document.body.dataset.pwned = '1'</script><!-- <b>bold</b>"
+
+
+@needs_chromium
+def test_hostile_text_from_a_script_stays_text(runs, browser):
+    script = runs["dir"] / "hostile.py"
+    script.write_text(
+        f"import torch\n\n\ndef fn(x):\n    raise ValueError({HOSTILE!r})\n\n\nexample_inputs = (torch.ones(3),)\n"
+    )
+    page_file = runs["dir"] / "hostile.html"
+    r = studio("run", script, "--no-store", "--html", page_file)
+    assert r.returncode in (1, 2), r.stdout + r.stderr
+    assert HOSTILE not in page_file.read_text()  # not in the markup at all: it travels as base64
+    page = browser.open(page_file)
+    assert page.eval("document.body.dataset.pwned") is None
+    assert page.eval("document.querySelectorAll('#ps-report b').length") == 0
+    assert HOSTILE in page.eval("document.getElementById('ps-report').textContent")
+    page.assert_clean()
+
+
 def test_a_page_that_cannot_be_written_is_exit_2_with_the_reason(runs):
     ids = run_ids(runs["lib"])
     missing = runs["dir"] / "no" / "such" / "folder" / "x.html"
