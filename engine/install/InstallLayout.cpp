@@ -87,6 +87,11 @@ std::string InstallLayout::perUserPythonEnv()
     return (cache / "precompile-studio" / (std::string("env-") + PS_ENVIRONMENT_KEY)).string();
 }
 
+std::string InstallLayout::environmentCommand()
+{
+    return installedPrefix().empty() ? "`packaging/bootstrap.sh` (or `make`)" : "`precompile-studio setup`";
+}
+
 std::string InstallLayout::workerLibraryPath(const std::string& pythonEnv, const std::string& pythonVersion)
 {
     if (installedPrefix().empty())

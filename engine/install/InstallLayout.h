@@ -34,6 +34,9 @@ public:
     /// ${XDG_CACHE_HOME:-$HOME/.cache}/precompile-studio/env-<key>: where `setup` makes the
     /// environment and an installed studio looks for it (packaging/python-env-path.sh's path).
     static std::string perUserPythonEnv();
+    /// The command that makes the studio's environment, for messages: "`precompile-studio setup`"
+    /// when installed, else "`packaging/bootstrap.sh` (or `make`)".
+    static std::string environmentCommand();
     /// For an installed worker ("" in the build tree, whose worker has a RUNPATH): the folders
     /// its libraries come from in this environment, for LD_LIBRARY_PATH: torch/lib of its
     /// site-packages (LibTorch) and, when the environment's base interpreter keeps its own

@@ -23,13 +23,6 @@ std::string WorkerLocator::executableDir()
 
 namespace {
 
-/// The command that makes the studio's environment, for an error message.
-std::string makeCommand()
-{
-    return install::InstallLayout::installedPrefix().empty() ? "`packaging/bootstrap.sh` (or `make`)"
-                                                             : "`precompile-studio setup`";
-}
-
 /// Whether `dir` is an environment of the worker's Python with torch in it, usable as the
 /// studio's own when that is missing (an installed studio given --python-env before `setup`).
 bool holdsTorch(const std::string& dir)
@@ -54,11 +47,12 @@ WorkerLaunch WorkerLocator::locate(const std::optional<std::string>& userEnv)
     else if (!fs::exists(fs::path(launch.pythonEnv) / "bin" / "python"))
         throw StartError(model::StartFailure::Environment,
             "the studio's Python environment is missing: " + launch.pythonEnv + " has no bin/python; make it with "
-                + makeCommand());
+                + install::InstallLayout::environmentCommand());
     else if (!complete)
         throw StartError(model::StartFailure::Environment,
             "the studio's Python environment " + launch.pythonEnv
-                + " is incomplete (its set-up was interrupted); remake it with " + makeCommand());
+                + " is incomplete (its set-up was interrupted); remake it with "
+                + install::InstallLayout::environmentCommand());
     launch.executable = install::InstallLayout::workerExecutable();
     if (!fs::exists(launch.executable))
         throw StartError(model::StartFailure::Executable,

@@ -7,6 +7,8 @@
 #include "ui/lessons/LessonRunner.h"
 #include "ui/run/WorkerClient.h"
 
+#include "install/InstallLayout.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -176,9 +178,8 @@ LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QW
     });
     connect(m_runner, &LessonRunner::sideFinished, this, &LessonsView::onSideFinished);
     connect(m_runner, &LessonRunner::workerProblem, this, [this](const QString& message) {
-        m_runProblem = tr("The worker could not start: %1. The studio's Python environment is made by "
-                          "`packaging/bootstrap.sh`.")
-                           .arg(message);
+        m_runProblem = tr("The worker could not start: %1. The studio's Python environment is made by %2.")
+                           .arg(message, QString::fromStdString(install::InstallLayout::environmentCommand()));
         updateProblem();
     });
     connect(m_runner, &LessonRunner::finished, this, &LessonsView::onRunEnded);

@@ -15,7 +15,9 @@
 #include "ui/run/RunDocument.h"
 #include "ui/run/WorkerClient.h"
 
+#include "install/InstallLayout.h"
 #include "ui/editor/ScriptLocations.h"
+
 #include <QFileInfo>
 #include <QLabel>
 #include <QTabWidget>
@@ -191,9 +193,8 @@ void RunController::onFinished(const std::shared_ptr<const RunDocument>& run)
         notice->showNotice(NoticeBar::Level::Warning, tr("%1. The next run connects again.").arg(message));
     } else if (r.startFailure) {
         notice->showNotice(NoticeBar::Level::Error,
-            tr("The worker could not start: %1. The studio's Python environment is made by "
-               "`packaging/bootstrap.sh`.")
-                .arg(message));
+            tr("The worker could not start: %1. The studio's Python environment is made by %2.")
+                .arg(message, QString::fromStdString(install::InstallLayout::environmentCommand())));
     } else if (r.status == RunStatus::WorkerDied) {
         notice->showNotice(NoticeBar::Level::Warning,
             tr("The worker died: %1. A fresh worker has been started; the next run works as usual.").arg(message));
