@@ -12,6 +12,8 @@
 #include <QApplication>
 #include <QFile>
 #include <QFileDialog>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSettings>
 #include <QTest>
 #include <QTimer>
@@ -50,7 +52,19 @@ TEST(UiReportExport, FileExportReportWritesThePageOfTheShownRun)
 
     auto* action = window.findChild<QAction*>("exportReportAction");
     ASSERT_NE(action, nullptr);
-    EXPECT_EQ(action->text(), QString::fromUtf8("Export &Report…"));
+    EXPECT_EQ(action->text(), QString::fromUtf8("E&xport Report…"));
+    // In the File menu, its mnemonic (Alt+F, X) its own there.
+    QMenu* fileMenu = nullptr;
+    for (QAction* top : window.menuBar()->actions())
+        if (top->menu() && top->text() == "&File")
+            fileMenu = top->menu();
+    ASSERT_NE(fileMenu, nullptr);
+    EXPECT_TRUE(fileMenu->actions().contains(action));
+    for (QAction* other : fileMenu->actions()) {
+        if (other != action) {
+            EXPECT_FALSE(other->text().contains("&x", Qt::CaseInsensitive)) << other->text().toStdString();
+        }
+    }
     const QString path = dir.file("tiny-report.html");
     bool answered = false;
     QTimer::singleShot(0, [&]() {

@@ -68,7 +68,7 @@ void MainActions::buildActions()
         [this]() { CompileTraceExport::exportRun(m_p.window, m_p.report->run(), m_p.notice); });
     m_exportTraceAction->setToolTip(tr("Write the shown run's compile-time events (torch's and the studio's) as a "
                                        "Chrome trace for Perfetto or chrome://tracing"));
-    m_exportReportAction = make(tr("Export &Report…"), QKeySequence(),
+    m_exportReportAction = make(tr("E&xport Report…"), QKeySequence(),
         [this]() { ReportExport::exportRun(m_p.window, m_p.report->run(), m_p.notice); });
     m_exportReportAction->setObjectName(QStringLiteral("exportReportAction"));
     m_exportReportAction->setToolTip(tr("Write the shown run as one HTML page that opens in any browser, for people "
