@@ -2,10 +2,12 @@
 
 #include "compare/GraphDiff.h"
 #include "compare/RunDiffPrinter.h"
+#include "compare/TextDiff.h"
 #include "model/RunVerdict.h"
 #include "share/PageAssets.h"
 #include "share/PageGraph.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace ps::share {
@@ -70,6 +72,58 @@ json marksOf(const compare::GraphDiff& graph, const json& nodeList, bool sideA)
     return marks;
 }
 
+// The lines first..last (1-based, inclusive) of a text; none where the range is 0.
+std::vector<std::string_view> slice(const std::vector<std::string_view>& lines, int first, int last)
+{
+    if (first <= 0 || last < first)
+        return {};
+    const auto from = std::min(static_cast<std::size_t>(first - 1), lines.size());
+    const auto to = std::min(static_cast<std::size_t>(last), lines.size());
+    return {lines.begin() + static_cast<std::ptrdiff_t>(from), lines.begin() + static_cast<std::ptrdiff_t>(to)};
+}
+
+// A changed python_code section as the page shows it: the studio's line diff (TextDiff) of its
+// two slices, rows [kind " " "-" "+" or "…" for skipped unchanged lines, line of a, line of b,
+// text], three unchanged lines kept around each change, at most kMaxRows rows.
+json sectionDiff(const compare::SectionChange& section, const std::vector<std::string_view>& linesA,
+    const std::vector<std::string_view>& linesB)
+{
+    constexpr std::size_t kMaxRows = 2000;
+    constexpr int kContext = 3;
+    const auto a = slice(linesA, section.startA, section.endA);
+    const auto b = slice(linesB, section.startB, section.endB);
+    const compare::TextDiff diff = compare::TextDiff::compareLines(a, b);
+    const auto& rows = diff.rows();
+    std::vector<char> keep(rows.size(), 0);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].kind != compare::TextDiff::Kind::Same)
+            for (std::size_t k = i >= kContext ? i - kContext : 0; k < rows.size() && k <= i + kContext; ++k)
+                keep[k] = 1;
+    json out = json::array();
+    bool skipped = false;
+    for (std::size_t i = 0; i < rows.size() && out.size() < kMaxRows; ++i) {
+        if (!keep[i]) {
+            skipped = true;
+            continue;
+        }
+        if (skipped)
+            out.push_back({"…", nullptr, nullptr, ""});
+        skipped = false;
+        const auto& r = rows[i];
+        const bool removed = r.kind == compare::TextDiff::Kind::Removed;
+        const bool added = r.kind == compare::TextDiff::Kind::Added;
+        const std::string_view text = added ? b[static_cast<std::size_t>(r.b)] : a[static_cast<std::size_t>(r.a)];
+        out.push_back({removed ? "-"
+                : added        ? "+"
+                               : " ",
+            added ? json(nullptr) : json(section.startA + r.a), removed ? json(nullptr) : json(section.startB + r.b),
+            std::string(text)});
+    }
+    if (skipped || out.size() >= kMaxRows)
+        out.push_back({"…", nullptr, nullptr, ""});
+    return out;
+}
+
 }  // namespace
 
 json PageData::graphOf(const model::Capture& capture)
@@ -117,6 +171,22 @@ json PageData::forDiff(const compare::RunDiff& diff, const compare::RunSide& a, 
         entry["graph_b"] = y.is_object() ? graphOf(model::Capture::fromJson(y)) : json(nullptr);
         entry["marks_a"] = marksOf(c.graph, member(member(x, "graph"), "node_list"), true);
         entry["marks_b"] = marksOf(c.graph, member(member(y, "graph"), "node_list"), false);
+        // Each changed python_code section's line diff, index-aligned with diff.captures[].python_code.sections.
+        const auto codeOf = [](const compare::RunSide& side, int index) -> const std::string* {
+            if (index < 0 || index >= static_cast<int>(side.pythonCode.size())
+                || !side.pythonCode[static_cast<std::size_t>(index)])
+                return nullptr;
+            return &*side.pythonCode[static_cast<std::size_t>(index)];
+        };
+        const std::string* codeA = codeOf(a, c.indexA);
+        const std::string* codeB = codeOf(b, c.indexB);
+        const auto linesA = codeA ? compare::TextDiff::splitLines(*codeA) : std::vector<std::string_view>();
+        const auto linesB = codeB ? compare::TextDiff::splitLines(*codeB) : std::vector<std::string_view>();
+        json sections = json::array();
+        for (const auto& section : c.code.sections())
+            sections.push_back(
+                section.status == compare::Change::Same ? json(nullptr) : sectionDiff(section, linesA, linesB));
+        entry["code_sections"] = std::move(sections);
         captures.push_back(std::move(entry));
     }
     page["captures"] = std::move(captures);

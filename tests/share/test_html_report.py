@@ -208,6 +208,15 @@ def test_diff_page_names_the_causes_and_marks_both_graphs(runs, browser):
         assert page.eval(f"{box}.querySelectorAll('g.ps-node').length") > 0
         assert page.eval(f"{box}.querySelectorAll('.ps-mark-changed').length") > 0
     assert "changed" in text(page, "#capture-0")
+    # python_code's changed section as a line diff: the calling convention's parameter shapes.
+    added = page.eval(
+        "[...document.querySelectorAll('#capture-0 .ps-diff .ps-add')].map(e => e.textContent).join('\\n')"
+    )
+    removed = page.eval(
+        "[...document.querySelectorAll('#capture-0 .ps-diff .ps-del')].map(e => e.textContent).join('\\n')"
+    )
+    assert "+ PARAM_SHAPES = [(16, 4), (16,), (3, 16), (3,)]" in added
+    assert "- PARAM_SHAPES = [(8, 4), (8,), (3, 8), (3,)]" in removed
     page.assert_clean()
 
     same = runs["dir"] / "same.html"

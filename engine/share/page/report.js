@@ -558,13 +558,27 @@
     const sections = Array.isArray(code.sections) ? code.sections.filter(isObject) : [];
     box.append(el('h3', { text: 'python_code' }));
     if (!sections.length) box.append(el('p', { class: 'ps-note', text: code.identical ? 'identical' : 'no section compared' }));
-    for (const s of sections) {
+    const codeDiffs = Array.isArray(extra.code_sections) ? extra.code_sections : [];
+    sections.forEach((s, k) => {
       const changed = s.status !== 'same';
+      const rows = Array.isArray(codeDiffs[k]) ? codeDiffs[k] : null;
       box.append(fold(el('span', {}, el('span', { class: 'ps-section-title', text: str(s.title) }), ' ',
         el('span', { class: 'ps-change ps-change-' + str(s.status), text: str(s.status) }),
         changed ? el('span', { class: 'ps-note', text: ' +' + (s.added_lines || 0) + ' −' + (s.removed_lines || 0) }) : null),
       changed, () => {
         const pre = el('pre', { class: 'ps-code ps-diff' });
+        if (rows) {
+          // The section's line diff: both sides' line numbers, removed and added lines marked.
+          for (const row of rows) {
+            if (!Array.isArray(row)) continue;
+            const [kind, lineA, lineB, line] = row;
+            pre.append(el('span', { class: 'ps-line' + (kind === '+' ? ' ps-add' : kind === '-' ? ' ps-del' : kind === '…' ? ' ps-gap' : '') },
+              el('span', { class: 'ps-ln', 'aria-hidden': 'true', text: lineA === null || lineA === undefined ? '' : String(lineA) }),
+              el('span', { class: 'ps-ln', 'aria-hidden': 'true', text: lineB === null || lineB === undefined ? '' : String(lineB) }),
+              kind === '…' ? '…' : str(kind) + ' ' + str(line)));
+          }
+          return pre;
+        }
         for (const line of Array.isArray(s.preview) ? s.preview : []) {
           const t = str(line);
           pre.append(el('span', { class: t.startsWith('+') ? 'ps-add' : t.startsWith('-') ? 'ps-del' : '' , text: t + '\n' }));
@@ -572,7 +586,7 @@
         if (!pre.childNodes.length) pre.append(changed ? '(no line preview)' : '(unchanged)');
         return pre;
       }, 'ps-code-section'));
-    }
+    });
     if (Array.isArray(code.metadata) && code.metadata.length) {
       box.append(table(['metadata', 'a', 'b'], code.metadata.filter(isObject).map((m) =>
         [el('code', { text: str(m.name) }), el('code', { text: str(m.before) }), el('code', { text: str(m.after) })])));
