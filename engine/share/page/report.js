@@ -433,6 +433,7 @@
     const extras = Array.isArray(data.captures) ? data.captures : [];
     scriptPath = str(report.script);
     scriptLines = typeof data.script_text === 'string' && data.script_text ? data.script_text.split('\n') : null;
+    if (scriptLines && scriptLines.length > 1 && scriptLines[scriptLines.length - 1] === '') scriptLines.pop();
     const pending = [];
 
     const word = str(verdict.word) || 'error';
