@@ -85,30 +85,37 @@ def part_titles(page, capture=0):
     return page.eval(f"[...document.querySelectorAll('#capture-{capture} h3')].map(h => h.textContent)")
 
 
+def in_view(page, box, selector, attribute):
+    """The `attribute` of the first `selector` in the panel that the view shows: its centre inside
+    the panel's view and not covered by anything else ("" when none)."""
+    return page.eval(
+        f"""(() => {{
+        for (const g of document.querySelectorAll('{box} {selector}')) {{
+            g.scrollIntoView({{block: 'center'}});
+            const r = g.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+            const v = document.querySelector('{box} svg.ps-graph').getBoundingClientRect();
+            if (x > v.left && x < v.right && y > v.top && y < v.bottom && g.contains(document.elementFromPoint(x, y)))
+                return g.getAttribute('{attribute}');
+        }}
+        return '';
+    }})()"""
+    )
+
+
 def check_graph(page, capture=0):
     """The graph of a capture is drawn; a module opens on a click; a node's details on a click."""
     box = f"#capture-{capture} .ps-graph-container"
     page.wait_for(f"document.querySelector('{box}') && document.querySelector('{box}').dataset.ready === '1'")
     drawn = f"document.querySelectorAll('{box} svg.ps-graph g.ps-node, {box} svg.ps-graph g.ps-module').length"
     assert page.eval(drawn) > 0
-    module = page.eval(f"(document.querySelector('{box} g.ps-module[data-path]') || {{dataset: {{}}}}).dataset.path")
-    module = module or ""
-    if module:
+    # The whole graph in view first (the toolbar's Fit), whatever an earlier click centred on.
+    page.eval(f"[...document.querySelectorAll('{box} button')].find(b => b.textContent === 'Fit').click()")
+    if page.eval(f"document.querySelectorAll('{box} g.ps-module[data-path]').length"):
+        module = in_view(page, box, "g.ps-module[data-path]", "data-path")
+        assert module, "no collapsed module of the graph is in view"
         page.click(f'{box} g.ps-module[data-path="{module}"]')
         page.wait_for(f"document.querySelector('{box} g.ps-module-frame[data-path=\"{module}\"]') !== null")
-    # A node the view shows: its centre inside the panel's view and not covered by anything else.
-    name = page.eval(
-        f"""(() => {{
-        for (const g of document.querySelectorAll('{box} g.ps-node[data-name]')) {{
-            g.scrollIntoView({{block: 'center'}});
-            const r = g.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
-            const v = document.querySelector('{box} svg.ps-graph').getBoundingClientRect();
-            if (x > v.left && x < v.right && y > v.top && y < v.bottom && g.contains(document.elementFromPoint(x, y)))
-                return g.dataset.name;
-        }}
-        return '';
-    }})()"""
-    )
+    name = in_view(page, box, "g.ps-node[data-name]", "data-name")
     assert name, "no node of the graph is in view"
     page.click(f'{box} g.ps-node[data-name="{name}"]')
     page.wait_for(f"(document.querySelector('{box} .ps-graph-details') || {{}}).textContent.includes({name!r})")
@@ -172,6 +179,12 @@ def test_library_html_of_the_stored_resnet18_training_run(runs, browser):
         # module); or, where localising did not fit the verification's time, why not.
         if "drift starts at" in runs["resnet_summary"]:
             assert "native_batch_norm_backward_4 (model.layer4.0.bn1)" in verify
+            # The node is a link: a click selects it in the graph (its module opened) and details it.
+            page.click('#capture-0 .ps-verify button.ps-node-link[data-node="native_batch_norm_backward_4"]')
+            page.wait_for(
+                "(document.querySelector('#capture-0 .ps-graph-details') || {}).textContent"
+                ".includes('native_batch_norm_backward_4')"
+            )
         else:
             assert "where it starts" in verify
         assert page.eval("document.querySelectorAll('#capture-0 .ps-code-section').length") >= 3

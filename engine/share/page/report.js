@@ -213,7 +213,7 @@
 
   // Where a drift starts, named as `run` names it (ReportPrinter): an element of a node of several
   // outputs (getitem_88) by that node, with its module, up to three.
-  function startsPhrase(starts, pageGraph) {
+  function startsPhrase(starts, pageGraph, captureIndex) {
     const list = isObject(pageGraph) && isObject(pageGraph.graph) && Array.isArray(pageGraph.graph.node_list)
       ? pageGraph.graph.node_list.filter(isObject) : [];
     const byName = new Map(list.map((n) => [n.name, n]));
@@ -224,14 +224,29 @@
       if (n && str(n.target).includes('getitem') && Array.isArray(n.inputs) && typeof n.inputs[0] === 'string') name = n.inputs[0];
       if (!names.includes(name)) names.push(name);
     }
-    const shown = names.slice(0, 3).map((name) => {
+    // Each node a link to the graph, as the window's Verify tab has it.
+    const out = el('span', {});
+    names.slice(0, 3).forEach((name, i) => {
       const n = byName.get(name);
-      return n && isObject(n.module) && n.module.path ? name + ' (' + n.module.path + ')' : name;
+      out.append(i ? ', ' : '', byName.has(name) ? nodeLink(captureIndex, name) : name,
+        n && isObject(n.module) && n.module.path ? ' (' + n.module.path + ')' : '');
     });
-    return shown.join(', ') + (names.length > 3 ? ' and ' + (names.length - 3) + ' more' : '');
+    if (names.length > 3) out.append(' and ' + (names.length - 3) + ' more');
+    return out;
   }
 
-  function verification(v, pageGraph) {
+  // A button that selects a node in its capture's graph panel and brings the panel into view.
+  function nodeLink(captureIndex, name) {
+    return el('button', { type: 'button', class: 'ps-node-link', dataset: { node: name },
+      title: 'Select ' + name + ' in the graph', onclick: () => {
+        const container = document.querySelector('#capture-' + captureIndex + ' .ps-graph-container');
+        if (!container || !container.psPanel) return;
+        container.psPanel.select(name);
+        container.scrollIntoView({ block: 'center' });
+      } }, name);
+  }
+
+  function verification(v, pageGraph, captureIndex) {
     if (!isObject(v)) return null;
     const out = el('div', { class: 'ps-verify' });
     if (!v.ran) {
@@ -250,7 +265,7 @@
         ? 'artifact ' + num(acc.artifact_error) + ', eager ' + num(acc.eager_error) +
           (typeof acc.ratio === 'number' ? ', ' + num(acc.ratio) + '×' : '') : null],
       [acc && acc.verdict === 'drift' ? 'drift starts at' : 'the difference starts at',
-        acc && Array.isArray(acc.drift_starts) && acc.drift_starts.length ? startsPhrase(acc.drift_starts, pageGraph) : null],
+        acc && Array.isArray(acc.drift_starts) && acc.drift_starts.length ? startsPhrase(acc.drift_starts, pageGraph, captureIndex) : null],
       ['where it starts', acc && !(Array.isArray(acc.drift_starts) && acc.drift_starts.length) && isObject(acc.localise) &&
         acc.localise.status && acc.localise.status !== 'done'
         ? str(acc.localise.status) + (acc.localise.reason ? ' (' + acc.localise.reason + ')' : '') : null],
@@ -398,7 +413,10 @@
     }
     const container = el('div', { class: 'ps-graph-container' });
     box.append(container);
-    pending.push(() => window.PsGraph.create(container, marks ? { graph, marks } : { graph }));
+    pending.push(() => window.PsGraph.create(container, marks ? { graph, marks } : { graph }).then((panel) => {
+      container.psPanel = panel;
+      return panel;
+    }));
     return box;
   }
 
@@ -413,7 +431,7 @@
     const add = (title, cls, node) => {
       if (node) parts.push(el('div', { class: 'ps-part ' + cls }, el('h3', { text: title }), node));
     };
-    add('Verification and accuracy', 'ps-part-verify', verification(c.verify, extra.graph));
+    add('Verification and accuracy', 'ps-part-verify', verification(c.verify, extra.graph, index));
     add('Graph', 'ps-part-graph', graphPanel(extra.graph, null, extra.graph_nodes, pending));
     add('python_code', 'ps-part-python', pythonCode(c, extra.python_code));
     add('Cache contents', 'ps-part-cache', cacheContents(c));
