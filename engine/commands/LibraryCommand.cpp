@@ -168,6 +168,17 @@ json damageJson(const ps::library::BlobDamage& d)
     return {{"sha256", d.sha256}, {"role", d.role}, {"detail", d.detail}, {"runs", d.runIds}};
 }
 
+// A subcommand that wrote one file (`trace`, `html`) says which: its path, or with --json the
+// library, run and file.
+int saidWritten(const std::string& path, const LibraryOptions& o)
+{
+    if (o.json)
+        std::cout << dumpJson({{"library", path}, {"run_id", o.id}, {"file", o.path}}) << "\n";
+    else
+        std::cout << safe(o.path) << "\n";
+    return 0;
+}
+
 int listRuns(const std::string& path, const LibraryOptions& o)
 {
     std::vector<ps::library::RunSummary> runs;
@@ -289,11 +300,7 @@ int traceRun(const std::string& path, const LibraryOptions& o)
         std::cerr << "precompile-studio: cannot write " << safe(o.path) << "\n";
         return 2;
     }
-    if (o.json)
-        std::cout << dumpJson({{"library", path}, {"run_id", o.id}, {"file", o.path}}) << "\n";
-    else
-        std::cout << safe(o.path) << "\n";
-    return 0;
+    return saidWritten(path, o);
 }
 
 // A stored run's graphs for Model Explorer or Graphviz (GraphExport): 1 no such capture or no
@@ -325,11 +332,7 @@ int htmlRun(const std::string& path, const LibraryOptions& o)
         std::cerr << "precompile-studio: " << safe(error) << "\n";
         return 2;
     }
-    if (o.json)
-        std::cout << dumpJson({{"library", path}, {"run_id", o.id}, {"file", o.path}}) << "\n";
-    else
-        std::cout << safe(o.path) << "\n";
-    return 0;
+    return saidWritten(path, o);
 }
 
 int importPair(const std::string& path, const LibraryOptions& o)
