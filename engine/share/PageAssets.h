@@ -5,8 +5,10 @@
 namespace ps::share {
 
 /// What every HTML report carries besides its data: the page's own script and style
-/// (engine/share/page/report.js, report.css) and the graph panel's (graph.js, graph.css and the
-/// layout engine compiled to WebAssembly, engine/share/wasm/). Empty where this build has none.
+/// (engine/share/page/report-base.js, report-capture.js, report-diff.js, report.js joined in that
+/// order; report.css) and the graph panel's (graph-engine.js, graph-draw.js, graph.js joined in
+/// that order; graph.css; the layout engine compiled to WebAssembly, engine/share/wasm/). Empty
+/// where this build has none.
 struct PageAssets {
     std::string_view reportJs;
     std::string_view reportCss;

@@ -1,11 +1,11 @@
-"""The HTML report's graph panel (engine/share/page/graph.js + engine.wasm) in headless Chromium.
+"""The HTML report's graph panel (engine/share/page/graph*.js + engine.wasm) in headless Chromium.
 
 A harness page of our own (tests/support/graph_page_harness.py: the graph panel alone, with the
-report page's CSP) is written per test from the real parts: graph.js, graph.css, the built
-engine.wasm (base64, as the report carries it) and PageGraph::toJson of a real capture
-(tests/fixtures/graphs), printed by the native engine_probe. The same engine entry built
-natively (engine_probe) is the reference every layout the page computes is compared with,
-number for number.
+report page's CSP) is written per test from the real parts: graph-engine.js, graph-draw.js,
+graph.js, graph.css, the built engine.wasm (base64, as the report carries it) and
+PageGraph::toJson of a real capture (tests/fixtures/graphs), printed by the native engine_probe.
+The same engine entry built natively (engine_probe) is the reference every layout the page
+computes is compared with, number for number.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """A page holding the HTML report's graph panel alone, for its tests and its bench.
 
-The page is built from the real parts: engine/share/page/graph.js and graph.css, the built
+The page is built from the real parts: engine/share/page/graph-engine.js, graph-draw.js and
+graph.js (GRAPH_SCRIPTS, in the order the report loads them) and graph.css, the built
 engine.wasm (base64 in script#ps-engine, as the report carries it) and a graph as
 ps::share::PageGraph::toJson wrote it, under the report page's CSP; `marks` are the diff page's
 ({node name: "added"|"removed"|"changed"}). When drawn it sets document.body.dataset.ready = "1",
@@ -16,12 +17,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "engine" / "share" / "page"
+# The graph panel's script files, in the order the report joins them (PageAssets::builtIn).
+GRAPH_SCRIPTS = ("graph-engine.js", "graph-draw.js", "graph.js")
 CSP = "default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data:"
 
 
 def _script_json(value) -> str:
     # Inside <script>: no "</" may end it early.
     return json.dumps(value).replace("</", "<\\/")
+
+
+def graph_script() -> str:
+    """The graph panel's script as the report carries it: its files joined in order."""
+    parts = ((PAGE / name).read_text() for name in GRAPH_SCRIPTS)
+    return "".join(part if part.endswith("\n") else part + "\n" for part in parts)
 
 
 def write_harness(path: Path, graph: dict, wasm: Path, marks: dict | None = None) -> Path:
@@ -36,7 +45,7 @@ def write_harness(path: Path, graph: dict, wasm: Path, marks: dict | None = None
 <script type="application/octet-stream" id="ps-engine">{engine}</script>
 <script type="application/json" id="data">{_script_json(graph)}</script>
 <script type="application/json" id="marks">{_script_json(marks)}</script>
-<script>{(PAGE / "graph.js").read_text()}</script>
+<script>{graph_script()}</script>
 <script>
 const data = JSON.parse(document.getElementById('data').textContent);
 const marks = JSON.parse(document.getElementById('marks').textContent);

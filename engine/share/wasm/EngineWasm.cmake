@@ -72,6 +72,9 @@ add_custom_command(
 add_custom_target(ps_engine_wasm DEPENDS ${PS_ENGINE_WASM})
 ps_embed_file(ps_share kEngineWasm ${PS_ENGINE_WASM})
 
-# The graph panel's own script and style (engine/share/page/graph.js, graph.css), which run it.
+# The graph panel's own script and style (engine/share/page/graph-engine.js, graph-draw.js,
+# graph.js, joined in that order by PageAssets::builtIn; graph.css), which run it.
+ps_embed_file(ps_share kGraphEngineJs ${CMAKE_CURRENT_SOURCE_DIR}/page/graph-engine.js)
+ps_embed_file(ps_share kGraphDrawJs ${CMAKE_CURRENT_SOURCE_DIR}/page/graph-draw.js)
 ps_embed_file(ps_share kGraphJs ${CMAKE_CURRENT_SOURCE_DIR}/page/graph.js)
 ps_embed_file(ps_share kGraphCss ${CMAKE_CURRENT_SOURCE_DIR}/page/graph.css)

@@ -1,7 +1,7 @@
 """Bench: the HTML report's graph panel on a 10k-node graph in headless Chromium.
 
 A synthetic model-shaped graph section of about 10,000 nodes (tests/support/graph_page_harness.py)
-goes through PageGraph::toJson (engine_probe --page-graph) into the graph panel's page (graph.js,
+goes through PageGraph::toJson (engine_probe --page-graph) into the graph panel's page (graph*.js,
 graph.css, engine.wasm inline, the report's CSP), opened from disk in headless Chromium:
 
   ready      navigation start to the panel drawn (wasm compiled, graph opened, opening state laid
