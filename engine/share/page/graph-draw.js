@@ -334,7 +334,7 @@
   }
 
   Object.assign(parts, {
-    el, html, clip, listText, rampColour, rampPosition, moduleTitle, boxTitle, nodeTitle,
+    MIN_ZOOM, el, html, clip, listText, rampColour, rampPosition, moduleTitle, boxTitle, nodeTitle,
     canvas, drawBox, drawRoute, drawRegion, placeTitles, routeBoxes, showDetails, showLegend, wirePointer,
   });
 })();

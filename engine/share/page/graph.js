@@ -17,14 +17,13 @@
   'use strict';
 
   const {
-    instantiate, readLayout, html, rampColour, rampPosition, canvas, drawBox, drawRoute, drawRegion, placeTitles,
+    MIN_ZOOM, instantiate, readLayout, html, rampColour, rampPosition, canvas, drawBox, drawRoute, drawRegion, placeTitles,
     routeBoxes: boxesOf, showDetails: fillDetails, showLegend: fillLegend, wirePointer,
   } = window.PsGraphParts;
 
   // Past this many items only what is in view (and a margin) is in the DOM: 10k SVG groups take
   // about 2 s to a first frame (docs/research/share.md), what a screen shows takes milliseconds.
   const DRAW_ALL_UP_TO = 1500;
-  const MIN_ZOOM = 0.02;
 
   async function create(container, options) {
     const data = options && options.graph;
