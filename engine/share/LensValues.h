@@ -19,7 +19,9 @@ class GraphModel;
 }
 namespace ps::model {
 struct Capture;
-}
+struct KernelProfile;
+struct NodeAccuracy;
+}  // namespace ps::model
 
 namespace ps::share {
 
@@ -34,6 +36,12 @@ public:
     };
 
     LensValues(const graph::GraphModel& graph, const model::Capture& capture);
+
+    /// The Time lens of a profile: each kernel's self time over the nodes it computes (the
+    /// window's GraphMeasures reads the same).
+    static graph::MeasuredLens time(const graph::GraphModel& graph, const model::KernelProfile& profile);
+    /// The Error lens of localised drift (accuracy.nodes).
+    static graph::MeasuredLens error(const graph::GraphModel& graph, const std::vector<model::NodeAccuracy>& nodes);
 
     /// The lenses that have at least one node value, in the order time, error, memory.
     const std::vector<Lens>& lenses() const& { return m_lenses; }

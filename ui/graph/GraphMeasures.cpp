@@ -3,6 +3,7 @@
 #include "graph/GraphModel.h"
 #include "graph/ModuleTree.h"
 #include "model/Capture.h"
+#include "share/LensValues.h"
 #include "ui/graph/LensPalette.h"
 
 namespace ps::ui {
@@ -40,10 +41,7 @@ GraphMeasures::GraphMeasures(const graph::GraphModel& graph, const model::Captur
     if (!profile) {
         m_timeWhy = QObject::tr("not profiled: Run > Profile (or run --profile)");
     } else {
-        std::vector<graph::MeasuredLens::Kernel> kernels;
-        for (const auto& k : profile->kernels)
-            kernels.push_back({k.name, k.nodes, k.selfUs});
-        m_time = graph::MeasuredLens::time(graph, kernels);
+        m_time = share::LensValues::time(graph, *profile);
         if (!profile->error.empty())
             m_timeWhy = QObject::tr("profiling failed: %1").arg(QString::fromStdString(profile->error));
         else if (!m_time.any())
@@ -56,10 +54,7 @@ GraphMeasures::GraphMeasures(const graph::GraphModel& graph, const model::Captur
     const auto* accuracy
         = capture && capture->verify && capture->verify->accuracy ? &*capture->verify->accuracy : nullptr;
     if (accuracy && !accuracy->nodes.empty()) {
-        std::vector<graph::MeasuredLens::NodeError> nodes;
-        for (const auto& n : accuracy->nodes)
-            nodes.push_back({n.node, n.error, n.eagerError, n.leavesBand});
-        m_error = graph::MeasuredLens::error(graph, nodes);
+        m_error = share::LensValues::error(graph, accuracy->nodes);
         if (!m_error.any())
             m_errorWhy = QObject::tr("the localised errors name no node of this graph");
     } else if (accuracy && accuracy->localise && !accuracy->localise->reason.empty()) {
