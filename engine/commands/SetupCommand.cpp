@@ -2,6 +2,7 @@
 
 #include "install/InstallLayout.h"
 #include "protocol/UserEnvironment.h"
+#include "remote/SshCommand.h"
 
 #include <sys/wait.h>
 
@@ -21,13 +22,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string shellQuoted(const std::string& s)
-{
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
+// A POSIX shell's single quotes, the same quoting as an ssh command line's.
+using remote::SshCommand;
 
 std::string readFile(const fs::path& path)
 {
@@ -143,8 +139,8 @@ int SetupCommand::execute(const SetupOptions& options, std::ostream& out, std::o
             << "-venv)\n";
         return 2;
     }
-    const Outcome probe
-        = runLines(shellQuoted(python) + " -c 'import sys, venv; print(\"%d.%d\" % sys.version_info[:2])'", "", out);
+    const Outcome probe = runLines(
+        SshCommand::quote(python) + " -c 'import sys, venv; print(\"%d.%d\" % sys.version_info[:2])'", "", out);
     if (probe.code != 0 || probe.tail.empty() || probe.tail.back() != version) {
         err << "precompile-studio setup: " << python << " is not a Python " << version
             << " with venv (the worker embeds Python " << version << "): " << lastLine(probe) << "\n";
@@ -154,15 +150,16 @@ int SetupCommand::execute(const SetupOptions& options, std::ostream& out, std::o
     out << "[setup] 1/3 making the environment " << env.string() << " with " << python << "\n" << std::flush;
     fs::create_directories(env.parent_path(), ec);
     fs::remove(marker, ec);
-    const Outcome venv = runLines(shellQuoted(python) + " -m venv " + shellQuoted(env.string()), "[setup] venv: ", out);
+    const Outcome venv
+        = runLines(SshCommand::quote(python) + " -m venv " + SshCommand::quote(env.string()), "[setup] venv: ", out);
     if (venv.code != 0) {
         err << "precompile-studio setup: " << python << " -m venv " << env.string() << " failed (exit " << venv.code
             << "): " << lastLine(venv) << "\n";
         return 1;
     }
     out << "[setup] 2/3 installing " << requirements << " (torch is large: this takes a few minutes)\n" << std::flush;
-    const Outcome pip = runLines(shellQuoted((env / "bin" / "python").string())
-            + " -m pip install --disable-pip-version-check --progress-bar off -r " + shellQuoted(requirements),
+    const Outcome pip = runLines(SshCommand::quote((env / "bin" / "python").string())
+            + " -m pip install --disable-pip-version-check --progress-bar off -r " + SshCommand::quote(requirements),
         "[setup] pip: ", out);
     if (pip.code != 0) {
         err << "precompile-studio setup: pip could not install " << requirements << " into " << env.string()
@@ -174,7 +171,7 @@ int SetupCommand::execute(const SetupOptions& options, std::ostream& out, std::o
     // only for a working interpreter.
     const bool wantsTorch = wanted.find("torch") != std::string::npos;
     out << "[setup] 3/3 checking the environment" << (wantsTorch ? " imports torch" : "") << "\n" << std::flush;
-    const Outcome check = runLines(shellQuoted((env / "bin" / "python").string()) + " -c "
+    const Outcome check = runLines(SshCommand::quote((env / "bin" / "python").string()) + " -c "
             + (wantsTorch ? "'import torch; print(\"torch\", torch.__version__)'"
                           : "'import sys; print(\"python\", sys.version.split()[0])'"),
         "[setup] ", out);
