@@ -2,6 +2,7 @@
 
 #include "graph/GraphModel.h"
 #include "graph/LayeredLayout.h"
+#include "graph/ModuleRegions.h"
 #include "graph/ModuleTree.h"
 #include "graph/VisibleGraph.h"
 #include "ui/graph/GraphBoxItem.h"
@@ -55,37 +56,9 @@ private:
 std::vector<ModuleRegionsItem::Region> ModuleRegionsItem::build(const graph::GraphModel& graph,
     const graph::ModuleTree& tree, const graph::VisibleGraph& visible, const std::vector<graph::NodeBox>& boxes)
 {
-    const auto& mods = tree.modules();
-    std::vector<QRectF> rects(mods.size());
-    const auto& items = visible.items();
-    for (std::size_t i = 0; i < items.size() && i < boxes.size(); ++i) {
-        const auto& b = boxes[i];
-        const QRectF box(b.x, b.y, b.w, b.h);
-        const bool node = items[i].kind == graph::VisibleItem::Node;
-        // A module's parameters sit in the top layer, far from where it computes: its region
-        // is around what it computes.
-        if (node && graph.nodes()[static_cast<std::size_t>(items[i].id)].op == "placeholder")
-            continue;
-        // Every module above a visible box is expanded: it is a region around the box.
-        int m = node ? tree.moduleOf(items[i].id) : tree.module(items[i].id).parent;
-        for (; m > 0; m = tree.module(m).parent)
-            rects[static_cast<std::size_t>(m)] = rects[static_cast<std::size_t>(m)].united(box);
-    }
-    std::vector<int> order;
-    for (int m = 1; m < static_cast<int>(mods.size()); ++m)
-        if (!rects[static_cast<std::size_t>(m)].isNull())
-            order.push_back(m);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return mods[a].depth < mods[b].depth; });
-    std::vector<int> index(mods.size(), -1);
     std::vector<Region> out;
-    out.reserve(order.size());
-    for (int m : order) {
-        index[static_cast<std::size_t>(m)] = static_cast<int>(out.size());
-        const int parent = mods[static_cast<std::size_t>(m)].parent;
-        // A little room around what the module holds, so that nested frames stay apart.
-        out.push_back({rects[static_cast<std::size_t>(m)].adjusted(-6, -6, 6, 6), ModuleLabel::title(tree, m),
-            parent > 0 ? index[static_cast<std::size_t>(parent)] : -1});
-    }
+    for (const auto& r : graph::ModuleRegions::build(graph, tree, visible, boxes))
+        out.push_back({QRectF(r.x, r.y, r.w, r.h), ModuleLabel::title(tree, r.module), r.parent});
     return out;
 }
 

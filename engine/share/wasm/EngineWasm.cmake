@@ -16,6 +16,7 @@ set(PS_ENGINE_WASM_SOURCES
     ${PROJECT_SOURCE_DIR}/engine/graph/LayerAssignment.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/LayeredLayout.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/LayoutPlan.cpp
+    ${PROJECT_SOURCE_DIR}/engine/graph/ModuleRegions.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/ModuleTree.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/SideLanes.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/TensorLayout.cpp
