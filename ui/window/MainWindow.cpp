@@ -125,7 +125,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     connect(m_editor, &ScriptEditor::filePathChanged, m_hosts, &RunHostControl::scriptChanged);
     connect(m_environment, &PythonEnvironmentControl::problemChanged, this, [this](const QString& problem) {
         if (!problem.isEmpty())
-            m_notice->showNotice(NoticeBar::Level::Error, tr("Scripts cannot run: %1").arg(problem));
+            showLaunchProblem(problem);
         updateRunActions();
     });
     connect(m_worker, &WorkerClient::helloChanged, this, &MainWindow::updateRunActions);
@@ -187,7 +187,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
 
     m_environment->scriptChanged(m_editor->filePath());  // the default environment, if one is set
     if (!m_worker->launchError().isEmpty())
-        showLaunchProblem();
+        showLaunchProblem(m_worker->launchError());
     else if (options.prewarm)  // after the window is up: it costs a process and an import of torch
         QTimer::singleShot(200, m_worker, &WorkerClient::prewarm);
     m_runs->scriptOpened(m_editor->filePath());  // the restored script's last run, now that the library is open
@@ -422,9 +422,9 @@ QString MainWindow::backendChoice() const
     return m_actions->backendChoice();
 }
 
-void MainWindow::showLaunchProblem()
+void MainWindow::showLaunchProblem(const QString& problem)
 {
-    const QString text = tr("Scripts cannot run: %1").arg(m_worker->launchError());
+    const QString text = tr("Scripts cannot run: %1").arg(problem);
     const QString env = QString::fromStdString(protocol::WorkerLocator::defaultPythonEnv());
     if (QFileInfo::exists(env + QStringLiteral("/.complete")))
         m_notice->showNotice(NoticeBar::Level::Error, text);
@@ -441,7 +441,7 @@ void MainWindow::makeEnvironment()
         if (m_worker->launchError().isEmpty())
             m_notice->showNotice(NoticeBar::Level::Info, tr("The Python environment is ready: scripts can run."));
         else
-            showLaunchProblem();
+            showLaunchProblem(m_worker->launchError());
     });
     dialog.start();
     dialog.exec();
@@ -457,7 +457,7 @@ void MainWindow::startRun(bool profile)
     if (isRunning())
         return;
     if (!m_worker->launchError().isEmpty()) {
-        showLaunchProblem();
+        showLaunchProblem(m_worker->launchError());
         return;
     }
     const QString script = m_document->scriptForRun();

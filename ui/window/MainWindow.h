@@ -120,7 +120,7 @@ public slots:
     QAction* pushKeptRunsAction() const;
     /// Shows why no script can run; when the studio's environment is missing (an installed
     /// studio's first start), offers Make the Environment… (EnvironmentSetupDialog).
-    void showLaunchProblem();
+    void showLaunchProblem(const QString& problem);
     /// Make the Environment…: runs `precompile-studio setup` in a dialog, then locates the worker again.
     void makeEnvironment();
 
