@@ -26,6 +26,27 @@ collect_ignore = ["scripts"]
 
 import pytest  # noqa: E402
 
+
+def precompile(fn, *example_inputs, backend="inductor", tracer="make_fx", decompositions=None):
+    """(python_code, cache) of fn through this torch's precompile API (api/front_end.py)."""
+    from precompile_studio.api.choose import current
+
+    return current().capture(fn, example_inputs, backend=backend, tracer=tracer, decompositions=decompositions)
+
+
+def precompile_load(python_code, cache):
+    """The pair loaded through this torch's precompile API."""
+    from precompile_studio.api.choose import current
+
+    return current().load(python_code, cache)
+
+
+def precompile_api() -> str:
+    """"precompile-call" (torch 2.14) or "capture-load" (torch 2.15)."""
+    from precompile_studio.api.choose import current
+
+    return current().api
+
 _validator = None
 
 
@@ -61,6 +82,12 @@ def check_report(report: dict) -> None:
         more = f"\n  ... and {len(errors) - 20} more" if len(errors) > 20 else ""
         raise AssertionError("the report does not follow docs/report.schema.json:\n  "
                              + "\n  ".join(lines) + more)
+
+
+def for_api(name: str) -> str:
+    """A script that calls precompile itself, in this torch's API: NAME.py is written for 2.14's
+    call, NAME_capture.py for 2.15's capture block."""
+    return name if precompile_api() == "precompile-call" else name[:-3] + "_capture.py"
 
 
 def script_path(name: str) -> str:

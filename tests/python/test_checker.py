@@ -11,7 +11,7 @@ import os
 import pytest
 import torch
 
-from conftest import marker_line, run_script, script_path
+from conftest import for_api, marker_line, precompile, run_script, script_path
 from precompile_studio.capture.probe import CaptureProbe
 from precompile_studio.contract import checker
 from precompile_studio.verify import perturbed
@@ -66,9 +66,9 @@ def test_what_make_fx_does_with_a_value_read(read):
     fn, raises = READS[read]
     if raises:
         with pytest.raises(RuntimeError, match="trying to get value out of a tracing tensor"):
-            torch.compiler.precompile(fn, torch.ones(3), backend="eager")
+            precompile(fn, torch.ones(3), backend="eager")
     else:
-        code, _ = torch.compiler.precompile(fn, torch.ones(3), backend="eager")
+        code, _ = precompile(fn, torch.ones(3), backend="eager")
         assert "3.0" in code  # the example's sum, baked as a constant
 
 
@@ -301,11 +301,11 @@ def test_checker_does_not_change_the_capture(case):
     else:
         fn, args = _tolist_fn, (torch.ones(3),)
     before = dict(vars(torch.Tensor))
-    plain, _ = torch.compiler.precompile(fn, *copy.deepcopy(args), backend="eager")
+    plain, _ = precompile(fn, *copy.deepcopy(args), backend="eager")
     session = checker.CheckSession(__file__)
     with CaptureProbe(__file__, backend="eager") as probe:
         probe.trace_contexts.append(session.trace)
-        checked, _ = torch.compiler.precompile(fn, *copy.deepcopy(args), backend="eager")
+        checked, _ = precompile(fn, *copy.deepcopy(args), backend="eager")
     assert checked == plain
     assert dict(vars(torch.Tensor)) == before  # every wrapped method is restored
     reads = session.reads.reads
@@ -317,10 +317,10 @@ def test_checker_does_not_change_the_capture(case):
 
 # --------------------------------------------------------------------------- a script's own load
 def test_a_script_that_loads_a_mismatched_pair_ends_in_a_violation():
-    rep = run_script("script_load_mismatch.py")
+    rep = run_script(for_api("script_load_mismatch.py"))
     assert rep["status"] == "violation"
     v = rep["violation"]
     assert (v["invariant"], v["rule"]) == (7, "cache-code-hash-mismatch")
-    assert v["location"]["line"] == marker_line("script_load_mismatch.py")
+    assert v["location"]["line"] == marker_line(for_api("script_load_mismatch.py"))
     assert v["fix"]
     assert [c["status"] for c in rep["captures"]] == ["ok", "ok"]

@@ -2,7 +2,7 @@
 import pytest
 import torch
 
-from conftest import marker_line, run_script, script_path
+from conftest import for_api, marker_line, precompile, run_script, script_path
 from precompile_studio.capture.probe import CaptureProbe
 
 
@@ -31,9 +31,9 @@ def test_probe_does_not_change_the_capture(name, args):
 
     a1, a2, a3, a4 = (copy.deepcopy(args) for _ in range(4))
     plain_gm = _capture(_step, a1).gm
-    plain_code, _ = torch.compiler.precompile(_step, *a2, backend="eager")
+    plain_code, _ = precompile(_step, *a2, backend="eager")
     with CaptureProbe(__file__, backend="eager") as probe:
-        probed_code, _ = torch.compiler.precompile(_step, *a3, backend="eager")
+        probed_code, _ = precompile(_step, *a3, backend="eager")
     assert probe.gm is not None and probe.capture is not None
     assert probe.gm.code == plain_gm.code
     assert probed_code == plain_code  # eager python_code inlines gm.code
@@ -187,7 +187,7 @@ def test_eager_lowering_lines_match_python_code(tmp_path):
 
 
 def test_script_that_calls_precompile_itself():
-    rep = run_script("rec_self_call.py")
+    rep = run_script(for_api("rec_self_call.py"))
     assert rep["status"] == "ok", rep["message"]
     cap = rep["captures"][0]
     assert cap["name"] == "step"
@@ -195,7 +195,7 @@ def test_script_that_calls_precompile_itself():
     addmm = [n for n in g["node_list"] if n["target"] == "aten.addmm.default"][0]
     assert addmm["module"] == {"path": "m", "type": "Linear"}
     relu = [n for n in g["node_list"] if n["target"] == "aten.relu.default"][0]
-    assert relu["source"]["line"] == marker_line("rec_self_call.py", "# STEP")
+    assert relu["source"]["line"] == marker_line(for_api("rec_self_call.py"), "# STEP")
     assert cap["verify"]["matches_eager"] is True
 
 

@@ -10,7 +10,7 @@ import io
 import pytest
 import torch
 
-from conftest import marker_line, run_script, script_path
+from conftest import marker_line, precompile, run_script, script_path
 
 SCRIPT = "ind_train.py"
 
@@ -105,7 +105,7 @@ def test_probe_does_not_change_python_code_and_warm_lowering(first):
     from precompile_studio.script.loader import execute, read_source
 
     mod = execute(read_source(script_path(SCRIPT)))
-    plain_code, _ = torch.compiler.precompile(mod.fn, *mod.example_inputs(), backend="inductor")
+    plain_code, _ = precompile(mod.fn, *mod.example_inputs(), backend="inductor")
     assert plain_code == code
     # warm: Inductor serves the lowering from its FX-graph cache, so no kernel is defined;
     # the kernel origins come from what the first run learned.

@@ -3,6 +3,7 @@
 to the profiled wall, and the wrappers that name the call sites are gone afterwards."""
 import torch
 
+from conftest import precompile, precompile_load
 from precompile_studio.capture.lowering import map_python_code
 from precompile_studio.verify.call_sites import loaded_namespace
 from precompile_studio.verify.profile import profile_artifact
@@ -63,8 +64,8 @@ def test_the_wrappers_are_removed_and_the_artifact_computes_the_same():
         with torch.no_grad():
             return m(x)
 
-    code, cache = torch.compiler.precompile(fn, model, x, backend="inductor")
-    f = torch.compiler.precompile.load(code, cache)
+    code, cache = precompile(fn, model, x, backend="inductor")
+    f = precompile_load(code, cache)
     ns = loaded_namespace(f)
     before = dict(ns)
     expected = f(model, x)

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from conftest import marker_line, run_script, script_path
+from conftest import for_api, marker_line, run_script, script_path
 
 
 def _runtime(rep):
@@ -147,13 +147,13 @@ def test_a_guard_that_cannot_be_judged_at_the_runtime_rank_is_not_called_held():
 
 
 def test_the_scripts_own_call_at_another_batch_is_named_at_the_branch():
-    rep = run_script("spec_script_call.py")
+    rep = run_script(for_api("spec_script_call.py"))
     assert rep["status"] == "violation", rep["message"]
     v = rep["violation"]
     assert v["rule"] == "input-shape"
-    assert _same_file(v["location"], "spec_script_call.py")
-    assert v["location"]["line"] == marker_line("spec_script_call.py")
-    assert v["details"]["runtime_location"]["line"] == marker_line("spec_script_call.py", "# CALL")
+    assert _same_file(v["location"], for_api("spec_script_call.py"))
+    assert v["location"]["line"] == marker_line(for_api("spec_script_call.py"))
+    assert v["details"]["runtime_location"]["line"] == marker_line(for_api("spec_script_call.py"), "# CALL")
     assert "the script's call passes x.shape[0] = 4" in v["summary"]
     assert rep["message"] == f"{v['location']['file']}:{v['location']['line']}: PrecompileError: {v['summary']}"
     spec = rep["captures"][0]["specialisation"]

@@ -11,6 +11,7 @@ import pytest
 import torch
 from torch.fx.experimental.proxy_tensor import make_fx
 
+from conftest import precompile
 from precompile_studio.capture.lowering import map_python_code
 from precompile_studio.capture.probe import CaptureProbe, captured_name, kernel_origins
 
@@ -312,7 +313,7 @@ def test_every_cpu_kernel_of_a_batchnorm_training_step_maps_to_captured_nodes():
 
     probe = CaptureProbe(None, backend="inductor", devices=["cpu"])
     with probe:
-        code, _cache = torch.compiler.precompile(fn, model, torch.randn(2, 3, 8, 8), backend="inductor")
+        code, _cache = precompile(fn, model, torch.randn(2, 3, 8, 8), backend="inductor")
     names = {n.name for n in probe.gm.graph.nodes}
     kernels = map_python_code(code, "inductor", probe)["kernels"]
     assert any("native_batch_norm" in k["name"] for k in kernels)

@@ -29,7 +29,10 @@ def warm_up() -> str:
     devices (``cuda``: the CUDA version torch was built with, None for a CPU build; ``devices``:
     common.devices.cuda_devices, [] without a GPU)."""
     import torch
-    import torch._precompile  # noqa: F401  (the part every run needs)
+
+    from precompile_studio.api.choose import current
+
+    front_end = current()  # the precompile API of this torch (api/); the part every run needs
 
     # What the first capture would import anyway (make_fx, sympy, fake tensors, AOTAutograd:
     # some 900 modules, seconds): a warm worker should not pay it on its first run.
@@ -45,6 +48,7 @@ def warm_up() -> str:
         {
             "python": sys.version.split()[0],
             "torch": torch.__version__,
+            "precompile_api": front_end.api,
             "executable": sys.executable,
             "prefix": sys.prefix,
             "hostname": _hostname(),

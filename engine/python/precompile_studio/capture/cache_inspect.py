@@ -46,7 +46,10 @@ def inspect_cache(cache: bytes | None, python_code: str | None = None) -> dict |
     if python_code is not None and out["code_hash"] is not None:
         out["code_hash_ok"] = hashlib.sha256(python_code.encode()).hexdigest() == out["code_hash"]
     try:
-        from torch._precompile import _CACHE_FORMAT, _CACHE_VERSION
+        from precompile_studio.api.choose import current
+
+        internals = current().internals()
+        _CACHE_FORMAT, _CACHE_VERSION = internals._CACHE_FORMAT, internals._CACHE_VERSION
 
         out["format_ok"] = out["format"] == _CACHE_FORMAT and out["version"] == _CACHE_VERSION
     except ImportError:  # pragma: no cover

@@ -184,7 +184,9 @@ class CaptureProbe:
 
     # ------------------------------------------------------------------ patching
     def __enter__(self) -> CaptureProbe:
-        import torch._precompile as P
+        from precompile_studio.api.choose import current
+
+        P = current().internals()
 
         orig_make_fx = P.make_fx
         orig_capture = P._capture
@@ -320,7 +322,9 @@ class CaptureProbe:
                     self.module_paths[id(m)] = (path, type(m).__name__)
                 self.module_types.setdefault(path, type(m).__name__)
         try:
-            from torch._precompile import _intern_param_buffers
+            from precompile_studio.api.choose import current
+
+            _intern_param_buffers = current().internals()._intern_param_buffers
 
             self.module_positions = [i for i, a in enumerate(args) if isinstance(a, torch.nn.Module)]
             mods = [args[i] for i in self.module_positions]

@@ -7,6 +7,7 @@ classified violation; :func:`verify_record` then loads and checks the artifact.
 """
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import os
@@ -383,11 +384,12 @@ def _display_name(fn: object, index: int, default: str) -> str:
 
 
 class PrecompileRecorder:
-    """Context manager that records every torch.compiler.precompile call a script makes.
+    """Context manager that records every capture a script makes through torch's precompile API.
 
-    It patches ``_PrecompileApi.__call__`` (the class, so references the script took with
-    ``from torch.compiler import precompile`` are recorded too) and restores it on exit.
-    The script still sees precompile's own results and exceptions.
+    The API's front end (api/front_end.py) routes each capture through ``_record`` (torch 2.14:
+    each ``torch.compiler.precompile(...)`` call; 2.15: each call of a ``capture`` block), and
+    makes a call of the other version's API fail at the script's line with the rewrite. The
+    script still sees precompile's own results and exceptions.
     """
 
     def __init__(
@@ -407,44 +409,46 @@ class PrecompileRecorder:
         self.snapshot = snapshot
         self.source: Any = None  # the ScriptSource, once read (definition lines for locations)
         self.records: list[CaptureRecord] = []
-        self._original = None
+        self._stack: contextlib.ExitStack | None = None
 
     def __enter__(self) -> PrecompileRecorder:
-        from torch._precompile import _PrecompileApi
+        from precompile_studio.api.choose import current
 
-        self._cls = _PrecompileApi
-        self._original = original = _PrecompileApi.__call__
-        recorder = self
-
-        def recording_call(api, fn, *example_inputs, **kwargs):
-            backend = kwargs.get("backend", "inductor")
-            tracer = kwargs.get("tracer", "make_fx")
-            name = _display_name(fn, len(recorder.records) + 1, recorder.default_name)
-            recorder.on_start(name)
-            lower = (lambda: recorder.on_lower(name)) if recorder.on_lower else None
-            rec = run_capture(
-                lambda: original(api, fn, *example_inputs, **kwargs),
-                name, str(backend), str(tracer), recorder.script_path,
-                fn=fn, args=tuple(example_inputs), source=recorder.source,
-                snapshot=recorder.snapshot, on_lower=lower, check=recorder.check,
-                decompositions=kwargs.get("decompositions"),
-            )
-            recorder.records.append(rec)
-            if rec.exception is not None:
-                raise rec.exception
-            return rec.python_code, rec.cache
-
-        _PrecompileApi.__call__ = recording_call
+        front_end = current()
+        stack = contextlib.ExitStack()
+        stack.enter_context(front_end.recording(self._record))
+        stack.enter_context(front_end.other_api_guard())
+        self._stack = stack
         return self
 
     def __exit__(self, *exc_info) -> None:
-        self._cls.__call__ = self._original
+        if self._stack is not None:
+            self._stack.close()
+            self._stack = None
 
-    def call_original(self, *args, **kwargs):
-        """Call precompile itself, bypassing the recording (for the studio's own capture)."""
-        import torch
+    def _record(self, fn, args: tuple, backend: str, tracer: str, decompositions,
+                call: Callable[[], tuple[str, bytes]]) -> tuple[str, bytes]:
+        name = _display_name(fn, len(self.records) + 1, self.default_name)
+        self.on_start(name)
+        lower = (lambda: self.on_lower(name)) if self.on_lower else None
+        rec = run_capture(
+            call, name, backend, tracer, self.script_path,
+            fn=fn, args=args, source=self.source,
+            snapshot=self.snapshot, on_lower=lower, check=self.check,
+            decompositions=decompositions,
+        )
+        self.records.append(rec)
+        if rec.exception is not None:
+            raise rec.exception
+        return rec.python_code, rec.cache
 
-        return self._original(torch.compiler.precompile, *args, **kwargs)
+    @staticmethod
+    def call_original(fn, *args, backend: str, tracer: str, decompositions=None) -> tuple[str, bytes]:
+        """The studio's own capture through the API's front end (never recorded)."""
+        from precompile_studio.api.choose import current
+
+        return current().capture(fn, tuple(args), backend=backend, tracer=tracer,
+                                 decompositions=decompositions)
 
 
 def write_artifact(rec: CaptureRecord, out_dir: str, index: int) -> dict | None:

@@ -145,7 +145,9 @@ class _Trace:
         self.graph: Any = None
 
     def run(self, fn: Callable, args: tuple, decompositions: Any) -> None:
-        import torch._precompile as precompile
+        from precompile_studio.api.choose import current
+
+        precompile = current().internals()
         import torch.fx.experimental._config as fx_config
         from torch._subclasses.fake_tensor import FakeTensorMode
         from torch.fx.experimental.symbolic_shapes import ShapeEnv

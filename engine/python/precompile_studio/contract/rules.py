@@ -1,7 +1,7 @@
 """The rules: precompile's contract outcomes by their fixed message text, and the invariants.
 
 ``torch.compiler.PrecompileError`` carries no fields: only its message. The messages have
-fixed opening texts in torch 2.14.1's ``torch/_precompile.py`` and
+fixed opening texts in torch 2.14.1's and 2.15.0's ``torch/_precompile.py`` and
 ``torch/_precompile_driver.py`` (and one in ``torch/_functorch/_aot_autograd/
 to_standalone_python.py``); RULES below lists them, quoted as the source writes them
 (``…`` marks an interpolated value). tests/python/test_violations.py reads every message
@@ -47,6 +47,18 @@ each invariant for real, so a drift in torch's wording fails the tests.
 | cache-code-hash-mismatch | 7 | PrecompileError | load | "cache does not match python_code (its code_hash" |
 | not-runnable | - | PrecompileError | call | "this object is not runnable; build one with" |
 | loaded-object-no-artifact | - | PrecompileError | call | "this object was produced by torch.compiler.precompile.load()" |
+| capture-second-call | 3 | PrecompileError | capture | "MakeFxTracer captures a single call and one has already been traced" (2.15) |
+| capture-no-call | - | PrecompileError | capture | "nothing was captured: call the capture with your example arguments" (2.15) |
+| capture-call-raised | - | PrecompileError | capture | "nothing was captured: the capture's call raised" (2.15) |
+| capture-not-active | - | PrecompileError | capture | "capture is not active" / "this capture has already been entered" (2.15) |
+| capture-keyword-arguments | - | ValueError | capture | "MakeFxTracer takes positional arguments only" (2.15) |
+| capture-updates-parameter | 4 | PrecompileError | capture | "MakeFxTracer cannot capture a fn that updates a parameter in place" (2.15) |
+| capture-partial | - | TypeError | capture | "precompile.capture takes the function itself, not a functools.partial" (2.15) |
+| capture-tracer-type | - | TypeError | capture | "precompile.capture tracer must be a MakeFxTracer" (2.15) |
+| artifact-pair-unreadable | 7 | PrecompileError | load | "precompile could not read the artifact pair" (2.15) |
+| artifact-write-failed | - | PrecompileError | capture | "precompile could not write the artifact" (2.15) |
+| nested-tensor-input | 3 | PrecompileError | capture | "precompile: example … is a nested tensor" (2.15) |
+| other-precompile-api | - | TypeError | call | the studio's own: a script calls the other torch version's API (api/) |
 | internal | - | PrecompileError | any | "internal: " |
 
 Warnings (logger ``torch._precompile``, at load; the load goes on, JIT from python_code):
@@ -112,6 +124,8 @@ class Rule:
     fix: str = ""
     explanation: str = ""
     invariants: tuple[int, ...] = ()
+    # the torch series whose precompile writes this message; () for the studio's own words
+    torch: tuple[str, ...] = ("2.14", "2.15")
 
     def matches(self, message: str) -> bool:
         if self.pattern is not None:
@@ -173,7 +187,7 @@ RULES: tuple[Rule, ...] = (
     Rule("tracer-not-implemented", None, "NotImplementedError", "capture",
          "precompile tracer=… is not implemented yet",
          pattern=r"precompile tracer=.* is not implemented yet",
-         explanation="Only the make_fx tracer exists in torch 2.14; 'dynamo' is planned.",
+         explanation="Only the make_fx tracer exists in torch 2.14 and 2.15; 'dynamo' is planned.",
          fix="Use tracer='make_fx' (the default)."),
     Rule("unknown-backend", None, "ValueError", "call",
          "precompile backend must be 'inductor' or 'eager'",
@@ -189,7 +203,8 @@ RULES: tuple[Rule, ...] = (
                      "arguments are not part of the calling convention, so a fn that needs "
                      "them fails with Python's own TypeError.",
          fix="Make every argument of fn positional (no keyword-only parameters) and pass "
-             "all example inputs positionally."),
+             "all example inputs positionally.",
+         torch=()),
     Rule("no-compute-graph", None, "PrecompileError", "lower",
          "the inductor backend cannot lower a graph with no compute",
          explanation="A limitation of the inductor backend: fn returns its inputs or Python "
@@ -272,6 +287,85 @@ RULES: tuple[Rule, ...] = (
          "this object was produced by torch.compiler.precompile.load()",
          explanation="A loaded artifact does not re-emit python_code or a cache.",
          fix="Keep the python_code and cache you loaded it from."),
+    # torch 2.15's capture block and file pair (api/capture_api.py)
+    Rule("capture-second-call", 3, "PrecompileError", "capture",
+         "MakeFxTracer captures a single call and one has already been traced",
+         explanation="A make_fx capture records one execution of fn; a second call inside the "
+                     "same `with` block has nothing to add (torch 2.15).",
+         fix="Call the capture once per `with` block; open another capture() block for "
+             "another artifact.",
+         torch=("2.15",)),
+    Rule("capture-no-call", None, "PrecompileError", "capture",
+         "nothing was captured: call the capture with your example arguments",
+         explanation="The `with torch.compiler.precompile.capture(...) as cap:` block ended "
+                     "without calling `cap`, so there is no artifact to write (torch 2.15).",
+         fix="Call `cap(*example_inputs)` inside the `with` block.",
+         torch=("2.15",)),
+    Rule("capture-call-raised", None, "PrecompileError", "capture",
+         "nothing was captured: the capture's call raised",
+         explanation="The capture's one call failed, so the block has no pair to write.",
+         fix="Fix the failure of the call first (it is reported with its own line).",
+         torch=("2.15",)),
+    Rule("capture-not-active", None, "PrecompileError", "capture",
+         "capture is not active",
+         pattern=r"capture is not active|this capture has already been entered",
+         explanation="A capture is called inside its own `with` block, once, and is single-use "
+                     "(torch 2.15).",
+         fix="Call `cap(...)` inside `with torch.compiler.precompile.capture(...) as cap:`; "
+             "call capture() again for another capture.",
+         torch=("2.15",)),
+    Rule("capture-keyword-arguments", None, "ValueError", "capture",
+         "MakeFxTracer takes positional arguments only",
+         explanation="The artifact is called positionally, as the capture was (torch 2.15).",
+         fix="Pass the model(s) and inputs to `cap(...)` positionally.",
+         torch=("2.15",)),
+    Rule("capture-updates-parameter", 4, "PrecompileError", "capture",
+         "MakeFxTracer cannot capture a fn that updates a parameter in place",
+         explanation="torch 2.15's capture serves the artifact once on the example arguments "
+                     "after tracing; an in-place parameter update (an optimizer step) would "
+                     "land twice.",
+         fix="Step the optimizer outside the captured fn.",
+         torch=("2.15",)),
+    Rule("capture-partial", None, "TypeError", "capture",
+         "precompile.capture takes the function itself, not a functools.partial",
+         explanation="The artifact rebuilds the call from fn's own parameters, so a pre-bound "
+                     "model or argument would not be one of them (torch 2.15).",
+         fix="Pass fn itself and give the bound values as arguments of the call: "
+             "`cap(model, x)` instead of `partial(fn, model)`.",
+         torch=("2.15",)),
+    Rule("capture-tracer-type", None, "TypeError", "capture",
+         "precompile.capture tracer must be a MakeFxTracer",
+         explanation="torch 2.15 takes the tracer as an object: "
+                     "torch.compiler.precompile.MakeFxTracer(decompositions=...); the 2.14 "
+                     "string 'make_fx' / 'dynamo' is gone.",
+         fix="Use tracer=torch.compiler.precompile.MakeFxTracer() (the default), or in the "
+             "studio's script convention tracer = \"make_fx\".",
+         torch=("2.15",)),
+    Rule("artifact-pair-unreadable", 7, "PrecompileError", "load",
+         "precompile could not read the artifact pair",
+         fix="Name the two files the capture wrote: load(artifact_path, cache_path).",
+         torch=("2.15",)),
+    Rule("artifact-write-failed", None, "PrecompileError", "capture",
+         "precompile could not write the artifact",
+         fix="Make the folders of artifact_path and cache_path writable, then capture again.",
+         torch=("2.15",)),
+    Rule("nested-tensor-input", 3, "PrecompileError", "capture",
+         "precompile: … is a nested tensor",
+         pattern=r"precompile: example .* is a nested tensor",
+         explanation="A nested (jagged) tensor has no fixed shape to capture; precompile "
+                     "refuses it as an example input (torch 2.15).",
+         fix="Pass a padded dense tensor (torch.nested.to_padded_tensor) with a mask, or run "
+             "the nested part outside fn.",
+         torch=("2.15",)),
+    Rule("other-precompile-api", None, "TypeError", "call",
+         "this script … torch 2.1… precompile API",
+         pattern=r"this script (calls|uses) torch 2\.1\d's precompile API",
+         explanation="torch 2.14's torch.compiler.precompile is a callable returning "
+                     "(python_code, cache); torch 2.15 replaced it with the module API "
+                     "capture(...) / load(artifact_path, cache_path). The message shows the rewrite.",
+         fix="Rewrite the call for this environment's torch as the message shows, or run the "
+             "script with an environment of the torch it was written for (--python-env).",
+         torch=()),
     Rule("internal", None, "PrecompileError", "any", "internal: ",
          explanation="An internal consistency check of precompile failed (a torch bug)."),
 )

@@ -135,6 +135,8 @@ def match_exception(exc: BaseException, message: str) -> tuple[Rule | None, bool
         rule = match_rule(message, "NotImplementedError")
     elif isinstance(exc, ValueError):
         rule = match_rule(message, "ValueError")
+    elif isinstance(exc, TypeError) and (rule := match_rule(message, "TypeError")) is not None:
+        return rule, True
     elif is_arity_error(exc):
         return rule_named("positional-arguments-only"), True
     elif type(exc) is RuntimeError:

@@ -1,4 +1,4 @@
-"""Load an artifact as a reload on this machine would: ``precompile.load(python_code, cache)``,
+"""Load an artifact as a reload on this machine would (the API's front end: api/front_end.py),
 timed, its log classified, a failure classified as a violation or an error. ``no_cache_envelope``
 is the same cache without its kernel bundle, for the from-scratch reload of ``--deep-verify``
 (loaded in a fresh Inductor cache dir: every kernel compiled again)."""
@@ -9,6 +9,7 @@ import hashlib
 import io
 import time
 
+from precompile_studio.api.choose import current
 from precompile_studio.contract.precompile_log import captured, message_of
 from precompile_studio.contract.violations import Context, classify_exception, classify_warning
 
@@ -35,9 +36,8 @@ def no_cache_envelope(cache: bytes, python_code: str, backend: str) -> bytes:
         blob = torch.load(io.BytesIO(cache), weights_only=True)
         blob = dict(blob)
     except Exception:
-        from torch._precompile import _CACHE_FORMAT, _CACHE_VERSION
-
-        blob = {"format": _CACHE_FORMAT, "version": _CACHE_VERSION, "backend": backend,
+        internals = current().internals()
+        blob = {"format": internals._CACHE_FORMAT, "version": internals._CACHE_VERSION, "backend": backend,
                 "code_hash": hashlib.sha256(python_code.encode()).hexdigest()}
     blob["artifact"] = None
     buf = io.BytesIO()
@@ -47,8 +47,6 @@ def no_cache_envelope(cache: bytes, python_code: str, backend: str) -> bytes:
 
 def load_artifact(python_code: str, cache: bytes, ctx: Context | None = None, fresh: bool = False):
     """(callable or None, seconds, violation or None, warnings) of precompile.load."""
-    import torch
-
     warnings: list[dict] = []
     ctx = ctx or Context()
     records: list = []
@@ -56,7 +54,7 @@ def load_artifact(python_code: str, cache: bytes, ctx: Context | None = None, fr
         t0 = time.perf_counter()
         try:
             with _fresh_inductor(fresh):
-                f = torch.compiler.precompile.load(python_code, cache)
+                f = current().load(python_code, cache)
             err = None
         except Exception as exc:  # noqa: BLE001 - every load failure is reported
             f = None

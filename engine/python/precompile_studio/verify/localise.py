@@ -57,7 +57,10 @@ def flat_inputs(args: tuple) -> list:
     precompile interns them, then the user inputs' leaves."""
     import torch
     import torch.utils._pytree as pytree
-    from torch._precompile import _intern_param_buffers
+
+    from precompile_studio.api.choose import current
+
+    _intern_param_buffers = current().internals()._intern_param_buffers
 
     mods = [a for a in args if isinstance(a, torch.nn.Module)]
     pb = _intern_param_buffers(mods)[0] if mods else []

@@ -1,0 +1,68 @@
+"""torch 2.14's precompile: ``precompile(fn, *example_inputs) -> (python_code, cache)`` and
+``precompile.load(python_code, cache)`` (front_end.py has the interface)."""
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from precompile_studio.api.front_end import OtherApiError, PrecompileFrontEnd, Record, patched
+
+REWRITE_FROM_CAPTURE = (
+    "this script uses torch 2.15's precompile API (torch.compiler.precompile.capture / "
+    "MakeFxTracer / load(artifact_path, cache_path)) but this environment runs torch {version}, "
+    "whose precompile is a callable: write `python_code, cache = torch.compiler.precompile(fn, "
+    "*example_inputs, backend=..., decompositions=...)` and `torch.compiler.precompile.load("
+    "python_code, cache)` (or run it with a torch 2.15 environment)")
+
+
+class CallApi(PrecompileFrontEnd):
+    api = "precompile-call"
+    describe = "torch.compiler.precompile(fn, *example_inputs) -> (python_code, cache)"
+
+    def __init__(self) -> None:
+        from torch._precompile import _PrecompileApi
+
+        self._cls = _PrecompileApi
+        self._call = _PrecompileApi.__call__  # the unpatched call, for the studio's own capture
+
+    def capture(self, fn: Callable, args: tuple, *, backend: str, tracer: str,
+                decompositions: Any) -> tuple[str, bytes]:
+        import torch
+
+        return self._call(torch.compiler.precompile, fn, *args, backend=backend, tracer=tracer,
+                          decompositions=decompositions)
+
+    def load(self, python_code: str, cache: bytes) -> Callable:
+        import torch
+
+        return torch.compiler.precompile.load(python_code, cache)
+
+    @contextlib.contextmanager
+    def recording(self, record: Record) -> Iterator[None]:
+        # The class is patched, so references the script took (`from torch.compiler import
+        # precompile`) are recorded too.
+        original = self._call
+
+        def recording_call(api, fn, *example_inputs, **kwargs):
+            return record(fn, tuple(example_inputs), str(kwargs.get("backend", "inductor")),
+                          str(kwargs.get("tracer", "make_fx")), kwargs.get("decompositions"),
+                          lambda: original(api, fn, *example_inputs, **kwargs))
+
+        with patched(self._cls, "__call__", recording_call):
+            yield
+
+    @contextlib.contextmanager
+    def other_api_guard(self) -> Iterator[None]:
+        import torch
+
+        version = torch.__version__
+
+        def other(*_a, **_kw):
+            raise OtherApiError(REWRITE_FROM_CAPTURE.format(version=version))
+
+        # The singleton's own attributes: `torch.compiler.precompile.capture(...)` and
+        # `torch.compiler.precompile.MakeFxTracer(...)` raise at the script's line.
+        api = torch.compiler.precompile
+        with patched(api, "capture", other), patched(api, "MakeFxTracer", other):
+            yield

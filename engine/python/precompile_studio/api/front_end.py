@@ -1,0 +1,82 @@
+"""One front end per precompile API, behind one interface; the rest of the worker calls this.
+
+torch 2.14's ``torch.compiler.precompile`` is a callable, ``precompile(fn, *example_inputs)``
+returning ``(python_code, cache)``, with ``precompile.load(python_code, cache)``
+(call_api.py). torch 2.15 made it a module: ``capture(fn, artifact_path=, cache_path=)``, a
+context manager called once inside its ``with`` block that writes the file pair on exit, and
+``load(artifact_path, cache_path)`` (capture_api.py). Both share the internals the studio
+watches (``torch._precompile._capture`` calling the module's ``make_fx``, the cache envelope),
+reached through :meth:`PrecompileFrontEnd.internals` so that no other module imports them by
+version.
+
+:func:`precompile_studio.api.choose.current` picks the front end.
+"""
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+# record(fn, args, backend, tracer, decompositions, call) -> (python_code, cache): what a
+# front end's recording hands each capture a script makes; ``call()`` runs the capture itself
+# and returns the pair; record raises the capture's own exception when it failed.
+Record = Callable[[Callable, tuple, str, str, Any, Callable[[], tuple[str, bytes]]], tuple[str, bytes]]
+
+
+class OtherApiError(TypeError):
+    """A script called the precompile API of the other torch version (one line: both APIs and
+    the rewrite); classified by the rule ``other-precompile-api``."""
+
+
+class PrecompileFrontEnd:
+    """What the worker needs of one precompile API."""
+
+    api: str = ""        # "precompile-call" (2.14) or "capture-load" (2.15): the report's words
+    describe: str = ""   # one line for people: the API's shape
+
+    def capture(self, fn: Callable, args: tuple, *, backend: str, tracer: str,
+                decompositions: Any) -> tuple[str, bytes]:
+        """The studio's own capture of ``fn(*args)``: (python_code, cache). It leaves the
+        arguments as it found them (parameters' ``.grad`` included)."""
+        raise NotImplementedError
+
+    def load(self, python_code: str, cache: bytes) -> Callable:
+        """The artifact loaded as a user's reload would load it."""
+        raise NotImplementedError
+
+    def recording(self, record: Record) -> contextlib.AbstractContextManager:
+        """For a script's run: every capture it makes through the public API goes through
+        ``record``; the script still sees the API's own results and exceptions."""
+        raise NotImplementedError
+
+    def other_api_guard(self) -> contextlib.AbstractContextManager:
+        """For a script's run: a call of the other version's API raises OtherApiError at the
+        script's line instead of a bare AttributeError / 'module' object is not callable."""
+        return contextlib.nullcontext()
+
+    @staticmethod
+    def internals():
+        """torch._precompile: ``_capture``, the ``make_fx`` it calls, ``_intern_param_buffers``,
+        the cache envelope's ``_CACHE_FORMAT`` / ``_CACHE_VERSION`` (the same in both APIs)."""
+        import torch._precompile as internals
+
+        return internals
+
+    def hello(self) -> dict:
+        return {"precompile_api": self.api}
+
+
+@contextlib.contextmanager
+def patched(owner: Any, name: str, value: Any) -> Iterator[None]:
+    """``owner.name = value`` for the block; what was there (or its absence) comes back."""
+    missing = object()
+    before = owner.__dict__.get(name, missing) if hasattr(owner, "__dict__") else getattr(owner, name, missing)
+    setattr(owner, name, value)
+    try:
+        yield
+    finally:
+        if before is missing:
+            with contextlib.suppress(AttributeError):
+                delattr(owner, name)
+        else:
+            setattr(owner, name, before)
