@@ -90,6 +90,11 @@ def for_api(name: str) -> str:
     return name if precompile_api() == "precompile-call" else name[:-3] + "_capture.py"
 
 
+def other_api(name: str) -> str:
+    """The same script written for the other torch version's API (see for_api)."""
+    return name[:-3] + "_capture.py" if precompile_api() == "precompile-call" else name
+
+
 def script_path(name: str) -> str:
     return os.path.join(SCRIPTS, name)
 

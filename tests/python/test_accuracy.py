@@ -7,7 +7,7 @@ import math
 import pytest
 import torch
 
-from conftest import run_script
+from conftest import precompile_api, run_script
 from precompile_studio.common.compare import compare
 from precompile_studio.verify import accuracy
 from precompile_studio.verify.accuracy import float64_args, judge, judge_tensor, robust_error, summarise
@@ -226,7 +226,13 @@ def test_deep_verify_runs_the_from_scratch_reload_and_the_default_says_it_did_no
     ("st_bn_forward.py", True), ("st_data_write.py", True),
 ])
 def test_verification_shares_the_arguments_only_where_the_graph_writes_nothing(script, mutates):
-    ver = run_script(script)["captures"][0]["verify"]
+    cap = run_script(script)["captures"][0]
+    if script == "st_data_write.py" and precompile_api() == "capture-load":
+        # torch 2.15's capture serves the artifact once after tracing, so it refuses a fn that
+        # writes a parameter in place (the write would land twice)
+        assert cap["violation"]["rule"] == "capture-updates-parameter"
+        return
+    ver = cap["verify"]
     assert ver["args"] == ("copied" if mutates else "shared")
     assert ver["status"] == "ok"
 

@@ -108,6 +108,11 @@ class _Run:
         status is "violation" and "violation" (also "error", for readers of the old field)
         holds the classified outcome, with invariant, rule, fix and the script's line.
         """
+        if isinstance(exc, Exception):
+            from precompile_studio.api.choose import current
+
+            # a call of the other torch version's API: one line with the rewrite, at its line
+            exc = current().other_api_error(exc)
         self.fail(exc)
         if isinstance(exc, (ContractError, SyntaxError)) or not isinstance(exc, Exception):
             return

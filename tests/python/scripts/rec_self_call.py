@@ -9,5 +9,5 @@ def step(m, x):
     return m(x).relu()  # STEP
 
 
-python_code, cache = torch.compiler.precompile(step, model, x, backend="eager")
+python_code, cache = torch.compiler.precompile(step, model, x, backend="eager")  # API
 loaded = torch.compiler.precompile.load(python_code, cache)

@@ -14,6 +14,6 @@ def step(m, x):
 
 out = tempfile.mkdtemp()
 code, cache = os.path.join(out, "step.py"), os.path.join(out, "step.cache")
-with torch.compiler.precompile.capture(step, artifact_path=code, cache_path=cache, backend="eager") as cap:
+with torch.compiler.precompile.capture(step, artifact_path=code, cache_path=cache, backend="eager") as cap:  # API
     cap(model, x)
 loaded = torch.compiler.precompile.load(code, cache)

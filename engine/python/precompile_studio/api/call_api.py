@@ -6,7 +6,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from precompile_studio.api.front_end import OtherApiError, PrecompileFrontEnd, Record, patched
+from precompile_studio.api.front_end import PrecompileFrontEnd, Record, patched
 
 REWRITE_FROM_CAPTURE = (
     "this script uses torch 2.15's precompile API (torch.compiler.precompile.capture / "
@@ -52,17 +52,11 @@ class CallApi(PrecompileFrontEnd):
         with patched(self._cls, "__call__", recording_call):
             yield
 
-    @contextlib.contextmanager
-    def other_api_guard(self) -> Iterator[None]:
+    def other_api_message(self, exc: BaseException) -> str | None:
         import torch
 
-        version = torch.__version__
-
-        def other(*_a, **_kw):
-            raise OtherApiError(REWRITE_FROM_CAPTURE.format(version=version))
-
-        # The singleton's own attributes: `torch.compiler.precompile.capture(...)` and
-        # `torch.compiler.precompile.MakeFxTracer(...)` raise at the script's line.
-        api = torch.compiler.precompile
-        with patched(api, "capture", other), patched(api, "MakeFxTracer", other):
-            yield
+        text = str(exc)
+        if isinstance(exc, AttributeError) and "_PrecompileApi" in text and any(
+                f"'{name}'" in text for name in ("capture", "MakeFxTracer", "Capture", "PrecompiledRunnable")):
+            return REWRITE_FROM_CAPTURE.format(version=torch.__version__)
+        return None

@@ -49,10 +49,19 @@ class PrecompileFrontEnd:
         ``record``; the script still sees the API's own results and exceptions."""
         raise NotImplementedError
 
-    def other_api_guard(self) -> contextlib.AbstractContextManager:
-        """For a script's run: a call of the other version's API raises OtherApiError at the
-        script's line instead of a bare AttributeError / 'module' object is not callable."""
-        return contextlib.nullcontext()
+    def other_api_message(self, exc: BaseException) -> str | None:
+        """When ``exc`` is what this torch raises for a call of the other version's API (a bare
+        ``'module' object is not callable``, a missing attribute, a path that is python_code):
+        one line naming both APIs with the rewrite; else None. Read after the fact, so a script
+        that asks which API it has (``callable(...)``, ``hasattr(...)``) is told the truth."""
+        return None
+
+    def other_api_error(self, exc: BaseException) -> BaseException:
+        """``exc``, or an OtherApiError with its message and traceback (the script's line)."""
+        message = self.other_api_message(exc)
+        if message is None:
+            return exc
+        return OtherApiError(message).with_traceback(exc.__traceback__)
 
     @staticmethod
     def internals():

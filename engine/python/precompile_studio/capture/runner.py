@@ -387,8 +387,7 @@ class PrecompileRecorder:
     """Context manager that records every capture a script makes through torch's precompile API.
 
     The API's front end (api/front_end.py) routes each capture through ``_record`` (torch 2.14:
-    each ``torch.compiler.precompile(...)`` call; 2.15: each call of a ``capture`` block), and
-    makes a call of the other version's API fail at the script's line with the rewrite. The
+    each ``torch.compiler.precompile(...)`` call; 2.15: each call of a ``capture`` block). The
     script still sees precompile's own results and exceptions.
     """
 
@@ -414,10 +413,8 @@ class PrecompileRecorder:
     def __enter__(self) -> PrecompileRecorder:
         from precompile_studio.api.choose import current
 
-        front_end = current()
         stack = contextlib.ExitStack()
-        stack.enter_context(front_end.recording(self._record))
-        stack.enter_context(front_end.other_api_guard())
+        stack.enter_context(current().recording(self._record))
         self._stack = stack
         return self
 

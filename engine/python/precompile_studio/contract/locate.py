@@ -137,7 +137,7 @@ _ELSEWHERE = object()  # a rule's own way found nothing: the general ways apply
 _EXAMPLE_MARKS = ("mark-dynamic-unsupported", "specialize-on-unsupported", "unbacked-subclass",
                   "unbacked-memory-format")
 _SETTINGS = {"unknown-backend": "backend", "unbacked-needs-inductor": "backend",
-             "unknown-tracer": "tracer", "tracer-not-implemented": "tracer"}
+             "unknown-tracer": "tracer", "tracer-not-implemented": "tracer", "capture-tracer-type": "tracer"}
 
 
 def _constant_location(probe, g, message: str, details: dict):

@@ -45,7 +45,7 @@ each invariant for real, so a drift in torch's wording fails the tests.
 | python-code-no-metadata | 7 | PrecompileError | load | "python_code is missing calling-convention metadata" |
 | cache-backend-mismatch | 7 | PrecompileError | load | "cache backend … does not match the python_code backend" |
 | cache-code-hash-mismatch | 7 | PrecompileError | load | "cache does not match python_code (its code_hash" |
-| not-runnable | - | PrecompileError | call | "this object is not runnable; build one with" |
+| not-runnable | - | PrecompileError | call | "this object is not runnable;" |
 | loaded-object-no-artifact | - | PrecompileError | call | "this object was produced by torch.compiler.precompile.load()" |
 | capture-second-call | 3 | PrecompileError | capture | "MakeFxTracer captures a single call and one has already been traced" (2.15) |
 | capture-no-call | - | PrecompileError | capture | "nothing was captured: call the capture with your example arguments" (2.15) |
@@ -58,17 +58,25 @@ each invariant for real, so a drift in torch's wording fails the tests.
 | artifact-pair-unreadable | 7 | PrecompileError | load | "precompile could not read the artifact pair" (2.15) |
 | artifact-write-failed | - | PrecompileError | capture | "precompile could not write the artifact" (2.15) |
 | nested-tensor-input | 3 | PrecompileError | capture | "precompile: example … is a nested tensor" (2.15) |
+| unbacked-inside-trace | 3 | PrecompileError | capture | "precompile: unbacked capture cannot run inside another trace" (2.15) |
+| python-code-unknown-backend | 7 | PrecompileError | load | "python_code names an unknown backend" (2.15) |
+| python-code-malformed-metadata | 7 | PrecompileError | load | "python_code … calling-convention metadata is malformed" (2.15) |
+| cache-tracer-mismatch | 7 | PrecompileError | load | "cache tracer … does not match the python_code tracer" (2.15) |
+| dynamo-front-end | - | PrecompileError | capture | the multi-graph (Dynamo) artifact's refusals (2.15, not reachable from capture yet) |
 | other-precompile-api | - | TypeError | call | the studio's own: a script calls the other torch version's API (api/) |
 | internal | - | PrecompileError | any | "internal: " |
 
-Warnings (logger ``torch._precompile``, at load; the load goes on, JIT from python_code):
+Warnings (logger ``torch._precompile``; at load the load goes on, JIT from python_code; 2.15
+writes "torch.compiler.precompile" where 2.14 wrote "torch.compiler.precompile.load"):
 
 | rule | inv. | opening text |
 |---|---|---|
-| cache-format-mismatch | 7 | "torch.compiler.precompile.load got a cache with format=" |
-| cache-envelope-unreadable | 7 | "torch.compiler.precompile.load could not read the cache envelope" |
-| cache-priming-failed | 7 | "torch.compiler.precompile.load could not prime the cache from the artifact bundle" |
+| cache-format-mismatch | 7 | "torch.compiler.precompile[.load] got a cache with format=" |
+| cache-envelope-unreadable | 7 | "torch.compiler.precompile[.load] could not read the cache envelope" |
+| cache-priming-failed | 7 | "torch.compiler.precompile[.load] could not prime the cache from the artifact bundle" |
 | untrusted-python-code | 7 | "torch.compiler.precompile.load is about to EXEC python_code" (every load) |
+| artifact-restore-failed | - | "precompile could not put the previous artifact back at" (2.15, at capture) |
+| artifact-half-written | - | "precompile wrote the artifact at" (2.15, at capture) |
 
 A message no rule knows is reported with invariant None, rule "unclassified" and its full
 text; "mentions" then lists any "(invariant N)" it names.
@@ -171,6 +179,12 @@ RULES: tuple[Rule, ...] = (
          "precompile: a mark_unbacked input has a memory format that is neither",
          fix="Pass the input contiguous or channels_last, or keep the dim static.",
          invariants=(3, 6)),
+    Rule("unbacked-inside-trace", 3, "PrecompileError", "capture",
+         "precompile: unbacked capture cannot run inside another trace",
+         explanation="A capture with mark_unbacked dims traces under a fake mode of its own; "
+                     "inside torch.compile, export or AOTAutograd another one is active (torch 2.15).",
+         fix="Capture outside the enclosing trace.",
+         torch=("2.15",)),
     Rule("guard-on-unbacked-dim", 3, "PrecompileError", "capture",
          "precompile: fn needs to guard on a dim marked with mark_unbacked",
          fix="Do not mark that dim, or avoid branching on / specialising its size."),
@@ -280,9 +294,28 @@ RULES: tuple[Rule, ...] = (
          "cache does not match python_code (its code_hash",
          fix="Pair each cache with the python_code of the same precompile() call."),
     Rule("not-runnable", None, "PrecompileError", "call",
-         "this object is not runnable; build one with",
+         "this object is not runnable;",
          explanation="Only the object precompile.load() returns is callable.",
-         fix="Call torch.compiler.precompile.load(python_code, cache) and call its result."),
+         fix="Call torch.compiler.precompile.load (2.14: with python_code and cache; 2.15: with "
+             "the artifact and cache paths) and call its result."),
+    Rule("python-code-unknown-backend", 7, "PrecompileError", "load",
+         "python_code names an unknown backend",
+         fix="Load the python_code a capture wrote, unchanged.", torch=("2.15",)),
+    Rule("python-code-malformed-metadata", 7, "PrecompileError", "load",
+         "python_code … calling-convention metadata is malformed",
+         pattern=r"python_code .* calling-convention metadata is malformed",
+         fix="Load the python_code a capture wrote, unchanged.", torch=("2.15",)),
+    Rule("cache-tracer-mismatch", 7, "PrecompileError", "load",
+         "cache tracer … does not match the python_code tracer",
+         pattern=r"cache tracer .* does not match the python_code tracer",
+         fix="Pair each cache with the python_code of the same capture.", torch=("2.15",)),
+    Rule("dynamo-front-end", None, "PrecompileError", "capture",
+         "precompile captured no dispatchable graph / cannot build a self-contained artifact / …",
+         pattern=(r"precompile (captured no dispatchable graph|cannot build a self-contained artifact for"
+                  r"|captured frame\(s\) a standalone artifact cannot reach|cannot carry .* default arguments)"),
+         explanation="The multi-graph artifacts of a Dynamo front end, which torch 2.15's source has "
+                     "but its public capture does not accept yet.",
+         fix="Capture with the make_fx tracer (torch.compiler.precompile.MakeFxTracer).", torch=("2.15",)),
     Rule("loaded-object-no-artifact", None, "PrecompileError", "call",
          "this object was produced by torch.compiler.precompile.load()",
          explanation="A loaded artifact does not re-emit python_code or a cache.",
@@ -372,19 +405,34 @@ RULES: tuple[Rule, ...] = (
 
 WARNING_RULES: tuple[Rule, ...] = (
     Rule("cache-format-mismatch", 7, "warning", "load",
-         "torch.compiler.precompile.load got a cache with format=",
+         "torch.compiler.precompile[.load] got a cache with format=",
+         pattern=r"torch\.compiler\.precompile(\.load)? got a cache with format=",
          fix="Use a cache made by this torch build; the artifact ran, JIT-compiling its kernels."),
     Rule("cache-envelope-unreadable", 7, "warning", "load",
-         "torch.compiler.precompile.load could not read the cache envelope",
+         "torch.compiler.precompile[.load] could not read the cache envelope",
+         pattern=r"torch\.compiler\.precompile(\.load)? could not read the cache envelope",
          fix="The cache is corrupt or from another torch build; the artifact ran, "
              "JIT-compiling its kernels."),
     Rule("cache-priming-failed", 7, "warning", "load",
-         "torch.compiler.precompile.load could not prime the cache from the artifact bundle",
+         "torch.compiler.precompile[.load] could not prime the cache from the artifact bundle",
+         pattern=r"torch\.compiler\.precompile(\.load)? could not prime the cache from the artifact bundle",
          fix="The kernel bundle is stale or from another torch build; the artifact ran, "
              "JIT-compiling its kernels."),
     Rule("untrusted-python-code", 7, "warning", "load",
          "torch.compiler.precompile.load is about to EXEC python_code",
          fix="Only load artifacts you produced or trust."),
+    Rule("artifact-restore-failed", None, "warning", "capture",
+         "precompile could not put the previous artifact back at",
+         explanation="Writing the pair failed and the pair that was there before could not be "
+                     "restored (torch 2.15).",
+         fix="Move the kept previous source back over the artifact path, or capture again.",
+         torch=("2.15",)),
+    Rule("artifact-half-written", None, "warning", "capture",
+         "precompile wrote the artifact at",
+         explanation="The artifact was written but its cache was not, and the artifact could not "
+                     "be removed again: no cache beside it matches (torch 2.15).",
+         fix="Capture again once the cache's folder is writable.",
+         torch=("2.15",)),
 )
 
 _BY_NAME = {r.rule: r for r in RULES + WARNING_RULES}
@@ -414,7 +462,7 @@ def match_rule(message: str, kind: str | None = None) -> Rule | None:
 
 def match_warning(message: str) -> Rule | None:
     for r in WARNING_RULES:
-        if message.startswith(r.opening):
+        if r.matches(message):
             return r
     return None
 
