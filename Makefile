@@ -20,7 +20,10 @@ run: build
 
 # The test-only Python environment (packaging/test-env.sh: Model Explorer, xmlschema, junit-10.xsd)
 # is made here, not by `build`: `make run` never needs it.
-test: build
+# Both torch environments (2.15 and 2.14) and both workers: the suites that run the worker run
+# on each (ctest labels torch-2.15, torch-2.14).
+test:
+	@PS_BUILD_DIR=$(BUILD) PS_TORCH_SERIES="2.15 2.14" bash packaging/bootstrap.sh
 	@bash packaging/test-env.sh
 	@cd $(BUILD) && ctest --output-on-failure -j2 --timeout 1200
 
@@ -62,7 +65,7 @@ fuzz:
 # precompile-studio_VERSION-1_amd64.deb, VERSION from `git describe`.
 deb: build
 	@rm -f $(BUILD)/packaging/precompile-studio_*.deb
-	@cmake --build $(BUILD) --target precompile-studio precompile-studio-worker ps_man_page
+	@cmake --build $(BUILD) --target precompile-studio precompile-studio-workers ps_man_page
 	@cd $(BUILD) && cpack -G DEB -B $(abspath $(BUILD))/packaging
 
 clean:

@@ -9,13 +9,18 @@ set(_ps_lib_dir lib/${PS_PACKAGE_NAME})
 set(_ps_share_dir ${CMAKE_INSTALL_DATADIR}/${PS_PACKAGE_NAME})
 
 install(TARGETS precompile-studio RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS precompile-studio-worker RUNTIME DESTINATION ${_ps_lib_dir})
+# A worker per torch series the build was configured with (`make test`'s build has both).
+foreach(_id ${PS_TORCH_IDS})
+    install(TARGETS precompile-studio-worker-${PS_TORCH_SERIES_${_id}} RUNTIME DESTINATION ${_ps_lib_dir})
+endforeach()
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/engine/python/precompile_studio DESTINATION ${_ps_lib_dir}/python
         PATTERN __pycache__ EXCLUDE PATTERN "*.pyc" EXCLUDE)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/resources/examples ${CMAKE_SOURCE_DIR}/resources/lessons
         DESTINATION ${_ps_share_dir} PATTERN __pycache__ EXCLUDE PATTERN "*.pyc" EXCLUDE)
-# What `precompile-studio setup` installs (the environment's folder is keyed by its hash).
-install(FILES ${CMAKE_SOURCE_DIR}/packaging/requirements.txt DESTINATION ${_ps_share_dir})
+# What `precompile-studio setup` installs (the environment's folder is keyed by its hash):
+# requirements.txt for the default torch, requirements-torchX.Y.txt for `setup --torch X.Y.Z`.
+install(FILES ${CMAKE_SOURCE_DIR}/packaging/requirements.txt ${CMAKE_SOURCE_DIR}/packaging/requirements-torch2.14.txt
+        DESTINATION ${_ps_share_dir})
 install(FILES ${CMAKE_SOURCE_DIR}/packaging/precompile-studio.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
 install(FILES ${CMAKE_SOURCE_DIR}/ui/icons/precompile-studio.svg
         DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)

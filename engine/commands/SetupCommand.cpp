@@ -1,6 +1,7 @@
 #include "commands/SetupCommand.h"
 
 #include "install/InstallLayout.h"
+#include "install/TorchSeries.h"
 #include "protocol/UserEnvironment.h"
 #include "remote/SshCommand.h"
 
@@ -99,11 +100,23 @@ std::string SetupCommand::markerText(const std::string& requirementsText)
 int SetupCommand::execute(const SetupOptions& options, std::ostream& out, std::ostream& err)
 {
     const auto started = std::chrono::steady_clock::now();
-    const fs::path env
-        = fs::absolute(options.envDir.empty() ? install::InstallLayout::defaultPythonEnv() : options.envDir)
-              .lexically_normal();
+    std::string series = install::TorchSeries::defaultSeries();
+    if (!options.torch.empty()) {
+        const auto chosen = install::TorchSeries::of(options.torch);
+        if (!chosen) {
+            err << "precompile-studio setup: torch " << options.torch << " is not supported: the studio runs "
+                << install::TorchSeries::supportedWords() << "\n";
+            return 2;
+        }
+        series = *chosen;
+    }
+    const char* forced = std::getenv("PS_PYTHON_ENV");
+    const std::string named = !options.envDir.empty()  ? options.envDir
+        : (forced && *forced && options.torch.empty()) ? std::string(forced)
+                                                       : install::InstallLayout::pythonEnv(series);
+    const fs::path env = fs::absolute(named).lexically_normal();
     const std::string requirements
-        = options.requirements.empty() ? install::InstallLayout::requirementsFile() : options.requirements;
+        = options.requirements.empty() ? install::InstallLayout::requirementsFile(series) : options.requirements;
     std::error_code ec;
     if (!fs::is_regular_file(requirements, ec)) {
         err << "precompile-studio setup: no requirements file at " << requirements << "\n";
@@ -158,7 +171,9 @@ int SetupCommand::execute(const SetupOptions& options, std::ostream& out, std::o
         return 1;
     }
     out << "[setup] 2/3 installing " << requirements << " (torch is large: this takes a few minutes)\n" << std::flush;
-    const Outcome pip = runLines(SshCommand::quote((env / "bin" / "python").string())
+    // PIP_CONSTRAINT=/dev/null: a machine's own constraint file (one capping torch, say) must not
+    // decide the release the studio pins; the machine's pip configuration is left as it is.
+    const Outcome pip = runLines("PIP_CONSTRAINT=/dev/null " + SshCommand::quote((env / "bin" / "python").string())
             + " -m pip install --disable-pip-version-check --progress-bar off -r " + SshCommand::quote(requirements),
         "[setup] pip: ", out);
     if (pip.code != 0) {
@@ -184,7 +199,7 @@ int SetupCommand::execute(const SetupOptions& options, std::ostream& out, std::o
     const auto seconds
         = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started).count();
     out << "[setup] done in " << seconds << " s: " << env.string() << "\n";
-    if (env != fs::path(install::InstallLayout::defaultPythonEnv()).lexically_normal())
+    if (env != fs::path(install::InstallLayout::pythonEnv(series)).lexically_normal())
         out << "[setup] the studio uses it with PS_PYTHON_ENV=" << env.string() << " or --python-env " << env.string()
             << "\n";
     return 0;

@@ -68,7 +68,7 @@ nlohmann::json RunClient::workerInfo() const
         auto it = m_hello->find(key);
         info[key] = it != m_hello->end() && it->is_string() ? *it : nlohmann::json(nullptr);
     };
-    for (const char* key : {"hostname", "python", "torch", "cuda"})
+    for (const char* key : {"hostname", "python", "torch", "precompile_api", "cuda"})
         copyString(key);
     nlohmann::json devices = nlohmann::json::array();
     if (auto it = m_hello->find("devices"); it != m_hello->end() && it->is_array()) {

@@ -1,7 +1,12 @@
-"""An existing program that calls torch.compiler.precompile itself.
+"""An existing program that captures with torch.compiler.precompile itself (torch 2.15's capture
+blocks; existing_program_torch2.14.py is the same program for torch 2.14's call).
 
-The studio runs it unchanged and records each precompile call as a capture of the run.
+The studio runs it unchanged and records each capture block's call as a capture of the run; the
+pairs are still written where the program asks.
 """
+import os
+import tempfile
+
 import torch
 from torch import nn
 
@@ -19,8 +24,14 @@ def classify(encoder, head, x):
 
 
 x = torch.randn(4, 8)
-code_a, cache_a = torch.compiler.precompile(encode, encoder, x, backend="eager")
-code_b, cache_b = torch.compiler.precompile(classify, encoder, head, x, backend="eager")
+out = tempfile.mkdtemp(prefix="existing-program-")
+paths = {name: (os.path.join(out, f"{name}.py"), os.path.join(out, f"{name}.cache")) for name in ("encode", "classify")}
+with torch.compiler.precompile.capture(encode, artifact_path=paths["encode"][0], cache_path=paths["encode"][1],
+                                       backend="eager") as cap:
+    cap(encoder, x)
+with torch.compiler.precompile.capture(classify, artifact_path=paths["classify"][0],
+                                       cache_path=paths["classify"][1], backend="eager") as cap:
+    cap(encoder, head, x)
 
-run = torch.compiler.precompile.load(code_a, cache_a)
+run = torch.compiler.precompile.load(*paths["encode"])
 print("reloaded encode matches eager:", torch.allclose(run(encoder, x), encode(encoder, x)))

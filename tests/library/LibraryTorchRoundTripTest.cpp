@@ -23,9 +23,12 @@ namespace {
 using test::TempDir;
 
 constexpr const char* kLoadAndCompare = "import sys, torch\n"
-                                        "code = open(sys.argv[1]).read()\n"
-                                        "cache = open(sys.argv[2], 'rb').read()\n"
-                                        "f = torch.compiler.precompile.load(code, cache)\n"
+                                        "if callable(torch.compiler.precompile):  # torch 2.14: the pair in memory\n"
+                                        "    code = open(sys.argv[1]).read()\n"
+                                        "    cache = open(sys.argv[2], 'rb').read()\n"
+                                        "    f = torch.compiler.precompile.load(code, cache)\n"
+                                        "else:  # torch 2.15: the two files\n"
+                                        "    f = torch.compiler.precompile.load(sys.argv[1], sys.argv[2])\n"
                                         "def fn(x, w):\n"
                                         "    return torch.relu(x @ w).sum(dim=1) + torch.sin(x).mean()\n"
                                         "torch.manual_seed(0)\n"

@@ -19,6 +19,7 @@ import pytest
 
 BUILD = Path(os.environ["PS_BUILD_DIR"])
 TEST_ENV = Path(os.environ["PS_TEST_PYTHON_ENV"])
+TORCH_SERIES = os.environ["PS_TEST_TORCH_SERIES"].split(",")
 CPACK = os.environ.get("PS_CPACK") or "cpack"
 
 
@@ -76,11 +77,13 @@ def test_control_fields_and_layout(package, root):
         assert dep in depends, f"{dep} not in Depends: {depends}"
     for path in (
         "usr/bin/precompile-studio",
-        "usr/lib/precompile-studio/precompile-studio-worker",
         "usr/lib/precompile-studio/python/precompile_studio/worker.py",
         "usr/share/precompile-studio/examples/plain_function.py",
         "usr/share/precompile-studio/lessons/inv1-closed-over-tensor/broken.py",
         "usr/share/precompile-studio/requirements.txt",
+        "usr/share/precompile-studio/requirements-torch2.14.txt",
+        # a worker per torch series the build has (make test's: both)
+        *(f"usr/lib/precompile-studio/precompile-studio-worker-{s}" for s in TORCH_SERIES),
         "usr/share/applications/precompile-studio.desktop",
         "usr/share/icons/hicolor/scalable/apps/precompile-studio.svg",
         "usr/share/man/man1/precompile-studio.1.gz",
@@ -89,8 +92,9 @@ def test_control_fields_and_layout(package, root):
     ):
         assert (root / path).is_file(), path
     # Nothing of the build machine: no RUNPATH into a build's environment, no __pycache__.
-    dynamic = run(["readelf", "-d", root / "usr/lib/precompile-studio/precompile-studio-worker"]).stdout
-    assert "RUNPATH" not in dynamic and "RPATH" not in dynamic, dynamic
+    for series in TORCH_SERIES:
+        dynamic = run(["readelf", "-d", root / f"usr/lib/precompile-studio/precompile-studio-worker-{series}"]).stdout
+        assert "RUNPATH" not in dynamic and "RPATH" not in dynamic, dynamic
     assert not list(root.rglob("__pycache__"))
     # The requirements are the ones `make run` installs, so the environment's key is the same.
     src = Path(__file__).resolve().parents[2] / "packaging" / "requirements.txt"
@@ -271,3 +275,24 @@ def test_setup_failures_are_one_line_and_leave_no_marker(studio, tmp_path):
             env=env)
     assert r.returncode == 2 and "no no-such-python" in r.stderr, r.stderr
 
+
+    # A torch the studio has no worker for: one line naming the supported ones, nothing made.
+    r = run([studio, "setup", "--torch", "2.9.1", "--python-env", tmp_path / "env4"], env=env)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "torch 2.9.1 is not supported" in r.stderr and "torch==2.14.1 or torch==2.15.0" in r.stderr, r.stderr
+    assert not (tmp_path / "env4").exists()
+
+
+def test_setup_for_another_torch_uses_that_torchs_requirements(root, studio, tmp_path):
+    """`setup --torch 2.14.1` works on the per-user environment keyed by requirements-torch2.14.txt,
+    plain `setup` on the one keyed by requirements.txt (torch 2.15)."""
+    env = clean_env(HOME=tmp_path, XDG_CACHE_HOME=tmp_path / "cache")
+    for torch, requirements in (("2.14.1", "requirements-torch2.14.txt"), (None, "requirements.txt")):
+        key = environment_key(root / "usr/share/precompile-studio" / requirements)
+        made = tmp_path / "cache" / "precompile-studio" / f"env-{key}"
+        (made / "bin").mkdir(parents=True)
+        (made / "bin" / "python").write_text("")
+        (made / ".complete").write_text("")  # bootstrap's marker: complete, whatever its requirements
+        r = run([studio, "setup", *(["--torch", torch] if torch else [])], env=env)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert r.stdout.startswith(f"[setup] the environment is already complete: {made}"), r.stdout

@@ -341,7 +341,7 @@ TEST_F(RemoteRun, A200MBArtifactArrivesByteExact)
     const std::string studioDir = dir.file("stand-in");
     fs::create_directories(studioDir + "/bin");
     fs::copy_file(PS_TEST_STUDIO, studioDir + "/bin/precompile-studio");
-    const std::string worker = studioDir + "/bin/precompile-studio-worker";
+    const std::string worker = studioDir + "/bin/precompile-studio-worker-" + PS_TEST_TORCH_SERIES;
     std::ifstream source(std::string(PS_TEST_SOURCE_DIR) + "/tests/support/standin_worker.py");
     std::ofstream(worker) << "#!" << PS_TEST_PYTHON << "\n" << source.rdbuf();
     fs::permissions(worker, fs::perms::owner_all);

@@ -101,7 +101,7 @@ void writeLesson(const QString& root, const QString& name, const QByteArray& md,
 }
 
 /// The worker processes this test process has started and that still run: children whose
-/// executable is precompile-studio-worker (a reaped worker is gone from /proc).
+/// executable is a precompile-studio-worker-SERIES (a reaped worker is gone from /proc).
 std::set<int> workerProcesses()
 {
     std::set<int> pids;
@@ -119,8 +119,9 @@ std::set<int> workerProcesses()
         const QStringList fields = text.mid(text.lastIndexOf(QLatin1Char(')')) + 2).split(QLatin1Char(' '));
         if (fields.size() < 2 || fields[1] != me || fields[0] == QLatin1String("Z"))
             continue;
-        if (QFileInfo(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(entry))).fileName()
-            == QLatin1String("precompile-studio-worker"))
+        if (QFileInfo(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(entry)))
+                .fileName()
+                .startsWith(QLatin1String("precompile-studio-worker-")))
             pids.insert(pid);
     }
     return pids;

@@ -66,7 +66,7 @@ TEST_P(EndToEnd, ExportedPairLoadsInPlainPythonAndMatchesEager)
     EXPECT_EQ(static_cast<std::int64_t>(std::ifstream(py, std::ios::ate | std::ios::binary).tellg()),
         cap["artifact"]["python_code_bytes"].get<std::int64_t>());
 
-    std::vector<std::string> argv = {PS_TEST_PYTHON,
+    std::vector<std::string> argv = {suitePython(),
         std::string(PS_TEST_SOURCE_DIR) + "/tests/worker/load_and_compare.py", out.path(), c.name, example(c.script)};
     if (c.grads)
         argv.push_back("--grads");
@@ -84,7 +84,7 @@ INSTANTIATE_TEST_SUITE_P(Backends, EndToEnd,
 
 TEST(EndToEndExistingProgram, EveryPrecompileCallIsACapture)
 {
-    const auto r = runStudio(example("existing_program.py"));
+    const auto r = runStudio(exampleForTorch("existing_program.py"));
     ASSERT_EQ(r.process.exitCode, 0) << r.report.dump(2);
     ASSERT_EQ(r.report["captures"].size(), 2u);
     EXPECT_EQ(r.report["captures"][0]["name"], "encode");
@@ -97,7 +97,7 @@ TEST(EndToEndExistingProgram, EveryPrecompileCallIsACapture)
 // torch only logs that a script's own load() fell back to JIT (invariant 7); the report keeps it.
 TEST(EndToEndExistingProgram, AWarningFromTheScriptsOwnLoadIsInTheReportAtItsLine)
 {
-    const auto r = runStudio(fixture("loads_a_bad_cache.py"));
+    const auto r = runStudio(fixtureForTorch("loads_a_bad_cache.py"));
     ASSERT_EQ(r.report["captures"].size(), 1u) << r.report.dump();
     EXPECT_EQ(r.report["status"], "ok") << r.report.dump();
     const auto& warnings = r.report["captures"][0]["warnings"];
@@ -134,7 +134,7 @@ TEST(EndToEndExistingProgram, RunTraceWritesEachCapturesCompileTimeEvents)
 {
     TempDir out;
     const std::string file = out.file("trace.json");
-    const auto r = runStudio(example("existing_program.py"), {"--no-verify", "--trace", file});
+    const auto r = runStudio(exampleForTorch("existing_program.py"), {"--no-verify", "--trace", file});
     ASSERT_EQ(r.process.exitCode, 0) << r.report.dump(2) << r.process.err.substr(0, 4000);
     ASSERT_EQ(r.report["captures"].size(), 2u);
     for (const auto& cap : r.report["captures"]) {

@@ -2,6 +2,7 @@
 // kill -9), a child that left the worker's process group dies with the run, the worker keeps
 // its own copy of the timeout, and run folders left by a killed front end are swept.
 #include "StudioRun.h"
+#include "TestWorkerLaunch.h"
 
 #include "protocol/RunRequest.h"
 #include "protocol/WorkerLaunch.h"
@@ -74,11 +75,7 @@ std::vector<pid_t> childrenOf(pid_t parent)
 
 ps::protocol::WorkerLaunch launch()
 {
-    const auto bin = fs::path(PS_TEST_STUDIO).parent_path();
-    const auto env = fs::path(PS_TEST_PYTHON).parent_path().parent_path();
-    return {.executable = (bin / "precompile-studio-worker").string(),
-        .pythonEnv = env.string(),
-        .pythonPackageDir = std::string(PS_TEST_SOURCE_DIR) + "/engine/python"};
+    return ps::test::testWorkerLaunch();
 }
 
 }  // namespace

@@ -4,10 +4,14 @@
 
 #include "StudioProcess.h"
 
+#include "protocol/WorkerLocator.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -28,6 +32,40 @@ inline std::string fixture(const std::string& name)
 inline std::string example(const std::string& name)
 {
     return std::string(PS_TEST_SOURCE_DIR) + "/resources/examples/" + name;
+}
+
+/// The torch series this run of the suite uses: PS_PYTHON_ENV's (the torch-2.14 registration),
+/// else the build's default environment's.
+inline std::string suiteTorchSeries()
+{
+    const char* forced = std::getenv("PS_PYTHON_ENV");
+    const std::string env = forced && *forced
+        ? std::string(forced)
+        : std::filesystem::path(PS_TEST_PYTHON).parent_path().parent_path().string();
+    return ps::protocol::WorkerLocator::torchSeriesOf(env).value_or("");
+}
+
+/// The Python of the environment this run of the suite uses (PS_PYTHON_ENV's, else the build's).
+inline std::string suitePython()
+{
+    const char* forced = std::getenv("PS_PYTHON_ENV");
+    return forced && *forced ? std::string(forced) + "/bin/python" : std::string(PS_TEST_PYTHON);
+}
+
+/// A fixture script written for this suite's torch: NAME.py, or NAME_torchX.Y.py where one exists.
+inline std::string fixtureForTorch(const std::string& name)
+{
+    const std::string stem = name.substr(0, name.size() - 3);
+    const std::string versioned = fixture(stem + "_torch" + suiteTorchSeries() + ".py");
+    return std::filesystem::exists(versioned) ? versioned : fixture(name);
+}
+
+/// An example written for this suite's torch: NAME.py, or NAME_torchX.Y.py where one exists.
+inline std::string exampleForTorch(const std::string& name)
+{
+    const std::string stem = name.substr(0, name.size() - 3);
+    const std::string versioned = example(stem + "_torch" + suiteTorchSeries() + ".py");
+    return std::filesystem::exists(versioned) ? versioned : example(name);
 }
 
 /// What is wrong with a report the front end wrote, measured against docs/report.schema.json

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 namespace fs = std::filesystem;
 using namespace ps::test;
@@ -49,8 +50,11 @@ fs::path makeUserEnv(const TempDir& dir)
 /// The studio's torch/version.py, as a user environment with the same torch build holds it.
 std::string studioTorchVersionFile()
 {
-    const auto r = runProcess({PS_TEST_PYTHON, "-c",
-        "import importlib.util as u; print(u.find_spec('torch').submodule_search_locations[0])"});
+    // The torch of the environment this run of the suite uses (PS_PYTHON_ENV for torch 2.14's).
+    const char* env = std::getenv("PS_PYTHON_ENV");
+    const std::string python = env && *env ? std::string(env) + "/bin/python" : std::string(PS_TEST_PYTHON);
+    const auto r = runProcess(
+        {python, "-c", "import importlib.util as u; print(u.find_spec('torch').submodule_search_locations[0])"});
     std::ifstream f(fs::path(r.out.substr(0, r.out.find('\n'))) / "version.py");
     return std::string(std::istreambuf_iterator<char>(f), {});
 }
@@ -122,4 +126,41 @@ TEST(UserEnvironment, AMissingEnvironmentIsNamed)
     EXPECT_EQ(r.report["start_failure"], "environment") << r.report.dump();
     EXPECT_NE(r.report["message"].get<std::string>().find("absent does not exist"), std::string::npos)
         << r.report.dump();
+}
+
+// One worker per torch series, each linking its own LibTorch: the torch in the user's environment
+// picks which one runs the script, and the report's worker object says which torch and which
+// precompile API ran (2.14's call, 2.15's capture block).
+TEST(UserEnvironment, TheTorchOfTheEnvironmentPicksTheWorkerThatRuns)
+{
+    const std::string envs = PS_TEST_TORCH_ENVS;  // "2.15=/env,2.14=/env"
+    if (envs.find(',') == std::string::npos)
+        GTEST_SKIP() << "this build has one torch environment (" << envs << "); make test builds both";
+    const char* forced = std::getenv("PS_PYTHON_ENV");
+    const std::string saved = forced ? forced : "";
+    ::unsetenv("PS_PYTHON_ENV");  // the user's environment decides, not the suite's registration
+    std::stringstream list(envs);
+    std::string item;
+    int ran = 0;
+    while (std::getline(list, item, ',')) {
+        const std::string series = item.substr(0, item.find('='));
+        const fs::path env = item.substr(item.find('=') + 1);
+        TempDir dir;
+        const auto venv = makeUserEnv(dir);
+        const fs::path site = "lib/python" + std::string(PS_TEST_PYTHON_VERSION) + "/site-packages";
+        std::ifstream studioVersion(env / site / "torch/version.py");
+        write(venv / site / "torch/version.py",
+            std::string(std::istreambuf_iterator<char>(studioVersion), std::istreambuf_iterator<char>()));
+        write(venv / site / "torch/__init__.py", "raise ImportError('the user environment torch was imported')\n");
+        const auto r = runStudio(dir.write("uses_user_pkg.py", kScript), {"--python-env", venv.string()});
+        EXPECT_EQ(r.process.exitCode, 0) << series << ": " << r.report.dump() << r.process.err;
+        const auto& worker = r.report["worker"];
+        EXPECT_EQ(worker.value("torch", "").rfind(series + ".", 0), 0u) << series << ": " << worker.dump();
+        EXPECT_EQ(worker.value("precompile_api", ""), series == "2.14" ? "precompile-call" : "capture-load")
+            << worker.dump();
+        ++ran;
+    }
+    if (!saved.empty())
+        ::setenv("PS_PYTHON_ENV", saved.c_str(), 1);
+    EXPECT_EQ(ran, 2);
 }

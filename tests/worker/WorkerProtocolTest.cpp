@@ -1,5 +1,6 @@
 // The channel between front end and worker: hello, and user output that cannot corrupt it.
 #include "StudioRun.h"
+#include "TestWorkerLaunch.h"
 
 #include "model/Report.h"
 #include "protocol/RunClient.h"
@@ -16,11 +17,7 @@ using namespace ps::test;
 namespace {
 ps::protocol::WorkerLaunch launch()
 {
-    const auto bin = std::filesystem::path(PS_TEST_STUDIO).parent_path();
-    const auto env = std::filesystem::path(PS_TEST_PYTHON).parent_path().parent_path();
-    return {.executable = (bin / "precompile-studio-worker").string(),
-        .pythonEnv = env.string(),
-        .pythonPackageDir = std::string(PS_TEST_SOURCE_DIR) + "/engine/python"};
+    return ps::test::testWorkerLaunch();
 }
 }  // namespace
 

@@ -31,7 +31,11 @@ def main() -> int:
         print("cache differs from what the report hashed")
         return 1
 
-    artifact = torch.compiler.precompile.load(code_bytes.decode(), cache)
+    if callable(torch.compiler.precompile):  # torch 2.14: the pair in memory
+        artifact = torch.compiler.precompile.load(code_bytes.decode(), cache)
+    else:  # torch 2.15: the files the export wrote
+        artifact = torch.compiler.precompile.load(os.path.join(export_dir, name + ".py"),
+                                                  os.path.join(export_dir, name + ".cache"))
 
     spec = importlib.util.spec_from_file_location("user_script", script)
     mod = importlib.util.module_from_spec(spec)

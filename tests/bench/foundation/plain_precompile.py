@@ -12,5 +12,16 @@ spec = importlib.util.spec_from_file_location("user_script", sys.argv[1])
 mod = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mod)
 inputs = mod.example_inputs() if callable(mod.example_inputs) else tuple(mod.example_inputs)
-code, cache = torch.compiler.precompile(mod.fn, *inputs, backend=getattr(mod, "backend", "inductor"))
+if callable(torch.compiler.precompile):  # torch 2.14: the pair in memory
+    code, cache = torch.compiler.precompile(mod.fn, *inputs, backend=getattr(mod, "backend", "inductor"))
+else:  # torch 2.15: a capture block writes the pair
+    import os
+    import tempfile
+
+    out = tempfile.mkdtemp()
+    with torch.compiler.precompile.capture(mod.fn, artifact_path=os.path.join(out, "fn.py"),
+                                           cache_path=os.path.join(out, "fn.cache"),
+                                           backend=getattr(mod, "backend", "inductor")) as cap:
+        cap(*inputs)
+    code, cache = open(os.path.join(out, "fn.py")).read(), open(os.path.join(out, "fn.cache"), "rb").read()
 print(len(code), len(cache))

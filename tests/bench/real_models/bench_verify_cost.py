@@ -82,10 +82,11 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=int(os.environ.get("PS_BENCH_ROUNDS", "3")))
     ap.add_argument("--models", default="resnet50,vit_b_16,mobilenet_v3_small,gpt2,bert,llama")
     ap.add_argument("--no-warmup", action="store_true")
+    ap.add_argument("--torch", default=os.environ.get("PS_BENCH_TORCH", "2.15,2.14"),
+                    help="the torch series to measure, each with the studio's environment of it (a series whose "
+                         "environment is not made is skipped)")
     opts = ap.parse_args()
     studio = os.path.join(os.path.abspath(opts.build), "bin", "precompile-studio")
-    studio_python = os.path.join(subprocess.run(["bash", os.path.join(ROOT, "packaging", "python-env-path.sh")],
-                                                capture_output=True, text=True).stdout.strip(), "bin", "python")
     user_env = os.environ.get("PS_BENCH_USER_ENV", "")
     before = os.environ.get("PS_BENCH_BEFORE_PACKAGE", "")
     scratch = tempfile.mkdtemp(prefix="ps-bench-verify-")
@@ -94,7 +95,15 @@ def main() -> int:
            "XDG_DATA_HOME": os.path.join(scratch, "data")}
     results = []
     try:
-        for model in opts.models.split(","):
+        for series, model in [(t, m) for t in opts.torch.split(",") for m in opts.models.split(",")]:
+            torch_env = subprocess.run(["bash", os.path.join(ROOT, "packaging", "python-env-path.sh"), series],
+                                       capture_output=True, text=True).stdout.strip()
+            if not os.path.exists(os.path.join(torch_env, ".complete")):
+                print(f"== torch {series} {model}: skipped: no environment {torch_env} (make test makes both)",
+                      flush=True)
+                continue
+            # the studio runs the worker of that torch (its environment in PS_PYTHON_ENV)
+            studio_python = os.path.join(torch_env, "bin", "python")
             script, needs_user_env, model_env = MODELS[model]
             script = os.path.join(HERE, script)
             python, extra = studio_python, []
@@ -107,13 +116,13 @@ def main() -> int:
                           "torch==2.14.1 torchvision==0.29.1 transformers", flush=True)
                     continue
                 python, extra = os.path.join(user_env, "bin", "python"), ["--python-env", user_env]
-            run_env = {**env, **model_env}
+            run_env = {**env, **model_env, "PS_PYTHON_ENV": torch_env}
             sides = {"studio": ([studio, "run", script, "--json", "--no-store", *extra], run_env),
                      "plain": ([python, os.path.join(HERE, "plain_verify.py"), script], run_env)}
             if before:
                 sides["before"] = (sides["studio"][0], {**run_env, "PS_PYTHON_PACKAGE_DIR": before})
             order = list(sides)
-            print(f"== {model}: {opts.rounds} round(s) of {', '.join(order)}", flush=True)
+            print(f"== torch {series} {model}: {opts.rounds} round(s) of {', '.join(order)}", flush=True)
             if not opts.no_warmup:
                 for side in order:
                     run(*sides[side])
@@ -124,7 +133,7 @@ def main() -> int:
                     got[side].append(res)
                     print(f"   {side:7s} round {r + 1}: {res['wall_s']:7.2f} s {res['peak_mb']:7.0f} MB rc {res['rc']}",
                           flush=True)
-            row = {"model": model, **studio_figures(got["studio"][-1]["out"])}
+            row = {"model": model, "torch": series, **studio_figures(got["studio"][-1]["out"])}
             for side in order:
                 row[f"{side}_wall"] = min(x["wall_s"] for x in got[side])
                 row[f"{side}_wall_median"] = statistics.median(x["wall_s"] for x in got[side])
@@ -135,7 +144,7 @@ def main() -> int:
 
     print()
     print("wall: the fastest round of each side; peak: the median")
-    head = (f"{'model':10s} {'nodes':>6s} {'precomp':>8s} {'verify':>7s} {'load':>6s} {'studio s':>9s} "
+    head = (f"{'torch':5s} {'model':10s} {'nodes':>6s} {'precomp':>8s} {'verify':>7s} {'load':>6s} {'studio s':>9s} "
             f"{'plain s':>8s} {'wall x':>7s} {'studio MB':>10s} {'plain MB':>9s} {'peak x':>7s}  verdict")
     if before:
         head += "  | before s  before MB  before wall x  before peak x"
@@ -143,7 +152,8 @@ def main() -> int:
     for row in results:
         wall = row["studio_wall"] / row["plain_wall"]
         peak = row["studio_peak"] / row["plain_peak"]
-        line = (f"{row['model']:10s} {fmt(row.get('nodes'), 'd'):>6s} {fmt(row.get('precompile')):>8s} "
+        line = (f"{row['torch']:5s} {row['model']:10s} {fmt(row.get('nodes'), 'd'):>6s} "
+                f"{fmt(row.get('precompile')):>8s} "
                 f"{fmt(row.get('verify')):>7s} {fmt(row.get('load')):>6s} {row['studio_wall']:9.2f} "
                 f"{row['plain_wall']:8.2f} {wall:7.2f} {row['studio_peak']:10.0f} {row['plain_peak']:9.0f} "
                 f"{peak:7.2f}  {row.get('verdict')}")
@@ -157,7 +167,7 @@ def main() -> int:
             print(f"{'':10s} within budget, skipped: {', '.join(row['skipped'])}")
     print()
     for row in results:
-        m = row["model"]
+        m = f"torch{row['torch']}.{row['model']}"
         print(f"BENCH verify_cost.{m}.wall_ratio {row['studio_wall'] / row['plain_wall']:.3f} x <={WALL_TARGET}")
         print(f"BENCH verify_cost.{m}.peak_ratio {row['studio_peak'] / row['plain_peak']:.3f} x <={PEAK_TARGET}")
         print(f"BENCH verify_cost.{m}.studio_wall {row['studio_wall']:.2f} s -")

@@ -180,7 +180,7 @@ std::string makeStandIn(const ps::test::TempDir& dir)
     const std::string studioDir = dir.file("stand-in");
     fs::create_directories(studioDir + "/bin");
     fs::copy_file(kStudio, studioDir + "/bin/precompile-studio");
-    const std::string worker = studioDir + "/bin/precompile-studio-worker";
+    const std::string worker = studioDir + "/bin/precompile-studio-worker-" + PS_TEST_TORCH_SERIES;
     std::ofstream(worker) << "#!" << kPython << "\n" << readAll(kSourceDir + "/tests/support/standin_worker.py");
     fs::permissions(worker, fs::perms::owner_all);
     return studioDir;

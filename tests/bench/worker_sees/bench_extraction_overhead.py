@@ -5,7 +5,7 @@ Not a test (pytest does not collect it); run it with the studio's python:
     PYTHONPATH=engine/python python tests/bench/worker_sees/bench_extraction_overhead.py [--backend inductor|eager]
         [--rounds N] [--d-model 64] [--decompose]
 
-Each round calls bare ``torch.compiler.precompile`` and the studio's capture
+Each round calls bare precompile (this torch's API, through the studio's front end) and the studio's capture
 (``capture.run_capture``: the probe during the call, then graph extraction, lowering map,
 cache inspection, classification) on the same computation, alternating, in one process,
 after one warm-up call of each (so both see Inductor's FX-graph cache equally warm).
@@ -45,6 +45,7 @@ def main() -> int:
 
     import torch
 
+    from precompile_studio.api.choose import current  # this torch's precompile API (2.14 or 2.15)
     from precompile_studio.capture.runner import run_capture
     from precompile_studio.verify.load import load_artifact, no_cache_envelope
 
@@ -67,14 +68,15 @@ def main() -> int:
     def bare():
         m = copy.deepcopy(model)
         t0 = time.perf_counter()
-        out = torch.compiler.precompile(train_step, m, x, backend=ns.backend, decompositions=decomps)
+        out = current().capture(train_step, (m, x), backend=ns.backend, tracer="make_fx", decompositions=decomps)
         return time.perf_counter() - t0, out
 
     def studio():
         m = copy.deepcopy(model)
         t0 = time.perf_counter()
         rec = run_capture(
-            lambda: torch.compiler.precompile(train_step, m, x, backend=ns.backend, decompositions=decomps),
+            lambda: current().capture(train_step, (m, x), backend=ns.backend, tracer="make_fx",
+                                      decompositions=decomps),
             "train_step", ns.backend, "make_fx", __file__, fn=train_step, args=(m, x),
         )
         return time.perf_counter() - t0, rec

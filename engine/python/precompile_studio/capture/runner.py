@@ -376,6 +376,25 @@ def _perturb_location(rec: CaptureRecord, ctx: Context) -> dict | None:
         return None
 
 
+def _call_site(script_path: str | None) -> dict | None:
+    """{file, line} of the innermost frame on the stack in the script (else in the user's code)."""
+    import sys
+
+    from precompile_studio.common.frames import library_file
+
+    script = os.path.realpath(script_path) if script_path else None
+    f = sys._getframe(1)
+    fallback = None
+    while f is not None:
+        name = f.f_code.co_filename
+        if script is not None and not name.startswith("<") and os.path.realpath(name) == script:
+            return {"file": name, "line": f.f_lineno}
+        if fallback is None and not name.startswith("<") and not library_file(name):
+            fallback = {"file": name, "line": f.f_lineno}
+        f = f.f_back
+    return fallback
+
+
 def _display_name(fn: object, index: int, default: str) -> str:
     name = getattr(fn, "__name__", None)
     if not name or name == "<lambda>":
@@ -434,6 +453,10 @@ class PrecompileRecorder:
             snapshot=self.snapshot, on_lower=lower, check=self.check,
             decompositions=decompositions,
         )
+        if rec.violation is not None and not rec.violation.get("location"):
+            # a refusal of the call itself (2.15: a second call in a capture block) is at the
+            # script's line that made it
+            rec.violation["location"] = _call_site(self.script_path)
         self.records.append(rec)
         if rec.exception is not None:
             raise rec.exception
