@@ -43,3 +43,21 @@ def test_a_decomposition_table_is_named(run):
 def test_inductor_names_the_cpu_vector_isa_it_compiled_for(run):
     prov = run("ind_train.py", verify=False)["provenance"]
     assert prov["machine"]["cpu_vec_isa"] is not None
+
+
+def test_dims_marked_dynamic_are_described_with_their_shape_id_and_bounds():
+    import torch
+    from torch._dynamo.decorators import mark_unbacked
+
+    from precompile_studio.script.provenance import describe_inputs
+
+    a, b, c = torch.randn(4, 3), torch.randn(4, 3), torch.randn(2, 5)
+    mark_unbacked(a, 0, shape_id="batch")
+    mark_unbacked(b, 0, shape_id="batch")
+    mark_unbacked(c, 1, min=2, max=64)
+    entries = {e["path"]: e for e in describe_inputs((a, b, c), ["a", "b", "c"])["entries"]}
+    assert entries["a"]["dynamic"] == [{"dim": 0, "shape_id": "batch", "min": None, "max": None}]
+    assert entries["b"]["dynamic"][0]["shape_id"] == "batch"
+    assert entries["c"]["dynamic"] == [{"dim": 1, "shape_id": None, "min": 2, "max": 64}]
+    plain = describe_inputs((torch.randn(2),), ["x"])["entries"][0]
+    assert "dynamic" not in plain

@@ -258,7 +258,8 @@ TEST_F(ReportFreshness, TheWorkerIndicatorFollowsTheWorkersOwnState)
         << window.worker()->stateText().toStdString();
     ASSERT_GE(states.size(), 2);
     EXPECT_EQ(states.front(), State::Starting);
-    EXPECT_TRUE(window.worker()->stateText().startsWith("worker: ready · torch 2.14"))
+    EXPECT_TRUE(
+        window.worker()->stateText().startsWith(QStringLiteral("worker: ready · torch ") + PS_TEST_TORCH_SERIES))
         << window.worker()->stateText().toStdString();
     EXPECT_TRUE(indicatorSays(window.worker()->stateText()));
     // The worker's hello is what made it ready: its versions are known now, before any run.
