@@ -86,10 +86,14 @@ def test_item_points_at_its_line():
     assert _cap(rep)["violation"]["fix"]
 
 
-def test_branch_on_tolist_is_a_warning_with_the_line():
+def test_branch_on_tolist_is_a_warning_with_the_line_and_a_wrong_trial_a_mismatch():
     rep = run_script("chk_tolist_branch.py")
     cap = _cap(rep)
-    assert cap["status"] == "ok" and cap["verify"]["matches_eager"] is True
+    # the example matches, but a perturbed trial measured a wrong answer: the run is not ok
+    assert cap["verify"]["matches_eager"] is True
+    assert cap["status"] == "mismatch" and rep["status"] == "mismatch", rep["message"]
+    assert cap["outcome"]["rule"] == "perturbed-divergence" and cap["outcome"]["invariant"] == 3
+    assert "other values" in rep["message"] and "float64" in rep["message"], rep["message"]
     found = _points_at_line(rep, "chk_tolist_branch.py")
     assert ("warning", "value-to-python") in found
     # the negated inputs take the other branch in eager fn: a divergence, at the same line

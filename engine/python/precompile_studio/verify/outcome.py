@@ -9,7 +9,9 @@ A capture's ``status`` says what came of the whole capture, verification include
   the example inputs, a load or call failed in other words), or verify.runtime.status
   "error" (runtime_inputs() raised, or the runtime call did in other words);
 - ``mismatch``: the artifact ran but differs from eager fn (verify.status "mismatch", or
-  verify.runtime.matches_eager is False);
+  verify.runtime.matches_eager is False), or a perturbed trial measured it computing a wrong
+  answer where eager does not (verify.perturbed.diverged: the artifact is specialised to the
+  example's values; a hazard without such a measurement stays a warning);
 - ``ok``: none of these, verification skipped included -- and a numerics drift: where the
   artifact differs from eager beyond tolerance, the accuracy judge (accuracy.py) compares both
   with a float64 run of eager; "wrong" is a mismatch, but "numerics drift" (the backend's
@@ -125,6 +127,16 @@ def _mismatch(where: str, message: str) -> dict:
             "message": message, "location": None}
 
 
+def _perturbed_mismatch(perturbed: dict) -> dict:
+    """A perturbed trial that diverged is measured evidence of a wrong result (the artifact is
+    specialised to the example's values): a mismatch, naming the trial and what it measured."""
+    trial = next((t for t in perturbed.get("trials") or [] if t.get("status") == "diverged"), {})
+    note = _first_line(trial.get("note")) or "the artifact and eager fn disagree"
+    return {"where": "verify", "invariant": 3, "rule": "perturbed-divergence", "kind": None,
+            "message": f"on inputs with other values ({trial.get('inputs') or 'a perturbed trial'}), {note}",
+            "location": None}
+
+
 def _runtime_differs(rt: dict) -> str:
     entries = rt.get("outputs")
     if not entries:
@@ -155,6 +167,8 @@ def _causes(status: str, violation: dict | None, verify: dict | None) -> list[tu
             out.append((vs, o))
     elif vs == "mismatch":
         out.append(("mismatch", _mismatch("verify", _judged(verify))))
+    elif (verify.get("perturbed") or {}).get("diverged") is True:
+        out.append(("mismatch", _perturbed_mismatch(verify["perturbed"])))
     rt = verify.get("runtime")
     if isinstance(rt, dict):
         rs = rt.get("status")
