@@ -7,8 +7,7 @@ namespace ps::protocol {
 
 /// Everything needed to start a worker process.
 struct WorkerLaunch {
-    std::string executable;                 ///< precompile-studio-worker-SERIES
-    std::string torchSeries;                ///< the torch series it links ("2.15")
+    std::string executable;                 ///< precompile-studio-worker-SERIES (the torch it links)
     std::string pythonEnv;                  ///< the environment packaging/bootstrap.sh made
     std::string pythonPackageDir;           ///< the folder holding the precompile_studio package
     std::string userEnv;                    ///< the user's own environment ("" none): UserEnvironment

@@ -90,7 +90,6 @@ WorkerLaunch WorkerLocator::locate(const std::optional<std::string>& userEnv)
         launch.pythonEnv = InstallLayout::defaultPythonEnv();
         series = torchSeriesOf(launch.pythonEnv).value_or(TorchSeries::defaultSeries());
     }
-    launch.torchSeries = series;
 
     const bool complete = InstallLayout::complete(launch.pythonEnv);
     // No environment of the studio's for that torch yet, but the user names one with it: it is the

@@ -2,7 +2,6 @@
 // kill -9), a child that left the worker's process group dies with the run, the worker keeps
 // its own copy of the timeout, and run folders left by a killed front end are swept.
 #include "StudioRun.h"
-#include "TestWorkerLaunch.h"
 
 #include "protocol/RunRequest.h"
 #include "protocol/WorkerLaunch.h"
@@ -73,11 +72,6 @@ std::vector<pid_t> childrenOf(pid_t parent)
     return out;
 }
 
-ps::protocol::WorkerLaunch launch()
-{
-    return ps::test::testWorkerLaunch();
-}
-
 }  // namespace
 
 TEST(Orphans, TheWorkerDiesWithAFrontEndKilledWithKill9)
@@ -132,7 +126,7 @@ backend = "eager"
 TEST(Orphans, TheWorkerKeepsItsOwnCopyOfTheTimeout)
 {
     ::setenv("PS_WORKER_WATCHDOG_GRACE_S", "0", 1);
-    ps::protocol::WorkerProcess worker(launch());
+    ps::protocol::WorkerProcess worker(suiteWorkerLaunch());
     worker.start();
     ::unsetenv("PS_WORKER_WATCHDOG_GRACE_S");
     TempDir dir;

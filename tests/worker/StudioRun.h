@@ -4,6 +4,7 @@
 
 #include "StudioProcess.h"
 
+#include "protocol/WorkerLaunch.h"
 #include "protocol/WorkerLocator.h"
 
 #include <gtest/gtest.h>
@@ -34,22 +35,35 @@ inline std::string example(const std::string& name)
     return std::string(PS_TEST_SOURCE_DIR) + "/resources/examples/" + name;
 }
 
-/// The torch series this run of the suite uses: PS_PYTHON_ENV's (the torch-2.14 registration),
-/// else the build's default environment's.
-inline std::string suiteTorchSeries()
+/// The environment this run of the suite uses: PS_PYTHON_ENV (the torch-2.14 registration), else
+/// the build's default one.
+inline std::string suiteEnvironment()
 {
     const char* forced = std::getenv("PS_PYTHON_ENV");
-    const std::string env = forced && *forced
-        ? std::string(forced)
-        : std::filesystem::path(PS_TEST_PYTHON).parent_path().parent_path().string();
-    return ps::protocol::WorkerLocator::torchSeriesOf(env).value_or("");
+    return forced && *forced ? std::string(forced)
+                             : std::filesystem::path(PS_TEST_PYTHON).parent_path().parent_path().string();
 }
 
-/// The Python of the environment this run of the suite uses (PS_PYTHON_ENV's, else the build's).
+/// The torch series of suiteEnvironment().
+inline std::string suiteTorchSeries()
+{
+    return ps::protocol::WorkerLocator::torchSeriesOf(suiteEnvironment()).value_or("unknown");
+}
+
+/// A launch of the built worker of suiteEnvironment()'s torch, with that environment.
+inline ps::protocol::WorkerLaunch suiteWorkerLaunch()
+{
+    return {.executable
+        = (std::filesystem::path(PS_TEST_STUDIO).parent_path() / ("precompile-studio-worker-" + suiteTorchSeries()))
+              .string(),
+        .pythonEnv = suiteEnvironment(),
+        .pythonPackageDir = std::string(PS_TEST_SOURCE_DIR) + "/engine/python"};
+}
+
+/// The Python of suiteEnvironment().
 inline std::string suitePython()
 {
-    const char* forced = std::getenv("PS_PYTHON_ENV");
-    return forced && *forced ? std::string(forced) + "/bin/python" : std::string(PS_TEST_PYTHON);
+    return suiteEnvironment() + "/bin/python";
 }
 
 /// A fixture script written for this suite's torch: NAME.py, or NAME_torchX.Y.py where one exists.

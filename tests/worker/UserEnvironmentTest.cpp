@@ -51,11 +51,8 @@ fs::path makeUserEnv(const TempDir& dir)
 std::string studioTorchVersionFile()
 {
     // The torch of the environment this run of the suite uses (PS_PYTHON_ENV for torch 2.14's).
-    const char* env = std::getenv("PS_PYTHON_ENV");
-    const std::string python = env && *env ? std::string(env) + "/bin/python" : std::string(PS_TEST_PYTHON);
-    const auto r = runProcess(
-        {python, "-c", "import importlib.util as u; print(u.find_spec('torch').submodule_search_locations[0])"});
-    std::ifstream f(fs::path(r.out.substr(0, r.out.find('\n'))) / "version.py");
+    std::ifstream f(fs::path(suiteEnvironment()) / ("lib/python" + std::string(PS_TEST_PYTHON_VERSION))
+        / "site-packages/torch/version.py");
     return std::string(std::istreambuf_iterator<char>(f), {});
 }
 

@@ -1,6 +1,5 @@
 // The channel between front end and worker: hello, and user output that cannot corrupt it.
 #include "StudioRun.h"
-#include "TestWorkerLaunch.h"
 
 #include "model/Report.h"
 #include "protocol/RunClient.h"
@@ -14,16 +13,9 @@
 
 using namespace ps::test;
 
-namespace {
-ps::protocol::WorkerLaunch launch()
-{
-    return ps::test::testWorkerLaunch();
-}
-}  // namespace
-
 TEST(WorkerProtocol, HelloNamesVersionsAndTheLinkedLibTorchIsTorchs)
 {
-    ps::protocol::RunClient client(launch());
+    ps::protocol::RunClient client(suiteWorkerLaunch());
     TempDir dir;
     const auto script
         = dir.write("s.py", "import torch\n\ndef fn(x):\n    return x + 1\n\nexample_inputs = (torch.ones(2),)\n");
@@ -67,7 +59,7 @@ backend = "eager"
 
 TEST(WorkerProtocol, AKeptWarmClientServesRunAfterRun)
 {
-    ps::protocol::RunClient client(launch(), /*keepWarm=*/true);
+    ps::protocol::RunClient client(suiteWorkerLaunch(), /*keepWarm=*/true);
     TempDir dir;
     const auto ok = dir.write("ok.py",
         "import torch\n\ndef fn(x):\n    return x - 1\n\nexample_inputs = (torch.ones(2),)\nbackend = 'eager'\n");
@@ -91,14 +83,14 @@ TEST(WorkerProtocol, AKeptWarmClientServesRunAfterRun)
 // is going; a cancel (the window closing) ends that wait at once.
 TEST(WorkerProtocol, WarmUpReadsTheHelloBeforeAnyRunAndACancelEndsTheWait)
 {
-    ps::protocol::RunClient client(launch(), /*keepWarm=*/true);
+    ps::protocol::RunClient client(suiteWorkerLaunch(), /*keepWarm=*/true);
     std::string problem;
     ASSERT_TRUE(client.warmUp(std::chrono::steady_clock::now() + std::chrono::minutes(5), {}, problem)) << problem;
     ASSERT_TRUE(client.hello().has_value());
     EXPECT_EQ((*client.hello())["python"].get<std::string>().substr(0, 2), "3.");
     EXPECT_TRUE(client.warmUp(std::chrono::steady_clock::now(), {}, problem)) << "a ready worker stays ready";
 
-    ps::protocol::RunClient other(launch(), /*keepWarm=*/true);
+    ps::protocol::RunClient other(suiteWorkerLaunch(), /*keepWarm=*/true);
     std::thread canceller([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         other.cancel();
@@ -112,7 +104,7 @@ TEST(WorkerProtocol, WarmUpReadsTheHelloBeforeAnyRunAndACancelEndsTheWait)
 
 TEST(WorkerProtocol, CancelFromAnotherThreadStopsAnEndlessLoop)
 {
-    ps::protocol::RunClient client(launch());
+    ps::protocol::RunClient client(suiteWorkerLaunch());
     ps::protocol::RunOptions o;
     o.script = fixture("endless_loop.py");
     TempDir dir;
@@ -144,7 +136,7 @@ TEST(WorkerProtocol, CancelFromAnotherThreadStopsAnEndlessLoop)
 TEST(WorkerProtocol, AMalformedRequestGetsAFatalReplyAndTheWorkerStaysUp)
 {
     using ps::protocol::WorkerProcess;
-    WorkerProcess worker(launch());
+    WorkerProcess worker(suiteWorkerLaunch());
     worker.start();
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
     auto nextMessage = [&]() -> nlohmann::json {

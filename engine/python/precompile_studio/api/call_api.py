@@ -18,7 +18,6 @@ REWRITE_FROM_CAPTURE = (
 
 class CallApi(PrecompileFrontEnd):
     api = "precompile-call"
-    describe = "torch.compiler.precompile(fn, *example_inputs) -> (python_code, cache)"
 
     def __init__(self) -> None:
         from torch._precompile import _PrecompileApi

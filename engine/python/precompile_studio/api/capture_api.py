@@ -29,8 +29,6 @@ REWRITE_FROM_CALL = (
 
 class CaptureApi(PrecompileFrontEnd):
     api = "capture-load"
-    describe = ("torch.compiler.precompile.capture(fn, artifact_path=, cache_path=) as cap: cap(*inputs); "
-                "torch.compiler.precompile.load(artifact_path, cache_path)")
 
     def __init__(self) -> None:
         from torch._precompile import _MakeFxCapture
@@ -40,7 +38,6 @@ class CaptureApi(PrecompileFrontEnd):
 
     def capture(self, fn: Callable, args: tuple, *, backend: str, tracer: Any,
                 decompositions: Any) -> tuple[str, bytes]:
-        import torch
         from torch.compiler import precompile
 
         if tracer == "make_fx" or tracer is None:
@@ -51,13 +48,11 @@ class CaptureApi(PrecompileFrontEnd):
             try:
                 with precompile.capture(fn, artifact_path=code_path, cache_path=cache_path,
                                         tracer=tracer, backend=backend) as cap:
-                    cap._studio_original_call = True  # noqa: SLF001 - not recorded a second time
                     cap(*args)
             finally:
-                with torch.no_grad():
-                    for p, g in grads:
-                        p.grad = g
-            return _read_pair(code_path, cache_path)
+                for p, g in grads:
+                    p.grad = g
+            return self.internals()._read_artifact(code_path, cache_path)  # load's own reader
 
     def load(self, python_code: str, cache: bytes) -> Callable:
         import torch
@@ -75,8 +70,6 @@ class CaptureApi(PrecompileFrontEnd):
         original = self._call
 
         def recording_call(cap, *args, **kwargs):
-            if getattr(cap, "_studio_original_call", False):
-                return original(cap, *args, **kwargs)
             module = cap._module
             box: dict = {}
 
@@ -130,10 +123,3 @@ def _parameter_grads(args: tuple) -> list:
                     seen.add(id(p))
                     out.append((p, p.grad))
     return out
-
-
-def _read_pair(code_path: str, cache_path: str) -> tuple[str, bytes]:
-    with open(code_path, "rb") as f:
-        python_code = f.read().decode()
-    with open(cache_path, "rb") as f:
-        return python_code, f.read()

@@ -31,8 +31,7 @@ class OtherApiError(TypeError):
 class PrecompileFrontEnd:
     """What the worker needs of one precompile API."""
 
-    api: str = ""        # "precompile-call" (2.14) or "capture-load" (2.15): the report's words
-    describe: str = ""   # one line for people: the API's shape
+    api: str = ""  # "precompile-call" (2.14) or "capture-load" (2.15): the report's words
 
     def capture(self, fn: Callable, args: tuple, *, backend: str, tracer: str,
                 decompositions: Any) -> tuple[str, bytes]:
@@ -70,9 +69,6 @@ class PrecompileFrontEnd:
         import torch._precompile as internals
 
         return internals
-
-    def hello(self) -> dict:
-        return {"precompile_api": self.api}
 
 
 @contextlib.contextmanager
