@@ -88,7 +88,6 @@ def test_the_eager_backend_is_tracing_and_writing_python_code():
     assert sum(p.values()) == pytest.approx(cap["timings_s"]["precompile"], abs=1e-4)
     assert p["tracing"] > 0 and p.get("code_generation", 0) > 0
     assert "aot_autograd" not in p and "inductor_lowering" not in p
-    assert p["tracing"] > 0.5 * cap["timings_s"]["precompile"]
     check_trace(cap["compile_trace"])
 
 
