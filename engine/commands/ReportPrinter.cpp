@@ -106,6 +106,17 @@ void printVerification(std::ostream& out, const model::Verification& v, const nl
                 << "\n";
             break;
         }
+    // The marked dims at other sizes, every trial (few): "marked dims: other-sizes ok (x dim 0 = 7)".
+    if (v.resized && v.resized->ran) {
+        out << "    marked dims:";
+        for (std::size_t i = 0; i < v.resized->trials.size(); ++i) {
+            const auto& t = v.resized->trials[i];
+            out << (i ? ", " : " ") << word(t.kind) << " " << model::toString(t.status);
+            if (!t.sizes.empty())
+                out << " (" << word(t.sizes) << ")";
+        }
+        out << "\n";
+    }
     std::vector<std::string> skipped;
     for (const auto& s : v.skipped)
         skipped.push_back(word(s));

@@ -141,6 +141,11 @@ std::vector<Difference> DiffCauses::provenance(const json& reportA, const json& 
     };
     compareAt("torch", member(member(pa, "torch"), "version"), member(member(pb, "torch"), "version"));
     compareAt("torch git", member(member(pa, "torch"), "git"), member(member(pb, "torch"), "git"));
+    // The precompile API changed with the torch series (2.14's call, 2.15's capture and load).
+    const auto wa = model::WorkerInfo::fromJson(member(reportA, "worker"));
+    const auto wb = model::WorkerInfo::fromJson(member(reportB, "worker"));
+    if (wa && wb && !wa->precompileApi.empty() && !wb->precompileApi.empty())
+        compareAt("precompile API", wa->precompileApi, wb->precompileApi);
     compareAt("python", member(pa, "python"), member(pb, "python"));
     compareAt("machine", member(member(pa, "machine"), "arch"), member(member(pb, "machine"), "arch"));
     const json& isaA = member(member(pa, "machine"), "cpu_vec_isa");

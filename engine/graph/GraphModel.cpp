@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace ps::graph {
 
@@ -26,6 +28,32 @@ std::string listText(const nlohmann::json& j)
         out += j[i].is_string() ? j[i].get<std::string>() : j[i].dump();
     }
     return out + "]";
+}
+
+/// A placeholder's "dynamic" list in words: "dim 0 = u0 (shape_id batch, min 8), dim 2 = u1".
+std::string dynamicText(const nlohmann::json& node)
+{
+    const auto it = node.find("dynamic");
+    if (it == node.end() || !it->is_array())
+        return {};
+    std::string out;
+    for (const auto& m : *it) {
+        if (!m.is_object() || !m.contains("dim") || !m["dim"].is_number_integer())
+            continue;
+        std::string one = "dim " + std::to_string(m["dim"].get<long long>());
+        if (const std::string symbol = str(m, "symbol"); !symbol.empty())
+            one += " = " + symbol;
+        std::vector<std::string> facts;
+        if (const std::string id = str(m, "shape_id"); !id.empty())
+            facts.push_back("shape_id " + id);
+        for (const char* bound : {"min", "max"})
+            if (m.contains(bound) && m[bound].is_number_integer())
+                facts.push_back(std::string(bound) + " " + std::to_string(m[bound].get<long long>()));
+        for (std::size_t i = 0; i < facts.size(); ++i)
+            one += (i ? ", " : " (") + facts[i] + (i + 1 == facts.size() ? ")" : "");
+        out += (out.empty() ? "" : ", ") + one;
+    }
+    return out;
 }
 
 int lineOf(const nlohmann::json& where)
@@ -147,6 +175,7 @@ GraphModel GraphModel::fromJson(const nlohmann::json& graph, const nlohmann::jso
         n.target = str(j, "target");
         n.kind = str(j, "kind");
         n.qualname = str(j, "qualname");
+        n.dynamic = dynamicText(j);
         if (auto s = j.find("shape"); s != j.end())
             n.shape = listText(*s);
         else if (auto v = j.find("values"); v != j.end() && v->is_array())

@@ -22,7 +22,10 @@ struct GraphNode {
     std::string target;    ///< "aten.addmm.default"
     std::string kind;      ///< parameter | buffer | input | constant | compute | output
     std::string qualname;  ///< placeholders: "model.0.weight", "x"
-    std::string shape;     ///< "[8, 32]", or "(2 values)" for a tuple-valued node
+    /// A user input's dims marked with mark_unbacked, in words: "dim 0 = u0 (shape_id batch,
+    /// min 8)"; "" for none (any size of them: one artifact serves all).
+    std::string dynamic;
+    std::string shape;  ///< "[8, 32]", or "(2 values)" for a tuple-valued node
     std::string dtype;
     std::string stride;
     std::string device;

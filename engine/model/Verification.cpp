@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace ps::model {
 
 namespace {
@@ -120,21 +122,22 @@ std::optional<Verification::Runtime> readRuntime(const nlohmann::json& j)
     return out;
 }
 
-std::optional<Verification::Perturbed> readPerturbed(const nlohmann::json& j)
+std::optional<Verification::Trials> readTrials(const nlohmann::json& j, const char* key)
 {
-    const auto& p = F::member(j, "perturbed");
+    const auto& p = F::member(j, key);
     if (!p.is_object())
         return std::nullopt;
     using T = Verification::Trial;
-    Verification::Perturbed v;
+    Verification::Trials v;
     v.ran = F::flag(p, "ran").value_or(false);
     v.reason = F::text(p, "reason");
     if (const auto& trials = F::member(p, "trials"); trials.is_array())
         for (const auto& t : trials) {
             if (!t.is_object())
                 continue;
-            T trial{F::text(t, "kind"), T::Status::Skipped, F::text(t, "note")};
-            for (auto s : {T::Status::Ok, T::Status::Drift, T::Status::Diverged, T::Status::Skipped})
+            T trial{F::text(t, "kind"), T::Status::Skipped, F::text(t, "note"), F::text(t, "sizes")};
+            for (auto s :
+                {T::Status::Ok, T::Status::Drift, T::Status::Diverged, T::Status::Accepted, T::Status::Skipped})
                 if (toString(s) == F::text(t, "status"))
                     trial.status = s;
             v.trials.push_back(std::move(trial));
@@ -163,7 +166,8 @@ std::optional<Verification> Verification::fromJson(const nlohmann::json& j)
     v.error = violationAt(j, "error");
     v.runtime = readRuntime(j);
     v.accuracy = readAccuracy(j, false);
-    v.perturbed = readPerturbed(j);
+    v.perturbed = readTrials(j, "perturbed");
+    v.resized = readTrials(j, "resized");
     if (const auto& skipped = F::member(F::member(j, "budget"), "skipped"); skipped.is_array())
         for (const auto& s : skipped)
             v.skipped.push_back(F::show(s));
@@ -260,10 +264,19 @@ std::string_view toString(Verification::Trial::Status status)
         return "drift";
     case S::Diverged:
         return "diverged";
+    case S::Accepted:
+        return "accepted";
     case S::Skipped:
         return "skipped";
     }
     return "skipped";
+}
+
+bool Verification::Trials::diverged() const
+{
+    using S = Trial::Status;
+    return std::ranges::any_of(
+        trials, [](const Trial& t) { return t.status == S::Diverged || t.status == S::Accepted; });
 }
 
 std::string_view toString(Verification::Group group)

@@ -75,19 +75,25 @@ struct Verification {
         std::vector<Comparison> outputs;
     };
 
-    /// One run of the contract checker on perturbed inputs (verify.perturbed.trials).
+    /// One call of eager fn and the artifact on other inputs (verify.perturbed.trials,
+    /// verify.resized.trials). Accepted: unequal sizes of independently marked dims that eager
+    /// fn refuses, returned by the artifact without an error.
     struct Trial {
-        enum class Status { Ok, Drift, Diverged, Skipped };
+        enum class Status { Ok, Drift, Diverged, Accepted, Skipped };
         std::string kind;
         Status status = Status::Skipped;
         std::string note;
+        std::string sizes;  ///< a resized trial's sizes ("x dim 0 = 7"); "" for a perturbed one
     };
 
-    /// The contract checker's runs on perturbed inputs (verify.perturbed).
-    struct Perturbed {
+    /// A set of trials: the contract checker's on perturbed inputs (verify.perturbed), or the
+    /// marked dims at other sizes (verify.resized).
+    struct Trials {
         bool ran = false;
         std::string reason;  ///< why it did not run
         std::vector<Trial> trials;
+        /// Any trial diverged or accepted (measured evidence of a wrong result).
+        [[nodiscard]] bool diverged() const;
     };
 
     bool ran = false;
@@ -105,7 +111,8 @@ struct Verification {
     std::optional<Violation> error;
     std::optional<Runtime> runtime;
     std::optional<Accuracy> accuracy;
-    std::optional<Perturbed> perturbed;
+    std::optional<Trials> perturbed;
+    std::optional<Trials> resized;  ///< only where a dim is marked with mark_unbacked
     /// The optional checks skipped to stay within the verification budget (budget.skipped, and
     /// the load without cache when it did not run).
     std::vector<std::string> skipped;

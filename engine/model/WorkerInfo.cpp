@@ -19,6 +19,7 @@ std::optional<WorkerInfo> WorkerInfo::fromJson(const nlohmann::json& j)
     w.python = JsonFields::text(j, "python");
     w.torch = JsonFields::text(j, "torch");
     w.cuda = JsonFields::text(j, "cuda");
+    w.precompileApi = JsonFields::text(j, "precompile_api");
     if (const auto& devices = JsonFields::member(j, "devices"); devices.is_array()) {
         for (const auto& d : devices) {
             if (!d.is_object())

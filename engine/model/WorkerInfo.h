@@ -25,6 +25,9 @@ struct WorkerInfo {
     std::string python;
     std::string torch;
     std::string cuda;  ///< torch's CUDA version; "" a CPU build
+    /// "precompile-call" (torch 2.14's precompile(fn, *inputs)) or "capture-load" (2.15's
+    /// capture/load); "" where not recorded.
+    std::string precompileApi;
     std::vector<Device> devices;
 
     /// nullopt when `j` is not an object (a report from before the field existed).

@@ -68,6 +68,19 @@ TEST(RunDiff, CausesComeInOrderScriptInputsOptionsTorch)
     EXPECT_EQ(d.why()[3], "torch or the machine changed: torch 2.14.1 -> 2.15.0");
 }
 
+TEST(RunDiff, OneScriptOnBothTorchesNamesTheTorchAndThePrecompileApi)
+{
+    RunSide a = side("a");
+    RunSide b = side("b", "eager", 3, kScript, "2.15.0+cu132");
+    a.report["worker"] = {{"torch", "2.14.1"}, {"precompile_api", "precompile-call"}};
+    b.report["worker"] = {{"torch", "2.15.0+cu132"}, {"precompile_api", "capture-load"}};
+    b.pythonCode = {std::string("code for eager, as 2.15 writes it")};
+    const RunDiff d = RunDiff::compare(a, b);
+    ASSERT_EQ(d.why().size(), 1u);
+    EXPECT_EQ(d.why()[0],
+        "torch or the machine changed: torch 2.14.1 -> 2.15.0+cu132; precompile API precompile-call -> capture-load");
+}
+
 TEST(RunDiff, ARunWithoutProvenanceSaysWhatCannotBeCompared)
 {
     RunSide old = side("run #1");

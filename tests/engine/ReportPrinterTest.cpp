@@ -126,3 +126,21 @@ TEST(ReportPrinter, AViolationInAPackageReadsInOurWordsWithItsChain)
         std::string::npos)
         << summary;
 }
+
+TEST(ReportPrinter, MarkedDimsAtOtherSizesArePrintedTrialByTrial)
+{
+    const nlohmann::json resized = {{"ran", true}, {"diverged", false}, {"marks", nlohmann::json::array()},
+        {"trials",
+            {{{"kind", "other-sizes"}, {"sizes", "x dim 0 = 7"}, {"status", "ok"}},
+                {{"kind", "shared-unequal"}, {"sizes", "a dim 0 = 4, b dim 0 = 5"}, {"status", "ok"}}}}};
+    const nlohmann::json j = {{"schema", 1}, {"script", "/w/s.py"}, {"status", "ok"}, {"message", "1 capture ok"},
+        {"captures",
+            {{{"name", "fn"}, {"backend", "inductor"}, {"tracer", "make_fx"}, {"status", "ok"}, {"violation", nullptr},
+                {"warnings", nlohmann::json::array()},
+                {"verify", {{"ran", true}, {"status", "ok"}, {"matches_eager", true}, {"resized", resized}}}}}}};
+    const std::string summary = ReportPrinter::summary(Report::fromJson(j));
+    EXPECT_NE(
+        summary.find("    marked dims: other-sizes ok (x dim 0 = 7), shared-unequal ok (a dim 0 = 4, b dim 0 = 5)\n"),
+        std::string::npos)
+        << summary;
+}

@@ -32,6 +32,18 @@ TEST(GraphModel, ToleratesMissingFieldsAndUnknownInputs)
     EXPECT_EQ(broken.error(), "KeyError: 'val'");
 }
 
+TEST(GraphModel, AMarkedInputSaysWhichDimsAreDynamicAndTheirSymbols)
+{
+    const auto g = GraphModel::fromJson(nlohmann::json::parse(R"({"node_list": [
+        {"name": "flat_1", "kind": "input", "qualname": "tokens", "shape": ["u0", 6, "u1"],
+         "dynamic": [{"dim": 0, "symbol": "u0", "shape_id": "batch", "min": 2, "max": null},
+                     {"dim": 2, "symbol": "u1", "shape_id": null, "min": null, "max": 64}, "junk", {"dim": "x"}]},
+        {"name": "flat_2", "kind": "input", "qualname": "mask", "shape": [4, 6]}]})"));
+    ASSERT_EQ(g.nodes().size(), 2u);
+    EXPECT_EQ(g.nodes()[0].dynamic, "dim 0 = u0 (shape_id batch, min 2), dim 2 = u1 (max 64)");
+    EXPECT_EQ(g.nodes()[1].dynamic, "");
+}
+
 TEST(GraphModel, KernelsFromTheLoweringNameTheirNodes)
 {
     const auto lowering = nlohmann::json::parse(R"({"kernels": [

@@ -48,3 +48,62 @@ def test_a_scripts_capture_block_still_writes_its_pair_where_it_asks(tmp_path, m
     assert hashlib.sha256(code).hexdigest() == art["python_code_sha256"]
     assert hashlib.sha256(cache).hexdigest() == art["cache_sha256"]
     assert os.path.getsize(tmp_path / "step.py") == art["python_code_bytes"]
+
+
+# --------------------------------------------------------------------------- a pair another torch made
+PAIRS = os.path.join(os.path.dirname(__file__), "fixtures", "pairs")  # torchX.Y.{py,cache,json}: fn(x) = x * 2 + 1
+
+
+def _series() -> str:
+    return ".".join(torch.__version__.split("+")[0].split(".")[:2])
+
+
+def _other_series() -> str:
+    return "2.14" if _series() == "2.15" else "2.15"
+
+
+def _load_script() -> str:
+    return "load_other_torch.py" if precompile_api() == "precompile-call" else "load_other_torch_capture.py"
+
+
+def test_a_pair_made_by_this_torch_loads_in_a_script(monkeypatch, capfd):
+    monkeypatch.setenv("PAIR", os.path.join(PAIRS, "torch" + _series()))
+    rep = run_script(_load_script())
+    assert "tensor([3., 3., 3., 3.])" in capfd.readouterr().out  # loaded and called: 1 * 2 + 1
+    # the run itself has nothing to verify: a script that only loads defines no capture
+    assert rep.get("violation") is None and rep["message"].startswith("the script defines no `fn`")
+
+
+def test_a_pair_another_torch_made_is_refused_at_the_load_naming_that_torch(monkeypatch):
+    """Plain torch loads it without a word (measured both ways on eager and inductor pairs); the
+    studio refuses it at the script's load, naming the torch from the report exported beside it."""
+    from conftest import marker_line
+
+    stem = os.path.join(PAIRS, "torch" + _other_series())
+    monkeypatch.setenv("PAIR", stem)
+    rep = run_script(_load_script())
+    assert rep["status"] == "violation"
+    v = rep["violation"]
+    assert v["rule"] == "artifact-other-torch", v
+    assert v["location"]["line"] == marker_line(_load_script())
+    made = "torch 2.14.1+cu130" if _other_series() == "2.14" else "torch 2.15.0+cu132"
+    if precompile_api() == "capture-load":  # 2.15's load takes paths: the report beside NAME.py names it
+        assert f"was made by {made} and this environment runs torch {torch.__version__}" in v["message"]
+    else:  # 2.14's load takes the pair in memory: the cache envelope names the API
+        assert "was made by torch 2.15's capture(...)" in v["message"] and "has tracer field" in v["message"]
+    assert f"load it with torch {_other_series()}" in v["message"]
+    assert "--python-env" in v["fix"]
+    assert "\n" not in rep["message"]
+
+
+def test_without_the_report_the_cache_envelope_names_the_api(tmp_path, monkeypatch):
+    for ext in (".py", ".cache"):
+        with open(os.path.join(PAIRS, "torch" + _other_series() + ext), "rb") as f, \
+                open(tmp_path / ("pair" + ext), "wb") as g:
+            g.write(f.read())
+    monkeypatch.setenv("PAIR", str(tmp_path / "pair"))
+    rep = run_script(_load_script())
+    assert rep["violation"]["rule"] == "artifact-other-torch"
+    words = "precompile(fn, *example_inputs) (its cache has no tracer field)" if _other_series() == "2.14" \
+        else "capture(...) / load(artifact_path, cache_path) (its cache has tracer field)"
+    assert f"was made by torch {_other_series()}'s {words}" in rep["violation"]["message"]

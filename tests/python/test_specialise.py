@@ -74,7 +74,8 @@ def test_no_rejection_no_symbolic_trace():
 def test_guards_in_the_users_names_for_nested_inputs_and_models():
     import torch
 
-    from precompile_studio.capture.specialise import leaf_names, leaf_shapes, trace_guards
+    from precompile_studio.capture.specialise import trace_guards
+    from precompile_studio.common.inputs import leaf_names, leaf_shapes
 
     def fn(model, batch):
         x = batch["x"]

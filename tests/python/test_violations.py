@@ -28,6 +28,8 @@ CAPTURE_CASES = [
     ("bad_backend.py", None, "unknown-backend"),
     ("keyword_only.py", None, "positional-arguments-only"),
     ("output_namedtuple.py", None, "output-structure-not-serializable"),
+    # torch fails on a nested input in words of its own on both torches: the studio names it
+    ("nested_input.py", 3, "nested-tensor-example"),
 ]
 
 
@@ -56,6 +58,23 @@ def test_capture_violation(script, invariant, rule):
     assert cap["status"] == "violation"
     _check(cap["violation"], script, invariant, rule)
     assert cap["verify"] is None
+
+
+CAPTURE_BLOCK_CASES = [
+    ("capture_no_call_capture.py", "capture-no-call", "PrecompileError", "inside the `with` block"),
+    ("capture_partial_capture.py", "capture-partial", "TypeError", "instead of `partial(fn, model)`"),
+]
+
+
+@pytest.mark.skipif(precompile_api() != "capture-load", reason="torch 2.15's capture block")
+@pytest.mark.parametrize("script,rule,kind,fix", CAPTURE_BLOCK_CASES, ids=[c[0] for c in CAPTURE_BLOCK_CASES])
+def test_a_capture_block_refusal_is_at_its_line_with_the_fix(script, rule, kind, fix):
+    rep = run_script(script)
+    assert rep["status"] == "violation", rep["message"]
+    v = rep["violation"]
+    _check(v, script, None, rule, kind)
+    assert fix in v["fix"]
+    assert "\n" not in rep["message"]
 
 
 def test_invariant_1_names_the_constant_and_keeps_the_graph():
@@ -92,6 +111,8 @@ RUNTIME_CASES = [
     ("inv2_runtime_model.py", 2, "param-buffer-mismatch"),
     ("inv3_runtime_shape.py", 3, "input-shape"),
     ("inv6_runtime_dtype.py", 6, "input-dtype"),
+    ("inv2_runtime_param_dtype.py", 2, "param-buffer-mismatch"),   # a float64 model, float32 input
+    ("inv2_runtime_param_layout.py", 6, "input-layout"),           # a channels-last conv weight
 ]
 
 

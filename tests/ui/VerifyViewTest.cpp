@@ -98,3 +98,28 @@ TEST(UiVerifyView, AValueJudgedRoundingIsNoRedCrossBesideAVerdictOfMatches)
     EXPECT_EQ(rows->topLevelItem(0)->text(2), "✓");
     EXPECT_EQ(rows->topLevelItem(1)->text(2), "≈ rounding");
 }
+
+TEST(UiVerifyView, MarkedDimsAtOtherSizesSayEachTrialWithTheAcceptedOnesNote)
+{
+    const nlohmann::json resized = {{"ran", true}, {"diverged", true}, {"marks", nlohmann::json::array()},
+        {"trials",
+            {{{"kind", "other-sizes"}, {"sizes", "a dim 0 = 5, b dim 0 = 5"}, {"status", "ok"}},
+                {{"kind", "unequal-sizes"}, {"sizes", "a dim 0 = 4, b dim 0 = 5"}, {"status", "accepted"},
+                    {"note", "the artifact returned (4, 3) without an error, where eager fn raised RuntimeError"}}}}};
+    const nlohmann::json report = {{"schema", 1}, {"script", "/s.py"}, {"status", "mismatch"}, {"message", "m"},
+        {"captures",
+            {{{"name", "fn"}, {"backend", "inductor"}, {"tracer", "make_fx"}, {"status", "mismatch"},
+                {"violation", nullptr}, {"warnings", nlohmann::json::array()}, {"artifact", nullptr},
+                {"verify", {{"ran", true}, {"status", "ok"}, {"matches_eager", true}, {"resized", resized}}},
+                {"timings_s", {{"load", 0.2}}}}}}};
+    auto run = std::make_shared<ps::ui::RunDocument>();
+    run->report = ps::model::Report::fromJson(report);
+    ps::ui::VerifyView view;
+    view.setCapture(run, 0);
+    const QString s = view.summaryText();
+    EXPECT_TRUE(s.contains("marked dims at other sizes: other-sizes ok (a dim 0 = 5, b dim 0 = 5), unequal-sizes "
+                           "accepted (a dim 0 = 4, b dim 0 = 5) — the artifact returned (4, 3) without an error"))
+        << s.toStdString();
+    ASSERT_TRUE(run->report.captures[0].verify->resized.has_value());
+    EXPECT_TRUE(run->report.captures[0].verify->resized->diverged());
+}

@@ -114,6 +114,8 @@ QString nodeHtml(const graph::GraphModel& graph, int index)
     html += row(GraphDetailsFormatter::tr("op"), esc(n.op));
     html += row(GraphDetailsFormatter::tr("kind"), esc(n.kind) + (n.phase.empty() ? QString() : " · " + esc(n.phase)));
     html += row(GraphDetailsFormatter::tr("shape"), n.shape.empty() ? none : esc(n.shape));
+    if (!n.dynamic.empty())
+        html += row(GraphDetailsFormatter::tr("dynamic"), esc(n.dynamic) + GraphDetailsFormatter::tr(" — any size"));
     html += row(GraphDetailsFormatter::tr("dtype"), n.dtype.empty() ? none : esc(n.dtype));
     html += row(GraphDetailsFormatter::tr("stride"), n.stride.empty() ? none : esc(n.stride));
     html += row(GraphDetailsFormatter::tr("device"), n.device.empty() ? none : esc(n.device));

@@ -102,22 +102,26 @@ QString toleranceHtml(const Verification& v)
     return html;
 }
 
-/// The perturbed trials in one line: how each came out, with a drifting or diverging trial's note.
-QString perturbedHtml(const Verification& v)
+/// A set of trials in one line: how each came out (a resized trial with its sizes), with the first
+/// drifting, diverging or accepted trial's note.
+QString trialsHtml(const QString& label, const std::optional<Verification::Trials>& set)
 {
-    if (!v.perturbed)
+    if (!set)
         return {};
-    if (!v.perturbed->ran)
-        return QObject::tr("<br><b>perturbed inputs</b>: not run (%1)").arg(q(v.perturbed->reason).toHtmlEscaped());
+    if (!set->ran)
+        return QObject::tr("<br><b>%1</b>: not run (%2)").arg(label, q(set->reason).toHtmlEscaped());
     using T = Verification::Trial::Status;
     QStringList trials;
     QString detail;
-    for (const auto& t : v.perturbed->trials) {
-        trials << q(t.kind).toHtmlEscaped() + " " + StatusStyle::word(t.status);
-        if (detail.isEmpty() && (t.status == T::Drift || t.status == T::Diverged))
+    for (const auto& t : set->trials) {
+        QString one = q(t.kind).toHtmlEscaped() + " " + StatusStyle::word(t.status);
+        if (!t.sizes.empty())
+            one += " (" + q(t.sizes).toHtmlEscaped() + ")";
+        trials << one;
+        if (detail.isEmpty() && (t.status == T::Drift || t.status == T::Diverged || t.status == T::Accepted))
             detail = q(t.note).toHtmlEscaped();
     }
-    QString html = QObject::tr("<br><b>perturbed inputs</b>: %1").arg(trials.join(", "));
+    QString html = QObject::tr("<br><b>%1</b>: %2").arg(label, trials.join(", "));
     if (!detail.isEmpty())
         html += " — " + detail;
     return html;
@@ -410,7 +414,8 @@ QString VerifyView::summaryHtml(const Verification& v) const
                                         : QStringLiteral("✗ no");
         html += tr("<br><b>runtime_inputs</b>: %1, matches eager: %2").arg(StatusStyle::word(rt->status), matches);
     }
-    return html + accuracyHtml(v) + perturbedHtml(v);
+    return html + accuracyHtml(v) + trialsHtml(tr("perturbed inputs"), v.perturbed)
+        + trialsHtml(tr("marked dims at other sizes"), v.resized);
 }
 
 QString VerifyView::timingsHtml(const std::map<std::string, double>& timings) const

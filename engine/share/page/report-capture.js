@@ -104,6 +104,12 @@
         table(['trial', 'inputs', 'result', 'max abs diff', 'note'],
           trials.filter(isObject).map((t) => [str(t.kind), str(t.inputs), badge(str(t.status)), num(t.max_abs_diff), str(t.note)]))));
     }
+    const resized = isObject(v.resized) && Array.isArray(v.resized.trials) ? v.resized.trials.filter(isObject) : [];
+    if (resized.length) {
+      out.append(fold('Marked dims at other sizes (' + resized.length + ' trials)', v.resized.diverged === true, () =>
+        table(['trial', 'sizes', 'result', 'note'],
+          resized.map((t) => [str(t.kind), str(t.sizes), badge(str(t.status)), str(t.note || t.reason)]))));
+    }
     const skipped = isObject(v.budget) && Array.isArray(v.budget.skipped) ? v.budget.skipped.slice() : [];
     if (isObject(v.load_no_cache) && v.load_no_cache.ran === false) skipped.push('load without cache');
     if (skipped.length) {

@@ -6,7 +6,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from precompile_studio.api.front_end import PrecompileFrontEnd, Record, patched
+from precompile_studio.api.front_end import PrecompileFrontEnd, Record, patched, refuse_other_torch
 
 REWRITE_FROM_CAPTURE = (
     "this script uses torch 2.15's precompile API (torch.compiler.precompile.capture / "
@@ -48,7 +48,14 @@ class CallApi(PrecompileFrontEnd):
                           str(kwargs.get("tracer", "make_fx")), kwargs.get("decompositions"),
                           lambda: original(api, fn, *example_inputs, **kwargs))
 
-        with patched(self._cls, "__call__", recording_call):
+        real_load = self._cls.load
+
+        def checked_load(api, python_code, cache, *args, **kwargs):
+            if isinstance(cache, (bytes, bytearray)):
+                refuse_other_torch(bytes(cache), None, "the artifact")
+            return real_load(api, python_code, cache, *args, **kwargs)
+
+        with patched(self._cls, "__call__", recording_call), patched(self._cls, "load", checked_load):
             yield
 
     def other_api_message(self, exc: BaseException) -> str | None:

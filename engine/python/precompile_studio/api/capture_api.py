@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from precompile_studio.api.front_end import PrecompileFrontEnd, Record, patched
+from precompile_studio.api.front_end import PrecompileFrontEnd, Record, patched, refuse_other_torch, sidecar_report
 
 REWRITE_FROM_CALL = (
     "this script calls torch 2.14's precompile API ({what}) but this environment runs torch "
@@ -81,7 +81,22 @@ class CaptureApi(PrecompileFrontEnd):
                    module._decompositions, call)
             return box.get("result")
 
-        with patched(self._cls, "__call__", recording_call):
+        import torch._precompile as internals
+        from torch.compiler import precompile
+
+        real_load = internals.load
+
+        def checked_load(artifact_path, cache_path, *args, **kwargs):
+            try:
+                with open(cache_path, "rb") as f:
+                    cache = f.read(64 << 20)
+            except (OSError, TypeError):
+                cache = b""  # unreadable: load reports it in its own words
+            refuse_other_torch(cache, sidecar_report(artifact_path), f"the artifact {os.fspath(artifact_path)!r}")
+            return real_load(artifact_path, cache_path, *args, **kwargs)
+
+        with patched(self._cls, "__call__", recording_call), patched(precompile, "load", checked_load), \
+                patched(internals, "load", checked_load):
             yield
 
     def other_api_message(self, exc: BaseException) -> str | None:

@@ -28,6 +28,82 @@ class OtherApiError(TypeError):
     the rewrite); classified by the rule ``other-precompile-api``."""
 
 
+class OtherTorchArtifactError(ValueError):
+    """A script loads a pair that another torch series made (one line: which torch made it and
+    this one); classified by the rule ``artifact-other-torch``."""
+
+
+# The largest report beside an artifact that is read to name the torch that made it (the
+# library's export writes NAME.json beside NAME.py; ArtifactFiles::kMaxReportBytes).
+MAX_REPORT_BYTES = 128 << 20
+
+APIS = {"precompile-call": ("2.14", "precompile(fn, *example_inputs)"),
+        "capture-load": ("2.15", "capture(...) / load(artifact_path, cache_path)")}
+
+
+def series(version: str) -> str:
+    """'2.15.0+cu132' -> '2.15'."""
+    return ".".join(version.split("+")[0].split(".")[:2])
+
+
+def maker(cache: bytes, report: dict | None) -> tuple[str, str] | None:
+    """(the torch that made a pair in words, its series), where it can be told: the report the
+    studio exported beside it names the torch (worker.torch, else provenance.torch.version);
+    otherwise the cache envelope names the API (torch 2.15 writes a ``tracer`` field, 2.14 does
+    not); None where neither can be read (precompile's own load reports what it finds)."""
+    import io
+
+    if isinstance(report, dict):
+        worker = report.get("worker") if isinstance(report.get("worker"), dict) else {}
+        prov = report.get("provenance") if isinstance(report.get("provenance"), dict) else {}
+        version = worker.get("torch") or (prov.get("torch") or {}).get("version")
+        if isinstance(version, str) and version:
+            return f"torch {version}", series(version)
+    try:
+        import torch
+
+        blob = torch.load(io.BytesIO(cache), weights_only=True)
+    except Exception:  # noqa: BLE001 - unreadable: load says so itself
+        return None
+    if not isinstance(blob, dict) or blob.get("format") != "torch.compiler.precompile":
+        return None
+    api = "capture-load" if "tracer" in blob else "precompile-call"
+    made, words = APIS[api]
+    return f"torch {made}'s {words} (its cache {'has' if api == 'capture-load' else 'has no'} tracer field)", made
+
+
+def refuse_other_torch(cache: bytes, report: dict | None, what: str) -> None:
+    """Raises OtherTorchArtifactError when the pair ``what`` was made by another torch series than
+    this one: precompile does not check which torch made an artifact (its kernels and graph code
+    were generated for that torch)."""
+    import torch
+
+    made = maker(cache, report)
+    here = series(torch.__version__)
+    if made is None or made[1] == here:
+        return
+    raise OtherTorchArtifactError(
+        f"{what} was made by {made[0]} and this environment runs torch {torch.__version__}: precompile "
+        f"does not check which torch made an artifact, so load it with torch {made[1]} (--python-env) "
+        "or capture it again here")
+
+
+def sidecar_report(artifact_path: str) -> dict | None:
+    """The report the studio's export wrote beside NAME.py (NAME.json), if any and readable."""
+    import json
+    import os
+
+    path = os.path.splitext(os.fspath(artifact_path))[0] + ".json"
+    try:
+        if os.path.getsize(path) > MAX_REPORT_BYTES:
+            return None
+        with open(path, encoding="utf-8") as f:
+            report = json.load(f)
+    except (OSError, ValueError, TypeError):
+        return None
+    return report if isinstance(report, dict) else None
+
+
 class PrecompileFrontEnd:
     """What the worker needs of one precompile API."""
 
@@ -45,7 +121,8 @@ class PrecompileFrontEnd:
 
     def recording(self, record: Record) -> contextlib.AbstractContextManager:
         """For a script's run: every capture it makes through the public API goes through
-        ``record``; the script still sees the API's own results and exceptions."""
+        ``record``; the script still sees the API's own results and exceptions. Every load it
+        makes of a pair another torch series made is refused (refuse_other_torch)."""
         raise NotImplementedError
 
     def other_api_message(self, exc: BaseException) -> str | None:

@@ -28,10 +28,11 @@ Per node: name, op, target, inputs, shape, dtype, stride, device (for a tuple-va
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from precompile_studio.capture.stacks import frames_table
+from precompile_studio.common.inputs import dynamic_marks, leaf_names
 
 _DTYPE_NAMES: dict[Any, str] = {}
 
@@ -84,27 +85,23 @@ def _scalar(v):
 
 def _leaf_names(probe) -> list[str]:
     """Display names of the user-input leaves, in placeholder order ('x', "batch['ids']")."""
+    try:
+        return leaf_names(tuple(probe.args or ()), probe.argnames)
+    except Exception:  # noqa: BLE001 - unnamed: the placeholders say input[j]
+        return []
+
+
+def _leaf_marks(probe) -> list[list[dict]]:
+    """Each user-input leaf's dims marked with mark_unbacked (common.inputs.dynamic_marks), in
+    placeholder order; [] for a leaf with none."""
     import torch
     import torch.utils._pytree as pytree
 
-    args = probe.args or ()
-    positions = [i for i, a in enumerate(args) if not isinstance(a, torch.nn.Module)]
-    user_inputs = tuple(args[i] for i in positions)
     try:
-        leaves, _ = pytree.tree_flatten_with_path(user_inputs)
-    except Exception:
+        user = tuple(a for a in (probe.args or ()) if not isinstance(a, torch.nn.Module))
+        return [dynamic_marks(t) if isinstance(t, torch.Tensor) else [] for t in pytree.tree_flatten(user)[0]]
+    except Exception:  # noqa: BLE001 - unknown: the placeholders' symbols still show
         return []
-    out = []
-    for path, _leaf in leaves:
-        if not path:
-            out.append("input")
-            continue
-        first = path[0]
-        idx = getattr(first, "idx", None)
-        base = probe.argnames[positions[idx]] if idx is not None and idx < len(positions) else "input"
-        rest = pytree.keystr(tuple(path[1:])) if len(path) > 1 else ""
-        out.append(base + rest)
-    return out
 
 
 def _qualify(probe, torch_name: str, module_index: int | None = None) -> str:
@@ -161,6 +158,7 @@ class _Names:
     leaves: list[str]
     constants: dict
     grad_indices: list[int] | None
+    marks: list[list[dict]] = field(default_factory=list)  # each leaf's mark_unbacked dims
 
 
 def _names(probe) -> _Names:
@@ -176,7 +174,7 @@ def _names(probe) -> _Names:
                   qual_params=[_qualify(probe, n) for n in param_names],
                   qual_buffers=[_qualify(probe, n) for n in buffer_names],
                   aliases=aliases, leaves=_leaf_names(probe), constants=_constant_names(probe),
-                  grad_indices=grad_indices)
+                  grad_indices=grad_indices, marks=_leaf_marks(probe))
 
 
 def _output_role(i: int, n_out: int, names: _Names) -> dict:
@@ -256,6 +254,11 @@ def _placeholder(d: dict, i: int, names: _Names) -> None:
     j = i - n_params - n_buffers
     d["kind"] = "input"
     d["qualname"] = names.leaves[j] if j < len(names.leaves) else f"input[{j}]"
+    marks = names.marks[j] if j < len(names.marks) else []
+    if marks:
+        shape = d.get("shape") or []
+        # each marked dim with the symbol the capture gave it (u0): one artifact serves any size
+        d["dynamic"] = [{**m, "symbol": str(shape[m["dim"]]) if m["dim"] < len(shape) else None} for m in marks]
 
 
 def _kind(d: dict, node, names: _Names, placeholder_index: int) -> None:

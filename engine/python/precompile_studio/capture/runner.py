@@ -23,6 +23,7 @@ from precompile_studio.capture.lowering import map_python_code
 from precompile_studio.capture.probe import CaptureProbe, arg_names
 from precompile_studio.common.calls import fresh_copy
 from precompile_studio.common.devices import tensor_devices
+from precompile_studio.common.inputs import nested_input_error
 from precompile_studio.contract.checker import CheckSession
 from precompile_studio.contract.classify import classify
 from precompile_studio.contract.violations import Context
@@ -224,6 +225,7 @@ def _extract(rec: CaptureRecord, probe: CaptureProbe, backend: str, exc_out, scr
     t3 = time.perf_counter()
     rec.timings["inspect_cache"] = t3 - t2
     if exc_out is not None:
+        exc_out = nested_input_error(exc_out, tuple(probe.args or ()), probe.argnames)
         rec.status, rec.violation = classify(exc_out, script_path, ctx)
         rec.exception = exc_out
     t4 = time.perf_counter()
@@ -280,6 +282,7 @@ def verify_record(
             may_mutate=_may_mutate(rec, graph_may_mutate),
             devices=rec.devices,
             profile=_profiler(rec) if profile else None,
+            graph=rec.graph if isinstance(rec.graph, dict) else None,
         )
     except Exception as e:  # noqa: BLE001 - a bug here must not lose the capture
         from precompile_studio.common.errors import describe
@@ -316,7 +319,7 @@ def _shapes_kept(runtime_inputs: Callable[[], tuple] | None, into: list) -> Call
         return None
 
     def call() -> tuple:
-        from precompile_studio.capture.specialise import leaf_shapes
+        from precompile_studio.common.inputs import leaf_shapes
 
         args = runtime_inputs()
         try:

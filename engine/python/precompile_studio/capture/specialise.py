@@ -40,6 +40,7 @@ from typing import Any
 
 from precompile_studio.capture.stacks import StackWalker
 from precompile_studio.common.frames import owner
+from precompile_studio.common.inputs import leaf_names, leaf_shapes
 
 MAX_GUARDS = 64      # guards reported per capture (the false ones first)
 MAX_FRAMES = 12      # frames kept per guard, innermost first
@@ -63,33 +64,6 @@ def frames_in_fn(walker: StackWalker, frame) -> list[dict] | None:
         return None
     return [{"role": owner(file, module, walker.script_path), "file": file, "line": line, "function": function}
             for file, line, function, module in walked[:MAX_FRAMES]]
-
-
-def leaf_names(args: tuple, argnames: list[str]) -> list[str]:
-    """The user's name of each leaf precompile flattens from the non-module arguments, in its
-    order: ``x``, ``batch['ids']``, ``xs[1]``."""
-    import torch
-    import torch.utils._pytree as pytree
-
-    positions = [i for i, a in enumerate(args) if not isinstance(a, torch.nn.Module)]
-    user = tuple(args[i] for i in positions)
-    names = []
-    for path, _leaf in pytree.tree_flatten_with_path(user)[0]:
-        first = path[0].idx if path and hasattr(path[0], "idx") else None
-        base = (argnames[positions[first]] if first is not None and positions[first] < len(argnames)
-                else f"arg{positions[first] if first is not None else '?'}")
-        names.append(base + pytree.keystr(path[1:]))
-    return names
-
-
-def leaf_shapes(args: tuple) -> list[tuple[int, ...] | None]:
-    """Each flattened user-input leaf's shape (None for a non-tensor), as precompile flattens them."""
-    import torch
-    import torch.utils._pytree as pytree
-
-    user = tuple(a for a in args if not isinstance(a, torch.nn.Module))
-    return [tuple(int(s) for s in t.shape) if isinstance(t, torch.Tensor) else None
-            for t in pytree.tree_flatten(user)[0]]
 
 
 def _ops(graph) -> list[str]:

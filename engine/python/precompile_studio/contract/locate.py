@@ -135,7 +135,7 @@ def _offending_targets(message: str, key: str) -> list[str]:
 _ELSEWHERE = object()  # a rule's own way found nothing: the general ways apply
 
 _EXAMPLE_MARKS = ("mark-dynamic-unsupported", "specialize-on-unsupported", "unbacked-subclass",
-                  "unbacked-memory-format")
+                  "unbacked-memory-format", "nested-tensor-input", "nested-tensor-example")
 _SETTINGS = {"unknown-backend": "backend", "unbacked-needs-inductor": "backend",
              "unknown-tracer": "tracer", "tracer-not-implemented": "tracer", "capture-tracer-type": "tracer"}
 

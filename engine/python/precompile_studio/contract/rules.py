@@ -63,7 +63,9 @@ each invariant for real, so a drift in torch's wording fails the tests.
 | python-code-malformed-metadata | 7 | PrecompileError | load | "python_code … calling-convention metadata is malformed" (2.15) |
 | cache-tracer-mismatch | 7 | PrecompileError | load | "cache tracer … does not match the python_code tracer" (2.15) |
 | dynamo-front-end | - | PrecompileError | capture | the multi-graph (Dynamo) artifact's refusals (2.15, not reachable from capture yet) |
+| nested-tensor-example | 3 | ValueError | capture | the studio's own: an input is nested and torch failed in its own words |
 | other-precompile-api | - | TypeError | call | the studio's own: a script calls the other torch version's API (api/) |
+| artifact-other-torch | - | ValueError | load | the studio's own: a script loads a pair another torch series made (api/) |
 | internal | - | PrecompileError | any | "internal: " |
 
 Warnings (logger ``torch._precompile``; at load the load goes on, JIT from python_code; 2.15
@@ -390,6 +392,15 @@ RULES: tuple[Rule, ...] = (
          fix="Pass a padded dense tensor (torch.nested.to_padded_tensor) with a mask, or run "
              "the nested part outside fn.",
          torch=("2.15",)),
+    Rule("nested-tensor-example", 3, "ValueError", "capture",
+         "example input … is a nested tensor (torch.nested): …",
+         pattern=r"example input .* is a nested tensor \(torch\.nested\)",
+         explanation="A nested (jagged) tensor has no fixed shape to capture, and precompile's "
+                     "contract takes dense tensors; where torch fails on one in words of its own "
+                     "(a kernel missing for NestedTensorCPU), the studio names the input.",
+         fix="Pass a padded dense tensor (torch.nested.to_padded_tensor) with a mask, or run "
+             "the nested part outside fn.",
+         torch=()),
     Rule("other-precompile-api", None, "TypeError", "call",
          "this script … torch 2.1… precompile API",
          pattern=r"this script (calls|uses) torch 2\.1\d's precompile API",
@@ -398,6 +409,17 @@ RULES: tuple[Rule, ...] = (
                      "capture(...) / load(artifact_path, cache_path). The message shows the rewrite.",
          fix="Rewrite the call for this environment's torch as the message shows, or run the "
              "script with an environment of the torch it was written for (--python-env).",
+         torch=()),
+    Rule("artifact-other-torch", None, "ValueError", "load",
+         "… was made by torch … and this environment runs torch …",
+         pattern=r"the artifact\b.* was made by torch .+ and this environment runs torch ",
+         explanation="An artifact holds graph code and kernels generated for the torch that made "
+                     "it, and precompile does not check which torch that was (a pair often loads "
+                     "in another release, with nothing to say it computes the same). The studio "
+                     "refuses it, naming the torch from the report exported beside it, else from "
+                     "the cache envelope (torch 2.15 writes a tracer field, 2.14 does not).",
+         fix="Load the pair with the torch that made it (--python-env), or capture it again with "
+             "this one.",
          torch=()),
     Rule("internal", None, "PrecompileError", "any", "internal: ",
          explanation="An internal consistency check of precompile failed (a torch bug)."),

@@ -15,6 +15,7 @@ import platform
 import sys
 from typing import Any
 
+from precompile_studio.common.inputs import dynamic_marks
 from precompile_studio.script import environment
 
 # A description is bounded: a script may pass a list of thousands of tensors.
@@ -48,25 +49,6 @@ def _tensor(t) -> dict:
     if marks:
         d["dynamic"] = marks
     return d
-
-
-def dynamic_marks(t) -> list[dict]:
-    """The dims ``torch._dynamo.decorators.mark_unbacked`` marked on a tensor (captured as unbacked
-    sizes: one artifact serves any size of them), each {dim, shape_id, min, max}, in dim order;
-    the attributes the decorator sets, read as precompile reads them."""
-    dims = set(getattr(t, "_dynamo_unbacked_indices", None) or ())
-    dims |= set(getattr(t, "_dynamo_strict_unbacked_indices", None) or ())
-    if not dims:
-        return []
-    shape_ids = getattr(t, "_dynamo_shape_ids", None) or {}
-    bounds = getattr(t, "_dynamo_unbacked_bounds", None) or {}
-    out = []
-    for dim in sorted(dims):
-        lo, hi = bounds.get(dim, (None, None))
-        sid = shape_ids.get(dim)
-        out.append({"dim": int(dim), "shape_id": None if sid is None else str(sid),
-                    "min": None if lo is None else int(lo), "max": None if hi is None else int(hi)})
-    return out
 
 
 def _module(m) -> dict:

@@ -11,7 +11,9 @@ A capture's ``status`` says what came of the whole capture, verification include
 - ``mismatch``: the artifact ran but differs from eager fn (verify.status "mismatch", or
   verify.runtime.matches_eager is False), or a perturbed trial measured it computing a wrong
   answer where eager does not (verify.perturbed.diverged: the artifact is specialised to the
-  example's values; a hazard without such a measurement stays a warning);
+  example's values; a hazard without such a measurement stays a warning), or a marked dim at
+  another size did (verify.resized.diverged: a trial wrong at other sizes, or independently
+  marked dims at unequal sizes that the artifact accepted where eager fn refuses);
 - ``ok``: none of these, verification skipped included -- and a numerics drift: where the
   artifact differs from eager beyond tolerance, the accuracy judge (accuracy.py) compares both
   with a float64 run of eager; "wrong" is a mismatch, but "numerics drift" (the backend's
@@ -137,6 +139,22 @@ def _perturbed_mismatch(perturbed: dict) -> dict:
             "location": None}
 
 
+def _resized_mismatch(resized: dict) -> dict:
+    """A marked dim at another size measured wrong, or independently marked dims whose unequal
+    sizes the artifact accepted where eager fn refuses: a mismatch naming the trial."""
+    trial = next((t for t in resized.get("trials") or [] if t.get("status") in ("accepted", "diverged")), {})
+    note = _first_line(trial.get("note")) or "the artifact and eager fn disagree"
+    if trial.get("status") == "accepted":
+        a, b = trial.get("dims") or ("a dim", "another")
+        tie = trial.get("tie") or {}
+        at = f" ({tie['op']} at line {tie['line']} needs them equal)" if tie.get("line") else ""
+        return {"where": "verify", "invariant": 3, "rule": "unshared-shape-id", "kind": None,
+                "message": f"{a} and {b} are marked independently{at}: {note}",
+                "location": {"file": tie["file"], "line": tie["line"]} if tie.get("line") else None}
+    return {"where": "verify", "invariant": 3, "rule": "resized-divergence", "kind": None,
+            "message": f"at other sizes of the marked dims, {note}", "location": None}
+
+
 def _runtime_differs(rt: dict) -> str:
     entries = rt.get("outputs")
     if not entries:
@@ -169,6 +187,8 @@ def _causes(status: str, violation: dict | None, verify: dict | None) -> list[tu
         out.append(("mismatch", _mismatch("verify", _judged(verify))))
     elif (verify.get("perturbed") or {}).get("diverged") is True:
         out.append(("mismatch", _perturbed_mismatch(verify["perturbed"])))
+    elif (verify.get("resized") or {}).get("diverged") is True:
+        out.append(("mismatch", _resized_mismatch(verify["resized"])))
     rt = verify.get("runtime")
     if isinstance(rt, dict):
         rs = rt.get("status")

@@ -197,31 +197,46 @@ def _trial(fn, artifact, snapshot, names, seed, i, kind, desc, context, shared, 
     args = _perturbed_args(snapshot, kind, seed, shared, summary)
     if args is None:
         return None, None
-    eager_args, art_args = args
     summary["ran"] = True
     trial: dict = {"kind": kind, "inputs": desc}
-    call_seed = seed + 17 + i
-    outs = _trial_calls(fn, artifact, eager_args, art_args, call_seed, context, trial)
-    compared = _trial_compare(trial, outs, eager_args, art_args, names, shared) if outs is not None else None
-    if compared is not None:
-        # Outside the tight tolerance: judged against float64 as the example is.
-        outputs, st, entries, le, la = compared
-        groups = {"outputs": outputs, "grads": st["grads"], "buffers": st["buffers"], "inputs": st["inputs"]}
-        acc = _judge(fn, snapshot, names, (seed + 101, call_seed), kind, groups,
-                     {"outputs": dict(zip((e["name"] for e in outputs), le)), **state_tensors(eager_args, names)},
-                     {"outputs": dict(zip((e["name"] for e in outputs), la)), **state_tensors(art_args, names)})
-        _follow_judge(trial, acc, entries)
+    # the judge's float64 run starts from the trial's inputs again, untouched by its calls: the
+    # same draws from the same seed (models as the snapshot holds them: the float64 copy copies
+    # everything it casts)
+    remake = lambda: perturb(snapshot, kind, _generator(seed), copy_models=False)[0]  # noqa: E731
+    judged_trial(fn, artifact, args, remake, names, seed + 17 + i, context, shared, trial)
     return trial, ((desc, trial["note"]) if trial["status"] == "diverged" else None)
+
+
+def judged_trial(fn, artifact, args: tuple[tuple, tuple], remake: Callable[[], tuple], names, call_seed: int,
+                 context, shared: bool, trial: dict) -> None:
+    """One trial on other inputs, judged as the example is; fills ``trial`` (status, note, figures).
+
+    ``args``: (eager's inputs, the artifact's), one tuple twice when shared; ``remake()``: the same
+    inputs again, untouched, for the float64 judge."""
+    eager_args, art_args = args
+    outs = trial_calls(fn, artifact, eager_args, art_args, call_seed, context, trial)
+    compared = compare_trial(trial, outs, eager_args, art_args, names, shared) if outs is not None else None
+    if compared is None:
+        return
+    # Outside the tight tolerance: judged against float64 as the example is.
+    outputs, st, entries, le, la = compared
+    groups = {"outputs": outputs, "grads": st["grads"], "buffers": st["buffers"], "inputs": st["inputs"]}
+    eager = {"outputs": dict(zip((e["name"] for e in outputs), le)), **state_tensors(eager_args, names)}
+    art = {"outputs": dict(zip((e["name"] for e in outputs), la)), **state_tensors(art_args, names)}
+    _follow_judge(trial, accuracy.judge_call(fn, remake(), names, call_seed, groups, eager, art), entries)
+
+
+def _generator(seed: int):
+    import torch
+
+    return torch.Generator().manual_seed(seed + 101)  # the same fresh values for every kind (and the judge)
 
 
 def _perturbed_args(snapshot, kind: str, seed: int, shared: bool, summary: dict) -> tuple[tuple, tuple] | None:
     """(eager's, the artifact's) perturbed inputs, one tuple when shared; None where there are
     none (summary["reason"] says why)."""
-    import torch
-
-    gen = torch.Generator().manual_seed(seed + 101)  # the same fresh values for every kind (and _judge)
     try:
-        args, changed = perturb(snapshot, kind, gen, copy_models=not shared)
+        args, changed = perturb(snapshot, kind, _generator(seed), copy_models=not shared)
         # perturb already made eager's copy; the artifact needs a second one unless shared
         eager_args = args
         art_args = args if shared else fresh_copy(args)
@@ -234,7 +249,7 @@ def _perturbed_args(snapshot, kind: str, seed: int, shared: bool, summary: dict)
     return eager_args, art_args
 
 
-def _trial_calls(fn, artifact, eager_args, art_args, call_seed: int, context, trial: dict) -> tuple | None:
+def trial_calls(fn, artifact, eager_args, art_args, call_seed: int, context, trial: dict) -> tuple | None:
     """(eager's outputs, the artifact's) under the trial's seed; None where a call raised: eager
     fn refusing the values skips the trial (no verdict), the artifact raising is a divergence."""
     with rng_fork():
@@ -257,7 +272,7 @@ def _trial_calls(fn, artifact, eager_args, art_args, call_seed: int, context, tr
     return out_e, out_a
 
 
-def _trial_compare(trial: dict, outs: tuple, eager_args, art_args, names, shared: bool) -> tuple | None:
+def compare_trial(trial: dict, outs: tuple, eager_args, art_args, names, shared: bool) -> tuple | None:
     """The outputs and what the calls changed (never the parameters), eager's against the
     artifact's. Another structure is a divergence and a match within the tight tolerance an ok
     trial (None); otherwise (outputs, state, entries, eager's leaves, the artifact's) to judge."""
@@ -291,7 +306,7 @@ def _follow_judge(trial: dict, acc: dict, entries: list[dict]) -> None:
     elif verdict == accuracy.VERDICTS["drift"]:
         trial.update(status="drift", note=acc.get("message") or "numerics drift")
     elif verdict == accuracy.VERDICTS["wrong"]:
-        trial.update(status="diverged", note=_evidence(acc))
+        trial.update(status="diverged", note=evidence(acc))
     else:
         # No float64 verdict (eager fn cannot run in float64): only a difference no rounding makes.
         worst = max(entries, key=lambda e: _relative(e["result"]))
@@ -306,19 +321,7 @@ def _follow_judge(trial: dict, acc: dict, entries: list[dict]) -> None:
                 "under a tenth of the value: rounding (no float64 verdict)"))
 
 
-def _judge(fn, snapshot, names, seeds: tuple[int, int], kind: str, groups: dict, eager: dict, art: dict) -> dict:
-    """The accuracy judge on a trial: eager fn on a float64 copy of the same perturbed inputs.
-
-    ``seeds``: the trial's generator seed (its values) and the seed its calls ran under."""
-    import torch
-
-    # the trial's inputs again, untouched by its calls: the same draws from the same seed (models
-    # as the snapshot holds them: the float64 copy copies everything it casts)
-    fresh, _ = perturb(snapshot, kind, torch.Generator().manual_seed(seeds[0]), copy_models=False)
-    return accuracy.judge_call(fn, fresh, names, seeds[1], groups, eager, art)
-
-
-def _evidence(acc: dict) -> str:
+def evidence(acc: dict) -> str:
     """The wrong value's evidence: its name and both relative RMS errors against float64."""
     worst = [t for t in acc.get("tensors") or [] if t.get("verdict") == "wrong"][:1]
     if not worst:

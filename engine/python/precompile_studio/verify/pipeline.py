@@ -31,7 +31,8 @@ the capture's warnings); a load or call that fails ends the verification (``Out.
 6. Latency: the compared calls' times, plus a few more calls within the budget ("call",
    "call_eager").
 7. The contract checker's perturbed trials (perturbed.py), within the budget, when the example
-   matched.
+   matched; then the dims marked with mark_unbacked at other sizes, and independently marked
+   dims at unequal sizes (resized.py).
 8. ``runtime_inputs`` (runtime.py): call the artifact on them and report ok (and whether it matches eager on
    a copy) or the classified violation.
 """
@@ -407,6 +408,30 @@ def perturbed_trials(job: Job, out: Out, f: Callable, times: Times, location: di
     out.timings["perturbed"] = time.perf_counter() - t0
 
 
+def resized_trials(job: Job, out: Out, f: Callable, times: Times, graph: dict | None,
+                   location: dict | None) -> None:
+    """The marked dims at other sizes (resized.py; timed: "resized"), when the example matched;
+    nothing in the report where no dim is marked."""
+    if out.result["status"] != "ok":
+        return
+    from precompile_studio.verify.resized import resized_check
+
+    t0 = time.perf_counter()
+    try:
+        summary, warnings = resized_check(fn=job.fn, artifact=f, snapshot=job.snapshot, names=job.names,
+                                          seed=job.seed, context=job.ctx, budget=job.budget,
+                                          estimate_s=_trial_estimate(times.eager, times.artifact, job.shared),
+                                          shared=job.shared, devices=job.devices, graph=graph, location=location)
+    except Exception as exc:  # noqa: BLE001 - a checker bug must not lose the run
+        summary, warnings = {"ran": False, "marks": [], "trials": [], "diverged": None,
+                             "reason": f"checker error: {type(exc).__name__}: {exc}"}, []
+    if summary is None:
+        return
+    out.result["resized"] = summary
+    out.warnings.extend(warnings)
+    out.timings["resized"] = time.perf_counter() - t0
+
+
 # --------------------------------------------------------------------------- 8. runtime inputs
 def runtime_step(job: Job, out: Out, f: Callable, runtime_inputs: Callable[[], tuple],
                  location: dict | None) -> None:
@@ -434,6 +459,7 @@ def run_verify(
     may_mutate: bool | None = None,
     devices: list[str] | None = None,
     profile: Callable[[Callable, tuple], None] | None = None,
+    graph: dict | None = None,
 ) -> tuple[dict, dict, list[dict]]:
     """(verify dict, timings, warnings): the steps of the module's docstring, in order.
 
@@ -442,7 +468,8 @@ def run_verify(
     captured graph may write to its arguments (False: both calls share them); ``devices``: the
     example tensors' devices (common.devices.tensor_devices of the snapshot where not given);
     ``profile``: called last with the verified artifact and its arguments (``run --profile``,
-    verify/profile.py), where no call failed.
+    verify/profile.py), where no call failed; ``graph``: the captured graph (capture/graph.py),
+    where the resized trials look for the op that ties two marked dims.
     """
     shared = may_mutate is False
     job = new_job(fn, snapshot, argnames, seed, context, shared, work_s, deep, devices)
@@ -468,6 +495,7 @@ def run_verify(
         del args  # the perturbed trials make their own
         if perturb:
             perturbed_trials(job, out, f, times, perturb_location)        # 7
+        resized_trials(job, out, f, times, graph, perturb_location)
         if runtime_inputs is not None:
             runtime_step(job, out, f, runtime_inputs, runtime_location)   # 8
         if profile is not None:
