@@ -306,3 +306,19 @@ def test_pan_by_drag_and_zoom_by_wheel(browser, tmp_path):
     page._call("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": -200})
     page.wait_for(f"{scale} > {k0}")
     page.assert_clean()
+
+
+def test_a_marked_input_says_its_dynamic_dims(browser, tmp_path):
+    graph = page_graph("resnet18_inference.json")
+    x = next(n for n in graph["graph"]["node_list"] if n.get("kind") == "input")
+    x["dynamic"] = [{"dim": 0, "symbol": "u0", "shape_id": "batch", "min": 2, "max": None}]
+    page = browser.open(harness(tmp_path, graph))
+    page.eval("panel.expandAll()")
+    page.eval(f"panel.select({json.dumps(x['name'])})")
+    details = page.eval("document.querySelector('#g .ps-graph-details').textContent")
+    assert "dynamicdim 0 = u0 (shape_id batch, min 2) \u2014 any size" in details, details
+    # an input without marks has no such row
+    other = next(n for n in graph["graph"]["node_list"] if n.get("kind") == "parameter")
+    page.eval(f"panel.select({json.dumps(other['name'])})")
+    assert "dynamic" not in page.eval("document.querySelector('#g .ps-graph-details').textContent")
+    page.assert_clean()
