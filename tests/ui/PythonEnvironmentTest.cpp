@@ -77,6 +77,31 @@ TEST_F(UiPythonEnvironment, TheDialogChecksAsItIsTyped)
     EXPECT_TRUE(good.forFolder());
 }
 
+TEST_F(UiPythonEnvironment, TheDialogSaysWhichWorkerTheEnvironmentsTorchPicks)
+{
+    const QString env = makeUserEnv();
+    const QString site = QStringLiteral("venv/lib/python%1/site-packages")
+                             .arg(QString::fromStdString(ps::protocol::UserEnvironment::workerPythonVersion()));
+    ps::ui::PythonEnvironmentDialog none(env, dir.path(), true);
+    EXPECT_TRUE(none.verdict().contains("it has no torch: scripts run on the studio's own"))
+        << none.verdict().toStdString();
+
+    // torch's own version.py, read as text: nothing is imported
+    QDir().mkpath(dir.file(site + "/torch"));
+    dir.write(site + "/torch/version.py", "__version__ = '2.14.1+cu130'\n");
+    ps::ui::PythonEnvironmentDialog older(env, dir.path(), true);
+    EXPECT_FALSE(older.refused()) << older.verdict().toStdString();
+    EXPECT_TRUE(older.verdict().contains("its torch 2.14.1+cu130 runs on the studio's torch 2.14 worker"))
+        << older.verdict().toStdString();
+
+    dir.write(site + "/torch/version.py", "__version__ = '2.13.0'\n");
+    ps::ui::PythonEnvironmentDialog unsupported(env, dir.path(), true);
+    EXPECT_TRUE(unsupported.refused());
+    EXPECT_TRUE(unsupported.verdict().contains("Its torch 2.13.0 is one the studio has no worker for: the studio "
+                                               "runs torch 2.14 and 2.15"))
+        << unsupported.verdict().toStdString();
+}
+
 TEST_F(UiPythonEnvironment, AScriptRunsWithItsFoldersEnvironmentUnedited)
 {
     const QString env = makeUserEnv();

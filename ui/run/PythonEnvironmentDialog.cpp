@@ -1,5 +1,6 @@
 #include "ui/run/PythonEnvironmentDialog.h"
 
+#include "install/TorchSeries.h"
 #include "protocol/StartError.h"
 #include "protocol/UserEnvironment.h"
 
@@ -12,6 +13,9 @@
 #include <QRadioButton>
 #include <QVBoxLayout>
 
+#include <optional>
+#include <string>
+
 namespace ps::ui {
 
 PythonEnvironmentDialog::PythonEnvironmentDialog(
@@ -22,9 +26,9 @@ PythonEnvironmentDialog::PythonEnvironmentDialog(
     const QString python = QString::fromStdString(protocol::UserEnvironment::workerPythonVersion());
     auto* intro = new QLabel(tr("Scripts run with the studio's own Python %1 and torch. Name your project's "
                                 "environment (a venv folder made with python%1) to make its packages "
-                                "importable: transformers, timm, your own code. A torch in it must be the "
-                                "same build as the studio's; it is never imported twice.")
-                                 .arg(python));
+                                "importable: transformers, timm, your own code. A torch in it decides which of "
+                                "the studio's workers runs (%2); it is never imported twice.")
+                                 .arg(python, QString::fromStdString(install::TorchSeries::supportedWords())));
     intro->setWordWrap(true);
 
     m_path = new QLineEdit(current);
@@ -84,9 +88,27 @@ void PythonEnvironmentDialog::check()
         QStringList dirs;
         for (const auto& d : env.siteDirs)
             dirs << QString::fromStdString(d);
-        m_verdict->setText(tr("Usable: %1 goes on sys.path ahead of the studio's packages. Its torch, if it "
-                              "has one, is checked when the worker starts.")
-                               .arg(dirs.join(QStringLiteral(", "))));
+        // Its torch picks the worker (protocol::WorkerLocator): said here, before any run.
+        std::optional<std::string> version;
+        for (const auto& d : env.siteDirs)
+            if (!version)
+                version = install::TorchSeries::installedVersion(d);
+        const auto series = version ? install::TorchSeries::of(*version) : std::nullopt;
+        if (version && !version->empty() && !series) {
+            m_refused = true;
+            m_verdict->setText(tr("Its torch %1 is one the studio has no worker for: the studio runs %2. "
+                                  "Install one of those in it, or choose another environment.")
+                                   .arg(QString::fromStdString(*version),
+                                       QString::fromStdString(install::TorchSeries::supportedWords())));
+            m_verdict->setStyleSheet(QStringLiteral("color: #b3261e;"));
+            return;
+        }
+        const QString torch = series ? tr("its torch %1 runs on the studio's torch %2 worker")
+                                           .arg(QString::fromStdString(*version), QString::fromStdString(*series))
+            : version ? tr("its torch's version cannot be read: it is checked when the worker starts")
+                      : tr("it has no torch: scripts run on the studio's own");
+        m_verdict->setText(tr("Usable: %1 goes on sys.path ahead of the studio's packages; %2.")
+                               .arg(dirs.join(QStringLiteral(", ")), torch));
         m_verdict->setStyleSheet(QString());
     } catch (const protocol::StartError& e) {
         m_refused = true;
