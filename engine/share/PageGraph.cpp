@@ -49,9 +49,13 @@ json PageGraph::toJson(const model::Capture& capture)
     const auto tree = graph::ModuleTree::build(g);
 
     json kernels = json::object();
-    for (const auto& n : g.nodes())
+    json dynamic = json::object();  // a marked input's dims in words (GraphNode::dynamic)
+    for (const auto& n : g.nodes()) {
         if (!n.kernel.empty())
             kernels[n.name] = n.kernel;
+        if (!n.dynamic.empty())
+            dynamic[n.name] = n.dynamic;
+    }
 
     json lenses = json::array();
     for (const auto& lens : LensValues(g, capture).lenses())
@@ -67,7 +71,7 @@ json PageGraph::toJson(const model::Capture& capture)
     if (error.empty() && !g.complete())
         error = "the capture did not finish: the graph is partial";
     return {{"graph", section}, {"nodes", g.nodes().size()}, {"error", error}, {"kernels", std::move(kernels)},
-        {"lenses", std::move(lenses)},
+        {"dynamic", std::move(dynamic)}, {"lenses", std::move(lenses)},
         {"opening",
             {{"budget", graph::CollapseState::kOpeningBudget}, {"expanded", std::move(expanded)},
                 {"layout", PageLayout::of(g, tree, opening)}}}};

@@ -309,9 +309,12 @@ def test_pan_by_drag_and_zoom_by_wheel(browser, tmp_path):
 
 
 def test_a_marked_input_says_its_dynamic_dims(browser, tmp_path):
-    graph = page_graph("resnet18_inference.json")
-    x = next(n for n in graph["graph"]["node_list"] if n.get("kind") == "input")
+    capture = json.loads((FIXTURES / "resnet18_inference.json").read_text())
+    x = next(n for n in capture["graph"]["node_list"] if n.get("kind") == "input")
     x["dynamic"] = [{"dim": 0, "symbol": "u0", "shape_id": "batch", "min": 2, "max": None}]
+    marked = tmp_path / "marked.json"
+    marked.write_text(json.dumps(capture))
+    graph = page_graph(marked)  # the engine words the marks (GraphModel), as the window's details do
     page = browser.open(harness(tmp_path, graph))
     page.eval("panel.expandAll()")
     page.eval(f"panel.select({json.dumps(x['name'])})")

@@ -211,23 +211,9 @@
     return value === '' || value === null || value === undefined ? null : html('tr', null, html('th', { text: label }), html('td', { text: String(value) }));
   }
 
-  // The details box of one node; `info`: the panel's {tree, nodeJson, marks, kernels, lenses, frames}.
-  // A user input's dims marked with mark_unbacked, as the window says them:
-  // "dim 0 = u0 (shape_id batch, min 8) — any size"; '' for none.
-  function dynamicText(marks) {
-    if (!Array.isArray(marks)) return '';
-    const parts = marks.filter((m) => m && Number.isInteger(m.dim)).map((m) => {
-      const facts = [];
-      if (typeof m.shape_id === 'string' && m.shape_id) facts.push('shape_id ' + m.shape_id);
-      for (const bound of ['min', 'max']) if (Number.isInteger(m[bound])) facts.push(bound + ' ' + m[bound]);
-      return 'dim ' + m.dim + (typeof m.symbol === 'string' && m.symbol ? ' = ' + m.symbol : '') +
-        (facts.length ? ' (' + facts.join(', ') + ')' : '');
-    });
-    return parts.length ? parts.join(', ') + ' \u2014 any size' : '';
-  }
-
+  // The details box of one node; `info`: the panel's {tree, nodeJson, marks, kernels, dynamic, lenses, frames}.
   function showDetails(details, info, node) {
-    const { tree, nodeJson, marks, kernels, lenses, frames } = info;
+    const { tree, nodeJson, marks, kernels, dynamic, lenses, frames } = info;
     const n = nodeJson[node];
     const name = tree.names[node];
     details.textContent = '';
@@ -245,7 +231,7 @@
       const suffix = values.length > 1 ? ' ' + k : '';
       rows.push(row('shape' + suffix, listText(v.shape)), row('dtype' + suffix, v.dtype), row('stride' + suffix, listText(v.stride)));
     });
-    rows.push(row('dynamic', dynamicText(n.dynamic)));
+    rows.push(row('dynamic', dynamic[name] ? dynamic[name] + ' \u2014 any size' : ''));
     rows.push(row('device', n.device));
     rows.push(row('kernel', kernels[name]));
     for (const l of lenses) {

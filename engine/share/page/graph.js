@@ -44,6 +44,7 @@
     const nodeJson = tree.names.map((name) => listed.get(name) || { name });
     const frames = data.graph.frames || [];
     const kernels = data.kernels || {};
+    const dynamic = data.dynamic || {};
     const lenses = (data.lenses || []).map((l) => ({
       name: l.name,
       unit: l.unit,
@@ -315,7 +316,7 @@
     }
 
     function showDetails(node) {
-      fillDetails(details, { tree, nodeJson, marks, kernels, lenses, frames }, node);
+      fillDetails(details, { tree, nodeJson, marks, kernels, dynamic, lenses, frames }, node);
     }
 
     // ---- interaction ----

@@ -14,6 +14,9 @@ fit is listed in the report, with how to ask for it.
 """
 from __future__ import annotations
 
+import time
+from typing import Any
+
 FRACTION = 0.10     # of the work checked
 FLOOR_S = 1.0       # seconds every capture may spend on the optional checks
 SMALL_ELEMENTS = 1_000_000  # parameters, buffers and input tensors: 4 MB of float32
@@ -76,3 +79,32 @@ class VerifyBudget:
             out["how"] = HOW
         return out
 
+
+
+SKIPPED = object()  # budgeted(): the trial did not fit
+
+
+def budgeted(budget: VerifyBudget | None, estimate_s: float, devices, what: str, run) -> tuple[Any, float]:
+    """(run()'s result, the seconds it took: the next trial's estimate) where ``estimate_s`` fits
+    the budget (None: no budget), the devices waited for around it (common.devices); else
+    (SKIPPED, estimate_s), ``what`` noted as skipped."""
+    from precompile_studio.common.devices import synchronize
+
+    if budget is not None and not budget.fits(estimate_s):
+        budget.skip(what)
+        return SKIPPED, estimate_s
+    synchronize(devices)
+    t0 = time.perf_counter()
+    try:
+        result = run()
+    finally:
+        synchronize(devices)
+        elapsed = time.perf_counter() - t0
+        if budget is not None:
+            budget.spend(elapsed)
+    return result, elapsed
+
+
+def over_budget(estimate_s: float) -> str:
+    """A skipped trial's reason."""
+    return f"over the verification budget (about {estimate_s:.2g} s a trial)"

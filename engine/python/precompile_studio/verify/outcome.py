@@ -29,6 +29,7 @@ message names the first capture with that status and its cause, in one line.
 from __future__ import annotations
 
 from precompile_studio.verify.accuracy import VERDICTS
+from precompile_studio.verify.resized import finding
 
 SEVERITY = {"ok": 0, "mismatch": 1, "violation": 2, "error": 3}
 
@@ -141,18 +142,11 @@ def _perturbed_mismatch(perturbed: dict) -> dict:
 
 def _resized_mismatch(resized: dict) -> dict:
     """A marked dim at another size measured wrong, or independently marked dims whose unequal
-    sizes the artifact accepted where eager fn refuses: a mismatch naming the trial."""
+    sizes the artifact accepted where eager fn refuses: a mismatch saying the trial's finding."""
     trial = next((t for t in resized.get("trials") or [] if t.get("status") in ("accepted", "diverged")), {})
-    note = _first_line(trial.get("note")) or "the artifact and eager fn disagree"
-    if trial.get("status") == "accepted":
-        a, b = trial.get("dims") or ("a dim", "another")
-        tie = trial.get("tie") or {}
-        at = f" ({tie['op']} at line {tie['line']} needs them equal)" if tie.get("line") else ""
-        return {"where": "verify", "invariant": 3, "rule": "unshared-shape-id", "kind": None,
-                "message": f"{a} and {b} are marked independently{at}: {note}",
-                "location": {"file": tie["file"], "line": tie["line"]} if tie.get("line") else None}
-    return {"where": "verify", "invariant": 3, "rule": "resized-divergence", "kind": None,
-            "message": f"at other sizes of the marked dims, {note}", "location": None}
+    f = finding({"status": "diverged", **trial}, None)
+    return {"where": "verify", "invariant": 3, "rule": f["rule"], "kind": None,
+            "message": _first_line(f["message"]), "location": f["location"]}
 
 
 def _runtime_differs(rt: dict) -> str:

@@ -25,14 +25,13 @@ with how to ask for them.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from typing import Any
 
 from precompile_studio.common.calls import compare_values, fresh_copy, leaves, rng_fork, seeded_call, summarise
-from precompile_studio.common.devices import synchronize
 from precompile_studio.common.state import compare_state, state_tensors
 from precompile_studio.verify import accuracy
+from precompile_studio.verify.budget import SKIPPED, budgeted, over_budget
 
 FIX_PERTURBED = ("Find what fn computed in Python from the example's values (see the other "
                  "warnings) and keep it in tensor ops or pass it in as an input; if fn seeds or "
@@ -155,20 +154,14 @@ def perturbed_check(
     summary: dict = {"ran": False, "trials": [], "diverged": None}
     first_bad = None
     for i, (kind, desc) in enumerate(TRIALS):
-        if budget is not None and not budget.fits(estimate_s):
+        out, estimate_s = budgeted(budget, estimate_s, devices, f"perturbed trial {kind}",
+                                   lambda i=i, kind=kind, desc=desc: _trial(fn, artifact, snapshot, names, seed, i,
+                                                                            kind, desc, context, shared, summary))
+        if out is SKIPPED:
             summary["trials"].append({"kind": kind, "inputs": desc, "status": "skipped",
-                                      "reason": f"over the verification budget (about {estimate_s:.2g} s a trial)"})
-            budget.skip(f"perturbed trial {kind}")
+                                      "reason": over_budget(estimate_s)})
             continue
-        synchronize(devices)
-        t0 = time.perf_counter()
-        try:
-            trial, bad = _trial(fn, artifact, snapshot, names, seed, i, kind, desc, context, shared, summary)
-        finally:
-            synchronize(devices)
-            estimate_s = time.perf_counter() - t0
-            if budget is not None:
-                budget.spend(estimate_s)
+        trial, bad = out
         if trial is None:
             break
         summary["trials"].append(trial)

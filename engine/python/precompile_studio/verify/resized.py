@@ -24,14 +24,13 @@ Within the verification budget, like the perturbed trials: a trial is two calls.
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from precompile_studio.common.calls import fresh_copy, rng_fork, seeded_call
-from precompile_studio.common.devices import synchronize
 from precompile_studio.common.inputs import dynamic_marks, leaf_names
+from precompile_studio.verify.budget import SKIPPED, budgeted, over_budget
 from precompile_studio.verify.perturbed import _fresh_values, judged_trial
 
 MAX_PAIRS = 4  # independent pairs tried at unequal sizes, at most
@@ -192,24 +191,7 @@ class Trials:
     context: Any
     shared: bool
     budget: Any
-    estimate_s: float
     devices: tuple | list
-
-
-def _timed(tr: Trials, what: str, run: Callable[[], dict]) -> dict | None:
-    """run() within the budget (None, noted as skipped, where it does not fit)."""
-    if tr.budget is not None and not tr.budget.fits(tr.estimate_s):
-        tr.budget.skip(what)
-        return None
-    synchronize(tr.devices)
-    t0 = time.perf_counter()
-    try:
-        return run()
-    finally:
-        synchronize(tr.devices)
-        tr.estimate_s = time.perf_counter() - t0
-        if tr.budget is not None:
-            tr.budget.spend(tr.estimate_s)
 
 
 def _args(tr: Trials, sizes: dict, seed: int) -> tuple[tuple, tuple]:
@@ -228,7 +210,7 @@ def _other_sizes_trial(tr: Trials, marks: list[Mark], sizes: dict, i: int) -> di
     return trial
 
 
-def _unequal_trial(tr: Trials, marks: list[Mark], a: Mark, b: Mark, size: int, i: int,
+def _unequal_trial(tr: Trials, a: Mark, b: Mark, size: int, i: int,
                    graph: dict | None, kind: str = "unequal-sizes") -> dict:
     sizes = {(b.leaf, b.dim): size}
     trial: dict = {"kind": kind, "sizes": f"{a.label()} = {a.size}, {b.label()} = {size}",
@@ -286,7 +268,7 @@ def resized_check(*, fn: Callable, artifact: Callable, snapshot: tuple, names: l
     if not marks:
         return None, []
     groups = groups_of(marks)
-    tr = Trials(fn, artifact, snapshot, names, seed, context, shared, budget, estimate_s, devices)
+    tr = Trials(fn, artifact, snapshot, names, seed, context, shared, budget, devices)
     summary: dict = {"ran": False, "marks": [{"input": m.name, "dim": m.dim, "size": m.size,
                                               "shape_id": m.shape_id} for m in marks], "trials": []}
     sizes = {}
@@ -302,32 +284,32 @@ def resized_check(*, fn: Callable, artifact: Callable, snapshot: tuple, names: l
         s = other_size([b])
         if s is not None:
             plans.append((f"unequal sizes of {a.label()} and {b.label()}",
-                          lambda a=a, b=b, s=s, i=i: _unequal_trial(tr, marks, a, b, s, i, graph)))
+                          lambda a=a, b=b, s=s, i=i: _unequal_trial(tr, a, b, s, i, graph)))
     for i, g in enumerate(gr for gr in groups if len({m.leaf for m in gr}) > 1):
         a = g[0]
         b = next(m for m in g if m.leaf != a.leaf)
         s = other_size([b])
         if s is not None:
             plans.append((f"unequal sizes of {a.label()} and {b.label()} (shape_id {a.shape_id})",
-                          lambda a=a, b=b, s=s, i=i: _unequal_trial(tr, marks, a, b, s, 50 + i, graph,
+                          lambda a=a, b=b, s=s, i=i: _unequal_trial(tr, a, b, s, 50 + i, graph,
                                                                     "shared-unequal")))
     if not plans:
         summary["reason"] = "no other size fits the marks' bounds"
     for what, run in plans:
-        trial = _timed(tr, what, run)
-        if trial is None:
-            summary["trials"].append({"kind": what, "status": "skipped",
-                                      "reason": f"over the verification budget (about {tr.estimate_s:.2g} s a trial)"})
+        trial, estimate_s = budgeted(budget, estimate_s, devices, what, run)
+        if trial is SKIPPED:
+            summary["trials"].append({"kind": what, "status": "skipped", "reason": over_budget(estimate_s)})
             continue
         summary["ran"] = True
         summary["trials"].append(trial)
     bad = [t for t in summary["trials"] if t.get("status") in ("diverged", "accepted")]
     summary["diverged"] = bool(bad) if summary["ran"] else None
-    return summary, [_finding(t, location) for t in bad]
+    return summary, [finding(t, location) for t in bad]
 
 
-def _finding(trial: dict, location: dict | None) -> dict:
-    """The warning for a bad trial: unshared-shape-id (unequal sizes accepted) or resized-divergence."""
+def finding(trial: dict, location: dict | None) -> dict:
+    """The warning for a bad trial (its rule, message, fix and location; the capture's outcome says
+    the same): unshared-shape-id (unequal sizes accepted) or resized-divergence."""
     if trial["status"] == "accepted":
         a, b = trial["dims"]
         tie = trial.get("tie")
@@ -342,8 +324,8 @@ def _finding(trial: dict, location: dict | None) -> dict:
                 "location": ({"file": tie["file"], "line": tie["line"]} if tie and tie.get("line") else location),
                 "details": {"trial": trial}}
     return {"invariant": 3, "rule": "resized-divergence",
-            "message": (f"at other sizes of the dims marked with mark_unbacked ({trial.get('sizes')}), "
-                        f"{trial.get('note')}: the artifact does not serve every size the marks promise"),
+            "message": (f"{trial.get('note')} -- the artifact does not serve every size the mark_unbacked marks "
+                        "promise"),
             "fix": ("Find where fn reads a marked size into Python (int(x.shape[0]), a Python loop over it) "
                     "and keep it symbolic, or leave that dim static."),
             "location": location, "details": {"trial": trial}}
