@@ -28,7 +28,7 @@ test:
 	@cd $(BUILD) && ctest --output-on-failure -j2 --timeout 1200
 
 # The fast loop: the unit suites only (ctest label `unit`: no worker, no torch, no Python
-# embedded), about a minute of tests. `make test` stays the whole suite and what CI runs.
+# embedded; the lint checks and the torch-free Python tests with them), about a minute of tests. `make test` stays the whole suite and what CI runs.
 check: build
 	@cd $(BUILD) && ctest -L unit --output-on-failure -j2 --timeout 300
 
@@ -38,9 +38,12 @@ format:
 	@bash tests/support/check_format.sh --fix
 	@$(PYTHON_ENV)/bin/python -m ruff check --fix --quiet engine/python tests/python tests/bench tests/gallery tests/support tests/share tests/packaging
 
-# House style checked, nothing changed: what `make test` checks first (cxx_format, python_lint).
+# House style checked, nothing changed: what `make test` checks first (cxx_format, js_lint,
+# cxx_layers, python_lint).
 lint:
 	@bash tests/support/check_format.sh
+	@bash tests/support/check_js.sh
+	@python3 tests/support/check_layers.py
 	@$(PYTHON_ENV)/bin/python -m ruff check engine/python tests/python tests/bench tests/gallery tests/support tests/share tests/packaging
 
 bench: build

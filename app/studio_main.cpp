@@ -42,7 +42,7 @@ int studioMain(int argc, char** argv)
     // Global options (--library, --python-env) may come before or after the subcommand: every
     // subcommand, made below, inherits this and hands options it does not know to its parent.
     app.fallthrough();
-    app.footer("Exit codes of run (docs/ARCHITECTURE.md, \"Exit codes\"):\n"
+    app.footer("Exit codes of run (docs/design/exit-codes.md):\n"
                "  0  every capture ok, verification matched (numerics drift included: said, not\n"
                "     failed), runtime checks passed, the run stored\n"
                "  1  a violation (capture, load, call, runtime or the script itself), a mismatch\n"

@@ -15,9 +15,9 @@ file(WRITE "${OUTPUT}.tmp"
 "// Generated from ${name} by cmake/EmbedFile.cmake: do not edit.\n"
 "#include <cstddef>\n#include <string_view>\n\n"
 "namespace ps::embedded {\n"
-"namespace {\nconst unsigned char kBytes[] = {\n${bytes}0x00};\n}  // namespace\n"
+"namespace {\nconst unsigned char ${SYMBOL}Bytes[] = {\n${bytes}0x00};\n}  // namespace\n"
 "extern const std::string_view ${SYMBOL};\n"
-"const std::string_view ${SYMBOL}(reinterpret_cast<const char*>(kBytes), ${size});\n"
+"const std::string_view ${SYMBOL}(reinterpret_cast<const char*>(${SYMBOL}Bytes), ${size});\n"
 "}  // namespace ps::embedded\n")
 # Only a changed file is rewritten, so a rebuild does not recompile what did not change.
 file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)

@@ -19,10 +19,7 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string safe(std::string_view text)
-{
-    return library::TerminalText::safe(text);
-}
+using library::TerminalText;
 
 bool endsWith(const std::string& text, std::string_view end)
 {
@@ -36,7 +33,7 @@ bool writeFile(const std::string& path, const std::string& text, std::ostream& e
     file << text;
     file.close();
     if (!file) {
-        err << "precompile-studio: cannot write " << safe(path) << "\n";
+        err << "precompile-studio: cannot write " << TerminalText::safe(path) << "\n";
         return false;
     }
     return true;
@@ -60,7 +57,7 @@ int GraphExport::run(const library::ArtifactLibrary& library, const std::string&
 {
     const library::RunRecord record = library.show(o.run);
     const model::Report report = model::Report::fromJson(record.report);
-    const std::string where = safe(libraryPath) + ": run " + std::to_string(o.run);
+    const std::string where = TerminalText::safe(libraryPath) + ": run " + std::to_string(o.run);
     const bool dot = o.format == "dot" || (o.format.empty() && (endsWith(o.file, ".dot") || endsWith(o.file, ".gv")));
     std::optional<graph::MeasuredLens::Measure> lens;
     if (!o.lens.empty()) {
@@ -74,7 +71,7 @@ int GraphExport::run(const library::ArtifactLibrary& library, const std::string&
             if (graph::MeasuredLens::name(m) == o.lens)
                 lens = m;
         if (!lens) {
-            err << "precompile-studio: no lens " << safe(o.lens) << " (time, error or memory)\n";
+            err << "precompile-studio: no lens " << TerminalText::safe(o.lens) << " (time, error or memory)\n";
             return 2;
         }
     }
@@ -94,8 +91,8 @@ int GraphExport::run(const library::ArtifactLibrary& library, const std::string&
             std::string names;
             for (std::size_t i = 0; i < report.captures.size(); ++i)
                 names += (i ? ", " : "") + std::to_string(i) + " " + report.captures[i].name;
-            err << "precompile-studio: " << where << " has no capture " << safe(wanted)
-                << " (its captures: " << safe(names.empty() ? "none" : names) << ")\n";
+            err << "precompile-studio: " << where << " has no capture " << TerminalText::safe(wanted)
+                << " (its captures: " << TerminalText::safe(names.empty() ? "none" : names) << ")\n";
             return 1;
         }
     }
@@ -171,7 +168,7 @@ int GraphExport::run(const library::ArtifactLibrary& library, const std::string&
         out << dump(summary) << "\n";
     } else {
         for (const auto& file : written)
-            out << safe(file) << "\n";
+            out << TerminalText::safe(file) << "\n";
     }
     return 0;
 }

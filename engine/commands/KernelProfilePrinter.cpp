@@ -11,10 +11,7 @@ namespace ps::commands {
 
 namespace {
 
-std::string word(std::string_view s)
-{
-    return library::TerminalText::safe(s);
-}
+using library::TerminalText;
 
 std::string baseName(const std::string& path)
 {
@@ -29,9 +26,8 @@ std::string sourceLine(const graph::GraphModel& graph, const std::string& node)
     const int index = graph.indexOf(node);
     if (index < 0)
         return {};
-    for (const auto* f : graph.stackOf(index))
-        if (f->owner != "torch" && f->line > 0)
-            return baseName(f->file) + ":" + std::to_string(f->line);
+    if (const auto* f = graph.sourceFrame(index))
+        return baseName(f->file) + ":" + std::to_string(f->line);
     const auto& n = graph.nodes()[static_cast<std::size_t>(index)];
     return n.sourceLine > 0 ? baseName(n.sourceFile) + ":" + std::to_string(n.sourceLine) : std::string();
 }
@@ -54,7 +50,7 @@ void KernelProfilePrinter::print(std::ostream& out, const model::Capture& captur
         return;
     const auto& p = *capture.profile;
     if (p.calls == 0 || !p.error.empty()) {
-        out << "    profile: " << (p.calls == 0 ? "" : "partial: ") << word(p.error) << "\n";
+        out << "    profile: " << (p.calls == 0 ? "" : "partial: ") << TerminalText::safe(p.error) << "\n";
         if (p.calls == 0)
             return;
     }
@@ -81,7 +77,7 @@ void KernelProfilePrinter::print(std::ostream& out, const model::Capture& captur
     for (const auto* k : kernels) {
         char time[32];
         std::snprintf(time, sizeof time, "%9s", duration(k->selfUs).c_str());
-        out << "      " << time << "  " << word(k->name);
+        out << "      " << time << "  " << TerminalText::safe(k->name);
         if (k->count > 1)
             out << " x" << k->count;
         std::string nodes, where;
@@ -93,9 +89,9 @@ void KernelProfilePrinter::print(std::ostream& out, const model::Capture& captur
         }
         if (k->nodes.size() > 3)
             nodes += " (+" + std::to_string(k->nodes.size() - 3) + ")";
-        out << "  " << (nodes.empty() ? std::string("(no graph node named)") : word(nodes));
+        out << "  " << (nodes.empty() ? std::string("(no graph node named)") : TerminalText::safe(nodes));
         if (!where.empty())
-            out << "  " << word(where);
+            out << "  " << TerminalText::safe(where);
         out << "\n";
     }
     if (p.kernels.size() > kTop)

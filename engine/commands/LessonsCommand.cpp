@@ -25,12 +25,9 @@ namespace {
 
 /// Texts from the reports (messages, fixes, mismatch lines) and from the lessons folder are
 /// printed terminal-safe; JSON output stays exact.
-std::string safe(std::string_view text)
-{
-    return library::TerminalText::safe(text);
-}
+using library::TerminalText;
 
-constexpr std::size_t kEchoLimit = 256 * 1024;
+constexpr std::size_t kLessonEchoLimit = 256 * 1024;
 const auto& kWhich = LessonExpectation::kSides;
 
 std::optional<json> readJson(const fs::path& path, std::string& error)
@@ -72,14 +69,14 @@ int LessonsCommand::ls(const LessonsOptions& options, std::ostream& out, std::os
     for (const auto& l : lessons)
         width = std::max(width, l.name.size());
     for (const auto& l : lessons) {
-        out << safe(l.name) << std::string(width - l.name.size() + 2, ' ')
-            << (l.title.empty() ? "(no lesson.md)" : safe(l.title));
+        out << TerminalText::safe(l.name) << std::string(width - l.name.size() + 2, ' ')
+            << (l.title.empty() ? "(no lesson.md)" : TerminalText::safe(l.title));
         if (!l.complete)
             out << "  [incomplete]";
         out << "\n";
     }
     if (lessons.empty())
-        out << "no lessons in " << safe(dir) << "\n";
+        out << "no lessons in " << TerminalText::safe(dir) << "\n";
     return 0;
 }
 
@@ -135,9 +132,9 @@ int LessonsCommand::run(const std::string& name, const LessonsOptions& options, 
         protocol::RunObserver observer;
         if (!options.json)
             observer.onOutput = [&](int, std::string_view data) {
-                if (echoed >= kEchoLimit)
+                if (echoed >= kLessonEchoLimit)
                     return;
-                const auto take = std::min(data.size(), kEchoLimit - echoed);
+                const auto take = std::min(data.size(), kLessonEchoLimit - echoed);
                 err.write(data.data(), static_cast<std::streamsize>(take));
                 echoed += take;
             };
@@ -163,9 +160,9 @@ int LessonsCommand::run(const std::string& name, const LessonsOptions& options, 
         return ok ? 0 : 1;
     }
 
-    out << "lesson " << safe(lesson->name);
+    out << "lesson " << TerminalText::safe(lesson->name);
     if (!lesson->title.empty())
-        out << ": " << safe(lesson->title);
+        out << ": " << TerminalText::safe(lesson->title);
     out << "\n\n";
     auto rows = LessonTable::rows(actual);
     rows.push_back(LessonTable::verdict(mismatches));
@@ -174,23 +171,24 @@ int LessonsCommand::run(const std::string& name, const LessonsOptions& options, 
     if (!found.empty())
         out << "\nWhat the studio says about broken.py:\n";
     for (const auto& f : found) {
-        out << "  " << safe(f.what) << ": " << safe(f.message) << "\n";
+        out << "  " << TerminalText::safe(f.what) << ": " << TerminalText::safe(f.message) << "\n";
         if (!f.fix.empty())
-            out << "    fix: " << safe(f.fix) << "\n";
+            out << "    fix: " << TerminalText::safe(f.fix) << "\n";
     }
     for (int k = 0; k < 2; ++k) {
         if (mismatches[k].empty())
             continue;
-        out << "\n" << kWhich[k] << ".py does not report what " << safe(lesson->expect) << " says:\n";
+        out << "\n" << kWhich[k] << ".py does not report what " << TerminalText::safe(lesson->expect) << " says:\n";
         for (const auto& m : mismatches[k])
-            out << "  " << safe(m.get<std::string>()) << "\n";
+            out << "  " << TerminalText::safe(m.get<std::string>()) << "\n";
         const std::string message = LessonExpectation::text(LessonExpectation::field(reports[k], "message"), "");
         if (!message.empty())
-            out << "  (the run: " << safe(LessonExpectation::text(LessonExpectation::field(reports[k], "status"), "?"))
-                << ": " << safe(message.substr(0, 300)) << ")\n";
+            out << "  (the run: "
+                << TerminalText::safe(LessonExpectation::text(LessonExpectation::field(reports[k], "status"), "?"))
+                << ": " << TerminalText::safe(message.substr(0, 300)) << ")\n";
     }
     out << "\n"
-        << (ok ? "PASS" : "FAIL") << ": lesson " << safe(lesson->name)
+        << (ok ? "PASS" : "FAIL") << ": lesson " << TerminalText::safe(lesson->name)
         << (ok ? ": broken.py and fixed.py report what expect.json says\n" : "\n");
     out.flush();
     return ok ? 0 : 1;

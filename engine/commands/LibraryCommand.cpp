@@ -35,10 +35,7 @@ using json = nlohmann::json;
 
 /// Every text from the library, an imported file or an error goes through this before it is
 /// printed for a person (JSON output does not: it is exact).
-std::string safe(std::string_view text)
-{
-    return ps::library::TerminalText::safe(text);
-}
+using library::TerminalText;
 
 /// JSON output: exact, except that bytes that are not UTF-8 (a file name need not be) become
 /// U+FFFD instead of failing the command.
@@ -70,8 +67,8 @@ template <class Body> int guarded(const std::string& libraryPath, Body&& body)
     const auto report = [&](const std::string& file, const char* what) {
         std::cerr << "precompile-studio: ";
         if (file != libraryPath)
-            std::cerr << "library " << safe(libraryPath) << ": ";
-        std::cerr << safe(what) << "\n";
+            std::cerr << "library " << TerminalText::safe(libraryPath) << ": ";
+        std::cerr << TerminalText::safe(what) << "\n";
     };
     try {
         return body();
@@ -105,7 +102,7 @@ std::string humanBytes(std::int64_t bytes)
 /// The first line of a message, terminal-safe, at most `width` bytes (cut between characters).
 std::string shortLine(const std::string& text, std::size_t width)
 {
-    std::string line = safe(std::string_view(text).substr(0, text.find('\n')));
+    std::string line = TerminalText::safe(std::string_view(text).substr(0, text.find('\n')));
     if (line.size() > width) {
         std::size_t cut = width - 3;
         while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xc0) == 0x80)
@@ -175,7 +172,7 @@ int saidWritten(const std::string& path, const LibraryOptions& o)
     if (o.json)
         std::cout << dumpJson({{"library", path}, {"run_id", o.id}, {"file", o.path}}) << "\n";
     else
-        std::cout << safe(o.path) << "\n";
+        std::cout << TerminalText::safe(o.path) << "\n";
     return 0;
 }
 
@@ -198,7 +195,7 @@ int listRuns(const std::string& path, const LibraryOptions& o)
         return 0;
     }
     if (runs.empty()) {
-        std::cout << "no runs in " << safe(path) << "\n";
+        std::cout << "no runs in " << TerminalText::safe(path) << "\n";
         return 0;
     }
     std::cout << std::left << std::setw(7) << "ID" << std::setw(21) << "CREATED (UTC)" << std::setw(11) << "STATUS"
@@ -226,30 +223,32 @@ int showRun(const std::string& path, const LibraryOptions& o)
     if (!o.node.empty()) {
         const int found = NodeStackPrinter::print(record.report, o.node, o.json, std::cout, std::cerr);
         for (const auto& d : record.damaged)
-            std::cerr << "precompile-studio: " << safe(path) << ": run " << s.id << ": damaged blob " << safe(d.sha256)
-                      << ": " << safe(d.detail) << "\n";
+            std::cerr << "precompile-studio: " << TerminalText::safe(path) << ": run " << s.id << ": damaged blob "
+                      << TerminalText::safe(d.sha256) << ": " << TerminalText::safe(d.detail) << "\n";
         return found != 0 || !record.damaged.empty() ? 1 : 0;
     }
     if (o.json) {
         std::cout << dumpJson(record.report, 2) << "\n";
     } else {
-        std::cout << "run " << s.id << "  " << safe(s.name) << "  " << safe(s.status) << "  " << safe(s.createdAt)
-                  << "\n"
-                  << "script    " << safe(s.scriptPath) << "\n"
+        std::cout << "run " << s.id << "  " << TerminalText::safe(s.name) << "  " << TerminalText::safe(s.status)
+                  << "  " << TerminalText::safe(s.createdAt) << "\n"
+                  << "script    " << TerminalText::safe(s.scriptPath) << "\n"
                   << "origin    " << toString(s.origin) << (s.trusted ? " (trusted)" : " (untrusted)") << "\n";
         if (const auto worker = ps::model::WorkerInfo::fromJson(ps::model::JsonFields::member(record.report, "worker")))
-            std::cout << "where     " << safe(worker->machine())
-                      << (worker->torch.empty() ? std::string() : " \u00b7 torch " + safe(worker->torch)) << " \u00b7 "
-                      << safe(worker->deviceSummary()) << "\n";
+            std::cout << "where     " << TerminalText::safe(worker->machine())
+                      << (worker->torch.empty() ? std::string() : " \u00b7 torch " + TerminalText::safe(worker->torch))
+                      << " \u00b7 " << TerminalText::safe(worker->deviceSummary()) << "\n";
         if (!s.storedBy.user.empty() || !s.storedBy.role.empty())
-            std::cout << "stored by " << safe(storedByText(s.storedBy))
-                      << (s.storedBy.role.empty() ? std::string() : " (database role " + safe(s.storedBy.role) + ")")
+            std::cout << "stored by " << TerminalText::safe(storedByText(s.storedBy))
+                      << (s.storedBy.role.empty() ? std::string()
+                                                  : " (database role " + TerminalText::safe(s.storedBy.role) + ")")
                       << "\n";
         if (!s.message.empty())
             std::cout << "message   " << indentedLines(s.message, "          ") << "\n";
         for (const auto& c : s.captures) {
-            std::cout << "capture " << c.index << "  " << safe(c.name) << "  " << safe(c.backend) << "/"
-                      << safe(c.tracer) << "  " << safe(c.status);
+            std::cout << "capture " << c.index << "  " << TerminalText::safe(c.name) << "  "
+                      << TerminalText::safe(c.backend) << "/" << TerminalText::safe(c.tracer) << "  "
+                      << TerminalText::safe(c.status);
             if (c.invariant)
                 std::cout << "  invariant " << *c.invariant;
             std::cout << "\n";
@@ -257,15 +256,15 @@ int showRun(const std::string& path, const LibraryOptions& o)
                 std::cout << "    " << shortLine(c.message, 100) << "\n";
             if (c.pythonCodeSha256)
                 std::cout << "    python_code  " << humanBytes(c.pythonCodeBytes.value_or(0)) << "  sha256 "
-                          << safe(*c.pythonCodeSha256) << "\n";
+                          << TerminalText::safe(*c.pythonCodeSha256) << "\n";
             if (c.cacheSha256)
                 std::cout << "    cache        " << humanBytes(c.cacheBytes.value_or(0)) << "  sha256 "
-                          << safe(*c.cacheSha256) << "\n";
+                          << TerminalText::safe(*c.cacheSha256) << "\n";
         }
     }
     for (const auto& d : record.damaged)
-        std::cerr << "precompile-studio: " << safe(path) << ": run " << s.id << ": damaged blob " << safe(d.sha256)
-                  << ": " << safe(d.detail) << "\n";
+        std::cerr << "precompile-studio: " << TerminalText::safe(path) << ": run " << s.id << ": damaged blob "
+                  << TerminalText::safe(d.sha256) << ": " << TerminalText::safe(d.detail) << "\n";
     return record.damaged.empty() ? 0 : 1;
 }
 
@@ -277,7 +276,7 @@ int exportRun(const std::string& path, const LibraryOptions& o)
         std::cout << dumpJson({{"library", path}, {"run_id", o.id}, {"files", written}}) << "\n";
     } else {
         for (const auto& file : written)
-            std::cout << safe(file) << "\n";
+            std::cout << TerminalText::safe(file) << "\n";
     }
     return 0;
 }
@@ -289,7 +288,7 @@ int traceRun(const std::string& path, const LibraryOptions& o)
     ArtifactLibrary library(path, kReadOnly);
     const ps::model::Report report = ps::model::Report::fromJson(library.show(o.id).report);
     if (!ps::model::ChromeTrace::available(report)) {
-        std::cerr << "precompile-studio: " << safe(path) << ": run " << o.id
+        std::cerr << "precompile-studio: " << TerminalText::safe(path) << ": run " << o.id
                   << " has no compile-time profile (it was stored by an older studio)\n";
         return 1;
     }
@@ -297,7 +296,7 @@ int traceRun(const std::string& path, const LibraryOptions& o)
     file << dumpJson(ps::model::ChromeTrace::fromReport(report)) << "\n";
     file.close();
     if (!file) {
-        std::cerr << "precompile-studio: cannot write " << safe(o.path) << "\n";
+        std::cerr << "precompile-studio: cannot write " << TerminalText::safe(o.path) << "\n";
         return 2;
     }
     return saidWritten(path, o);
@@ -329,7 +328,7 @@ int htmlRun(const std::string& path, const LibraryOptions& o)
     const std::string error = ps::share::HtmlReport::save(o.path,
         ps::share::HtmlReport::forRun(ps::model::Report::fromJson(side.report), side.scriptText, side.pythonCode));
     if (!error.empty()) {
-        std::cerr << "precompile-studio: " << safe(error) << "\n";
+        std::cerr << "precompile-studio: " << TerminalText::safe(error) << "\n";
         return 2;
     }
     return saidWritten(path, o);
@@ -342,7 +341,8 @@ int importPair(const std::string& path, const LibraryOptions& o)
     if (o.json) {
         std::cout << dumpJson({{"library", path}, {"run_id", id}, {"trusted", false}}) << "\n";
     } else {
-        std::cout << "imported " << safe(o.path) << " into " << safe(path) << " as run " << id << "\n"
+        std::cout << "imported " << TerminalText::safe(o.path) << " into " << TerminalText::safe(path) << " as run "
+                  << id << "\n"
                   << "it is untrusted: python_code and the cache are executable; once you trust where it "
                      "came from, run: precompile-studio library trust "
                   << id << "\n";
@@ -354,7 +354,7 @@ int trustRun(const std::string& path, const LibraryOptions& o)
 {
     ArtifactLibrary library(path, kExisting);
     library.trust(o.id);
-    std::cout << safe(path) << ": run " << o.id << " trusted\n";
+    std::cout << TerminalText::safe(path) << ": run " << o.id << " trusted\n";
     return 0;
 }
 
@@ -371,11 +371,11 @@ int verifyLibrary(const std::string& path, const LibraryOptions& o)
                   << "\n";
     } else {
         for (const auto& e : report.integrityErrors)
-            std::cout << safe(path) << ": integrity: " << safe(e) << "\n";
+            std::cout << TerminalText::safe(path) << ": integrity: " << TerminalText::safe(e) << "\n";
         for (const auto& d : report.damaged) {
-            std::cout << safe(path) << ": damaged blob " << safe(d.sha256);
+            std::cout << TerminalText::safe(path) << ": damaged blob " << TerminalText::safe(d.sha256);
             if (!d.role.empty())
-                std::cout << " (" << safe(d.role) << ")";
+                std::cout << " (" << TerminalText::safe(d.role) << ")";
             if (!d.runIds.empty()) {
                 std::cout << " of run";
                 if (d.runIds.size() > 1)
@@ -383,10 +383,10 @@ int verifyLibrary(const std::string& path, const LibraryOptions& o)
                 for (std::size_t i = 0; i < d.runIds.size(); ++i)
                     std::cout << (i ? ", " : " ") << d.runIds[i];
             }
-            std::cout << ": " << safe(d.detail) << "\n";
+            std::cout << ": " << TerminalText::safe(d.detail) << "\n";
         }
-        std::cout << safe(path) << ": checked " << report.blobsChecked << " blobs (" << humanBytes(report.bytesChecked)
-                  << ") and the database structure: "
+        std::cout << TerminalText::safe(path) << ": checked " << report.blobsChecked << " blobs ("
+                  << humanBytes(report.bytesChecked) << ") and the database structure: "
                   << (report.ok()
                              ? std::string("ok")
                              : std::to_string(report.integrityErrors.size() + report.damaged.size()) + " problem(s)")
@@ -399,7 +399,7 @@ int removeRun(const std::string& path, const LibraryOptions& o)
 {
     ArtifactLibrary library(path, kExisting);
     library.remove(o.id);
-    std::cout << safe(path) << ": removed run " << o.id << " (its blobs stay until `library gc`)\n";
+    std::cout << TerminalText::safe(path) << ": removed run " << o.id << " (its blobs stay until `library gc`)\n";
     return 0;
 }
 
@@ -413,7 +413,7 @@ int collectGarbage(const std::string& path, const LibraryOptions& o)
                 {"database_bytes_before", gc.fileBytesBefore}, {"database_bytes_after", gc.fileBytesAfter}})
                   << "\n";
     } else {
-        std::cout << safe(path) << ": removed " << gc.blobsRemoved << " unreferenced blob(s), "
+        std::cout << TerminalText::safe(path) << ": removed " << gc.blobsRemoved << " unreferenced blob(s), "
                   << humanBytes(gc.bytesRemoved) << " stored; database " << humanBytes(gc.fileBytesBefore) << " -> "
                   << humanBytes(gc.fileBytesAfter) << "\n";
     }
@@ -429,7 +429,7 @@ int diffRuns(const std::string& path, const LibraryOptions& o)
     } catch (const LibraryError& e) {
         if (e.kind() != LibraryError::Kind::NotFound)
             throw;
-        std::cerr << "precompile-studio: " << safe(e.what()) << " (see `library ls`)\n";
+        std::cerr << "precompile-studio: " << TerminalText::safe(e.what()) << " (see `library ls`)\n";
         return 2;
     }
 }

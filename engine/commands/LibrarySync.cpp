@@ -20,10 +20,7 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string safe(const std::string& text)
-{
-    return library::TerminalText::safe(text);
-}
+using library::TerminalText;
 
 }  // namespace
 
@@ -36,19 +33,20 @@ int LibrarySync::push(const std::string& localPath, const LibraryOptions& o)
     for (const auto& p : result.pushed) {
         out["pushed"].push_back({{"run_id", p.runId}, {"target", p.target}, {"target_run_id", p.targetRunId}});
         if (!o.json)
-            std::cout << "pushed run " << p.runId << " to " << safe(p.target) << " as run " << p.targetRunId << "\n";
+            std::cout << "pushed run " << p.runId << " to " << TerminalText::safe(p.target) << " as run "
+                      << p.targetRunId << "\n";
     }
     for (const auto& u : result.unreached) {
         out["unreached"].push_back({{"target", u.target}, {"why", u.why}, {"waiting", u.waiting}});
-        std::cerr << "precompile-studio: " << safe(u.why) << "; " << u.waiting << " run(s) stay kept for it in "
-                  << safe(local.path()) << "\n";
+        std::cerr << "precompile-studio: " << TerminalText::safe(u.why) << "; " << u.waiting
+                  << " run(s) stay kept for it in " << TerminalText::safe(local.path()) << "\n";
     }
     for (const auto& failure : result.failures)
-        std::cerr << "precompile-studio: " << safe(failure) << "\n";
+        std::cerr << "precompile-studio: " << TerminalText::safe(failure) << "\n";
     if (o.json)
         std::cout << out.dump(2) << "\n";
     else if (result.waiting == 0)
-        std::cout << "no run is waiting to be pushed in " << safe(local.path()) << "\n";
+        std::cout << "no run is waiting to be pushed in " << TerminalText::safe(local.path()) << "\n";
     else if (result.complete())
         std::cout << "pushed " << result.pushed.size() << " run(s); none is waiting any more\n";
     if (!result.unreached.empty())
@@ -65,7 +63,7 @@ int LibrarySync::copy(const LibraryOptions& o)
             std::cerr << "copied " << done << " of " << total << "\r" << (done == total ? "\n" : "") << std::flush;
     });
     for (const auto& failure : result.failures)
-        std::cerr << "precompile-studio: " << safe(failure) << "\n";
+        std::cerr << "precompile-studio: " << TerminalText::safe(failure) << "\n";
     if (o.json) {
         json copied = json::array();
         for (const auto& [a, b] : result.copied)
@@ -75,8 +73,8 @@ int LibrarySync::copy(const LibraryOptions& o)
                          .dump(2)
                   << "\n";
     } else {
-        std::cout << "copied " << result.copied.size() << " run(s) from " << safe(from.path()) << " to "
-                  << safe(to.path()) << " (" << result.alreadyThere.size() << " there already"
+        std::cout << "copied " << result.copied.size() << " run(s) from " << TerminalText::safe(from.path()) << " to "
+                  << TerminalText::safe(to.path()) << " (" << result.alreadyThere.size() << " there already"
                   << (result.failures.empty() ? "" : ", " + std::to_string(result.failures.size()) + " failed")
                   << ")\n";
     }

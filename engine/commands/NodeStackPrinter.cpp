@@ -14,10 +14,7 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string safe(std::string_view text)
-{
-    return ps::library::TerminalText::safe(text);
-}
+using library::TerminalText;
 
 std::string location(const graph::StackFrame& f)
 {
@@ -27,7 +24,7 @@ std::string location(const graph::StackFrame& f)
 json frameJson(const graph::StackFrame& f)
 {
     json j = {{"file", f.file}, {"line", f.line > 0 ? json(f.line) : json()}, {"function", f.function},
-        {"code", f.code.empty() ? json() : json(f.code)}, {"owner", f.owner}};
+        {"code", f.code.empty() ? json() : json(f.code)}, {"owner", toString(f.owner)}};
     if (!f.package.empty())
         j["package"] = f.package;
     return j;
@@ -37,14 +34,17 @@ void printHuman(const json& capture, const graph::GraphModel& graph, int index, 
 {
     const auto& n = graph.nodes()[static_cast<std::size_t>(index)];
     const std::string name = model::JsonFields::text(capture, "name");
-    out << "capture " << safe(name.empty() ? "?" : name) << "  node " << safe(n.name) << "\n"
-        << "  op      " << safe(n.op) << (n.target.empty() ? std::string() : " " + safe(n.target)) << "\n";
+    out << "capture " << TerminalText::safe(name.empty() ? "?" : name) << "  node " << TerminalText::safe(n.name)
+        << "\n"
+        << "  op      " << TerminalText::safe(n.op)
+        << (n.target.empty() ? std::string() : " " + TerminalText::safe(n.target)) << "\n";
     if (!n.shape.empty() || !n.dtype.empty())
-        out << "  shape   " << safe(n.shape) << (n.dtype.empty() ? std::string() : "  " + safe(n.dtype)) << "\n";
+        out << "  shape   " << TerminalText::safe(n.shape)
+            << (n.dtype.empty() ? std::string() : "  " + TerminalText::safe(n.dtype)) << "\n";
     if (!n.modulePath.empty())
-        out << "  module  " << safe(n.modulePath) << " (" << safe(n.moduleType) << ")\n";
-    if (!n.phase.empty())
-        out << "  phase   " << safe(n.phase) << "\n";
+        out << "  module  " << TerminalText::safe(n.modulePath) << " (" << TerminalText::safe(n.moduleType) << ")\n";
+    if (n.phase != graph::Phase::None)
+        out << "  phase   " << toString(n.phase) << "\n";
     const auto stack = graph.stackOf(index);
     if (stack.empty()) {
         out << "  stack   "
@@ -54,11 +54,11 @@ void printHuman(const json& capture, const graph::GraphModel& graph, int index, 
     } else {
         out << "  stack, innermost first:\n";
         for (const auto* f : stack)
-            out << "    " << safe(location(*f)) << "  " << safe(f->function)
-                << (f->code.empty() ? std::string() : "  " + safe(f->code)) << "\n";
+            out << "    " << TerminalText::safe(location(*f)) << "  " << TerminalText::safe(f->function)
+                << (f->code.empty() ? std::string() : "  " + TerminalText::safe(f->code)) << "\n";
     }
     if (!graph.stackError().empty())
-        out << "  (the stacks are damaged: " << safe(graph.stackError()) << ")\n";
+        out << "  (the stacks are damaged: " << TerminalText::safe(graph.stackError()) << ")\n";
 }
 
 }  // namespace
@@ -97,7 +97,7 @@ int NodeStackPrinter::print(
         }
     }
     if (count == 0) {
-        err << "precompile-studio: no capture of this run has a node named " << safe(node)
+        err << "precompile-studio: no capture of this run has a node named " << TerminalText::safe(node)
             << " (nodes are named as the Graph tab names them: convolution, addmm_3)\n";
         return 1;
     }

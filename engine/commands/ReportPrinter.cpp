@@ -17,14 +17,11 @@ namespace ps::commands {
 
 namespace {
 
+using library::TerminalText;
+
 // Everything in a report but the studio's own words came from the script or its worker (a name,
 // a path, a message, a rule): it is printed through TerminalText so that it cannot retitle,
 // clear or rewrite the terminal. `text` keeps the newlines of texts that span lines.
-std::string word(std::string_view s)
-{
-    return library::TerminalText::safe(s);
-}
-
 std::string text(std::string_view s)
 {
     return library::TerminalText::safe(s, true);
@@ -57,11 +54,11 @@ std::string startsPhrase(const std::vector<std::string>& starts, const nlohmann:
     }
     std::string phrase;
     for (std::size_t i = 0; i < names.size() && i < 3; ++i) {
-        phrase += (i ? ", " : "") + word(names[i]);
+        phrase += (i ? ", " : "") + TerminalText::safe(names[i]);
         const auto* n = find(names[i]);
         if (n && n->contains("module") && (*n)["module"].is_object() && (*n)["module"].contains("path")
             && (*n)["module"]["path"].is_string())
-            phrase += " (" + word((*n)["module"]["path"].get<std::string>()) + ")";
+            phrase += " (" + TerminalText::safe((*n)["module"]["path"].get<std::string>()) + ")";
     }
     if (names.size() > 3)
         phrase += " and " + std::to_string(names.size() - 3) + " more";
@@ -93,8 +90,8 @@ void printVerification(std::ostream& out, const model::Verification& v, const nl
             out << (a.verdict == model::Judgement::Drift ? "; drift starts at " : "; the difference starts at ")
                 << startsPhrase(a.driftStarts, graph);
         else if (a.localise && a.localise->status != model::DriftLocalisation::Status::Done)
-            out << "; where it starts: " << model::toString(a.localise->status) << " (" << word(a.localise->reason)
-                << ")";
+            out << "; where it starts: " << model::toString(a.localise->status) << " ("
+                << TerminalText::safe(a.localise->reason) << ")";
         out << "\n";
     }
     // A perturbed trial that drifted is the backend's arithmetic, not a contract finding: said as
@@ -102,8 +99,8 @@ void printVerification(std::ostream& out, const model::Verification& v, const nl
     const auto* trials = v.perturbed ? &v.perturbed->trials : nullptr;
     for (std::size_t i = 0; trials && i < trials->size(); ++i)
         if (const auto& t = (*trials)[i]; t.status == model::Verification::Trial::Status::Drift) {
-            out << "    perturbed inputs (" << word(t.kind) << "): " << word(t.note.empty() ? "numerics drift" : t.note)
-                << "\n";
+            out << "    perturbed inputs (" << TerminalText::safe(t.kind)
+                << "): " << TerminalText::safe(t.note.empty() ? "numerics drift" : t.note) << "\n";
             break;
         }
     // The marked dims at other sizes, every trial (few): "marked dims: other-sizes ok (x dim 0 = 7)".
@@ -111,15 +108,15 @@ void printVerification(std::ostream& out, const model::Verification& v, const nl
         out << "    marked dims:";
         for (std::size_t i = 0; i < v.resized->trials.size(); ++i) {
             const auto& t = v.resized->trials[i];
-            out << (i ? ", " : " ") << word(t.kind) << " " << model::toString(t.status);
+            out << (i ? ", " : " ") << TerminalText::safe(t.kind) << " " << model::toString(t.status);
             if (!t.sizes.empty())
-                out << " (" << word(t.sizes) << ")";
+                out << " (" << TerminalText::safe(t.sizes) << ")";
         }
         out << "\n";
     }
     std::vector<std::string> skipped;
     for (const auto& s : v.skipped)
-        skipped.push_back(word(s));
+        skipped.push_back(TerminalText::safe(s));
     if (v.loadNoCacheSkipped)
         skipped.push_back("load without cache");
     if (skipped.empty())
@@ -127,7 +124,9 @@ void printVerification(std::ostream& out, const model::Verification& v, const nl
     out << "    verify: skipped ";
     for (std::size_t i = 0; i < skipped.size(); ++i)
         out << (i ? ", " : "") << skipped[i];
-    out << " (" << (v.budgetHow.empty() ? std::string("run with --deep-verify for every check") : word(v.budgetHow))
+    out << " ("
+        << (v.budgetHow.empty() ? std::string("run with --deep-verify for every check")
+                                : TerminalText::safe(v.budgetHow))
         << ")\n";
 }
 
@@ -140,12 +139,12 @@ void printWarnings(std::ostream& out, const std::vector<model::Violation>& warni
         if (warning.invariant)
             out << " (invariant " << *warning.invariant << ")";
         if (!warning.rule.empty())
-            out << " " << word(warning.rule);
+            out << " " << TerminalText::safe(warning.rule);
         out << ": ";
         if (warning.location && warning.location->line > 0)
-            out << word(warning.location->file) << ":" << warning.location->line << ": ";
+            out << TerminalText::safe(warning.location->file) << ":" << warning.location->line << ": ";
         const std::string& words = warning.summary.empty() ? warning.message : warning.summary;
-        out << word(words.substr(0, words.find('\n'))) << "\n";
+        out << TerminalText::safe(words.substr(0, words.find('\n'))) << "\n";
         if (!warning.fix.empty())
             out << indent << "  fix: " << text(warning.fix) << "\n";
     }
@@ -160,7 +159,7 @@ void printChain(std::ostream& out, const model::Violation& violation)
         const std::string link = step.describe();
         if (link.empty())
             continue;
-        out << lead << word(link) << "\n";
+        out << lead << TerminalText::safe(link) << "\n";
         lead = "         ";
     }
 }
@@ -172,11 +171,11 @@ void printChain(std::ostream& out, const model::Violation& violation)
 //     runtime_inputs: /home/me/wrong.py:15
 void printSpecialisation(std::ostream& out, const model::Capture& c)
 {
-    out << "    shape guard: " << word(c.specialisation->describe()) << "\n";
+    out << "    shape guard: " << TerminalText::safe(c.specialisation->describe()) << "\n";
     if (!c.verify || !c.verify->runtime || !c.verify->runtime->violation)
         return;
     if (const auto& at = c.verify->runtime->violation->calledAt; at && at->line > 0)
-        out << "    runtime_inputs: " << word(at->file) << ":" << at->line << "\n";
+        out << "    runtime_inputs: " << TerminalText::safe(at->file) << ":" << at->line << "\n";
 }
 
 }  // namespace
@@ -196,9 +195,9 @@ std::string ReportPrinter::bytes(std::int64_t n)
 std::string ReportPrinter::summary(const model::Report& report)
 {
     std::ostringstream out;
-    // The first line tells the truth first: the verdict word never says "ok" for a run that
+    // The first line tells the truth first: the verdict TerminalText::safe never says "ok" for a run that
     // failed a check or that was not stored.
-    out << word(report.script) << ": " << model::toString(report.verdict());
+    out << TerminalText::safe(report.script) << ": " << model::toString(report.verdict());
     if (report.status == model::RunStatus::Ok && report.storeError) {
         out << ": " << text(*report.storeError) << "\n";
         if (!report.message.empty())
@@ -217,31 +216,32 @@ std::string ReportPrinter::summary(const model::Report& report)
     // A contract outcome of the script itself (e.g. it loaded a mismatched python_code / cache).
     if (auto v = report.extra().find("violation"); v != report.extra().end() && v->is_object()) {
         if (auto rule = v->find("rule"); rule != v->end() && rule->is_string())
-            out << "  rule: " << word(rule->get<std::string>()) << "\n";
+            out << "  rule: " << TerminalText::safe(rule->get<std::string>()) << "\n";
         if (auto fix = v->find("fix"); fix != v->end() && fix->is_string() && !fix->get<std::string>().empty())
             out << "  fix: " << text(fix->get<std::string>()) << "\n";
     }
     printWarnings(out, model::Violation::listFromJson(model::JsonFields::member(report.extra(), "warnings")), "  ");
     for (const auto& c : report.captures) {
-        out << "  " << word(c.name) << "  [" << word(c.backend) << ", " << word(c.tracer) << "]  "
-            << model::toString(c.status) << "\n";
+        out << "  " << TerminalText::safe(c.name) << "  [" << TerminalText::safe(c.backend) << ", "
+            << TerminalText::safe(c.tracer) << "]  " << model::toString(c.status) << "\n";
         if (c.artifact)
             out << "    python_code " << bytes(c.artifact->pythonCodeBytes) << " (sha256 "
-                << word(c.artifact->pythonCodeSha256.substr(0, 12)) << ")  cache " << bytes(c.artifact->cacheBytes)
-                << " (sha256 " << word(c.artifact->cacheSha256.substr(0, 12)) << ")\n";
+                << TerminalText::safe(c.artifact->pythonCodeSha256.substr(0, 12)) << ")  cache "
+                << bytes(c.artifact->cacheBytes) << " (sha256 "
+                << TerminalText::safe(c.artifact->cacheSha256.substr(0, 12)) << ")\n";
         if (c.violation) {
-            out << "    " << word(c.violation->oneLine()) << "\n";
+            out << "    " << TerminalText::safe(c.violation->oneLine()) << "\n";
             printChain(out, *c.violation);
             if (!c.violation->rule.empty())
-                out << "    rule: " << word(c.violation->rule) << "\n";
+                out << "    rule: " << TerminalText::safe(c.violation->rule) << "\n";
             if (!c.violation->fix.empty())
                 out << "    fix: " << text(c.violation->fix) << "\n";
         }
         if (c.outcome && c.outcomeStage != model::Stage::Capture) {
             out << "    " << model::toString(c.outcomeStage.value_or(model::Stage::Verify)) << ": "
-                << word(c.outcome->oneLine()) << "\n";
+                << TerminalText::safe(c.outcome->oneLine()) << "\n";
             if (!c.outcome->rule.empty())
-                out << "    rule: " << word(c.outcome->rule) << "\n";
+                out << "    rule: " << TerminalText::safe(c.outcome->rule) << "\n";
         }
         if (c.specialisation)
             printSpecialisation(out, c);

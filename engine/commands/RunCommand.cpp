@@ -21,7 +21,7 @@ namespace ps::commands {
 namespace {
 
 // How much of the script's output is echoed live to the terminal; the rest is counted.
-constexpr std::size_t kEchoLimit = 1024 * 1024;
+constexpr std::size_t kRunEchoLimit = 1024 * 1024;
 
 // --trace FILE: the run's compile-time events as a Chrome trace (Perfetto, chrome://tracing).
 // The error in words, or "" once written.
@@ -68,12 +68,12 @@ ScriptRun runScript(const RunCommandOptions& options, const std::string& script,
     bool noted = false;
     protocol::RunObserver observer;
     observer.onOutput = [&](int, std::string_view data) {
-        if (echoed < kEchoLimit) {
-            const auto take = std::min(data.size(), kEchoLimit - echoed);
+        if (echoed < kRunEchoLimit) {
+            const auto take = std::min(data.size(), kRunEchoLimit - echoed);
             err.write(data.data(), static_cast<std::streamsize>(take));
             echoed += take;
         } else if (!noted) {
-            err << "\n[precompile-studio: more output than " << kEchoLimit << " bytes; the rest is not echoed]\n";
+            err << "\n[precompile-studio: more output than " << kRunEchoLimit << " bytes; the rest is not echoed]\n";
             noted = true;
         }
     };

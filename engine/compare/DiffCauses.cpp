@@ -14,8 +14,6 @@ namespace {
 
 using nlohmann::json;
 using ps::model::JsonFields;
-constexpr auto member = JsonFields::member;
-constexpr auto show = JsonFields::show;
 
 std::string range(int start, int count)
 {
@@ -64,15 +62,15 @@ std::vector<Difference> DiffCauses::inputs(const json& captureA, const json& cap
     std::vector<Difference> out;
     auto entries = [](const json& capture) {
         std::map<std::string, json> byPath;
-        const json& inputs = member(capture, "inputs");
-        const json& list = member(inputs, "entries");
+        const json& inputs = JsonFields::member(capture, "inputs");
+        const json& list = JsonFields::member(inputs, "entries");
         if (list.is_array())
             for (const json& e : list)
                 if (e.is_object() && e.contains("path") && e["path"].is_string())
                     byPath.emplace(e["path"].get<std::string>(), e);
         return byPath;
     };
-    if (member(captureA, "inputs").is_null() || member(captureB, "inputs").is_null())
+    if (JsonFields::member(captureA, "inputs").is_null() || JsonFields::member(captureB, "inputs").is_null())
         return out;  // not recorded on a side: nothing can be said
     const auto a = entries(captureA);
     const auto b = entries(captureB);
@@ -86,20 +84,20 @@ std::vector<Difference> DiffCauses::inputs(const json& captureA, const json& cap
         auto eb = b.find(path);
         if (ea == a.end() || eb == b.end()) {
             const json& e = ea == a.end() ? eb->second : ea->second;
-            const std::string what = show(member(e, "kind")) + " " + path;
+            const std::string what = JsonFields::show(JsonFields::member(e, "kind")) + " " + path;
             out.push_back({path, ea == a.end() ? "absent" : what, eb == b.end() ? "absent" : what});
             continue;
         }
         for (const char* key : {"kind", "type", "shape", "dtype", "stride", "device", "requires_grad", "length",
                  "training", "parameters", "parameter_elements", "buffers", "value"}) {
-            const json& va = member(ea->second, key);
-            const json& vb = member(eb->second, key);
+            const json& va = JsonFields::member(ea->second, key);
+            const json& vb = JsonFields::member(eb->second, key);
             if (va != vb)
-                out.push_back({path + " " + key, show(va), show(vb)});
+                out.push_back({path + " " + key, JsonFields::show(va), JsonFields::show(vb)});
         }
-        const json& sa = member(ea->second, "structure_sha256");
-        const json& sb = member(eb->second, "structure_sha256");
-        if (sa != sb && member(ea->second, "parameters") == member(eb->second, "parameters"))
+        const json& sa = JsonFields::member(ea->second, "structure_sha256");
+        const json& sb = JsonFields::member(eb->second, "structure_sha256");
+        if (sa != sb && JsonFields::member(ea->second, "parameters") == JsonFields::member(eb->second, "parameters"))
             out.push_back({path + " parameters' names or shapes", "as traced", "differ"});
     }
     return out;
@@ -109,19 +107,19 @@ std::vector<Difference> DiffCauses::options(const json& captureA, const json& ca
 {
     std::vector<Difference> out;
     for (const char* key : {"backend", "tracer"}) {
-        const json& va = member(captureA, key);
-        const json& vb = member(captureB, key);
+        const json& va = JsonFields::member(captureA, key);
+        const json& vb = JsonFields::member(captureB, key);
         if (va != vb)
-            out.push_back({key, show(va), show(vb)});
+            out.push_back({key, JsonFields::show(va), JsonFields::show(vb)});
     }
-    const json& da = member(captureA, "decompositions");
-    const json& db = member(captureB, "decompositions");
-    if (member(da, "sha256") != member(db, "sha256")) {
+    const json& da = JsonFields::member(captureA, "decompositions");
+    const json& db = JsonFields::member(captureB, "decompositions");
+    if (JsonFields::member(da, "sha256") != JsonFields::member(db, "sha256")) {
         auto words = [](const json& d) {
             if (d.is_null())
                 return std::string("none");
-            const json& count = member(d, "count");
-            return show(count) + " op" + (count == json(1) ? "" : "s");
+            const json& count = JsonFields::member(d, "count");
+            return JsonFields::show(count) + " op" + (count == json(1) ? "" : "s");
         };
         out.push_back({"decompositions", words(da), words(db)});
     }
@@ -131,37 +129,40 @@ std::vector<Difference> DiffCauses::options(const json& captureA, const json& ca
 std::vector<Difference> DiffCauses::provenance(const json& reportA, const json& reportB)
 {
     std::vector<Difference> out;
-    const json& pa = member(reportA, "provenance");
-    const json& pb = member(reportB, "provenance");
+    const json& pa = JsonFields::member(reportA, "provenance");
+    const json& pb = JsonFields::member(reportB, "provenance");
     if (!pa.is_object() || !pb.is_object())
         return out;
     auto compareAt = [&](const std::string& what, const json& va, const json& vb) {
         if (va != vb)
-            out.push_back({what, show(va), show(vb)});
+            out.push_back({what, JsonFields::show(va), JsonFields::show(vb)});
     };
-    compareAt("torch", member(member(pa, "torch"), "version"), member(member(pb, "torch"), "version"));
-    compareAt("torch git", member(member(pa, "torch"), "git"), member(member(pb, "torch"), "git"));
+    compareAt("torch", JsonFields::member(JsonFields::member(pa, "torch"), "version"),
+        JsonFields::member(JsonFields::member(pb, "torch"), "version"));
+    compareAt("torch git", JsonFields::member(JsonFields::member(pa, "torch"), "git"),
+        JsonFields::member(JsonFields::member(pb, "torch"), "git"));
     // The precompile API changed with the torch series (2.14's call, 2.15's capture and load).
-    const auto wa = model::WorkerInfo::fromJson(member(reportA, "worker"));
-    const auto wb = model::WorkerInfo::fromJson(member(reportB, "worker"));
+    const auto wa = model::WorkerInfo::fromJson(JsonFields::member(reportA, "worker"));
+    const auto wb = model::WorkerInfo::fromJson(JsonFields::member(reportB, "worker"));
     if (wa && wb && !wa->precompileApi.empty() && !wb->precompileApi.empty())
         compareAt("precompile API", wa->precompileApi, wb->precompileApi);
-    compareAt("python", member(pa, "python"), member(pb, "python"));
-    compareAt("machine", member(member(pa, "machine"), "arch"), member(member(pb, "machine"), "arch"));
-    const json& isaA = member(member(pa, "machine"), "cpu_vec_isa");
-    const json& isaB = member(member(pb, "machine"), "cpu_vec_isa");
+    compareAt("python", JsonFields::member(pa, "python"), JsonFields::member(pb, "python"));
+    compareAt("machine", JsonFields::member(JsonFields::member(pa, "machine"), "arch"),
+        JsonFields::member(JsonFields::member(pb, "machine"), "arch"));
+    const json& isaA = JsonFields::member(JsonFields::member(pa, "machine"), "cpu_vec_isa");
+    const json& isaB = JsonFields::member(JsonFields::member(pb, "machine"), "cpu_vec_isa");
     if (!isaA.is_null() && !isaB.is_null())  // null: inductor did not run there
         compareAt("CPU vector ISA", isaA, isaB);
-    compareAt(
-        "environment", member(member(pa, "environment"), "user_env"), member(member(pb, "environment"), "user_env"));
+    compareAt("environment", JsonFields::member(JsonFields::member(pa, "environment"), "user_env"),
+        JsonFields::member(JsonFields::member(pb, "environment"), "user_env"));
     return out;
 }
 
 std::vector<Difference> DiffCauses::where(const json& reportA, const json& reportB)
 {
     std::vector<Difference> out;
-    const auto wa = model::WorkerInfo::fromJson(member(reportA, "worker"));
-    const auto wb = model::WorkerInfo::fromJson(member(reportB, "worker"));
+    const auto wa = model::WorkerInfo::fromJson(JsonFields::member(reportA, "worker"));
+    const auto wb = model::WorkerInfo::fromJson(JsonFields::member(reportB, "worker"));
     if (!wa || !wb)
         return out;  // not recorded on a side: nothing can be said
     if (wa->place() != wb->place())
@@ -174,8 +175,8 @@ std::vector<Difference> DiffCauses::where(const json& reportA, const json& repor
 void DiffCauses::explain(RunDiff& diff, const RunSide& a, const RunSide& b)
 {
     std::vector<std::string>& why = diff.m_why;
-    const std::string pathA = show(member(a.report, "script"));
-    const std::string pathB = show(member(b.report, "script"));
+    const std::string pathA = JsonFields::show(JsonFields::member(a.report, "script"));
+    const std::string pathB = JsonFields::show(JsonFields::member(b.report, "script"));
     if (!diff.m_scriptChanges.empty()) {
         std::string line = "the script changed: " + joinedWords(diff.m_scriptChanges, 6);
         if (pathA != pathB)
@@ -202,7 +203,7 @@ void DiffCauses::explain(RunDiff& diff, const RunSide& a, const RunSide& b)
     if (const auto where = DiffCauses::where(a.report, b.report); !where.empty())
         why.push_back("ran on another host or device: " + phrase(where, 2));
     for (const auto* side : {&a, &b})
-        if (!member(side->report, "provenance").is_object())
+        if (!JsonFields::member(side->report, "provenance").is_object())
             why.push_back(side->label
                 + " records no provenance (stored before it was recorded): its inputs, torch and "
                   "machine cannot be compared");

@@ -86,7 +86,7 @@ std::optional<FieldChange> sourceChange(const json& na, const json& nb, const Sc
     return std::nullopt;
 }
 
-std::string compact(const json& value)
+std::string compactValue(const json& value)
 {
     return value.is_null() ? std::string("-") : value.dump();
 }
@@ -94,7 +94,7 @@ std::string compact(const json& value)
 std::string field(const json& node, const char* key)
 {
     auto it = node.find(key);
-    return it == node.end() ? std::string("-") : compact(*it);
+    return it == node.end() ? std::string("-") : compactValue(*it);
 }
 
 /// Keys are 64-bit FNV-1a hashes of what they stand for, built without making strings. A

@@ -14,13 +14,11 @@ namespace {
 
 using nlohmann::json;
 using ps::model::JsonFields;
-constexpr auto member = JsonFields::member;
-constexpr auto show = JsonFields::show;
 
 const json& capturesOf(const RunSide& side)
 {
     static const json kEmpty = json::array();
-    const json& caps = member(side.report, "captures");
+    const json& caps = JsonFields::member(side.report, "captures");
     return caps.is_array() ? caps : kEmpty;
 }
 
@@ -35,19 +33,22 @@ std::optional<std::string> codeOf(const RunSide& side, int index)
 std::vector<Difference> cacheDifferences(const json& ca, const json& cb)
 {
     std::vector<Difference> out;
-    const json& a = member(ca, "cache");
-    const json& b = member(cb, "cache");
+    const json& a = JsonFields::member(ca, "cache");
+    const json& b = JsonFields::member(cb, "cache");
     for (const char* key : {"format", "version", "backend", "code_hash", "code_hash_ok", "format_ok", "bytes",
              "artifact_bytes", "artifact_sha256", "error"}) {
-        if (member(a, key) != member(b, key))
-            out.push_back({key, show(member(a, key)), show(member(b, key))});
+        if (JsonFields::member(a, key) != JsonFields::member(b, key))
+            out.push_back(
+                {key, JsonFields::show(JsonFields::member(a, key)), JsonFields::show(JsonFields::member(b, key))});
     }
     auto entries = [](const json& cache) {
         std::map<std::string, json> byKey;
-        const json& list = member(cache, "entries");
+        const json& list = JsonFields::member(cache, "entries");
         if (list.is_array())
             for (const json& e : list)
-                byKey.emplace(show(member(e, "kind")) + " " + show(member(e, "key")), member(e, "bytes"));
+                byKey.emplace(JsonFields::show(JsonFields::member(e, "kind")) + " "
+                        + JsonFields::show(JsonFields::member(e, "key")),
+                    JsonFields::member(e, "bytes"));
         return byKey;
     };
     const auto ea = entries(a);
@@ -60,8 +61,8 @@ std::vector<Difference> cacheDifferences(const json& ca, const json& cb)
     for (const std::string& k : keys) {
         auto x = ea.find(k);
         auto y = eb.find(k);
-        const std::string before = x == ea.end() ? "absent" : show(x->second) + " bytes";
-        const std::string after = y == eb.end() ? "absent" : show(y->second) + " bytes";
+        const std::string before = x == ea.end() ? "absent" : JsonFields::show(x->second) + " bytes";
+        const std::string after = y == eb.end() ? "absent" : JsonFields::show(y->second) + " bytes";
         if (before != after)
             out.push_back({"entry " + k, before, after});
     }
@@ -70,20 +71,23 @@ std::vector<Difference> cacheDifferences(const json& ca, const json& cb)
 
 json verifySummary(const json& capture)
 {
-    const json& v = member(capture, "verify");
-    return {{"status", member(v, "status")}, {"verdict", member(member(v, "accuracy"), "verdict")},
-        {"max_abs_diff", member(v, "max_abs_diff")}, {"max_rel_diff", member(v, "max_rel_diff")}};
+    const json& v = JsonFields::member(capture, "verify");
+    return {{"status", JsonFields::member(v, "status")},
+        {"verdict", JsonFields::member(JsonFields::member(v, "accuracy"), "verdict")},
+        {"max_abs_diff", JsonFields::member(v, "max_abs_diff")},
+        {"max_rel_diff", JsonFields::member(v, "max_rel_diff")}};
 }
 
 json timingsSideBySide(const json& ca, const json& cb)
 {
     json out = json::object();
-    const json& ta = member(ca, "timings_s");
-    const json& tb = member(cb, "timings_s");
+    const json& ta = JsonFields::member(ca, "timings_s");
+    const json& tb = JsonFields::member(cb, "timings_s");
     for (const json* t : {&ta, &tb})
         if (t->is_object())
             for (auto it = t->begin(); it != t->end(); ++it)
-                out[it.key()] = {{"a", member(ta, it.key().c_str())}, {"b", member(tb, it.key().c_str())}};
+                out[it.key()] = {
+                    {"a", JsonFields::member(ta, it.key().c_str())}, {"b", JsonFields::member(tb, it.key().c_str())}};
     return out;
 }
 
@@ -99,8 +103,8 @@ RunDiff RunDiff::compare(const RunSide& a, const RunSide& b)
     if (bothTexts) {
         d.m_scriptChanges = DiffCauses::describeScript(script);
     } else {
-        const json& shaA = member(member(a.report, "provenance"), "script_sha256");
-        const json& shaB = member(member(b.report, "provenance"), "script_sha256");
+        const json& shaA = JsonFields::member(JsonFields::member(a.report, "provenance"), "script_sha256");
+        const json& shaB = JsonFields::member(JsonFields::member(b.report, "provenance"), "script_sha256");
         const RunSide& missing = a.scriptText.empty() ? a : b;
         if (shaA.is_string() && shaB.is_string()) {
             if (shaA != shaB)
@@ -113,8 +117,8 @@ RunDiff RunDiff::compare(const RunSide& a, const RunSide& b)
 
     // A node's line is read against its own file: the script's lines through the text diff (when
     // both texts are kept), a line of a file the script imports as it is.
-    const json& pathA = member(a.report, "script");
-    const json& pathB = member(b.report, "script");
+    const json& pathA = JsonFields::member(a.report, "script");
+    const json& pathB = JsonFields::member(b.report, "script");
     const ScriptLines lines{bothTexts ? &script : nullptr, pathA.is_string() ? pathA.get<std::string>() : std::string(),
         pathB.is_string() ? pathB.get<std::string>() : std::string()};
 
@@ -123,12 +127,12 @@ RunDiff RunDiff::compare(const RunSide& a, const RunSide& b)
     // Captures pair by name; a name that repeats pairs by its occurrence.
     std::map<std::string, std::vector<int>> byNameB;
     for (int j = 0; j < static_cast<int>(cb.size()); ++j)
-        byNameB[show(member(cb[static_cast<std::size_t>(j)], "name"))].push_back(j);
+        byNameB[JsonFields::show(JsonFields::member(cb[static_cast<std::size_t>(j)], "name"))].push_back(j);
     std::map<std::string, std::size_t> used;
     std::vector<bool> pairedB(cb.size(), false);
     std::vector<std::pair<int, int>> pairs;
     for (int i = 0; i < static_cast<int>(ca.size()); ++i) {
-        const std::string name = show(member(ca[static_cast<std::size_t>(i)], "name"));
+        const std::string name = JsonFields::show(JsonFields::member(ca[static_cast<std::size_t>(i)], "name"));
         auto it = byNameB.find(name);
         std::size_t& k = used[name];
         if (it != byNameB.end() && k < it->second.size()) {
@@ -153,12 +157,12 @@ RunDiff RunDiff::compare(const RunSide& a, const RunSide& b)
         const json& x = i >= 0 ? ca[static_cast<std::size_t>(i)] : kNone;
         const json& y = j >= 0 ? cb[static_cast<std::size_t>(j)] : kNone;
         CaptureComparison c;
-        c.name = show(member(j >= 0 ? y : x, "name"));
+        c.name = JsonFields::show(JsonFields::member(j >= 0 ? y : x, "name"));
         c.indexA = i;
         c.indexB = j;
-        c.statusA = i >= 0 ? show(member(x, "status")) : "absent";
-        c.statusB = j >= 0 ? show(member(y, "status")) : "absent";
-        c.graph = GraphDiff::compare(member(x, "graph"), member(y, "graph"), &lines);
+        c.statusA = i >= 0 ? JsonFields::show(JsonFields::member(x, "status")) : "absent";
+        c.statusB = j >= 0 ? JsonFields::show(JsonFields::member(y, "status")) : "absent";
+        c.graph = GraphDiff::compare(JsonFields::member(x, "graph"), JsonFields::member(y, "graph"), &lines);
         c.code = CodeDiff::compare(x, codeOf(a, i), y, codeOf(b, j), c.graph.nameMap());
         c.cache = cacheDifferences(x, y);
         c.inputs = DiffCauses::inputs(x, y);
@@ -166,14 +170,15 @@ RunDiff RunDiff::compare(const RunSide& a, const RunSide& b)
         c.verify = {{"a", verifySummary(x)}, {"b", verifySummary(y)}};
         c.timings = timingsSideBySide(x, y);
         c.profile = ProfileDiff::compare(x, y);
-        const bool graphsSame = c.graph.identical() || (member(x, "graph").is_null() && member(y, "graph").is_null());
+        const bool graphsSame = c.graph.identical()
+            || (JsonFields::member(x, "graph").is_null() && JsonFields::member(y, "graph").is_null());
         c.equivalent
             = i >= 0 && j >= 0 && c.statusA == c.statusB && graphsSame && c.code.identical() && c.cache.empty();
         allEquivalent = allEquivalent && c.equivalent;
         d.m_captures.push_back(std::move(c));
     }
     if (ca.empty() && cb.empty())
-        allEquivalent = member(a.report, "status") == member(b.report, "status");
+        allEquivalent = JsonFields::member(a.report, "status") == JsonFields::member(b.report, "status");
     d.m_equivalent = allEquivalent;
     d.m_provenance = DiffCauses::provenance(a.report, b.report);
     DiffCauses::explain(d, a, b);
@@ -197,13 +202,18 @@ json RunDiff::toJson(const RunSide& a, const RunSide& b) const
         const json& y = c.indexB >= 0 ? cb[static_cast<std::size_t>(c.indexB)] : kNone;
         captures.push_back(
             {{"name", c.name}, {"equivalent", c.equivalent}, {"status", {{"a", c.statusA}, {"b", c.statusB}}},
-                {"graph", c.graph.toJson(member(x, "graph"), member(y, "graph"))}, {"python_code", c.code.toJson()},
-                {"cache", differences(c.cache)}, {"inputs", differences(c.inputs)}, {"options", differences(c.options)},
-                {"verify", c.verify}, {"timings_s", c.timings}, {"profile", ProfileDiff::toJson(c.profile)}});
+                {"graph", c.graph.toJson(JsonFields::member(x, "graph"), JsonFields::member(y, "graph"))},
+                {"python_code", c.code.toJson()}, {"cache", differences(c.cache)}, {"inputs", differences(c.inputs)},
+                {"options", differences(c.options)}, {"verify", c.verify}, {"timings_s", c.timings},
+                {"profile", ProfileDiff::toJson(c.profile)}});
     }
     return {{"equivalent", m_equivalent},
-        {"a", {{"label", a.label}, {"script", member(a.report, "script")}, {"status", member(a.report, "status")}}},
-        {"b", {{"label", b.label}, {"script", member(b.report, "script")}, {"status", member(b.report, "status")}}},
+        {"a",
+            {{"label", a.label}, {"script", JsonFields::member(a.report, "script")},
+                {"status", JsonFields::member(a.report, "status")}}},
+        {"b",
+            {{"label", b.label}, {"script", JsonFields::member(b.report, "script")},
+                {"status", JsonFields::member(b.report, "status")}}},
         {"why", m_why}, {"script", m_scriptChanges}, {"provenance", differences(m_provenance)},
         {"captures", std::move(captures)}};
 }

@@ -14,7 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string show(const json& value)
+std::string orDash(const json& value)
 {
     if (value.is_null())
         return "-";
@@ -216,13 +216,13 @@ void RunDiffPrinter::print(const RunDiff& diff, const RunSide& a, const RunSide&
         printDifferences("cache", c.cache, out);
         const json& va = c.verify["a"];
         const json& vb = c.verify["b"];
-        out << "  verify: " << show(va["status"]) << " (" << show(va["verdict"]) << ") -> " << show(vb["status"])
-            << " (" << show(vb["verdict"]) << ")\n";
+        out << "  verify: " << orDash(va["status"]) << " (" << orDash(va["verdict"]) << ") -> " << orDash(vb["status"])
+            << " (" << orDash(vb["verdict"]) << ")\n";
         std::string timings;
         for (const char* key : {"precompile", "load", "call", "call_eager"})
             if (c.timings.contains(key))
-                timings += std::string(timings.empty() ? "" : ", ") + key + " " + show(c.timings[key]["a"]) + " -> "
-                    + show(c.timings[key]["b"]);
+                timings += std::string(timings.empty() ? "" : ", ") + key + " " + orDash(c.timings[key]["a"]) + " -> "
+                    + orDash(c.timings[key]["b"]);
         if (!timings.empty())
             out << "  timings (s): " << timings << '\n';
         if (!c.profile.empty()) {

@@ -14,7 +14,7 @@ namespace {
 /// change reads as one block in its lowest place: up as far as it goes, joining the runs it
 /// meets, then down as far as it goes. The unchanged lines keep their text in order, so the two
 /// sides still pair line for line.
-void compact(const std::vector<std::string_view>& lines, std::vector<char>& changed)
+void compactChanges(const std::vector<std::string_view>& lines, std::vector<char>& changed)
 {
     const int n = static_cast<int>(lines.size());
     auto at = [&](int i) -> char& { return changed[static_cast<std::size_t>(i)]; };
@@ -89,8 +89,8 @@ TextDiff TextDiff::compareLines(std::vector<std::string_view> a, std::vector<std
     std::vector<char> removed(d.m_linesA.size(), 1), added(d.m_linesB.size(), 1);
     for (const auto& [i, j] : SequenceDiff::align(ka, kb).pairs)
         removed[static_cast<std::size_t>(i)] = added[static_cast<std::size_t>(j)] = 0;
-    compact(d.m_linesA, removed);
-    compact(d.m_linesB, added);
+    compactChanges(d.m_linesA, removed);
+    compactChanges(d.m_linesB, added);
     d.buildRows(removed, added);
     d.buildLineMaps();
     return d;

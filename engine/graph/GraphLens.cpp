@@ -146,9 +146,9 @@ std::string GraphLens::category(
     const auto& n = graph.nodes()[static_cast<std::size_t>(node)];
     switch (lens) {
     case Lens::Kind:
-        if (n.kind == "compute")
-            return n.phase == "backward" ? "backward" : "forward";
-        return n.kind;
+        if (n.kind == NodeKind::Compute)
+            return std::string(toString(n.phase == Phase::Backward ? Phase::Backward : Phase::Forward));
+        return std::string(toString(n.kind));
     case Lens::OpKind:
         if (n.op == "placeholder" || n.op == "output" || n.op == "get_attr")
             return {};

@@ -3,7 +3,7 @@
 // What the captured graph allocates, worked out from the nodes' meta (sizes, strides, dtype)
 // alone, so that it holds for every stored run, old ones too. Plain data, immutable once built.
 //
-// The rules (docs/ARCHITECTURE.md, "The Graph tab"):
+// The rules (docs/design/graph-tab.md):
 // - A node allocates the storage its output spans: (1 + sum of (size - 1) * stride) elements of
 //   its dtype's itemsize, 0 for an empty tensor; a tuple-valued node the sum of its tensors.
 // - An alias allocates nothing: a view op (view, _unsafe_view, _reshape_alias, reshape, t,

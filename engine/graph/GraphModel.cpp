@@ -98,7 +98,7 @@ std::vector<StackFrame> framesOf(const nlohmann::json& graph, std::string& probl
             f.line = std::max(lineOf(j), 0);
             f.function = str(j, "function");
             f.code = str(j, "code");
-            f.owner = str(j, "owner");
+            f.owner = frameOwnerFromString(str(j, "owner"));
             f.package = str(j, "package");
         } else if (problem.empty()) {
             problem = "frame " + std::to_string(out.size()) + " of the graph is not an object";
@@ -173,7 +173,7 @@ GraphModel GraphModel::fromJson(const nlohmann::json& graph, const nlohmann::jso
         n.name = str(j, "name");
         n.op = str(j, "op");
         n.target = str(j, "target");
-        n.kind = str(j, "kind");
+        n.kind = nodeKindFromString(str(j, "kind"));
         n.qualname = str(j, "qualname");
         n.dynamic = dynamicText(j);
         if (auto s = j.find("shape"); s != j.end())
@@ -199,7 +199,7 @@ GraphModel GraphModel::fromJson(const nlohmann::json& graph, const nlohmann::jso
             if (auto l = s->find("line"); l != s->end() && l->is_number_integer())
                 n.sourceLine = l->get<int>();
         }
-        n.phase = str(j, "phase");
+        n.phase = phaseFromString(str(j, "phase"));
         n.stack = stackIndices(j, n.name, g.m_frames.size(), g.m_stackError);
         if (auto v = j.find("violation"); v != j.end() && v->is_object()) {
             if (auto i = v->find("invariant"); i != v->end() && i->is_number_integer())
@@ -284,6 +284,14 @@ std::vector<const StackFrame*> GraphModel::stackOf(int node) const
     for (int i : m_nodes[static_cast<std::size_t>(node)].stack)
         out.push_back(&m_frames[static_cast<std::size_t>(i)]);
     return out;
+}
+
+const StackFrame* GraphModel::sourceFrame(int node) const
+{
+    for (const StackFrame* f : stackOf(node))
+        if (f->owner != FrameOwner::Torch && f->line > 0)
+            return f;
+    return nullptr;
 }
 
 std::vector<int> GraphModel::nodesAtLine(const std::string& file, int line) const

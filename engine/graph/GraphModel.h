@@ -5,6 +5,8 @@
 // which node), tolerating absent fields: an older report, a graph that failed to extract, a
 // node without meta. Immutable once built, so any thread may read it.
 
+#include "graph/NodeKind.h"
+#include "graph/Phase.h"
 #include "graph/StackFrame.h"
 #include "graph/TensorLayout.h"
 
@@ -18,9 +20,9 @@ namespace ps::graph {
 
 struct GraphNode {
     std::string name;
-    std::string op;        ///< placeholder, call_function, get_attr, output, ...
-    std::string target;    ///< "aten.addmm.default"
-    std::string kind;      ///< parameter | buffer | input | constant | compute | output
+    std::string op;      ///< placeholder, call_function, get_attr, output, ...
+    std::string target;  ///< "aten.addmm.default"
+    NodeKind kind = NodeKind::Other;
     std::string qualname;  ///< placeholders: "model.0.weight", "x"
     /// A user input's dims marked with mark_unbacked, in words: "dim 0 = u0 (shape_id batch,
     /// min 8)"; "" for none (any size of them: one artifact serves all).
@@ -32,8 +34,8 @@ struct GraphNode {
     std::string modulePath;
     std::string moduleType;
     std::string sourceFile;
-    int sourceLine = 0;      ///< 0: unknown
-    std::string phase;       ///< forward | backward | ""
+    int sourceLine = 0;  ///< 0: unknown
+    Phase phase = Phase::None;
     std::string outputRole;  ///< "result", "gradient of model.0.weight", ...
     std::string kernel;      ///< inductor: the generated kernel (or extern call) computing it
     int violation = 0;       ///< the invariant this node breaks (a baked tensor constant: 1); 0 none
@@ -77,6 +79,10 @@ public:
     const std::string& stackError() const { return m_stackError; }
     /// The frames of a node's stack, innermost first.
     std::vector<const StackFrame*> stackOf(int node) const;
+    /// Where a node comes from, as every view names it: the innermost frame of its stack outside
+    /// torch with a known line (a model library's line, resnet.py:268, or the user's); nullptr
+    /// when there is none (then the node's own sourceFile:sourceLine, where known).
+    const StackFrame* sourceFrame(int node) const;
 
     int indexOf(const std::string& name) const;
     /// Nodes whose user source line is `line` of `file` (exact path as the worker wrote it).

@@ -40,15 +40,14 @@ std::vector<NodeClass> classify(const std::vector<GraphNode>& nodes)
     std::vector<NodeClass> out(nodes.size());
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         const auto& n = nodes[i];
-        const std::string_view kind = n.kind, phase = n.phase;
         auto& c = out[i];
-        if (kind == "parameter" || kind == "buffer")
+        if (isWeight(n.kind))
             c.kind = NodeClass::Weight;
-        else if (kind == "input" || std::string_view(n.op) == "placeholder")
+        else if (n.kind == NodeKind::Input || std::string_view(n.op) == "placeholder")
             c.kind = NodeClass::Input;
-        else if (kind == "output" || std::string_view(n.op) == "output")
+        else if (n.kind == NodeKind::Output || std::string_view(n.op) == "output")
             c.kind = NodeClass::Output;
-        c.recorded = phase == "forward" ? Phase::Forward : phase == "backward" ? Phase::Backward : Phase::None;
+        c.recorded = n.phase;
     }
     return out;
 }
@@ -191,8 +190,10 @@ ModuleTree ModuleTree::build(const GraphModel& graph)
     if (forward && backward) {
         t.m_phaseOf = effectivePhases(nodes, cls);
         bundle = gradientBundle(nodes, cls, t.m_phaseOf);
-        t.m_forward = t.addGroup(kForwardPrefix, "forward", Phase::Forward, Module::Role::PhaseGroup, root());
-        t.m_backward = t.addGroup(kBackwardPrefix, "backward", Phase::Backward, Module::Role::PhaseGroup, root());
+        t.m_forward = t.addGroup(
+            kForwardPrefix, toString(Phase::Forward).data(), Phase::Forward, Module::Role::PhaseGroup, root());
+        t.m_backward = t.addGroup(
+            kBackwardPrefix, toString(Phase::Backward).data(), Phase::Backward, Module::Role::PhaseGroup, root());
     }
     t.m_moduleOf.assign(nodes.size(), 0);
     std::string lastPath;
@@ -344,7 +345,7 @@ ModuleTree::PathInfo ModuleTree::describe(const std::string& path)
             rest.remove_prefix(prefix.size());
             if (rest.empty()) {
                 info.role = Module::Role::PhaseGroup;
-                info.name = phase == Phase::Forward ? "forward" : "backward";
+                info.name = std::string(toString(phase));
                 return info;
             }
         }

@@ -33,6 +33,8 @@
 // Paths: "forward:" + a model path finds the same module as the model path alone. An inference
 // graph (one phase, or none recorded) has no groups: its tree is as described first.
 
+#include "graph/Phase.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -42,8 +44,6 @@
 namespace ps::graph {
 
 class GraphModel;
-
-enum class Phase : std::uint8_t { None, Forward, Backward };
 
 struct Module {
     enum class Role : std::uint8_t {

@@ -3,6 +3,8 @@
 // One frame of a node's stack, as the report's graph.frames lists it (precompile_studio/
 // capture/stacks.py): a line of the user's code, of an installed package's or of torch.nn's.
 
+#include "graph/FrameOwner.h"
+
 #include <string>
 
 namespace ps::graph {
@@ -12,10 +14,10 @@ struct StackFrame {
     int line = 0;          ///< 0: unknown
     std::string function;  ///< "_forward_impl"
     std::string code;      ///< the line's text when the report was made ("x = self.conv1(x)"), or ""
-    std::string owner;     ///< user | package | torch
-    std::string package;   ///< package and torch frames: the top-level module ("torchvision"), else ""
+    FrameOwner owner = FrameOwner::Unknown;
+    std::string package;  ///< package and torch frames: the top-level module ("torchvision"), else ""
 
-    bool isUser() const { return owner == "user"; }
+    bool isUser() const { return owner == FrameOwner::User; }
 };
 
 }  // namespace ps::graph

@@ -46,7 +46,7 @@ VisibleGraph VisibleGraph::build(const GraphModel& graph, const ModuleTree& tree
             const bool backward = item.kind == VisibleItem::Module
                 ? mods[static_cast<std::size_t>(item.id)].phase == Phase::Backward
                 : tree.phaseOf(item.id) == Phase::Backward || nodes[static_cast<std::size_t>(item.id)].op == "output"
-                    || nodes[static_cast<std::size_t>(item.id)].kind == "output";
+                    || nodes[static_cast<std::size_t>(item.id)].kind == NodeKind::Output;
             v.m_bands.push_back(backward ? 1 : 0);
         }
     }

@@ -9,6 +9,7 @@
 
 #include "library/LibraryError.h"
 #include "library/Sha256.h"
+#include "model/JsonFields.h"
 #include "model/JsonLimits.h"
 
 namespace ps::library {
@@ -81,14 +82,6 @@ void writeFile(const fs::path& path, std::string_view bytes)
 bool isHex(char c)
 {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-}
-
-std::string stringField(const nlohmann::json& object, const char* key)
-{
-    if (!object.is_object())
-        return {};
-    const auto it = object.find(key);
-    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 }  // namespace
@@ -199,13 +192,13 @@ ArtifactFiles::Pair ArtifactFiles::read(const std::string& pythonCodePath)
     for (std::size_t i = 0; i < captures->size(); ++i) {
         const auto& artifact
             = (*captures)[i].is_object() ? (*captures)[i].value("artifact", nlohmann::json()) : nlohmann::json();
-        const std::string recorded = stringField(artifact, "python_code_sha256");
+        const std::string recorded = model::JsonFields::text(artifact, "python_code_sha256");
         if (recorded.empty())
             continue;
         described += (described.empty() ? "" : ", ") + recorded;
         if (recorded != codeSha)
             continue;
-        const std::string recordedCache = stringField(artifact, "cache_sha256");
+        const std::string recordedCache = model::JsonFields::text(artifact, "cache_sha256");
         if (!recordedCache.empty() && recordedCache != cacheSha)
             throw LibraryError(LibraryError::Kind::Mismatch, cachePath.string(),
                 "its sha256 " + cacheSha + " is not the cache_sha256 " + recordedCache + " that "

@@ -73,4 +73,9 @@ std::optional<std::string> BlobCodec::decode(
     return std::nullopt;
 }
 
+std::string BlobCodec::captureOwner(const std::string& role, const std::string& name, std::int64_t runId)
+{
+    return role + " of capture '" + name + "' of run " + std::to_string(runId);
+}
+
 }  // namespace ps::library

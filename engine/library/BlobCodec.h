@@ -35,6 +35,8 @@ public:
     /// is given) when whole, else what is wrong ("its content hashes to ...").
     static std::optional<std::string> decode(
         std::string_view key, std::int64_t size, std::string_view codec, std::string_view data, std::string* bytes);
+    /// Whose blob a capture's is, as a damage message names it ("cache of capture 'fn' of run 3").
+    static std::string captureOwner(const std::string& role, const std::string& name, std::int64_t runId);
 
     static constexpr int kLevel = 3;
 };

@@ -60,11 +60,6 @@ void readCapture(const PgResult& r, int row, int first, CaptureRecord& c)
         c.cacheSha256.emplace(r.text(row, first + 8));
 }
 
-std::string captureOwner(const std::string& role, const std::string& name, std::int64_t runId)
-{
-    return role + " of capture '" + name + "' of run " + std::to_string(runId);
-}
-
 }  // namespace
 
 std::vector<RunSummary> PgRunReader::list(const ListQuery& q) const
@@ -173,8 +168,8 @@ RunRecord PgRunReader::show(std::int64_t runId, bool checkBlobs) const
                 if (!*sha || !seen.emplace(**sha, true).second)
                     continue;
                 if (auto problem = checkBlob(db_, **sha))
-                    record.damaged.push_back(
-                        BlobDamage{**sha, role, captureOwner(role, c.name, runId) + ": " + *problem, {runId}});
+                    record.damaged.push_back(BlobDamage{
+                        **sha, role, BlobCodec::captureOwner(role, c.name, runId) + ": " + *problem, {runId}});
             }
         }
     }
@@ -201,8 +196,8 @@ CaptureArtifact PgRunReader::artifact(std::int64_t runId, int captureIndex) cons
         throw LibraryError(Kind::NotFound, db_.location(),
             "capture '" + out.name + "' of run " + std::to_string(runId) + " has no artifact (status "
                 + std::string(r.text(0, 1)) + ")");
-    out.pythonCode = readBlob(db_, std::string(r.text(0, 2)), captureOwner("python_code", out.name, runId));
-    out.cache = readBlob(db_, std::string(r.text(0, 3)), captureOwner("cache", out.name, runId));
+    out.pythonCode = readBlob(db_, std::string(r.text(0, 2)), BlobCodec::captureOwner("python_code", out.name, runId));
+    out.cache = readBlob(db_, std::string(r.text(0, 3)), BlobCodec::captureOwner("cache", out.name, runId));
     snapshot.commit();
     return out;
 }

@@ -14,7 +14,7 @@ constexpr const char* kApplication = "precompile-studio";
 // pg_advisory_xact_lock's key: "PSLB".
 constexpr const char* kLock = "SELECT pg_advisory_xact_lock(1347636290)";
 
-constexpr const char* kV1 = R"sql(
+constexpr const char* kPgV1 = R"sql(
 CREATE TABLE studio_library (
     application TEXT NOT NULL,
     version INTEGER NOT NULL
@@ -114,7 +114,7 @@ void PgSchema::migrate(PgConnection& db)
     if (from >= kVersion)
         return;
     if (from < 1) {
-        db.run(kV1);
+        db.run(kPgV1);
         db.exec("INSERT INTO studio_library (application, version) VALUES ($1, 1)", {kApplication});
     }
     db.exec("UPDATE studio_library SET version = $1", {kVersion});

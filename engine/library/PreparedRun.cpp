@@ -23,14 +23,6 @@ using Kind = LibraryError::Kind;
 
 namespace {
 
-std::string stringField(const json& object, const char* key)
-{
-    if (!object.is_object())
-        return {};
-    const auto it = object.find(key);
-    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 std::optional<int> invariantOf(const json& capture)
 {
     const auto v = capture.find("violation");
@@ -45,22 +37,22 @@ std::optional<int> invariantOf(const json& capture)
 /// The words the search index holds for a run beyond its name and script.
 std::string searchMessages(const json& head, const json& captures)
 {
-    std::string words = stringField(head, "message");
+    std::string words = model::JsonFields::text(head, "message");
     const auto add = [&words](const std::string& w) {
         if (!w.empty())
             words += (words.empty() ? "" : " ") + w;
     };
     for (const auto& c : captures) {
-        add(stringField(c, "name"));
-        add(stringField(c, "backend"));
-        add(stringField(c, "status"));
+        add(model::JsonFields::text(c, "name"));
+        add(model::JsonFields::text(c, "backend"));
+        add(model::JsonFields::text(c, "status"));
         if (const auto v = c.find("violation"); v != c.end() && v->is_object())
             for (const char* key : {"kind", "rule", "message"})
-                add(stringField(*v, key));
+                add(model::JsonFields::text(*v, key));
         if (const auto w = c.find("warnings"); w != c.end() && w->is_array())
             for (const auto& warning : *w)
                 for (const char* key : {"rule", "message"})
-                    add(stringField(warning, key));
+                    add(model::JsonFields::text(warning, key));
     }
     return words;
 }
@@ -146,7 +138,7 @@ void hashArtifacts(PreparedRun& out, json& captures, const std::vector<NewCaptur
                 std::tuple{&prepared.cache, "cache_sha256", "cache_bytes"}}) {
             if (!*blob)
                 continue;
-            const std::string recorded = stringField(artifact, shaKey);
+            const std::string recorded = model::JsonFields::text(artifact, shaKey);
             if (!recorded.empty() && recorded != (*blob)->sha256)
                 throw LibraryError(Kind::Invalid, file,
                     "cannot store a run: capture " + std::to_string(i) + "'s " + shaKey + " " + recorded
@@ -168,29 +160,29 @@ PreparedRun PreparedRun::from(const NewRun& run, const std::string& file)
     json& captures = split.captures;
     out.uid = run.uid.empty() ? newUid() : run.uid;
     out.createdAt = run.createdAt.empty() ? now() : run.createdAt;
-    out.scriptPath = stringField(head, "script");
-    out.name = run.name.empty() ? stringField(head, "name") : run.name;
+    out.scriptPath = model::JsonFields::text(head, "script");
+    out.name = run.name.empty() ? model::JsonFields::text(head, "name") : run.name;
     if (out.name.empty())
         out.name = fs::path(out.scriptPath).stem().string();
     if (out.name.empty() && !captures.empty())
-        out.name = stringField(captures[0], "name");
+        out.name = model::JsonFields::text(captures[0], "name");
     if (out.name.empty())
         out.name = "run";
-    out.status = stringField(head, "status");
+    out.status = model::JsonFields::text(head, "status");
     if (out.status.empty())
         out.status = "unknown";
-    out.message = stringField(head, "message");
+    out.message = model::JsonFields::text(head, "message");
     if (const auto worker = model::WorkerInfo::fromJson(model::JsonFields::member(head, "worker")))
         out.ranOn = worker->where();
     out.searchWords = searchMessages(head, captures);
     for (std::size_t i = 0; i < captures.size(); ++i) {
         const json& c = captures[i];
         Capture& row = out.captures[i];
-        row.name = stringField(c, "name");
-        row.backend = stringField(c, "backend");
-        row.tracer = stringField(c, "tracer");
-        row.status = stringField(c, "status");
-        row.message = stringField(c.value("violation", json()), "message");
+        row.name = model::JsonFields::text(c, "name");
+        row.backend = model::JsonFields::text(c, "backend");
+        row.tracer = model::JsonFields::text(c, "tracer");
+        row.status = model::JsonFields::text(c, "status");
+        row.message = model::JsonFields::text(c.value("violation", json()), "message");
         row.invariant = invariantOf(c);
     }
     head["captures"] = std::move(captures);  // with the artifact hashes reconciled

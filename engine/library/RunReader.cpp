@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "library/ArtifactFiles.h"
+#include "library/BlobCodec.h"
 #include "library/BlobStore.h"
 #include "library/Connection.h"
 #include "library/LibraryError.h"
@@ -30,11 +31,6 @@ json parseStored(std::string_view text, const Connection& db, const std::string&
     if (!value)
         throw LibraryError(Kind::Corrupt, db.path(), what + " " + why);
     return std::move(*value);
-}
-
-std::string captureOwner(const std::string& role, const std::string& name, std::int64_t runId)
-{
-    return role + " of capture '" + name + "' of run " + std::to_string(runId);
 }
 
 // Listing fills thousands of these: assign in place from SQLite's buffers, no temporaries.
@@ -184,8 +180,8 @@ RunRecord RunReader::show(std::int64_t runId, bool checkBlobs) const
                     continue;
                 if (auto problem = blobs.check(**sha)) {
                     seen.emplace(**sha, record.damaged.size());
-                    record.damaged.push_back(
-                        BlobDamage{**sha, role, captureOwner(role, c.name, runId) + ": " + *problem, {runId}});
+                    record.damaged.push_back(BlobDamage{
+                        **sha, role, BlobCodec::captureOwner(role, c.name, runId) + ": " + *problem, {runId}});
                 } else {
                     seen.emplace(**sha, SIZE_MAX);
                 }
@@ -218,8 +214,8 @@ CaptureArtifact RunReader::artifact(std::int64_t runId, int captureIndex) const
         throw LibraryError(Kind::NotFound, db_.path(),
             "capture '" + out.name + "' of run " + std::to_string(runId) + " has no artifact (status " + status + ")");
     BlobStore blobs(db_);
-    out.pythonCode = blobs.read(*codeSha, captureOwner("python_code", out.name, runId));
-    out.cache = blobs.read(*cacheSha, captureOwner("cache", out.name, runId));
+    out.pythonCode = blobs.read(*codeSha, BlobCodec::captureOwner("python_code", out.name, runId));
+    out.cache = blobs.read(*cacheSha, BlobCodec::captureOwner("cache", out.name, runId));
     snapshot.commit();
     return out;
 }

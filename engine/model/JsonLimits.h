@@ -16,7 +16,7 @@ namespace ps::model {
 /// kMaxDepth is 128: a real report nests at most about 10 levels (report > captures > capture >
 /// verify > outputs > entry > result > sizes), so 128 leaves room for fields yet to come while
 /// keeping the parser's recursion (a few hundred bytes of stack per level) far below even a
-/// 512 KiB thread stack. Sizes are capped by each caller (see docs/ARCHITECTURE.md, "Limits").
+/// 512 KiB thread stack. Sizes are capped by each caller (see docs/design/limits-and-hostile-input.md).
 class JsonLimits {
 public:
     static constexpr std::size_t kMaxDepth = 128;

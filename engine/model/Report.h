@@ -14,7 +14,7 @@
 
 namespace ps::model {
 
-/// The schema-1 report of one run (docs/ARCHITECTURE.md, "The report"; docs/report.schema.json).
+/// The schema-1 report of one run (docs/design/report.md; docs/report.schema.json).
 /// Built from the worker's JSON; the front end sets what only it can know: a timeout, a dead
 /// worker, a broken channel, the start failure, run_id and whether the run was stored.
 /// Statuses are typed here and turned into words only in fromJson() and toJson().
@@ -53,7 +53,7 @@ public:
     /// Whether the verdict is good news (the exit code is 0).
     bool allGood() const { return exitCode() == 0; }
 
-    /// Exit codes (docs/ARCHITECTURE.md, "Exit codes"):
+    /// Exit codes (docs/design/exit-codes.md):
     /// 0 every capture ok, verification (where it ran) matched, runtime checks passed, and the
     ///   run stored (or no store asked for);
     /// 1 the script ran and the studio found a problem: a violation (at capture, load, call or

@@ -7,7 +7,7 @@
 
 namespace ps::model {
 
-/// How a run ended (docs/ARCHITECTURE.md, "Outcomes"). The order is the order of severity the
+/// How a run ended (docs/design/outcomes.md). The order is the order of severity the
 /// window sorts by; only the JSON edge (Report) turns it into words.
 enum class RunStatus {
     Ok,              ///< every capture ok, verification (where it ran) matched, runtime checks passed

@@ -9,7 +9,7 @@ namespace ps::model {
 namespace {
 using F = JsonFields;
 
-std::optional<Specialisation::Status> statusFromString(const std::string& s)
+std::optional<Specialisation::Status> specialisationStatus(const std::string& s)
 {
     if (s == "found")
         return Specialisation::Status::Found;
@@ -65,7 +65,7 @@ std::optional<Specialisation> Specialisation::fromJson(const nlohmann::json& j)
 {
     if (!j.is_object())
         return std::nullopt;
-    const auto status = statusFromString(F::text(j, "status"));
+    const auto status = specialisationStatus(F::text(j, "status"));
     if (!status)
         return std::nullopt;
     Specialisation s;

@@ -14,7 +14,7 @@ enum class StartFailure {
     Died,         ///< the worker died before it said hello
     Timeout,      ///< the run's timeout passed before the worker said hello
     Protocol,     ///< the worker sent something that is not the protocol before its hello
-    // A worker on another host (docs/ARCHITECTURE.md, "Remote runs"):
+    // A worker on another host (docs/design/remote-runs.md):
     Unreachable,     ///< ssh could not reach the host (name, route, refused, timed out)
     Authentication,  ///< the host refused the login (key, user, host key)
     NoStudio,        ///< the host has no Precompile Studio where it was looked for

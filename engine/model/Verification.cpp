@@ -14,7 +14,7 @@ using Group = Verification::Group;
 
 constexpr Group kGroups[] = {Group::Outputs, Group::Grads, Group::Buffers, Group::Parameters, Group::Inputs};
 
-std::optional<Verification::Status> statusFromString(const std::string& text)
+std::optional<Verification::Status> verificationStatus(const std::string& text)
 {
     using S = Verification::Status;
     for (auto s : {S::Ok, S::Mismatch, S::Violation, S::Error, S::Skipped, S::Drift})
@@ -113,7 +113,7 @@ std::optional<Verification::Runtime> readRuntime(const nlohmann::json& j)
     if (!rt.is_object())
         return std::nullopt;
     Verification::Runtime out;
-    out.status = statusFromString(F::text(rt, "status")).value_or(Verification::Status::Error);
+    out.status = verificationStatus(F::text(rt, "status")).value_or(Verification::Status::Error);
     out.violation = violationAt(rt, "violation");
     out.error = violationAt(rt, "error");
     out.matchesEager = F::flag(rt, "matches_eager");
@@ -152,7 +152,7 @@ std::optional<Verification> Verification::fromJson(const nlohmann::json& j)
         return std::nullopt;
     Verification v;
     v.ran = F::flag(j, "ran").value_or(true);
-    v.status = statusFromString(F::text(j, "status")).value_or(Status::Error);
+    v.status = verificationStatus(F::text(j, "status")).value_or(Status::Error);
     v.reason = F::text(j, "reason");
     v.matchesEager = F::flag(j, "matches_eager");
     v.withinTolerance = F::flag(j, "within_tolerance");

@@ -13,8 +13,8 @@
 // JSON, one object with a "type" field.
 //
 // Messages are typed and checked at the edge: WorkerMessage (hello, stage, result, fatal) and
-// RunRequest (run); the front end also sends {"type":"quit"}. docs/ARCHITECTURE.md, "Protocol",
-// lists them; anything else on the channel is a ProtocolError that ends the run.
+// RunRequest (run); the front end also sends {"type":"quit"}. docs/design/protocol.md lists
+// them; anything else on the channel is a ProtocolError that ends the run.
 
 #include <cstdint>
 

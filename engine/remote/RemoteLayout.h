@@ -5,8 +5,8 @@
 
 namespace ps::remote {
 
-/// What the relay and the front end agree on besides the messages (docs/ARCHITECTURE.md,
-/// "Remote runs"): the relay's private folder holds script/NAME (the script's text as sent) and
+/// What the relay and the front end agree on besides the messages (docs/design/
+/// remote-runs.md): the relay's private folder holds script/NAME (the script's text as sent) and
 /// out/ (the worker's capture-N.py and capture-N.cache); artifact files travel in chunks.
 class RemoteLayout {
 public:

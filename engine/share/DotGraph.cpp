@@ -1,6 +1,7 @@
 #include "share/DotGraph.h"
 
 #include "share/LensValues.h"
+#include "share/MarkupText.h"
 
 #include "graph/GraphModel.h"
 #include "graph/ModuleTree.h"
@@ -18,8 +19,6 @@ using graph::GraphModel;
 using graph::GraphNode;
 using graph::Module;
 using graph::ModuleTree;
-
-constexpr std::string_view kReplacement = "\xef\xbf\xbd";
 
 /// The length of the valid UTF-8 sequence at `at`, 0 when there is none.
 std::size_t sequenceAt(std::string_view s, std::size_t at)
@@ -74,7 +73,9 @@ std::string nodeLabel(const GraphNode& n)
 {
     std::string op;
     if (n.op == "placeholder")
-        op = n.kind.empty() ? "placeholder" : n.kind + (n.qualname.empty() ? "" : " " + n.qualname);
+        op = n.kind == graph::NodeKind::Other
+            ? std::string("placeholder")
+            : std::string(toString(n.kind)) + (n.qualname.empty() ? "" : " " + n.qualname);
     else if (n.op == "get_attr")
         op = "constant" + (n.qualname.empty() ? "" : " " + n.qualname);
     else if (n.op == "output")
@@ -93,9 +94,8 @@ std::string nodeLabel(const GraphNode& n)
 std::string tooltipOf(const GraphModel& g, int node)
 {
     const GraphNode& n = g.nodes()[static_cast<std::size_t>(node)];
-    for (const auto* f : g.stackOf(node))
-        if (f->owner != "torch")
-            return f->file + ":" + std::to_string(f->line) + (f->code.empty() ? "" : "  " + f->code);
+    if (const auto* f = g.sourceFrame(node))
+        return f->file + ":" + std::to_string(f->line) + (f->code.empty() ? "" : "  " + f->code);
     if (n.sourceLine > 0)
         return n.sourceFile + ":" + std::to_string(n.sourceLine);
     return n.modulePath;
@@ -195,7 +195,7 @@ std::string DotGraph::quoted(std::string_view text)
         const char c = text[i];
         const std::size_t length = sequenceAt(text, i);
         if (length == 0) {
-            out += kReplacement;
+            out += MarkupText::kReplacement;
             ++i;
             continue;
         }
@@ -205,7 +205,7 @@ std::string DotGraph::quoted(std::string_view text)
         } else if (c == '\n') {
             out += "\\n";
         } else if (length == 1 && (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)) {
-            out += kReplacement;
+            out += MarkupText::kReplacement;
         } else {
             out.append(text.substr(i, length));
         }

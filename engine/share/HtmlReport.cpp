@@ -1,5 +1,6 @@
 #include "share/HtmlReport.h"
 
+#include "share/MarkupText.h"
 #include "share/PageData.h"
 #include "share/PageWriter.h"
 
@@ -10,20 +11,10 @@
 
 namespace ps::share {
 
-namespace {
-
-std::string baseName(const std::string& path)
-{
-    const auto slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-}  // namespace
-
 std::string HtmlReport::forRun(const model::Report& report, const std::string& scriptText,
     const std::vector<std::optional<std::string>>& pythonCode)
 {
-    std::string title = baseName(report.script.empty() ? std::string("run") : report.script) + ": "
+    std::string title = MarkupText::fileName(report.script.empty() ? std::string("run") : report.script) + ": "
         + std::string(model::toString(report.verdict()));
     if (report.runId)
         title += " (run #" + std::to_string(*report.runId) + ")";

@@ -9,7 +9,7 @@
 
 namespace ps::share {
 
-/// The one-file HTML report (docs/ARCHITECTURE.md, "The HTML report"): a run, or two runs
+/// The one-file HTML report (docs/design/html-report.md): a run, or two runs
 /// compared, as one self-contained page that a browser opens from disk with no network access.
 /// PageData builds what it shows, PageWriter the file around it; engine/share/page/report.js
 /// draws it in the page.

@@ -73,12 +73,6 @@ double captureSeconds(const model::Capture& c)
     return total;
 }
 
-std::string baseName(const std::string& path)
-{
-    const auto slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 // Everything a finding says, one fact a line:
 //     /work/v.py:21  return self.lin(x) + offset
 //     fn reads the global `offset` (defined at line 12): a tensor that is not an input would be ...
@@ -260,7 +254,7 @@ std::optional<Case> runCase(const model::Report& report, const std::vector<Case>
     if (!report.captures.empty() && !stopped && (code == 0 || carried))
         return std::nullopt;
     Case tc;
-    tc.name = baseName(script);
+    tc.name = MarkupText::fileName(script);
     tc.type = std::string(model::toString(report.status));
     tc.kind = code == 0 ? Case::Kind::Pass : code == 1 ? Case::Kind::Failure : Case::Kind::Error;
     std::string text;

@@ -9,15 +9,13 @@
 namespace ps::share {
 
 /// Runs as JUnit XML in the dialect of Jenkins xUnit's junit-10.xsd, which GitLab's, Jenkins' and
-/// GitHub's test reporters read (docs/ARCHITECTURE.md, "JUnit XML and several scripts in one
-/// run"): <testsuites> with the totals, one <testsuite> per run (a script), one <testcase> per
-/// capture, named after it, classname the script as given and time the capture's timings in
-/// seconds. A violation or a mismatch against eager is a <failure> whose message is the finding
-/// in one line and whose text has the source line `file:line  code` and the fix; an error (of
-/// the capture, or a run that could not go on) an <error>; numerics drift a passing case with a
-/// <system-out> note. A run that ended before any capture, or whose exit code says a problem no
-/// capture carries (a timeout after the captures, the script's own violation, not stored), gets
-/// one more test case named after the script with that problem.
+/// GitHub's test reporters read (docs/design/junit-and-several-scripts.md): <testsuites> with the totals, one
+/// <testsuite> per run (a script), one <testcase> per capture, named after it, classname the script as given and time
+/// the capture's timings in seconds. A violation or a mismatch against eager is a <failure> whose message is the
+/// finding in one line and whose text has the source line `file:line  code` and the fix; an error (of the capture, or a
+/// run that could not go on) an <error>; numerics drift a passing case with a <system-out> note. A run that ended
+/// before any capture, or whose exit code says a problem no capture carries (a timeout after the captures, the script's
+/// own violation, not stored), gets one more test case named after the script with that problem.
 class JunitReport {
 public:
     /// The text of line `line` of `file`, or nullopt (no such file or line).

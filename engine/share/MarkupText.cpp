@@ -4,8 +4,6 @@ namespace ps::share {
 
 namespace {
 
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
-
 // The length of the well-formed UTF-8 sequence at `text[i]` (2-4), or 0 when it is not one;
 // `code` is its code point.
 std::size_t utf8Sequence(std::string_view text, std::size_t i, unsigned int& code)
@@ -75,7 +73,7 @@ std::string MarkupText::escape(std::string_view text)
                 break;
             default:
                 if (c < 0x20 || c == 0x7F)
-                    out += kReplacement;
+                    out += MarkupText::kReplacement;
                 else
                     out += static_cast<char>(c);
             }
@@ -87,7 +85,7 @@ std::string MarkupText::escape(std::string_view text)
         // U+FFFE and U+FFFF are not XML characters; C1 controls (U+0080-U+009F) are, but are
         // terminal escapes in a log.
         if (length == 0 || code == 0xFFFE || code == 0xFFFF || (code >= 0x80 && code <= 0x9F)) {
-            out += kReplacement;
+            out += MarkupText::kReplacement;
             i += length == 0 ? 1 : length;
             continue;
         }
@@ -95,6 +93,12 @@ std::string MarkupText::escape(std::string_view text)
         i += length;
     }
     return out;
+}
+
+std::string MarkupText::fileName(const std::string& path)
+{
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 }  // namespace ps::share

@@ -15,6 +15,12 @@ public:
     /// entities; control characters other than tab, newline and carriage return, and bytes
     /// that are not valid UTF-8, each become U+FFFD.
     static std::string escape(std::string_view text);
+
+    /// The last component of a path ("a/b/run.py" -> "run.py"), a title's or a test's name.
+    static std::string fileName(const std::string& path);
+
+    /// U+FFFD, what a byte that cannot be shown becomes.
+    static constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
 };
 
 }  // namespace ps::share

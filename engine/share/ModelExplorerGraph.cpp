@@ -45,7 +45,7 @@ std::string listText(const std::vector<std::int64_t>& values)
 std::string labelOf(const GraphNode& n)
 {
     if (n.op == "placeholder")
-        return n.kind.empty() ? "placeholder" : n.kind;
+        return n.kind == graph::NodeKind::Other ? std::string("placeholder") : std::string(toString(n.kind));
     if (n.op == "get_attr")
         return "constant";
     if (n.op == "output")
@@ -200,16 +200,13 @@ json attrsOf(const GraphModel& g, const ModuleTree& tree, int node, const std::s
     add("op", n.op);
     if (n.target != n.name)
         add("target", n.target);
-    add("kind", n.kind);
+    add("kind", std::string(toString(n.kind)));
     add("qualname", n.qualname);
     if (!n.modulePath.empty())
         add("module", n.modulePath + (n.moduleType.empty() ? "" : " (" + n.moduleType + ")"));
     add("device", n.device);
     if (tree.phased())
-        add("phase",
-            tree.phaseOf(node) == Phase::Backward      ? "backward"
-                : tree.phaseOf(node) == Phase::Forward ? "forward"
-                                                       : "");
+        add("phase", std::string(toString(tree.phaseOf(node))));
     add("output", n.outputRole);
     add("item", item);
     add("kernel", n.kernel);
@@ -217,13 +214,11 @@ json attrsOf(const GraphModel& g, const ModuleTree& tree, int node, const std::s
         add("violation",
             "invariant " + std::to_string(n.violation) + (n.violationRule.empty() ? "" : ": " + n.violationRule));
     add("binding", n.binding);
+    if (const auto* f = g.sourceFrame(node)) {
+        add("source", location(f->file, f->line));
+        add("source_code", f->code);
+    }
     const auto stack = g.stackOf(node);
-    for (const auto* f : stack)
-        if (f->owner != "torch") {
-            add("source", location(f->file, f->line));
-            add("source_code", f->code);
-            break;
-        }
     if (n.sourceLine > 0)
         add("script_line", location(n.sourceFile, n.sourceLine));
     std::string frames;
@@ -411,7 +406,7 @@ std::vector<std::string> ModelExplorerGraph::add(const model::Capture& capture, 
         json top = {{"capture", name}, {"backend", capture.backend}, {"tracer", capture.tracer},
             {"nodes", std::to_string(graphNodes.size())}};
         if (part.phase != Phase::None)
-            top["phase"] = part.phase == Phase::Forward ? "forward" : "backward";
+            top["phase"] = toString(part.phase);
         if (!g.complete())
             top["complete"] = "no: precompile failed before its capture finished";
         groups.emplace("", std::move(top));

@@ -20,7 +20,7 @@ json node(const std::string& name, const std::string& module)
 }
 
 // layer1's conv and layer3's conv; a kernel fusing layer3's conv and bn; one kernel naming no node
-json capture(double layer1Us, double layer3Us, double unattributedUs)
+json profiledCapture(double layer1Us, double layer3Us, double unattributedUs)
 {
     json graph = {{"node_list",
         {node("convolution", "model.layer1.0.conv1"), node("convolution_9", "model.layer3.1.conv1"),
@@ -40,7 +40,7 @@ json capture(double layer1Us, double layer3Us, double unattributedUs)
 
 TEST(ProfileDiff, AKernelsTimeReachesTheTopLevelModulesOfItsNodes)
 {
-    const auto times = ProfileDiff::moduleTimes(capture(1000, 4100, 300));
+    const auto times = ProfileDiff::moduleTimes(profiledCapture(1000, 4100, 300));
     const std::vector<std::pair<std::string, double>> expected
         = {{"(no graph node)", 5.0}, {"(outside kernels)", 300.0}, {"model.layer1", 1000.0}, {"model.layer3", 4100.0}};
     EXPECT_EQ(times, expected);
@@ -48,7 +48,7 @@ TEST(ProfileDiff, AKernelsTimeReachesTheTopLevelModulesOfItsNodes)
 
 TEST(ProfileDiff, ModulesAreSortedByTheirChangeAndSaidAsBeforeAndAfter)
 {
-    const auto rows = ProfileDiff::compare(capture(1000, 4100, 300), capture(900, 6300, 300));
+    const auto rows = ProfileDiff::compare(profiledCapture(1000, 4100, 300), profiledCapture(900, 6300, 300));
     ASSERT_EQ(rows.size(), 4u);
     EXPECT_EQ(rows[0].describe(), "model.layer3: 4.10 ms -> 6.30 ms");
     EXPECT_EQ(rows[1].describe(), "model.layer1: 1.00 ms -> 900 us");
@@ -57,20 +57,20 @@ TEST(ProfileDiff, ModulesAreSortedByTheirChangeAndSaidAsBeforeAndAfter)
 
 TEST(ProfileDiff, NothingUnlessBothRunsWereProfiled)
 {
-    json plain = capture(1, 2, 3);
+    json plain = profiledCapture(1, 2, 3);
     plain.erase("profile");
-    EXPECT_TRUE(ProfileDiff::compare(plain, capture(1, 2, 3)).empty());
-    json failed = capture(1, 2, 3);
+    EXPECT_TRUE(ProfileDiff::compare(plain, profiledCapture(1, 2, 3)).empty());
+    json failed = profiledCapture(1, 2, 3);
     failed["profile"] = {{"calls", 0}, {"kernels", json::array()}, {"error", "not profiled"}};
-    EXPECT_TRUE(ProfileDiff::compare(capture(1, 2, 3), failed).empty());
+    EXPECT_TRUE(ProfileDiff::compare(profiledCapture(1, 2, 3), failed).empty());
 }
 
 TEST(ProfileDiff, LibraryDiffPrintsAndCarriesThePerModuleTimes)
 {
     ps::compare::RunSide a{
-        "run #1", {{"schema", 1}, {"status", "ok"}, {"captures", {capture(1000, 4100, 300)}}}, "", {}};
+        "run #1", {{"schema", 1}, {"status", "ok"}, {"captures", {profiledCapture(1000, 4100, 300)}}}, "", {}};
     ps::compare::RunSide b{
-        "run #2", {{"schema", 1}, {"status", "ok"}, {"captures", {capture(1000, 6300, 300)}}}, "", {}};
+        "run #2", {{"schema", 1}, {"status", "ok"}, {"captures", {profiledCapture(1000, 6300, 300)}}}, "", {}};
     const auto diff = ps::compare::RunDiff::compare(a, b);
     std::ostringstream out;
     ps::compare::RunDiffPrinter::print(diff, a, b, out);

@@ -21,7 +21,7 @@ using ps::model::Report;
 
 namespace {
 
-nlohmann::json reportWith(const nlohmann::json& profile, const nlohmann::json& accuracy)
+nlohmann::json measuredReportWith(const nlohmann::json& profile, const nlohmann::json& accuracy)
 {
     nlohmann::json capture = {{"name", "fn"}, {"backend", "inductor"}, {"tracer", "make_fx"}, {"status", "ok"},
         {"verify", {{"ran", true}, {"status", "drift"}, {"matches_eager", false}}}};
@@ -52,7 +52,7 @@ const nlohmann::json kAccuracy = {{"verdict", "drift"}, {"reference", "float64"}
 
 TEST(KernelProfile, ProfileIsReadWithEveryKernelAndItsNodes)
 {
-    const Report report = Report::fromJson(reportWith(kProfile, kAbsent));
+    const Report report = Report::fromJson(measuredReportWith(kProfile, kAbsent));
     const auto& c = report.captures.at(0);
     ASSERT_TRUE(c.profile);
     EXPECT_EQ(c.profile->calls, 5);
@@ -71,9 +71,9 @@ TEST(KernelProfile, ProfileIsReadWithEveryKernelAndItsNodes)
 
 TEST(KernelProfile, NullOrAbsentProfileIsNotProfiled)
 {
-    EXPECT_FALSE(Report::fromJson(reportWith(kAbsent, kAbsent)).captures.at(0).profile);
-    EXPECT_FALSE(Report::fromJson(reportWith(nullptr, kAbsent)).captures.at(0).profile);
-    EXPECT_FALSE(Report::fromJson(reportWith("fast", kAbsent)).captures.at(0).profile);
+    EXPECT_FALSE(Report::fromJson(measuredReportWith(kAbsent, kAbsent)).captures.at(0).profile);
+    EXPECT_FALSE(Report::fromJson(measuredReportWith(nullptr, kAbsent)).captures.at(0).profile);
+    EXPECT_FALSE(Report::fromJson(measuredReportWith("fast", kAbsent)).captures.at(0).profile);
 }
 
 TEST(KernelProfile, FailedProfileKeepsItsError)
@@ -115,7 +115,7 @@ TEST(KernelProfile, DamagedValuesReadAsAbsent)
 
 TEST(NodeAccuracy, LocalisedDriftIsReadPerNode)
 {
-    const Report report = Report::fromJson(reportWith(kAbsent, kAccuracy));
+    const Report report = Report::fromJson(measuredReportWith(kAbsent, kAccuracy));
     const auto& c = report.captures.at(0);
     ASSERT_TRUE(c.verify && c.verify->accuracy);
     const auto& a = *c.verify->accuracy;
@@ -135,7 +135,8 @@ TEST(NodeAccuracy, LocalisedDriftIsReadPerNode)
 
 TEST(NodeAccuracy, AccuracyWithoutNodesReadsAsBefore)
 {
-    const Report report = Report::fromJson(reportWith(kAbsent, {{"verdict", "drift"}, {"reference", "float64"}}));
+    const Report report
+        = Report::fromJson(measuredReportWith(kAbsent, {{"verdict", "drift"}, {"reference", "float64"}}));
     const auto& c = report.captures.at(0);
     ASSERT_TRUE(c.verify && c.verify->accuracy);
     EXPECT_TRUE(c.verify->accuracy->nodes.empty());
@@ -170,7 +171,7 @@ TEST(NodeAccuracy, DamagedValuesReadAsAbsent)
     EXPECT_DOUBLE_EQ(*nodes[2].bandRatio(), 1.0);
     EXPECT_TRUE(NodeAccuracy::listFromJson("nodes").empty());
 
-    const Report report = Report::fromJson(reportWith(kAbsent,
+    const Report report = Report::fromJson(measuredReportWith(kAbsent,
         {{"verdict", "drift"}, {"nodes", {{"node"}}}, {"drift_starts", {1, "", "x"}},
             {"localise", {{"status", "perhaps"}}}}));
     const auto& c = report.captures.at(0);

@@ -15,7 +15,7 @@ json goodReport()
         {"captures", {{{"name", "fn"}, {"status", "mismatch"}}}}};
 }
 
-std::string refusal(const json& j)
+std::string refusalMessage(const json& j)
 {
     try {
         WorkerMessage::parse(j);
@@ -48,22 +48,22 @@ TEST(WorkerMessage, ParsesEachKnownType)
 
 TEST(WorkerMessage, RefusesWhatIsNotTheProtocolWithAReason)
 {
-    EXPECT_NE(refusal(json::array({1, 2})).find("not a JSON object"), std::string::npos);
-    EXPECT_NE(refusal({{"type", nullptr}}).find("'type'"), std::string::npos);
-    EXPECT_NE(refusal({{"type", 3}}).find("'type'"), std::string::npos);
-    EXPECT_NE(refusal({{"type", "gossip"}}).find("unknown type 'gossip'"), std::string::npos);
-    EXPECT_NE(refusal({{"type", "stage"}, {"stage", 5}}).find("'stage'"), std::string::npos);
-    EXPECT_NE(refusal({{"type", "stage"}, {"stage", "dance"}}).find("unknown stage"), std::string::npos);
-    EXPECT_NE(refusal({{"type", "result"}}).find("no report"), std::string::npos);
-    EXPECT_NE(refusal({{"type", "result"}, {"report", 17}}).find("no report"), std::string::npos);
+    EXPECT_NE(refusalMessage(json::array({1, 2})).find("not a JSON object"), std::string::npos);
+    EXPECT_NE(refusalMessage({{"type", nullptr}}).find("'type'"), std::string::npos);
+    EXPECT_NE(refusalMessage({{"type", 3}}).find("'type'"), std::string::npos);
+    EXPECT_NE(refusalMessage({{"type", "gossip"}}).find("unknown type 'gossip'"), std::string::npos);
+    EXPECT_NE(refusalMessage({{"type", "stage"}, {"stage", 5}}).find("'stage'"), std::string::npos);
+    EXPECT_NE(refusalMessage({{"type", "stage"}, {"stage", "dance"}}).find("unknown stage"), std::string::npos);
+    EXPECT_NE(refusalMessage({{"type", "result"}}).find("no report"), std::string::npos);
+    EXPECT_NE(refusalMessage({{"type", "result"}, {"report", 17}}).find("no report"), std::string::npos);
     auto badStatus = goodReport();
     badStatus["status"] = "okay";
-    EXPECT_NE(refusal({{"type", "result"}, {"report", badStatus}}).find("status"), std::string::npos);
+    EXPECT_NE(refusalMessage({{"type", "result"}, {"report", badStatus}}).find("status"), std::string::npos);
     auto badCapture = goodReport();
     badCapture["captures"][0]["status"] = "fine";
-    EXPECT_NE(refusal({{"type", "result"}, {"report", badCapture}}).find("capture"), std::string::npos);
-    EXPECT_NE(refusal({{"type", "hello"}, {"python", "3"}, {"torch", "2"}}).find("'pid'"), std::string::npos);
-    EXPECT_NE(refusal({{"type", "fatal"}}).find("'message'"), std::string::npos);
+    EXPECT_NE(refusalMessage({{"type", "result"}, {"report", badCapture}}).find("capture"), std::string::npos);
+    EXPECT_NE(refusalMessage({{"type", "hello"}, {"python", "3"}, {"torch", "2"}}).find("'pid'"), std::string::npos);
+    EXPECT_NE(refusalMessage({{"type", "fatal"}}).find("'message'"), std::string::npos);
 }
 
 TEST(RunRequest, RoundTripsAndRefusesMalformedRequests)

@@ -13,7 +13,7 @@ using namespace ps::graph;
 
 namespace {
 
-using Inputs = std::vector<std::vector<int>>;
+using PlanInputs = std::vector<std::vector<int>>;
 
 std::vector<double> widths(std::size_t items, double w = 100)
 {
@@ -25,7 +25,7 @@ std::vector<double> widths(std::size_t items, double w = 100)
 TEST(LayoutPlan, EveryPairOfItemsJoinedIsOneChainWhicheverWayAndHoweverOftenItIsRead)
 {
     // 1 reads 0 twice and an item that is not there; 2 reads 1, 1 reads 2 (a cycle).
-    const Inputs in{{}, {0, 0, 9, 2}, {1}};
+    const PlanInputs in{{}, {0, 0, 9, 2}, {1}};
     const LayerAssignment graph(in, {});
     const auto plan = LayoutPlan::build(graph, graph.longestPath(), widths(3), 100);
     ASSERT_EQ(plan.chains.size(), 2u);
@@ -40,7 +40,7 @@ TEST(LayoutPlan, ALongChainGetsAVirtualItemInEveryLayerItPasses)
 {
     // 0 -> 1 -> 2 -> 3 and 0 -> 3: virtual items 4 and 5 in layers 1 and 2, each placed
     // before item 1 and 2 there (right after the chain's upper end, 0, in layering order).
-    const Inputs in{{}, {0}, {1}, {2, 0}};
+    const PlanInputs in{{}, {0}, {1}, {2, 0}};
     const LayerAssignment graph(in, {});
     const auto plan = LayoutPlan::build(graph, graph.longestPath(), widths(4, 80), 100);
     EXPECT_EQ(plan.total, 6);
@@ -57,7 +57,7 @@ TEST(LayoutPlan, ChainsPastTheVirtualItemCapAreLanedShortestKeptFirst)
 {
     // 0 -> 1 -> 2 -> 3 -> 4 and 0 read by 2, 3 and 4: chains of span 2, 3 and 4 needing 1, 2
     // and 3 virtual items. A cap of 3 takes the first two (1 + 2); the longest is laned.
-    const Inputs in{{}, {0}, {1, 0}, {2, 0}, {3, 0}};
+    const PlanInputs in{{}, {0}, {1, 0}, {2, 0}, {3, 0}};
     const LayerAssignment graph(in, {});
     const auto plan = LayoutPlan::build(graph, graph.longestPath(), widths(5), 3);
     EXPECT_EQ(plan.total, 5 + 3);
@@ -79,7 +79,7 @@ TEST(LayoutPlan, ChainsPastTheVirtualItemCapAreLanedShortestKeptFirst)
 TEST(LayoutPlan, OrderingRemovesTheCrossingOfTheFirstOrder)
 {
     // 0 and 1 on top; 2 reads 1 and 3 reads 0: in graph order the two edges cross.
-    const Inputs in{{}, {}, {1}, {0}};
+    const PlanInputs in{{}, {}, {1}, {0}};
     const LayerAssignment graph(in, {});
     const auto built = LayoutPlan::build(graph, graph.longestPath(), widths(4), 100);
     ASSERT_EQ(built.layers, (std::vector<std::vector<int>>{{0, 1}, {2, 3}}));

@@ -17,7 +17,7 @@ using namespace ps::graphtest;
 namespace {
 
 /// x -> a (m.0) -> b (m.1) -> c (m.1) -> output
-GraphModel chain()
+GraphModel lensChain()
 {
     return makeGraph({{"x", {}, "", "input"}, {"a", {"x"}, "m.0"}, {"b", {"a"}, "m.1"}, {"c", {"b"}, "m.1"},
         {"out", {"c"}, "", "output"}});
@@ -27,7 +27,7 @@ GraphModel chain()
 
 TEST(MeasuredLens, TimeSplitsAKernelOverItsNodesSoModulesAddUp)
 {
-    const auto g = chain();
+    const auto g = lensChain();
     const auto t = ModuleTree::build(g);
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const auto lens = MeasuredLens::time(g,
@@ -57,7 +57,7 @@ TEST(MeasuredLens, TimeSplitsAKernelOverItsNodesSoModulesAddUp)
 
 TEST(MeasuredLens, ErrorIsTheRatioToEagersBandAndAModuleShowsItsWorst)
 {
-    const auto g = chain();
+    const auto g = lensChain();
     const auto t = ModuleTree::build(g);
     const auto lens = MeasuredLens::error(g,
         {{"a", 1e-6, 1e-6, false}, {"b", 4e-4, 1e-5, true}, {"c", 2e-5, 1e-5, false}, {"ghost", 1.0, 1.0, true},

@@ -24,12 +24,12 @@ namespace ps::library {
 namespace {
 
 using test::TempDir;
-using Kind = LibraryError::Kind;
+using ErrorKind = LibraryError::Kind;
 
 constexpr ArtifactLibrary::OpenOptions kReadOnly{.create = false, .readOnly = true};
 
 /// Two runs; returns the id of the first.
-std::int64_t makeLibrary(const std::string& path)
+std::int64_t makeFilledLibrary(const std::string& path)
 {
     ArtifactLibrary library(path);
     const std::int64_t first
@@ -38,7 +38,7 @@ std::int64_t makeLibrary(const std::string& path)
     return first;
 }
 
-/// Everything a read-only command does, on a library made by makeLibrary.
+/// Everything a read-only command does, on a library made by makeFilledLibrary.
 void expectReadable(ArtifactLibrary& library, std::int64_t first, const std::string& exportDir)
 {
     EXPECT_EQ(library.list().size(), 2u);
@@ -51,7 +51,7 @@ void expectReadable(ArtifactLibrary& library, std::int64_t first, const std::str
 }
 
 /// A write through `library` fails as `kind`, saying `words`.
-void expectWriteRefused(ArtifactLibrary& library, Kind kind, const std::string& words)
+void expectWriteRefused(ArtifactLibrary& library, ErrorKind kind, const std::string& words)
 {
     try {
         library.insert(test::makeRun("third", "code", "cache"));
@@ -66,20 +66,20 @@ TEST(LibraryReadOnly, AReadOnlyFileIsReadAndLeftUntouched)
 {
     TempDir dir;
     const std::string path = dir.file("lib.sqlite3");
-    const std::int64_t first = makeLibrary(path);
+    const std::int64_t first = makeFilledLibrary(path);
     ASSERT_EQ(::chmod(path.c_str(), 0444), 0);
     const std::string before = test::readBytes(path);
     {
         ArtifactLibrary library(path, kReadOnly);
         expectReadable(library, first, dir.file("out"));
-        expectWriteRefused(library, Kind::ReadOnly, "read-only");
+        expectWriteRefused(library, ErrorKind::ReadOnly, "read-only");
     }
     EXPECT_TRUE(test::readBytes(path) == before) << "a read-only open changed the file";
     try {
         ArtifactLibrary library(path);  // for writing: refused up front, as always
         ADD_FAILURE() << "opened a read-only file for writing";
     } catch (const LibraryError& e) {
-        EXPECT_EQ(e.kind(), Kind::ReadOnly) << e.what();
+        EXPECT_EQ(e.kind(), ErrorKind::ReadOnly) << e.what();
     }
 }
 
@@ -89,7 +89,7 @@ TEST(LibraryReadOnly, AReadOnlyFolderIsReadWithoutItsShm)
     const std::string folder = dir.file("library");
     std::filesystem::create_directory(folder);
     const std::string path = folder + "/lib.sqlite3";
-    const std::int64_t first = makeLibrary(path);
+    const std::int64_t first = makeFilledLibrary(path);
     ASSERT_FALSE(std::filesystem::exists(path + "-shm")) << "the last connection should have removed it";
     const std::string out = dir.file("out");
     std::filesystem::create_directory(out);
@@ -102,13 +102,13 @@ TEST(LibraryReadOnly, AReadOnlyFolderIsReadWithoutItsShm)
         {
             ArtifactLibrary library(path, kReadOnly);
             expectReadable(library, first, out + "/export");
-            expectWriteRefused(library, Kind::ReadOnly, "read-only");
+            expectWriteRefused(library, ErrorKind::ReadOnly, "read-only");
         }
         try {
             ArtifactLibrary library(path);
             ADD_FAILURE() << "opened a library in a read-only folder for writing";
         } catch (const LibraryError& e) {
-            EXPECT_EQ(e.kind(), Kind::ReadOnly) << e.what();
+            EXPECT_EQ(e.kind(), ErrorKind::ReadOnly) << e.what();
             EXPECT_NE(std::string(e.what()).find("its folder " + folder + " cannot be written"), std::string::npos)
                 << e.what();
         }
@@ -142,11 +142,11 @@ TEST(LibraryReadOnly, AFullDiskSaysSoAndReadsStillWork)
         if (::mount("tmpfs", disk.c_str(), "tmpfs", 0, "size=4m") != 0)
             return "cannot mount a tmpfs";
         const std::string path = disk + "/lib.sqlite3";
-        const std::int64_t first = makeLibrary(path);
+        const std::int64_t first = makeFilledLibrary(path);
         {
             ArtifactLibrary library(path);  // opened before the disk fills: its -shm exists
             fillDisk(disk + "/filler-1");
-            expectWriteRefused(library, Kind::DiskFull, "the disk holding the library is full");
+            expectWriteRefused(library, ErrorKind::DiskFull, "the disk holding the library is full");
             EXPECT_EQ(library.list().size(), 2u);
         }
         fillDisk(disk + "/filler-2");  // what closing gave back
@@ -154,7 +154,7 @@ TEST(LibraryReadOnly, AFullDiskSaysSoAndReadsStillWork)
             ArtifactLibrary library(path);  // its -shm cannot be made: was "disk I/O error"
             ADD_FAILURE() << "opened for writing on a full disk";
         } catch (const LibraryError& e) {
-            EXPECT_EQ(e.kind(), Kind::DiskFull) << e.what();
+            EXPECT_EQ(e.kind(), ErrorKind::DiskFull) << e.what();
             EXPECT_EQ(
                 std::string(e.what()), path + ": the disk holding the library is full; free some space and try again");
         }
@@ -170,7 +170,7 @@ TEST(LibraryReadOnly, VerifyRunsBesideAWriterHoldingTheLock)
 {
     TempDir dir;
     const std::string path = dir.file("lib.sqlite3");
-    makeLibrary(path);
+    makeFilledLibrary(path);
     sqlite3* writer = nullptr;
     ASSERT_EQ(sqlite3_open(path.c_str(), &writer), SQLITE_OK);
     ASSERT_EQ(sqlite3_exec(writer,
@@ -198,7 +198,7 @@ TEST(LibraryReadOnly, AnOlderLibraryIsUpgradedOnceThenRead)
     ArtifactLibrary library(path, kReadOnly);
     EXPECT_EQ(library.schemaVersion(), Schema::kVersion);
     EXPECT_EQ(library.list().size(), 2u);
-    expectWriteRefused(library, Kind::ReadOnly, "read-only");
+    expectWriteRefused(library, ErrorKind::ReadOnly, "read-only");
 }
 
 TEST(LibraryReadOnly, AnOlderLibraryThatCannotBeWrittenIsRefusedInOneLine)
@@ -212,7 +212,7 @@ TEST(LibraryReadOnly, AnOlderLibraryThatCannotBeWrittenIsRefusedInOneLine)
         ArtifactLibrary library(path, kReadOnly);
         ADD_FAILURE() << "read a schema-1 library without upgrading it";
     } catch (const LibraryError& e) {
-        EXPECT_EQ(e.kind(), Kind::ReadOnly) << e.what();
+        EXPECT_EQ(e.kind(), ErrorKind::ReadOnly) << e.what();
         const std::string what = e.what();
         EXPECT_NE(what.find("its schema 1 is older"), std::string::npos) << what;
         EXPECT_NE(what.find("needs write access"), std::string::npos) << what;

@@ -26,6 +26,41 @@ collect_ignore = ["scripts"]
 
 import pytest  # noqa: E402
 
+# `make check` runs the modules marked torch_free (pytestmark = pytest.mark.torch_free) with
+# PS_TORCH_FREE=1: the others are deselected, and an import of torch fails, so that a module
+# that starts to need torch says so instead of slowing the fast loop.
+TORCH_FREE = os.environ.get("PS_TORCH_FREE") == "1"
+
+
+class _NoTorch:
+    def find_spec(self, name, path=None, target=None):
+        if name == "torch" or name.startswith("torch."):
+            raise ImportError("torch imported by a test marked torch_free (tests/python/conftest.py)")
+        return None
+
+
+if TORCH_FREE:
+    sys.meta_path.insert(0, _NoTorch())
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "torch_free: the module's tests import no torch (make check runs them)")
+
+
+def pytest_ignore_collect(collection_path, config):
+    """With PS_TORCH_FREE=1 a module not marked torch_free is not even imported."""
+    name = collection_path.name
+    if TORCH_FREE and name.startswith("test_") and name.endswith(".py"):
+        return "pytestmark = pytest.mark.torch_free" not in collection_path.read_text(encoding="utf-8")
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    if TORCH_FREE:
+        keep = [i for i in items if i.get_closest_marker("torch_free")]
+        config.hook.pytest_deselected(items=[i for i in items if i not in keep])
+        items[:] = keep
+
 
 def precompile(fn, *example_inputs, backend="inductor", tracer="make_fx", decompositions=None):
     """(python_code, cache) of fn through this torch's precompile API (api/front_end.py)."""

@@ -10,7 +10,11 @@ hide behind a deferred import.
 import ast
 import os
 
+import pytest
+
 from conftest import ENGINE_PY
+
+pytestmark = pytest.mark.torch_free
 
 LAYERS = {"api": set(), "common": set(), "contract": {"common"}, "script": {"common"},
           "verify": {"api", "common", "contract"}, "capture": {"api", "common", "contract", "script", "verify"}}

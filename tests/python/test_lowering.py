@@ -1,5 +1,9 @@
 """The lowering map on a python_code laid out like Inductor's GPU output (no GPU needed)."""
+import pytest
+
 from precompile_studio.capture.lowering import map_python_code
+
+pytestmark = pytest.mark.torch_free
 
 BANNER = "# " + "=" * 70
 TRITON_CODE = "\n".join([

@@ -12,6 +12,8 @@ from conftest import check_report
 from precompile_studio.common.errors import one_line
 from precompile_studio.verify.outcome import capture_message, capture_outcome, run_status
 
+pytestmark = pytest.mark.torch_free
+
 LOC = {"file": "/tmp/s.py", "line": 16}
 
 

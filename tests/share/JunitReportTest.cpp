@@ -41,7 +41,7 @@ json okCapture(const std::string& name)
 }
 
 // The elements of one kind in a document (the writer's own layout: one element a line).
-int count(const std::string& xml, const std::string& what)
+int occurrences(const std::string& xml, const std::string& what)
 {
     int n = 0;
     for (auto at = xml.find(what); at != std::string::npos; at = xml.find(what, at + 1))
@@ -77,8 +77,8 @@ TEST(JunitReport, AViolationIsAFailureWithItsSourceLineAndFix)
     EXPECT_EQ(junit.tests(), 1);
     EXPECT_EQ(junit.failures(), 1);
     EXPECT_EQ(junit.errors(), 0);
-    EXPECT_EQ(count(xml, "<failure "), 1);
-    EXPECT_EQ(count(xml, "<error "), 0);
+    EXPECT_EQ(occurrences(xml, "<failure "), 1);
+    EXPECT_EQ(occurrences(xml, "<error "), 0);
     EXPECT_NE(xml.find(R"(<testcase name="head" classname="examples/v.py" time="0.250">)"), std::string::npos) << xml;
     // the message: where and what, one line; the text: the line with its code, the finding, the fix
     EXPECT_NE(xml.find("message=\"" + script.path.string()
@@ -152,7 +152,7 @@ TEST(JunitReport, NumericsDriftPassesWithANote)
     junit.add("drift.py", report({{"script", "/w/drift.py"}, {"status", "ok"}, {"captures", {capture}}}));
     const std::string xml = junit.xml();
     EXPECT_EQ(junit.failures() + junit.errors(), 0);
-    EXPECT_EQ(count(xml, "<system-out>numerics drift: "), 1) << xml;
+    EXPECT_EQ(occurrences(xml, "<system-out>numerics drift: "), 1) << xml;
     EXPECT_NE(
         xml.find("against float64: artifact 0.012, eager 5.9e-06, 2e+03x; starts at native_batch_norm_backward_4"),
         std::string::npos)
@@ -256,7 +256,7 @@ TEST(JunitReport, SeveralRunsAddUpAndTheirTextIsEscaped)
     junit.add("one.py", report({{"script", "/w/one.py"}, {"status", "ok"}, {"captures", {bad}}}));
     junit.add("two.py", report({{"script", "/w/two.py"}, {"status", "violation"}, {"captures", {violationCapture()}}}));
     const std::string xml = junit.xml();
-    EXPECT_EQ(count(xml, "<testsuite "), 2);
+    EXPECT_EQ(occurrences(xml, "<testsuite "), 2);
     EXPECT_NE(
         xml.find(R"(<testsuites name="precompile-studio run" tests="2" failures="1" errors="0")"), std::string::npos);
     EXPECT_NE(xml.find("name=\"a&lt;b &amp; &quot;c&quot;\xEF\xBF\xBD[31m\""), std::string::npos) << xml;

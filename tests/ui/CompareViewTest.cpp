@@ -55,7 +55,7 @@ TEST(UiCompareView, AnAddedLayerIsGreenOnBAndMatchedNodesStayPlain)
     // The input x, matched and unchanged, is plain.
     int plain = -1;
     for (const auto& [i, j] : graph.matched())
-        if (a->graph()->nodes()[static_cast<std::size_t>(i)].kind == "input")
+        if (a->graph()->nodes()[static_cast<std::size_t>(i)].kind == ps::graph::NodeKind::Input)
             plain = i;
     ASSERT_GE(plain, 0);
     a->selectNodes({plain}, true);

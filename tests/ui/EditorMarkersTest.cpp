@@ -33,16 +33,16 @@ using namespace ps::uitest;
 
 namespace {
 
-const char* kScript = "import torch\n"           // 1
-                      "\n"                       // 2
-                      "def fn(x, w):\n"          // 3
-                      "    y = x @ w\n"          // 4
-                      "    z = torch.relu(y)\n"  // 5
-                      "    return z.sum()\n"     // 6
-                      "\n"                       // 7
-                      "example_inputs = (torch.ones(2, 2), torch.ones(2, 2))\n";
+const char* kMarkersScript = "import torch\n"           // 1
+                             "\n"                       // 2
+                             "def fn(x, w):\n"          // 3
+                             "    y = x @ w\n"          // 4
+                             "    z = torch.relu(y)\n"  // 5
+                             "    return z.sum()\n"     // 6
+                             "\n"                       // 7
+                             "example_inputs = (torch.ones(2, 2), torch.ones(2, 2))\n";
 
-nlohmann::json graphFor(const std::string& file)
+nlohmann::json markersGraphFor(const std::string& file)
 {
     auto node = [&](const char* name, const char* op, const char* target, const char* kind,
                     std::vector<std::string> inputs, int line) {
@@ -63,7 +63,7 @@ nlohmann::json graphFor(const std::string& file)
 /// The synthetic run, with a violation at line 5 naming node relu and a warning at line 4.
 ps::ui::RunDocument violatingRun(const std::string& script)
 {
-    ps::ui::RunDocument doc = syntheticRun(script, graphFor(script));
+    ps::ui::RunDocument doc = syntheticRun(script, markersGraphFor(script));
     nlohmann::json report = doc.report.toJson();
     report["status"] = "violation";
     auto& capture = report["captures"][0];
@@ -83,13 +83,13 @@ protected:
     void SetUp() override
     {
         QSettings().clear();
-        script = dir.write("model.py", kScript);
+        script = dir.write("model.py", kMarkersScript);
         ps::ui::RunStore store(dir.file("library.sqlite3"));
         ASSERT_TRUE(store.isOpen()) << store.error().toStdString();
         QString error;
         violating = store.insert(violatingRun(script.toStdString()), &error);
         ASSERT_GT(violating, 0) << error.toStdString();
-        clean = store.insert(syntheticRun(script.toStdString(), graphFor(script.toStdString())), &error);
+        clean = store.insert(syntheticRun(script.toStdString(), markersGraphFor(script.toStdString())), &error);
         ASSERT_GT(clean, 0) << error.toStdString();
     }
 

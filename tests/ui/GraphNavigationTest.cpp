@@ -35,12 +35,12 @@ namespace {
 // Node indices of the graph below.
 enum : int { kWeight, kBias, kX, kT, kAddmm, kRelu, kSum, kOutput };
 
-const char* kScript = "import torch\n"                                 // 1
-                      "model = torch.nn.Sequential(\n"                 // 2
-                      "    torch.nn.Linear(2, 2), torch.nn.ReLU())\n"  // 3
-                      "def fn(x):\n"                                   // 4
-                      "    return model(x).sum()\n"                    // 5
-                      "example_inputs = (torch.ones(2, 2),)\n";
+const char* kNavigationScript = "import torch\n"                                 // 1
+                                "model = torch.nn.Sequential(\n"                 // 2
+                                "    torch.nn.Linear(2, 2), torch.nn.ReLU())\n"  // 3
+                                "def fn(x):\n"                                   // 4
+                                "    return model(x).sum()\n"                    // 5
+                                "example_inputs = (torch.ones(2, 2),)\n";
 
 /// A Linear + ReLU + sum, as the worker reports it: placeholders named flat_N whose qualified
 /// names are model.0.weight, model.0.bias and x; addmm and relu fused into one kernel.
@@ -86,7 +86,7 @@ class UiGraphNavigation : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        script = dir.write("model.py", kScript);
+        script = dir.write("model.py", kNavigationScript);
         model = std::make_shared<ps::graph::GraphModel>(
             ps::graph::GraphModel::fromJson(smallGraph(script.toStdString()), smallLowering()));
         ASSERT_EQ(model->nodes().size(), 8u);
@@ -293,7 +293,7 @@ TEST(UiGraphNavigationWindow, ASourceLineLinkGoesToTheScriptLine)
 {
     QSettings().clear();
     TempDir dir;
-    const QString script = dir.write("model.py", kScript);
+    const QString script = dir.write("model.py", kNavigationScript);
     {
         ps::ui::RunStore store(dir.file("library.sqlite3"));
         QString error;

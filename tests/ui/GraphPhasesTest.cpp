@@ -50,7 +50,7 @@ protected:
     int band(int node) const
     {
         return view.moduleTree()->phaseOf(node) == Phase::Backward
-                || model->nodes()[static_cast<std::size_t>(node)].kind == "output"
+                || model->nodes()[static_cast<std::size_t>(node)].kind == ps::graph::NodeKind::Output
             ? 1
             : 0;
     }

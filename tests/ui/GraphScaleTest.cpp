@@ -364,8 +364,8 @@ TEST_F(UiGraphScale, BadgesMarkParametersInputsResultsAndGradients)
         ASSERT_EQ(item->type(), ps::ui::NodeItem::Type);
         const QString badge = static_cast<ps::ui::NodeItem*>(item)->badge();
         const auto& n = model->nodes()[i];
-        if (n.kind == "parameter" || n.kind == "input")
-            badgeByKind[n.kind] = badge;
+        if (n.kind == ps::graph::NodeKind::Parameter || n.kind == ps::graph::NodeKind::Input)
+            badgeByKind[std::string(toString(n.kind))] = badge;
         grads += badge == QStringLiteral("→ grad");
         results += badge == QStringLiteral("→ result");
     }

@@ -106,7 +106,7 @@ std::tuple<QSize, qreal, QPointF> canvasState(const ps::ui::GraphView& view)
 }
 
 /// Every box's title at the canvas's zoom, in pixels on screen: the smallest, and how many.
-std::pair<qreal, int> smallestTitle(const ps::ui::GraphView& view)
+std::pair<qreal, int> smallestTitleShown(const ps::ui::GraphView& view)
 {
     qreal smallest = 1e9;
     const auto all = boxes(view);
@@ -168,7 +168,7 @@ TEST_F(UiGraphSpace, TheCanvasGetsMostOfTheWindowAndTheGraphOpensFittedAndReadab
             << "the canvas is " << view->canvas()->viewport()->width() << " px wide";
         EXPECT_FALSE(view->sidePanelShown());
         EXPECT_TRUE(fitted(*view));
-        const auto [smallest, count] = smallestTitle(*view);
+        const auto [smallest, count] = smallestTitleShown(*view);
         EXPECT_GT(count, 5);
         EXPECT_GE(smallest, 8) << "a box's name is under 8 px at Fit";
     }
@@ -180,7 +180,7 @@ TEST_F(UiGraphSpace, ALargeGraphOpensFittedWithEveryBoxNamed)
     ASSERT_NO_FATAL_FAILURE(openInWindow(window, dir, QSize(1400, 900), ps::graphtest::transformerGraph(3000, 2)));
     auto* view = window.report()->graphView();
     EXPECT_TRUE(fitted(*view));
-    const auto [smallest, count] = smallestTitle(*view);
+    const auto [smallest, count] = smallestTitleShown(*view);
     EXPECT_GT(count, 5);
     EXPECT_GE(smallest, 8) << "a box's name is under 8 px at Fit";
     // Fit stays fit when the window changes size, until the user zooms.

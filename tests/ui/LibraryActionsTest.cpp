@@ -32,7 +32,7 @@ using ps::ui::LibraryView;
 
 namespace {
 
-std::string readAll(const QString& path)
+std::string readWhole(const QString& path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll().toStdString() : std::string();
@@ -53,8 +53,8 @@ protected:
             auto run = syntheticRun(s, syntheticGraph(12, s, 1), status, name);
             run.scriptText = "x = 1\n";
             if (name == "charlie") {  // real bytes: an import checks the cache's code_hash
-                run.artifacts[0].pythonCode = readAll(sourcePath("tests/library/fixtures/sin_plus_one.py"));
-                run.artifacts[0].cache = readAll(sourcePath("tests/library/fixtures/sin_plus_one.cache"));
+                run.artifacts[0].pythonCode = readWhole(sourcePath("tests/library/fixtures/sin_plus_one.py"));
+                run.artifacts[0].cache = readWhole(sourcePath("tests/library/fixtures/sin_plus_one.cache"));
             }
             const qint64 id = store.insert(run, &error);
             ASSERT_GT(id, 0) << error.toStdString();

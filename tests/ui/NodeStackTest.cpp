@@ -30,12 +30,12 @@ using Link = ps::ui::GraphDetailsFormatter::Link;
 
 namespace {
 
-const char* kScript = "import torch\n"                 // 1
-                      "\n"                             // 2
-                      "def fn(model, x):\n"            // 3
-                      "    return model(x)  # HERE\n"  // 4
-                      "\n"
-                      "example_inputs = ()\n";
+const char* kStackScript = "import torch\n"                 // 1
+                           "\n"                             // 2
+                           "def fn(model, x):\n"            // 3
+                           "    return model(x)  # HERE\n"  // 4
+                           "\n"
+                           "example_inputs = ()\n";
 
 /// A stand-in for torchvision's models/resnet.py: line N says which line it is, and line 268
 /// is the one a resnet18's first convolution comes from.
@@ -49,7 +49,7 @@ QString resnetText()
     return text;
 }
 
-nlohmann::json graphFor(const std::string& script, const std::string& resnet)
+nlohmann::json stackGraphFor(const std::string& script, const std::string& resnet)
 {
     auto node = [](const char* name, const char* op, const char* target, const char* kind,
                     std::vector<std::string> inputs, nlohmann::json stack) {
@@ -80,14 +80,14 @@ protected:
     {
         QSettings().clear();
         QSettings().setValue(QStringLiteral("graph/sidePanel"), true);
-        script = dir.write("model.py", kScript);
+        script = dir.write("model.py", kStackScript);
         ASSERT_TRUE(QDir(dir.path()).mkpath("site-packages/torchvision/models"));
         resnet = dir.write("site-packages/torchvision/models/resnet.py", resnetText().toUtf8());
         ps::ui::RunStore store(dir.file("library.sqlite3"));
         ASSERT_TRUE(store.isOpen()) << store.error().toStdString();
         QString error;
         runId = store.insert(
-            syntheticRun(script.toStdString(), graphFor(script.toStdString(), resnet.toStdString())), &error);
+            syntheticRun(script.toStdString(), stackGraphFor(script.toStdString(), resnet.toStdString())), &error);
         ASSERT_GT(runId, 0) << error.toStdString();
     }
 

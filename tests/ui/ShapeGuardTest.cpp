@@ -19,29 +19,29 @@ using namespace ps::uitest;
 
 namespace {
 
-const char* kScript = "import torch\n"                                   // 1
-                      "\n"                                               // 2
-                      "backend = \"eager\"\n"                            // 3
-                      "\n"                                               // 4
-                      "\n"                                               // 5
-                      "def fn(x):\n"                                     // 6
-                      "    if x.shape[0] > 2:\n"                         // 7
-                      "        return x.sin()\n"                         // 8
-                      "    return x.cos()\n"                             // 9
-                      "\n"                                               // 10
-                      "\n"                                               // 11
-                      "example_inputs = lambda: (torch.randn(2, 3),)\n"  // 12
-                      "\n"                                               // 13
-                      "\n"                                               // 14
-                      "def runtime_inputs():\n"                          // 15
-                      "    return (torch.randn(4, 3),)\n";               // 16
+const char* kShapeGuardScript = "import torch\n"                                   // 1
+                                "\n"                                               // 2
+                                "backend = \"eager\"\n"                            // 3
+                                "\n"                                               // 4
+                                "\n"                                               // 5
+                                "def fn(x):\n"                                     // 6
+                                "    if x.shape[0] > 2:\n"                         // 7
+                                "        return x.sin()\n"                         // 8
+                                "    return x.cos()\n"                             // 9
+                                "\n"                                               // 10
+                                "\n"                                               // 11
+                                "example_inputs = lambda: (torch.randn(2, 3),)\n"  // 12
+                                "\n"                                               // 13
+                                "\n"                                               // 14
+                                "def runtime_inputs():\n"                          // 15
+                                "    return (torch.randn(4, 3),)\n";               // 16
 
 }  // namespace
 
 TEST(UiShapeGuard, TheEditorMarksTheShapeBranchBehindARuntimeRejection)
 {
     TempDir dir;
-    const QString script = dir.write("wrong.py", kScript);
+    const QString script = dir.write("wrong.py", kShapeGuardScript);
     ps::ui::MainWindow window(windowOptions(dir));
     window.resize(1400, 900);
     window.show();

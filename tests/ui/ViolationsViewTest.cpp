@@ -8,7 +8,7 @@
 
 namespace {
 
-std::shared_ptr<const ps::ui::RunDocument> runOf(const nlohmann::json& report)
+std::shared_ptr<const ps::ui::RunDocument> violationsRunOf(const nlohmann::json& report)
 {
     auto run = std::make_shared<ps::ui::RunDocument>();
     run->report = ps::model::Report::fromJson(report);
@@ -31,7 +31,7 @@ TEST(UiViolationsView, AViolationInAPackageShowsOurSummaryAndItsChain)
                     {"code", "if x.sum() > 0:"}, {"package", "tinylib"}, {"version", "1.2.3"}},
                 {{"role", "torch"}, {"op", "aten._local_scalar_dense.default"}}}}};
     ps::ui::ViolationsView view;
-    view.setRun(runOf({{"schema", 1}, {"script", "/w/s.py"}, {"status", "violation"}, {"message", "m"},
+    view.setRun(violationsRunOf({{"schema", 1}, {"script", "/w/s.py"}, {"status", "violation"}, {"message", "m"},
         {"captures",
             {{{"name", "fn"}, {"backend", "eager"}, {"tracer", "make_fx"}, {"status", "violation"},
                 {"violation", violation}, {"artifact", nullptr}}}}}));
@@ -50,7 +50,7 @@ TEST(UiViolationsView, AViolationInAPackageShowsOurSummaryAndItsChain)
 TEST(UiViolationsView, TheRunsOwnWarningsAreListedWhenItHasNoCapture)
 {
     ps::ui::ViolationsView view;
-    view.setRun(runOf({{"schema", 1}, {"script", "/w/load_only.py"}, {"status", "ok"}, {"message", ""},
+    view.setRun(violationsRunOf({{"schema", 1}, {"script", "/w/load_only.py"}, {"status", "ok"}, {"message", ""},
         {"captures", nlohmann::json::array()},
         {"warnings",
             {{{"invariant", 7}, {"rule", "cache-fallback-to-jit"}, {"where", "script"},

@@ -1,5 +1,6 @@
 #include "ui/common/SideBySideDiffView.h"
 
+#include "ui/common/QtText.h"
 #include "ui/editor/ScriptEditor.h"
 
 #include <QHBoxLayout>
@@ -19,12 +20,6 @@ namespace {
 constexpr int kChangedMarker = 20;     ///< the tinted background of a changed line
 constexpr int kBarMarker = 21;         ///< the bar in the symbol margin beside it
 constexpr int kChangedIndicator = 12;  ///< the box around the part of a paired line that differs
-
-QColor mix(const QColor& a, const QColor& b, qreal t)
-{
-    return QColor::fromRgbF(
-        a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t, a.blueF() * (1 - t) + b.blueF() * t);
-}
 
 long send(const ScriptEditor* editor, unsigned int message, unsigned long w = 0, long l = 0)
 {
@@ -65,7 +60,7 @@ SideBySideDiffView::SideBySideDiffView(QWidget* parent) : QWidget(parent)
         const QColor paper = editor->palette().color(QPalette::Base);
         const bool dark = paper.lightness() < 128;
         editor->markerDefine(QsciScintilla::Background, kChangedMarker);
-        editor->setMarkerBackgroundColor(mix(paper, tints[k], dark ? 0.30 : 0.16), kChangedMarker);
+        editor->setMarkerBackgroundColor(mixed(paper, tints[k], dark ? 0.30 : 0.16), kChangedMarker);
         editor->markerDefine(QsciScintilla::FullRectangle, kBarMarker);
         editor->setMarkerBackgroundColor(tints[k], kBarMarker);
         editor->setMarkerForegroundColor(tints[k], kBarMarker);

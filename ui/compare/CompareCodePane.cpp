@@ -3,6 +3,7 @@
 #include "compare/CodeDiff.h"
 #include "compare/DiffText.h"
 #include "compare/TextDiff.h"
+#include "ui/common/QtText.h"
 #include "ui/common/SideBySideDiffView.h"
 #include "ui/common/StatusStyle.h"
 #include "ui/compare/DiffColours.h"
@@ -21,11 +22,6 @@
 namespace ps::ui {
 
 namespace {
-
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 /// Lines start..end (1-based, inclusive) of a text; "" where the section is not on that side.
 QString slice(const std::vector<std::string_view>& lines, int start, int end)

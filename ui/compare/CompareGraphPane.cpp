@@ -30,7 +30,6 @@ namespace {
 
 using nlohmann::json;
 using ps::model::JsonFields;
-constexpr auto member = JsonFields::member;
 
 /// Index of each node_list entry in the GraphModel built from it (by name: the model leaves
 /// out entries it cannot read), -1 where it has none.
@@ -40,18 +39,18 @@ std::vector<int> modelIndices(const json& graph, const graph::GraphModel& model)
     for (std::size_t i = 0; i < model.nodes().size(); ++i)
         byName.emplace(model.nodes()[i].name, static_cast<int>(i));
     std::vector<int> out;
-    const json& list = member(graph, "node_list");
+    const json& list = JsonFields::member(graph, "node_list");
     if (!list.is_array())
         return out;
     for (const json& node : list) {
-        const json& name = member(node, "name");
+        const json& name = JsonFields::member(node, "name");
         auto it = name.is_string() ? byName.find(name.get<std::string>()) : byName.end();
         out.push_back(it == byName.end() ? -1 : it->second);
     }
     return out;
 }
 
-int at(const std::vector<int>& v, int i)
+int indexAt(const std::vector<int>& v, int i)
 {
     return i >= 0 && i < static_cast<int>(v.size()) ? v[static_cast<std::size_t>(i)] : -1;
 }
@@ -104,7 +103,8 @@ CompareGraphPane::CompareGraphPane(QWidget* parent) : QWidget(parent)
     m_together = new QCheckBox(tr("Move together"));
     m_together->setObjectName(QStringLiteral("compareMoveTogether"));
     m_together->setChecked(true);
-    m_together->setToolTip(tr("Scroll, zoom, expand and collapse both graphs at once, matching nodes side by side"));
+    m_together->setToolTip(
+        tr("Scroll, zoom, expand and collapse both graphs indexAt once, matching nodes side by side"));
     connect(m_together, &QCheckBox::toggled, m_sync, &CompareViewportSync::setEnabled);
     auto* top = new QHBoxLayout;
     top->setContentsMargins(0, 0, 0, 0);
@@ -141,13 +141,13 @@ void CompareGraphPane::showSides(const json* captures[2], Models& models, Indice
         m_match[k].clear();
         m_change[k].clear();
         m_expect[k] = -1;
-        const json& graphJson = member(*captures[k], "graph");
+        const json& graphJson = JsonFields::member(*captures[k], "graph");
         if (captures[k]->is_null()) {
             m_views[k]->clear(tr("%1 has no capture of this name.").arg(m_labels[k]));
             continue;
         }
         models[k] = std::make_shared<const graph::GraphModel>(
-            graph::GraphModel::fromJson(graphJson, member(*captures[k], "lowering")));
+            graph::GraphModel::fromJson(graphJson, JsonFields::member(*captures[k], "lowering")));
         index[k] = modelIndices(graphJson, *models[k]);
         m_match[k].assign(models[k]->nodes().size(), -1);
         m_change[k].assign(models[k]->nodes().size(), -1);
@@ -165,14 +165,14 @@ void CompareGraphPane::colourAndMatch(const compare::GraphDiff& diff, const Indi
     for (int k = 0; k < 2; ++k)
         status[k].assign(models[k] ? models[k]->nodes().size() : 0, Status::Same);
     for (int i : diff.removed())
-        if (int n = at(index[0], i); n >= 0)
+        if (int n = indexAt(index[0], i); n >= 0)
             status[0][static_cast<std::size_t>(n)] = Status::Only;
     for (int j : diff.added())
-        if (int n = at(index[1], j); n >= 0)
+        if (int n = indexAt(index[1], j); n >= 0)
             status[1][static_cast<std::size_t>(n)] = Status::Only;
     for (std::size_t i = 0; i < diff.changed().size(); ++i) {
         const compare::NodeChange& c = diff.changed()[i];
-        const int sides[2] = {at(index[0], c.a), at(index[1], c.b)};
+        const int sides[2] = {indexAt(index[0], c.a), indexAt(index[1], c.b)};
         for (int k = 0; k < 2; ++k)
             if (const int n = sides[k]; n >= 0) {
                 status[k][static_cast<std::size_t>(n)] = Status::Changed;
@@ -181,8 +181,8 @@ void CompareGraphPane::colourAndMatch(const compare::GraphDiff& diff, const Indi
     }
     m_colouring.set(status, diff.renames());
     for (const auto& [i, j] : diff.matched()) {
-        const int a = at(index[0], i);
-        const int b = at(index[1], j);
+        const int a = indexAt(index[0], i);
+        const int b = indexAt(index[1], j);
         if (a >= 0 && b >= 0) {
             m_match[0][static_cast<std::size_t>(a)] = b;
             m_match[1][static_cast<std::size_t>(b)] = a;
@@ -351,7 +351,7 @@ bool CompareGraphPane::opening() const
 
 int CompareGraphPane::matchOf(int side, int node) const
 {
-    return at(m_match[side], node);
+    return indexAt(m_match[side], node);
 }
 
 QString CompareGraphPane::summary() const
@@ -362,7 +362,7 @@ QString CompareGraphPane::summary() const
 void CompareGraphPane::onSelected(int side, const QList<int>& nodes)
 {
     if (m_expect[side] >= 0 && nodes.contains(m_expect[side])) {
-        // The selection this pane made, now shown (at once, or after the layout that revealed
+        // The selection this pane made, now shown (indexAt once, or after the layout that revealed
         // it): centre it, and do not echo it back.
         if (GraphBoxItem* box = m_views[side]->boxOfNode(m_expect[side]))
             m_views[side]->canvas()->centerOn(box);

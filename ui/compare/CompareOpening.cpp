@@ -14,11 +14,11 @@ namespace {
 
 /// The most rounds of collapsing for readability (a level each).
 constexpr int kReadableRounds = 6;
-/// Reveals that would open more than half of a side's modules that hold others, when it has at
+/// Reveals that would open more than half of a side's modules that hold others, when it has flagAt
 /// least this many, are dropped: the two graphs differ everywhere (two unrelated models).
 constexpr int kSweepingFrom = 4;
 
-bool at(const std::vector<bool>& v, int i)
+bool flagAt(const std::vector<bool>& v, int i)
 {
     return i >= 0 && i < static_cast<int>(v.size()) && v[static_cast<std::size_t>(i)];
 }
@@ -133,11 +133,11 @@ bool CompareOpening::equalise()
     for (int k = 0; k < 2; ++k) {
         target[k].assign(shown[k].size(), false);
         for (int m = 0; m < static_cast<int>(shown[k].size()); ++m) {
-            const bool wanted = at(shown[k], m) || at(reveal[k], m);
+            const bool wanted = flagAt(shown[k], m) || flagAt(reveal[k], m);
             const int twin = counterpart(k, m);
             // Expanded where both sides would have it; one side's own modules only to reveal.
-            target[k][static_cast<std::size_t>(m)] = m == graph::ModuleTree::root() || at(reveal[k], m)
-                || (twin >= 0 ? wanted && (at(shown[1 - k], twin) || at(reveal[1 - k], twin))
+            target[k][static_cast<std::size_t>(m)] = m == graph::ModuleTree::root() || flagAt(reveal[k], m)
+                || (twin >= 0 ? wanted && (flagAt(shown[1 - k], twin) || flagAt(reveal[1 - k], twin))
                               : !m_views[1 - k]->moduleTree() && wanted);
         }
     }
@@ -156,7 +156,7 @@ bool CompareOpening::apply(int side, const std::vector<bool>& target)
     std::function<void(int)> visit = [&](int m) {
         for (int c : tree->module(m).children) {
             const QString path = QString::fromStdString(tree->module(c).path);
-            const bool expand = at(target, c);
+            const bool expand = flagAt(target, c);
             if (m_views[side]->isExpanded(path) != expand) {
                 expand ? m_views[side]->expandModule(path) : m_views[side]->collapseModule(path);
                 asked = true;
@@ -184,7 +184,7 @@ bool CompareOpening::makeReadable()
     std::vector<bool> reveal[2] = {revealed(0), revealed(1)};
     // The deepest expanded modules of an unreadable side that were not revealed: a level less.
     const auto closable = [&](int k, int m) {
-        return at(shown[k], m) && !at(reveal[k], m)
+        return flagAt(shown[k], m) && !flagAt(reveal[k], m)
             && m_views[k]->moduleTree()->module(m).role == graph::Module::Role::Model;
     };
     // Depth in the model: a training step's modules sit one level lower, under their phase.
@@ -210,7 +210,7 @@ bool CompareOpening::makeReadable()
     std::vector<bool> target[2] = {shown[0], shown[1]};
     for (int k = 0; k < 2; ++k)
         for (int m = 1; m < static_cast<int>(shown[k].size()); ++m)
-            if (at(closed[k], m) || at(closed[1 - k], counterpart(k, m)))
+            if (flagAt(closed[k], m) || flagAt(closed[1 - k], counterpart(k, m)))
                 target[k][static_cast<std::size_t>(m)] = false;
     bool asked = false;
     for (int k = 0; k < 2; ++k)
@@ -230,7 +230,7 @@ void CompareOpening::dropSweepingReveals()
         for (int m = 1; m < static_cast<int>(tree->modules().size()); ++m)
             if (tree->module(m).role == graph::Module::Role::Model && !tree->module(m).children.empty()) {
                 ++parents;
-                shownForDifference += at(reveal, m) ? 1 : 0;
+                shownForDifference += flagAt(reveal, m) ? 1 : 0;
             }
         if (parents >= kSweepingFrom && 2 * shownForDifference > parents) {
             m_reveal.clear();

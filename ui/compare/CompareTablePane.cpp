@@ -1,6 +1,7 @@
 #include "ui/compare/CompareTablePane.h"
 
 #include "model/JsonFields.h"
+#include "ui/common/QtText.h"
 
 #include "compare/RunDiff.h"
 #include "ui/compare/DiffColours.h"
@@ -18,12 +19,6 @@ namespace {
 
 using nlohmann::json;
 using ps::model::JsonFields;
-constexpr auto member = JsonFields::member;
-
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 /// A value of the diff's side-by-side JSON as a cell shows it.
 QString cell(const json& v)
@@ -97,11 +92,11 @@ void CompareTablePane::setCapture(const compare::CaptureComparison& c,
     differences(tr("Cache"), c.cache);
 
     QTreeWidgetItem* verify = group(tr("Verify"));
-    const json& va = member(c.verify, "a");
-    const json& vb = member(c.verify, "b");
+    const json& va = JsonFields::member(c.verify, "a");
+    const json& vb = JsonFields::member(c.verify, "b");
     for (const char* key : {"status", "verdict", "max_abs_diff", "max_rel_diff"}) {
-        const json& x = member(va, key);
-        const json& y = member(vb, key);
+        const json& x = JsonFields::member(va, key);
+        const json& y = JsonFields::member(vb, key);
         // numbers differ in their last digits from run to run: only the words are compared
         const bool differs = (x.is_string() || y.is_string()) && x != y;
         row(verify, QString::fromLatin1(key), cell(x), cell(y), differs);
@@ -111,8 +106,8 @@ void CompareTablePane::setCapture(const compare::CaptureComparison& c,
         row(timings, tr("(none)"), QString(), QString(), false);
     for (auto it = c.timings.begin(); it != c.timings.end(); ++it) {
         // times vary from run to run: highlighted when one side lacks it or takes twice as long
-        const json& x = member(*it, "a");
-        const json& y = member(*it, "b");
+        const json& x = JsonFields::member(*it, "a");
+        const json& y = JsonFields::member(*it, "b");
         bool differs = x.is_number() != y.is_number();
         if (x.is_number() && y.is_number()) {
             const double a = x.get<double>(), b = y.get<double>();

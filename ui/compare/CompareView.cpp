@@ -1,5 +1,6 @@
 #include "ui/compare/CompareView.h"
 
+#include "ui/common/QtText.h"
 #include "ui/compare/CompareCodePane.h"
 #include "ui/compare/CompareGraphPane.h"
 #include "ui/compare/CompareTablePane.h"
@@ -24,11 +25,6 @@ namespace ps::ui {
 namespace {
 
 using nlohmann::json;
-
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 const json& captureAt(const compare::RunSide& side, int index)
 {

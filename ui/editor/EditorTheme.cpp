@@ -1,5 +1,6 @@
 #include "ui/editor/EditorTheme.h"
 
+#include "ui/common/QtText.h"
 #include "ui/editor/LineColours.h"
 
 #include <Qsci/qscilexerpython.h>
@@ -9,13 +10,7 @@
 
 namespace ps::ui {
 
-namespace {
-QColor mix(const QColor& a, const QColor& b, qreal t)
-{
-    return QColor::fromRgbF(
-        a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t, a.blueF() * (1 - t) + b.blueF() * t);
-}
-}  // namespace
+namespace { }  // namespace
 
 QFont EditorTheme::monospace()
 {
@@ -40,8 +35,8 @@ QsciLexerPython* EditorTheme::applyPython(QsciScintilla* editor)
     lexer->setDefaultColor(ink);
     lexer->setColor(ink, -1);
     auto hue = [&](int h, int s) { return dark ? QColor::fromHsl(h, s, 170) : QColor::fromHsl(h, s, 80); };
-    lexer->setColor(mix(ink, paper, 0.45), QsciLexerPython::Comment);
-    lexer->setColor(mix(ink, paper, 0.45), QsciLexerPython::CommentBlock);
+    lexer->setColor(mixed(ink, paper, 0.45), QsciLexerPython::Comment);
+    lexer->setColor(mixed(ink, paper, 0.45), QsciLexerPython::CommentBlock);
     lexer->setColor(hue(30, 160), QsciLexerPython::Number);
     for (int s : {QsciLexerPython::DoubleQuotedString, QsciLexerPython::SingleQuotedString,
              QsciLexerPython::TripleSingleQuotedString, QsciLexerPython::TripleDoubleQuotedString,
@@ -62,10 +57,10 @@ QsciLexerPython* EditorTheme::applyPython(QsciScintilla* editor)
     editor->setMarginLineNumbers(0, true);
     editor->setMarginsFont(font);
     editor->setMarginWidth(0, QStringLiteral("00000"));
-    editor->setMarginsBackgroundColor(mix(paper, ink, 0.05));
-    editor->setMarginsForegroundColor(mix(ink, paper, 0.4));
+    editor->setMarginsBackgroundColor(mixed(paper, ink, 0.05));
+    editor->setMarginsForegroundColor(mixed(ink, paper, 0.4));
     editor->setFolding(QsciScintilla::BoxedTreeFoldStyle, 2);
-    editor->setFoldMarginColors(mix(paper, ink, 0.05), mix(paper, ink, 0.05));
+    editor->setFoldMarginColors(mixed(paper, ink, 0.05), mixed(paper, ink, 0.05));
     editor->setCaretForegroundColor(ink);
     editor->setCaretLineVisible(true);
     // Translucent, so that a highlighted or coloured line keeps its colour under the caret.
@@ -74,18 +69,19 @@ QsciLexerPython* EditorTheme::applyPython(QsciScintilla* editor)
     editor->setCaretLineBackgroundColor(caretLine);
     editor->setSelectionBackgroundColor(pal.color(QPalette::Highlight));
     editor->setSelectionForegroundColor(pal.color(QPalette::HighlightedText));
-    editor->setMatchedBraceBackgroundColor(mix(paper, pal.color(QPalette::Highlight), 0.3));
+    editor->setMatchedBraceBackgroundColor(mixed(paper, pal.color(QPalette::Highlight), 0.3));
     editor->setBraceMatching(QsciScintilla::SloppyBraceMatch);
     editor->setIndentationsUseTabs(false);
     editor->setIndentationWidth(4);
     editor->setTabWidth(4);
     editor->setAutoIndent(true);
     editor->setIndentationGuides(true);
-    editor->setIndentationGuidesBackgroundColor(mix(paper, ink, 0.15));
-    editor->setIndentationGuidesForegroundColor(mix(paper, ink, 0.15));
+    editor->setIndentationGuidesBackgroundColor(mixed(paper, ink, 0.15));
+    editor->setIndentationGuidesForegroundColor(mixed(paper, ink, 0.15));
 
     editor->markerDefine(QsciScintilla::Background, kHighlightMarker);
-    editor->setMarkerBackgroundColor(mix(paper, pal.color(QPalette::Highlight), dark ? 0.45 : 0.28), kHighlightMarker);
+    editor->setMarkerBackgroundColor(
+        mixed(paper, pal.color(QPalette::Highlight), dark ? 0.45 : 0.28), kHighlightMarker);
     LineColours::defineMarkers(editor);
     return lexer;
 }

@@ -9,7 +9,7 @@
 namespace ps::ui {
 
 namespace {
-QString tr(const char* text)
+QString trScriptFile(const char* text)
 {
     return QCoreApplication::translate("ScriptFile", text);
 }
@@ -21,24 +21,24 @@ ScriptFile ScriptFile::read(const QString& path)
     const QFileInfo info(path);
     f.path = info.absoluteFilePath();
     if (!info.exists()) {
-        f.message = tr("%1 does not exist.").arg(f.path);
+        f.message = trScriptFile("%1 does not exist.").arg(f.path);
         return f;
     }
     if (!info.isFile()) {
-        f.message = tr("%1 is not a regular file.").arg(f.path);
+        f.message = trScriptFile("%1 is not a regular file.").arg(f.path);
         return f;
     }
     f.size = info.size();
     QFile file(f.path);
     if (!file.open(QIODevice::ReadOnly)) {
-        f.message = tr("%1 cannot be read: %2").arg(f.path, file.errorString());
+        f.message = trScriptFile("%1 cannot be read: %2").arg(f.path, file.errorString());
         return f;
     }
     const bool preview = f.size > kEditLimitBytes;
     QByteArray bytes = file.read(preview ? kPreviewBytes : kEditLimitBytes);
     if (bytes.contains('\0')) {
-        f.message
-            = tr("%1 is a binary file (it contains NUL bytes), not a Python script; it was not opened.").arg(f.path);
+        f.message = trScriptFile("%1 is a binary file (it contains NUL bytes), not a Python script; it was not opened.")
+                        .arg(f.path);
         return f;
     }
     if (preview) {
@@ -52,15 +52,15 @@ ScriptFile ScriptFile::read(const QString& path)
     if (preview) {
         f.status = Status::ReadOnly;
         const QLocale locale;
-        f.message = tr("%1 is %2, more than the editor opens (%3): it is shown read-only, only its first %4. "
-                       "Run still runs the whole file.")
+        f.message = trScriptFile("%1 is %2, more than the editor opens (%3): it is shown read-only, only its first %4. "
+                                 "Run still runs the whole file.")
                         .arg(f.path, locale.formattedDataSize(f.size), locale.formattedDataSize(kEditLimitBytes),
                             locale.formattedDataSize(bytes.size()));
-        f.text += tr("\n# [Precompile Studio: the rest of this file is not shown]\n");
+        f.text += trScriptFile("\n# [Precompile Studio: the rest of this file is not shown]\n");
     } else if (badUtf8) {
         f.status = Status::ReadOnly;
-        f.message = tr("%1 is not valid UTF-8: it is shown read-only (invalid bytes as �) so that saving "
-                       "cannot damage it.")
+        f.message = trScriptFile("%1 is not valid UTF-8: it is shown read-only (invalid bytes as �) so that saving "
+                                 "cannot damage it.")
                         .arg(f.path);
     } else {
         f.status = Status::Editable;

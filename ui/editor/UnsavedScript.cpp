@@ -13,7 +13,7 @@ namespace ps::ui {
 namespace {
 constexpr const char* kFolderPrefix = "precompile-studio-unsaved-";
 
-QString tr(const char* text)
+QString trUnsaved(const char* text)
 {
     return QCoreApplication::translate("UnsavedScript", text);
 }
@@ -34,13 +34,13 @@ QString UnsavedScript::write(const QString& text, QString* error)
 {
     auto dir = std::make_unique<QTemporaryDir>(QDir::tempPath() + "/" + kFolderPrefix + "XXXXXX");
     if (!dir->isValid()) {
-        *error = tr("the unsaved script cannot be copied for the run: %1").arg(dir->errorString());
+        *error = trUnsaved("the unsaved script cannot be copied for the run: %1").arg(dir->errorString());
         return QString();
     }
     const QString file = dir->filePath(m_name);
     QSaveFile out(file);
     if (!out.open(QIODevice::WriteOnly) || out.write(text.toUtf8()) < 0 || !out.commit()) {
-        *error = tr("the unsaved script cannot be copied for the run: %1: %2").arg(file, out.errorString());
+        *error = trUnsaved("the unsaved script cannot be copied for the run: %1: %2").arg(file, out.errorString());
         return QString();
     }
     m_dir = std::move(dir);  // the previous copy goes now
@@ -74,7 +74,7 @@ bool UnsavedScript::isUnsavedCopy(const QString& scriptPath)
 QString UnsavedScript::displayName(const QString& scriptPath)
 {
     if (isUnsavedCopy(scriptPath))
-        return tr("%1 (unsaved)").arg(QFileInfo(scriptPath).fileName());
+        return trUnsaved("%1 (unsaved)").arg(QFileInfo(scriptPath).fileName());
     return QFileInfo(scriptPath).fileName();
 }
 

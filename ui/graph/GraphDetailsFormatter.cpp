@@ -2,6 +2,7 @@
 
 #include "graph/GraphModel.h"
 #include "graph/ModuleTree.h"
+#include "ui/common/QtText.h"
 
 #include <QFileInfo>
 #include <QStringList>
@@ -18,11 +19,6 @@ const QString kNodeScheme = QStringLiteral("ps-node");
 const QString kKernelScheme = QStringLiteral("ps-kernel");
 const QString kSourceScheme = QStringLiteral("ps-source");
 const QString kFrameScheme = QStringLiteral("ps-frame");
-
-QString esc(const std::string& s)
-{
-    return QString::fromStdString(s).toHtmlEscaped();
-}
 
 QString row(const QString& key, const QString& value)
 {
@@ -49,11 +45,11 @@ QString stackHtml(const graph::GraphModel& graph, int index)
             + GraphDetailsFormatter::link(GraphDetailsFormatter::Link::Frame, index, k).toString(QUrl::FullyEncoded)
             + "\">" + where + "</a>";
         if (!f.package.empty())
-            line += " <small>" + esc(f.package) + "</small>";
+            line += " <small>" + escaped(f.package) + "</small>";
         if (!f.function.empty())
-            line += " · " + esc(f.function);
+            line += " · " + escaped(f.function);
         if (!f.code.empty())
-            line += "<br>&nbsp;&nbsp;<code>" + esc(f.code) + "</code>";
+            line += "<br>&nbsp;&nbsp;<code>" + escaped(f.code) + "</code>";
         lines << line;
     }
     return lines.join("<br>");
@@ -71,19 +67,19 @@ QString moduleHtml(const graph::GraphModel& graph, const graph::Module& m, const
     int params = 0, backward = 0;
     for (int i : nodes) {
         const auto& n = graph.nodes()[static_cast<std::size_t>(i)];
-        params += n.kind == "parameter" || n.kind == "buffer";
-        backward += n.phase == "backward";
-        if (n.kind == "compute")
+        params += graph::isWeight(n.kind);
+        backward += n.phase == graph::Phase::Backward;
+        if (n.kind == graph::NodeKind::Compute)
             ++ops[n.shortTarget()];
     }
     std::vector<std::pair<std::string, int>> top(ops.begin(), ops.end());
     std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     QStringList opText;
     for (std::size_t k = 0; k < top.size() && k < 8; ++k)
-        opText << esc(top[k].first) + " × " + QString::number(top[k].second);
+        opText << escaped(top[k].first) + " × " + QString::number(top[k].second);
     const QString none = QStringLiteral("—");
-    QString html = "<h3>" + esc(m.path) + "</h3><table>";
-    html += row(GraphDetailsFormatter::tr("type"), m.type.empty() ? none : esc(m.type));
+    QString html = "<h3>" + escaped(m.path) + "</h3><table>";
+    html += row(GraphDetailsFormatter::tr("type"), m.type.empty() ? none : escaped(m.type));
     html += row(GraphDetailsFormatter::tr("nodes"), QString::number(m.total));
     html += row(GraphDetailsFormatter::tr("parameters and buffers"), QString::number(params));
     html += row(GraphDetailsFormatter::tr("backward nodes"), QString::number(backward));
@@ -109,18 +105,21 @@ QString nodeHtml(const graph::GraphModel& graph, int index)
     const QString title = GraphDetailsFormatter::title(n);
     QString html = "<h3>" + title.toHtmlEscaped() + "</h3><table>";
     if (title != QString::fromStdString(n.name))
-        html += row(GraphDetailsFormatter::tr("node"), esc(n.name));
-    html += row(GraphDetailsFormatter::tr("target"), esc(n.target));
-    html += row(GraphDetailsFormatter::tr("op"), esc(n.op));
-    html += row(GraphDetailsFormatter::tr("kind"), esc(n.kind) + (n.phase.empty() ? QString() : " · " + esc(n.phase)));
-    html += row(GraphDetailsFormatter::tr("shape"), n.shape.empty() ? none : esc(n.shape));
+        html += row(GraphDetailsFormatter::tr("node"), escaped(n.name));
+    html += row(GraphDetailsFormatter::tr("target"), escaped(n.target));
+    html += row(GraphDetailsFormatter::tr("op"), escaped(n.op));
+    html += row(GraphDetailsFormatter::tr("kind"),
+        QString::fromUtf8(toString(n.kind))
+            + (n.phase == graph::Phase::None ? QString() : " · " + QString::fromUtf8(toString(n.phase))));
+    html += row(GraphDetailsFormatter::tr("shape"), n.shape.empty() ? none : escaped(n.shape));
     if (!n.dynamic.empty())
-        html += row(GraphDetailsFormatter::tr("dynamic"), esc(n.dynamic) + GraphDetailsFormatter::tr(" — any size"));
-    html += row(GraphDetailsFormatter::tr("dtype"), n.dtype.empty() ? none : esc(n.dtype));
-    html += row(GraphDetailsFormatter::tr("stride"), n.stride.empty() ? none : esc(n.stride));
-    html += row(GraphDetailsFormatter::tr("device"), n.device.empty() ? none : esc(n.device));
+        html
+            += row(GraphDetailsFormatter::tr("dynamic"), escaped(n.dynamic) + GraphDetailsFormatter::tr(" — any size"));
+    html += row(GraphDetailsFormatter::tr("dtype"), n.dtype.empty() ? none : escaped(n.dtype));
+    html += row(GraphDetailsFormatter::tr("stride"), n.stride.empty() ? none : escaped(n.stride));
+    html += row(GraphDetailsFormatter::tr("device"), n.device.empty() ? none : escaped(n.device));
     html += row(GraphDetailsFormatter::tr("module"),
-        n.modulePath.empty() ? none : esc(n.modulePath) + " (" + esc(n.moduleType) + ")");
+        n.modulePath.empty() ? none : escaped(n.modulePath) + " (" + escaped(n.moduleType) + ")");
     QString source = none;
     if (n.sourceLine > 0) {
         const QString line = GraphDetailsFormatter::tr("line %1").arg(n.sourceLine);
@@ -135,11 +134,11 @@ QString nodeHtml(const graph::GraphModel& graph, int index)
         const auto count
             = std::count_if(nodes.begin(), nodes.end(), [&](const auto& o) { return o.kernel == n.kernel; });
         html += row(GraphDetailsFormatter::tr("kernel"),
-            anchor(GraphDetailsFormatter::Link::Kernel, index, esc(n.kernel))
+            anchor(GraphDetailsFormatter::Link::Kernel, index, escaped(n.kernel))
                 + (count > 1 ? " " + GraphDetailsFormatter::tr("(%1 nodes)").arg(count) : QString()));
     }
     if (!n.outputRole.empty())
-        html += row(GraphDetailsFormatter::tr("output"), esc(n.outputRole));
+        html += row(GraphDetailsFormatter::tr("output"), escaped(n.outputRole));
     html += row(GraphDetailsFormatter::tr("inputs"), links(n.inputs));
     html += row(GraphDetailsFormatter::tr("users"), links(n.users));
     return html + "</table>";
@@ -149,7 +148,8 @@ QString nodeHtml(const graph::GraphModel& graph, int index)
 
 QString GraphDetailsFormatter::title(const graph::GraphNode& node)
 {
-    return QString::fromStdString(node.kind == "compute" || node.qualname.empty() ? node.name : node.qualname);
+    return QString::fromStdString(
+        node.kind == graph::NodeKind::Compute || node.qualname.empty() ? node.name : node.qualname);
 }
 
 QString GraphDetailsFormatter::html(
@@ -163,7 +163,7 @@ QString GraphDetailsFormatter::html(
         QString html = "<b>" + tr("%1 nodes selected").arg(nodes.size()) + "</b><ul>";
         for (int k = 0; k < nodes.size() && k < 50; ++k)
             html += "<li>" + nodeAnchor(graph, nodes[k]) + " — "
-                + esc(graph.nodes()[static_cast<std::size_t>(nodes[k])].shortTarget()) + "</li>";
+                + escaped(graph.nodes()[static_cast<std::size_t>(nodes[k])].shortTarget()) + "</li>";
         if (nodes.size() > 50)
             html += "<li>" + tr("… and %1 more").arg(nodes.size() - 50) + "</li>";
         return html + "</ul>";

@@ -13,7 +13,7 @@ namespace ps::ui {
 
 namespace {
 constexpr int kSide = 160;  // the longer side of the minimap, in pixels
-constexpr int kMargin = 10;
+constexpr int kMinimapMargin = 10;
 }  // namespace
 
 GraphMinimap::GraphMinimap(GraphCanvas* canvas) : QWidget(canvas), m_canvas(canvas)
@@ -140,9 +140,10 @@ void GraphMinimap::place()
     // The corner that hides the fewest boxes now: bottom right unless boxes are there (a
     // narrow graph's middle column is at no corner; a wide row's is at the bottom).
     const QRect vp = m_canvas->viewport()->geometry();
-    const QPoint corners[] = {{vp.right() - width() - kMargin, vp.bottom() - height() - kMargin},
-        {vp.left() + kMargin, vp.bottom() - height() - kMargin}, {vp.right() - width() - kMargin, vp.top() + kMargin},
-        {vp.left() + kMargin, vp.top() + kMargin}};
+    const QPoint corners[] = {{vp.right() - width() - kMinimapMargin, vp.bottom() - height() - kMinimapMargin},
+        {vp.left() + kMinimapMargin, vp.bottom() - height() - kMinimapMargin},
+        {vp.right() - width() - kMinimapMargin, vp.top() + kMinimapMargin},
+        {vp.left() + kMinimapMargin, vp.top() + kMinimapMargin}};
     const auto hides = [this](const QPoint& corner) {
         return boxAreaUnder(QRect(m_canvas->viewport()->mapFrom(m_canvas, corner), size()));
     };

@@ -2,6 +2,7 @@
 
 #include "graph/GraphModel.h"
 #include "ui/common/Plural.h"
+#include "ui/common/QtText.h"
 #include "ui/graph/LensPalette.h"
 
 #include <QComboBox>
@@ -18,14 +19,7 @@
 
 namespace ps::ui {
 
-namespace {
-
-QString esc(const std::string& s)
-{
-    return QString::fromStdString(s).toHtmlEscaped();
-}
-
-}  // namespace
+namespace { }  // namespace
 
 GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
 {
@@ -348,7 +342,7 @@ void GraphToolBar::renderLegend()
         for (std::size_t k = 0; k < shown; ++k)
             text += QStringLiteral("<span style='background:%1'>&nbsp;&nbsp;&nbsp;</span>&nbsp;%2&nbsp;&nbsp;")
                         .arg(LensPalette::fill(m_legendCounts[k].first, pal).name(),
-                            esc(label(m_legendCounts[k].first)));
+                            escaped(label(m_legendCounts[k].first)));
         if (total > shown)
             text += tr("+%1 more").arg(total - shown);
         return text;

@@ -32,7 +32,7 @@ namespace ps::ui {
 
 namespace {
 
-constexpr qreal kMargin = 40;
+constexpr qreal kSceneMargin = 40;
 
 }  // namespace
 
@@ -182,7 +182,7 @@ GraphOpening GraphView::opening() const
 {
     GraphOpening o;
     o.budget = kOpeningBudget;
-    o.margin = kMargin;
+    o.margin = kSceneMargin;
     o.readableZoom = GraphBoxItem::kMinTextPx / GraphBoxItem::fontPixels(m_canvas->font(), m_canvas->viewport());
     // Titles read from the zoom at which a row's pitch holds one beside its box.
     const graph::LayoutOptions options;
@@ -272,7 +272,7 @@ void GraphView::buildScene()
     const QPalette pal = palette();
     {
         const GraphSelection::Quiet quiet(m_selection);
-        m_scene->showBoxes(*graph(), *moduleTree(), *m_visible, *m_layout, kMargin, pal);
+        m_scene->showBoxes(*graph(), *moduleTree(), *m_visible, *m_layout, kSceneMargin, pal);
         m_scene->showEdges(*m_visible, *m_layout, pal);
     }
     applyLens();

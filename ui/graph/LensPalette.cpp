@@ -1,4 +1,5 @@
 #include "ui/graph/LensPalette.h"
+#include "ui/common/QtText.h"
 
 #include <QHash>
 
@@ -8,12 +9,6 @@
 namespace ps::ui {
 
 namespace {
-
-QColor mix(const QColor& a, const QColor& b, qreal t)
-{
-    return QColor::fromRgbF(
-        a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t, a.blueF() * (1 - t) + b.blueF() * t);
-}
 
 int fixedHue(const std::string& c)
 {
@@ -47,12 +42,12 @@ QColor LensPalette::fill(const std::string& category, const QPalette& palette)
     const QColor base = palette.color(QPalette::Base);
     const QColor text = palette.color(QPalette::Text);
     if (category.empty() || category == "forward")
-        return mix(base, text, dark ? 0.14 : 0.06);
+        return mixed(base, text, dark ? 0.14 : 0.06);
     if (category == "constant")
-        return mix(base, text, 0.2);
+        return mixed(base, text, 0.2);
     int hue = fixedHue(category);
     if (hue == -2)
-        return mix(base, text, dark ? 0.22 : 0.12);
+        return mixed(base, text, dark ? 0.22 : 0.12);
     if (hue < 0)  // a name: spread names over the wheel by a stable hash (golden angle)
         hue = static_cast<int>((qHash(QString::fromStdString(category), 7u) % 360u) * 137u % 360u);
     return dark ? QColor::fromHsl(hue, 70, 62) : QColor::fromHsl(hue, 120, 215);
@@ -63,7 +58,7 @@ GraphBoxItem::Colors LensPalette::colors(const std::string& category, const QPal
     GraphBoxItem::Colors c;
     const QColor text = palette.color(QPalette::Text);
     c.fill = fill(category, palette);
-    c.border = mix(c.fill, text, 0.45);
+    c.border = mixed(c.fill, text, 0.45);
     c.text = text;
     c.highlight = palette.color(QPalette::Highlight);
     const bool dark = palette.color(QPalette::Base).lightness() < 128;
@@ -79,7 +74,7 @@ QColor LensPalette::ramp(double t)
     constexpr int last = static_cast<int>(std::size(stops)) - 1;
     const double x = std::clamp(t, 0.0, 1.0) * last;
     const int k = std::min(static_cast<int>(x), last - 1);
-    return mix(stops[k], stops[k + 1], x - k);
+    return mixed(stops[k], stops[k + 1], x - k);
 }
 
 GraphBoxItem::Colors LensPalette::rampColors(double t, const QPalette& palette)
@@ -87,7 +82,7 @@ GraphBoxItem::Colors LensPalette::rampColors(double t, const QPalette& palette)
     GraphBoxItem::Colors c = colors(std::string(), palette);
     c.fill = ramp(t);
     c.text = c.fill.lightness() < 110 ? QColor(Qt::white) : QColor(Qt::black);
-    c.border = mix(c.fill, QColor(Qt::black), 0.4);
+    c.border = mixed(c.fill, QColor(Qt::black), 0.4);
     return c;
 }
 

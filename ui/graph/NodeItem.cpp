@@ -13,10 +13,10 @@ QString badgeOf(const graph::GraphNode& n)
 {
     if (n.violation > 0)
         return QStringLiteral("inv %1").arg(n.violation);
-    if (n.kind == "parameter")
+    if (n.kind == graph::NodeKind::Parameter)
         return QStringLiteral("param");
-    if (n.kind == "buffer" || n.kind == "input" || n.kind == "constant")
-        return QString::fromStdString(n.kind);
+    if (n.kind == graph::NodeKind::Buffer || n.kind == graph::NodeKind::Input || n.kind == graph::NodeKind::Constant)
+        return QString::fromUtf8(toString(n.kind));
     if (n.outputRole.empty())
         return {};
     // "gradient of model.0.weight, result" -> the first role's word.
@@ -47,7 +47,7 @@ NodeItem::NodeItem(int item, int node, const graph::GraphNode* data, const QRect
 
 bool NodeItem::dashed() const
 {
-    return m_data->phase == "backward";
+    return m_data->phase == graph::Phase::Backward;
 }
 
 QString NodeItem::shortTitle() const
@@ -85,7 +85,8 @@ void NodeItem::paintLabels(QPainter* painter, const QRectF& inner)
     font.setBold(false);
     painter->setFont(font);
     const QFontMetricsF fm2(font);
-    QString sub = QString::fromStdString(n.kind == "compute" ? n.shortTarget() : n.kind);
+    QString sub = n.kind == graph::NodeKind::Compute ? QString::fromStdString(n.shortTarget())
+                                                     : QString::fromUtf8(toString(n.kind));
     if (!n.shape.empty())
         sub += "  " + QString::fromStdString(n.shape);
     painter->drawText(QRectF(inner.left(), inner.top() + half, inner.width(), half), Qt::AlignLeft | Qt::AlignVCenter,

@@ -17,12 +17,12 @@ using Expect = lessons::LessonExpectation;
 
 namespace {
 
-QString tr(const char* text)
+QString trOutcome(const char* text)
 {
     return QCoreApplication::translate("ps::ui::LessonOutcome", text);
 }
 
-QString str(const json& j, const char* fallback = "?")
+QString expectText(const json& j, const char* fallback = "?")
 {
     return QString::fromStdString(Expect::text(j, fallback));
 }
@@ -39,7 +39,7 @@ QString verifyText(const json& v)
     QString s = QString::fromStdString(Expect::verifyText(v));
     const json& rt = Expect::field(v, "runtime");
     if (rt.is_object())
-        s += tr("; runtime call: ") + QString::fromStdString(Expect::runtimeText(rt));
+        s += trOutcome("; runtime call: ") + QString::fromStdString(Expect::runtimeText(rt));
     return s;
 }
 
@@ -57,13 +57,13 @@ QString firstLine(const json& j, int limit = 300)
 LessonOutcome::LessonOutcome(const lessons::Lesson& lesson, const QString& side, const json& report, const json& expect)
     : m_side(side), m_script(scriptPath(lesson, side))
 {
-    m_status = str(Expect::field(report, "status"), "");
+    m_status = expectText(Expect::field(report, "status"), "");
     m_typedStatus = model::runStatusFromString(m_status.toStdString());
     m_message = firstLine(Expect::field(report, "message"), 600);
     m_expected = Expect::field(expect, side.toStdString().c_str());
     if (cancelled()) {
         m_ran = false;
-        m_error = m_message.isEmpty() ? tr("the run was cancelled") : m_message;
+        m_error = m_message.isEmpty() ? trOutcome("the run was cancelled") : m_message;
         return;
     }
     m_ran = true;
@@ -72,7 +72,7 @@ LessonOutcome::LessonOutcome(const lessons::Lesson& lesson, const QString& side,
         for (const auto& d : Expect::compare(m_expected, m_stable))
             m_differences << QString::fromStdString(d);
     } else {
-        m_differences << tr("%1 has no \"%2\" object").arg(QString::fromStdString(lesson.expect), side);
+        m_differences << trOutcome("%1 has no \"%2\" object").arg(QString::fromStdString(lesson.expect), side);
     }
     if (!m_typedStatus || !model::ranToTheEnd(*m_typedStatus) || *m_typedStatus == model::RunStatus::Error)
         m_error = m_message;  // error, timeout, worker_died, ...: what happened, in the worker's words
@@ -114,11 +114,11 @@ std::optional<json> LessonOutcome::readExpect(const QString& path, QString* erro
 {
     QFile f(path);
     if (!f.exists()) {
-        *error = tr("%1 is missing: the lesson has nothing to compare its runs with").arg(path);
+        *error = trOutcome("%1 is missing: the lesson has nothing to compare its runs with").arg(path);
         return std::nullopt;
     }
     if (!f.open(QIODevice::ReadOnly)) {
-        *error = tr("%1 cannot be read: %2").arg(path, f.errorString());
+        *error = trOutcome("%1 cannot be read: %2").arg(path, f.errorString());
         return std::nullopt;
     }
     const QByteArray bytes = f.readAll();
@@ -126,11 +126,11 @@ std::optional<json> LessonOutcome::readExpect(const QString& path, QString* erro
     try {
         j = json::parse(bytes.constData(), bytes.constData() + bytes.size());
     } catch (const json::exception& e) {
-        *error = tr("%1 is not valid JSON: %2").arg(path, QString::fromStdString(e.what()));
+        *error = trOutcome("%1 is not valid JSON: %2").arg(path, QString::fromStdString(e.what()));
         return std::nullopt;
     }
     if (const char* side = Expect::missingSide(j)) {
-        *error = tr("%1 has no \"%2\" object (it must read {\"broken\": {...}, \"fixed\": {...}})")
+        *error = trOutcome("%1 has no \"%2\" object (it must read {\"broken\": {...}, \"fixed\": {...}})")
                      .arg(path, QString::fromLatin1(side));
         return std::nullopt;
     }
@@ -140,37 +140,38 @@ std::optional<json> LessonOutcome::readExpect(const QString& path, QString* erro
 QString LessonOutcome::verdict() const
 {
     if (cancelled())
-        return tr("cancelled");
+        return trOutcome("cancelled");
     if (!m_ran)
-        return tr("could not run");
-    return m_differences.isEmpty() ? tr("as expected") : tr("differs from expect.json");
+        return trOutcome("could not run");
+    return m_differences.isEmpty() ? trOutcome("as expected") : trOutcome("differs from expect.json");
 }
 
 QString LessonOutcome::summary() const
 {
     QStringList lines;
     if (!m_ran) {
-        lines << (cancelled() ? tr("cancelled: %1") : tr("could not run: %1")).arg(m_error);
+        lines << (cancelled() ? trOutcome("cancelled: %1") : trOutcome("could not run: %1")).arg(m_error);
         return lines.join(QLatin1Char('\n'));
     }
-    lines << tr("status: %1").arg(m_status) + (m_error.isEmpty() ? QString() : QStringLiteral(" — ") + m_error);
+    lines << trOutcome("status: %1").arg(m_status) + (m_error.isEmpty() ? QString() : QStringLiteral(" — ") + m_error);
     const json& scriptViolation = Expect::field(m_stable, "violation");
     if (scriptViolation.is_object())
-        lines << tr("script: %1").arg(violationText(scriptViolation));
+        lines << trOutcome("script: %1").arg(violationText(scriptViolation));
     const json& captures = Expect::field(m_stable, "captures");
     const std::size_t n = captures.is_array() ? captures.size() : 0;
     for (std::size_t i = 0; i < n; ++i) {
         const json& c = captures[i];
-        const QString label = n > 1 ? tr("capture %1").arg(i + 1) : tr("capture");
-        QString line = QStringLiteral("%1: %2").arg(label, str(Expect::field(c, "status")));
+        const QString label = n > 1 ? trOutcome("capture %1").arg(i + 1) : trOutcome("capture");
+        QString line = QStringLiteral("%1: %2").arg(label, expectText(Expect::field(c, "status")));
         if (Expect::field(c, "violation").is_object())
             line += QStringLiteral(" — ") + violationText(Expect::field(c, "violation"));
         lines << line;
-        lines << tr("  verify: %1").arg(verifyText(Expect::field(c, "verify")));
+        lines << trOutcome("  verify: %1").arg(verifyText(Expect::field(c, "verify")));
         QStringList warnings;
         for (const auto& w : Expect::field(c, "warnings"))
             warnings << violationText(w);
-        lines << tr("  warnings: %1").arg(warnings.isEmpty() ? tr("none") : warnings.join(QStringLiteral("; ")));
+        lines << trOutcome("  warnings: %1")
+                     .arg(warnings.isEmpty() ? trOutcome("none") : warnings.join(QStringLiteral("; ")));
     }
     if (n == 0 && m_error.isEmpty() && !m_message.isEmpty())
         lines << m_message;
@@ -178,7 +179,7 @@ QString LessonOutcome::summary() const
         lines << QString();
         lines << f.what + QStringLiteral(": ") + f.message;
         if (!f.fix.isEmpty())
-            lines << tr("  fix: %1").arg(f.fix);
+            lines << trOutcome("  fix: %1").arg(f.fix);
     }
     return lines.join(QLatin1Char('\n'));
 }

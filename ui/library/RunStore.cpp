@@ -1,5 +1,6 @@
 #include "ui/library/RunStore.h"
 
+#include "ui/common/QtText.h"
 #include "ui/run/RunDocument.h"
 
 #include <QCoreApplication>
@@ -19,15 +20,11 @@
 namespace ps::ui {
 
 namespace {
-QString tr(const char* text)
+QString trRunStore(const char* text)
 {
     return QCoreApplication::translate("RunStore", text);
 }
 
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 }  // namespace
 
 struct RunStore::Impl {
@@ -64,25 +61,25 @@ PushOutcome RunStore::pushKeptRuns(const QString& localPath)
         outcome.pushed = static_cast<int>(result.pushed.size());
         outcome.complete = result.complete();
         if (result.waiting == 0) {
-            outcome.summary = tr("No run is waiting to be pushed.");
+            outcome.summary = trRunStore("No run is waiting to be pushed.");
         } else if (!result.unreached.empty()) {
             const auto& first = result.unreached.front();
-            outcome.summary = tr("%1 of %2 kept runs pushed; %3 still cannot be reached (%4 runs stay kept).")
+            outcome.summary = trRunStore("%1 of %2 kept runs pushed; %3 still cannot be reached (%4 runs stay kept).")
                                   .arg(outcome.pushed)
                                   .arg(outcome.waiting)
                                   .arg(q(first.target))
                                   .arg(first.waiting);
         } else if (!result.failures.empty()) {
-            outcome.summary = tr("%1 of %2 kept runs pushed; %3")
+            outcome.summary = trRunStore("%1 of %2 kept runs pushed; %3")
                                   .arg(outcome.pushed)
                                   .arg(outcome.waiting)
                                   .arg(q(result.failures.front()));
         } else {
             outcome.summary
-                = tr("Pushed %1 kept run(s) to %2.").arg(outcome.pushed).arg(q(result.pushed.front().target));
+                = trRunStore("Pushed %1 kept run(s) to %2.").arg(outcome.pushed).arg(q(result.pushed.front().target));
         }
     } catch (const std::exception& e) {
-        outcome.summary = tr("The kept runs cannot be pushed: %1").arg(q(e.what()));
+        outcome.summary = trRunStore("The kept runs cannot be pushed: %1").arg(q(e.what()));
     }
     return outcome;
 }
@@ -119,7 +116,7 @@ RunStore::RunStore(const QString& path) : m_impl(std::make_unique<Impl>()), m_pa
             }
         }
     } catch (const std::exception& e) {
-        m_error = tr("%1: %2").arg(path, q(e.what()));
+        m_error = trRunStore("%1: %2").arg(path, q(e.what()));
     }
 }
 

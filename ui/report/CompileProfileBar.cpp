@@ -1,4 +1,5 @@
 #include "ui/report/CompileProfileBar.h"
+#include "ui/common/QtText.h"
 
 #include <QHelpEvent>
 #include <QLabel>
@@ -37,13 +38,6 @@ QString percent(double share)
 QString phaseName(CompilePhase phase)
 {
     return QString::fromUtf8(model::label(phase).data(), static_cast<int>(model::label(phase).size()));
-}
-
-QString plain(const QString& html)
-{
-    QTextDocument doc;
-    doc.setHtml(html);
-    return doc.toPlainText();
 }
 
 }  // namespace
@@ -160,12 +154,12 @@ QString CompileProfileBar::toolTipAt(const QPoint& pos) const
 
 QString CompileProfileBar::titleText() const
 {
-    return plain(m_title->text());
+    return plainOf(m_title->text());
 }
 
 QString CompileProfileBar::legendText() const
 {
-    return plain(m_legend->text());
+    return plainOf(m_legend->text());
 }
 
 bool CompileProfileBar::event(QEvent* event)

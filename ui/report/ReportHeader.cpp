@@ -2,6 +2,7 @@
 
 #include "model/JsonFields.h"
 #include "model/WorkerInfo.h"
+#include "ui/common/QtText.h"
 
 #include "ui/common/StatusStyle.h"
 #include "ui/editor/UnsavedScript.h"
@@ -19,13 +20,6 @@
 namespace ps::ui {
 
 namespace {
-
-QString plain(const QString& html)
-{
-    QTextDocument doc;
-    doc.setHtml(html);
-    return doc.toPlainText();
-}
 
 QString when(const QString& iso)
 {
@@ -119,7 +113,7 @@ void ReportHeader::showEmpty(const QString& hint)
     m_identity->setText(QString());
     m_identity->hide();
     m_verdictHtml = hint;
-    m_verdictPlain = plain(hint);
+    m_verdictPlain = plainOf(hint);
     m_verdict->setText(hint);
     m_facts->clear();
     m_facts->hide();
@@ -218,7 +212,7 @@ void ReportHeader::setStale(const QString& reason)
 
 QString ReportHeader::identityText() const
 {
-    return plain(m_identity->text());
+    return plainOf(m_identity->text());
 }
 
 QString ReportHeader::verdictText() const

@@ -17,11 +17,7 @@
 
 namespace ps::ui {
 
-namespace {
-
-constexpr auto sameFile = ScriptLocations::sameFile;
-
-}  // namespace
+namespace { }  // namespace
 
 RunMarkers::RunMarkers(ScriptEditor* editor, ReportView* report, QObject* parent)
     : QObject(parent), m_editor(editor), m_report(report)
@@ -41,7 +37,7 @@ RunMarkers::RunMarkers(ScriptEditor* editor, ReportView* report, QObject* parent
 bool RunMarkers::editorShowsRunScript() const
 {
     const auto& run = m_report->run();
-    return run && sameFile(QString::fromStdString(run->report.script), m_editor->filePath());
+    return run && ScriptLocations::sameFile(QString::fromStdString(run->report.script), m_editor->filePath());
 }
 
 void RunMarkers::refresh()
@@ -56,7 +52,7 @@ void RunMarkers::markEditor()
     std::vector<EditorMarkers::Diagnostic> marks;
     if (m_report->run())
         for (const auto& e : m_report->violationsView()->entries()) {
-            if (e.line <= 0 || !sameFile(e.file, m_editor->filePath()))
+            if (e.line <= 0 || !ScriptLocations::sameFile(e.file, m_editor->filePath()))
                 continue;
             EditorMarkers::Diagnostic d;
             d.line = e.line;

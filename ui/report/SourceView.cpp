@@ -26,7 +26,7 @@ namespace ps::ui {
 
 namespace {
 
-QString str(const nlohmann::json& j, const char* key)
+QString textField(const nlohmann::json& j, const char* key)
 {
     auto it = j.find(key);
     return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
@@ -160,7 +160,7 @@ void SourceView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
         m_note->show();
         return;
     }
-    if (auto err = str(lowering, "error"); !err.isEmpty()) {
+    if (auto err = textField(lowering, "error"); !err.isEmpty()) {
         m_note->setText(tr("The worker could not map python_code: %1").arg(err));
         m_note->show();
     }
@@ -169,7 +169,8 @@ void SourceView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
         for (const auto& j : *s) {
             if (!j.is_object())
                 continue;
-            Section sec{str(j, "kind"), str(j, "title"), str(j, "parent"), integer(j, "start"), integer(j, "end")};
+            Section sec{textField(j, "kind"), textField(j, "title"), textField(j, "parent"), integer(j, "start"),
+                integer(j, "end")};
             m_sections.push_back(sec);
             auto parent = byKind.find(sec.parent);
             auto* item = parent != byKind.end() ? new QTreeWidgetItem(parent->second) : new QTreeWidgetItem(m_outline);
@@ -186,8 +187,8 @@ void SourceView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
         for (const auto& j : *k) {
             if (!j.is_object())
                 continue;
-            Kernel kernel{
-                str(j, "name"), str(j, "kind"), integer(j, "start"), integer(j, "end"), {}, strings(j, "nodes")};
+            Kernel kernel{textField(j, "name"), textField(j, "kind"), integer(j, "start"), integer(j, "end"), {},
+                strings(j, "nodes")};
             if (auto calls = j.find("calls"); calls != j.end() && calls->is_array())
                 for (const auto& line : *calls)
                     if (line.is_number_integer())

@@ -1,5 +1,6 @@
 #include "ui/report/VerifyView.h"
 
+#include "ui/common/QtText.h"
 #include "ui/common/StatusStyle.h"
 #include "ui/report/CompileProfileBar.h"
 #include "ui/run/RunDocument.h"
@@ -27,11 +28,6 @@ namespace {
 using model::Judgement;
 using model::Verification;
 using Group = Verification::Group;
-
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 QString number(const std::optional<double>& v)
 {

@@ -1,5 +1,6 @@
 #include "ui/report/ViolationsView.h"
 
+#include "ui/common/QtText.h"
 #include "ui/common/StatusStyle.h"
 #include "ui/run/RunDocument.h"
 
@@ -18,11 +19,6 @@
 namespace ps::ui {
 
 namespace {
-
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 void setLocation(const std::optional<model::Location>& location, ViolationsView::Entry& e)
 {

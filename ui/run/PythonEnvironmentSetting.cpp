@@ -11,7 +11,7 @@
 namespace ps::ui {
 
 namespace {
-const QString kByFolder = QStringLiteral("pythonEnvironment/byFolder");
+const QString kEnvironmentByFolder = QStringLiteral("pythonEnvironment/byFolder");
 const QString kDefault = QStringLiteral("pythonEnvironment/default");
 }  // namespace
 
@@ -27,7 +27,7 @@ QString PythonEnvironmentSetting::folderOf(const QString& scriptPath)
 
 QString PythonEnvironmentSetting::forFolder(const QString& folder) const
 {
-    return FolderChoices(kByFolder).value(folder);
+    return FolderChoices(kEnvironmentByFolder).value(folder);
 }
 
 QString PythonEnvironmentSetting::defaultEnvironment() const
@@ -56,7 +56,7 @@ QString PythonEnvironmentSetting::originFor(const QString& scriptPath) const
 
 void PythonEnvironmentSetting::setForFolder(const QString& folder, const QString& env)
 {
-    FolderChoices(kByFolder).set(folder, env);
+    FolderChoices(kEnvironmentByFolder).set(folder, env);
 }
 
 void PythonEnvironmentSetting::setDefault(const QString& env)

@@ -10,7 +10,7 @@ namespace ps::ui {
 
 namespace {
 const QString kHosts = QStringLiteral("runOn/hosts");
-const QString kByFolder = QStringLiteral("runOn/byFolder");
+const QString kRunOnByFolder = QStringLiteral("runOn/byFolder");
 
 QVariantMap toMap(const remote::RemoteTarget& t)
 {
@@ -79,13 +79,13 @@ std::optional<remote::RemoteTarget> RunHostSetting::forScript(const QString& scr
     const QString folder = PythonEnvironmentSetting::folderOf(scriptPath);
     if (folder.isEmpty())
         return std::nullopt;
-    const QString destination = FolderChoices(kByFolder).value(folder);
+    const QString destination = FolderChoices(kRunOnByFolder).value(folder);
     return destination.isEmpty() ? std::nullopt : host(destination);
 }
 
 void RunHostSetting::setForFolder(const QString& folder, const QString& destination)
 {
-    FolderChoices(kByFolder).set(folder, destination);
+    FolderChoices(kRunOnByFolder).set(folder, destination);
 }
 
 }  // namespace ps::ui

@@ -20,11 +20,7 @@
 
 namespace ps::ui {
 
-namespace {
-
-constexpr auto sameFile = ScriptLocations::sameFile;
-
-}  // namespace
+namespace { }  // namespace
 
 CrossSelection::CrossSelection(ScriptEditor* editor, EditorTabs* tabs, NoticeBar* notice, ReportView* report,
     RunController* runs, ScriptDocument* document, QObject* parent)
@@ -58,7 +54,7 @@ void CrossSelection::onNodesSelected(const QList<int>& nodes)
         const auto& n = graph->nodes()[i];
         names << QString::fromStdString(n.name);
         if (sameScript && n.sourceLine > 0
-            && sameFile(QString::fromStdString(n.sourceFile), m_document->runScriptPath()))
+            && ScriptLocations::sameFile(QString::fromStdString(n.sourceFile), m_document->runScriptPath()))
             lines << n.sourceLine;
     }
     m_syncing = true;
@@ -92,7 +88,7 @@ void CrossSelection::onSourceNodes(const QStringList& names)
 
 void CrossSelection::onLocation(const QString& file, int line)
 {
-    if (!sameFile(file, m_document->runScriptPath())) {
+    if (!ScriptLocations::sameFile(file, m_document->runScriptPath())) {
         if (!QFileInfo(file).isFile() || UnsavedScript::isUnsavedCopy(file) || !m_document->replaceWith(file))
             return;
     }
@@ -103,7 +99,7 @@ void CrossSelection::onLocation(const QString& file, int line)
 
 void CrossSelection::onFrame(const QString& file, int line, const QString& code)
 {
-    if (sameFile(file, m_document->runScriptPath())) {
+    if (ScriptLocations::sameFile(file, m_document->runScriptPath())) {
         onLocation(file, line);
         return;
     }

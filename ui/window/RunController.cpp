@@ -26,8 +26,6 @@ namespace ps::ui {
 
 namespace {
 
-constexpr auto sameFile = ScriptLocations::sameFile;
-
 /// Line ends aside, the text a run was made from and the editor's are compared as they are.
 QString normalized(QString text)
 {
@@ -215,7 +213,8 @@ void RunController::onFinished(const std::shared_ptr<const RunDocument>& run)
     }
     emit runningChanged(false);
     if (r.status == RunStatus::Cancelled && m_previous
-        && sameFile(QString::fromStdString(m_previous->report.script), QString::fromStdString(r.script))) {
+        && ScriptLocations::sameFile(
+            QString::fromStdString(m_previous->report.script), QString::fromStdString(r.script))) {
         // The run before it comes back, marked: nothing old passes for this run's result.
         m_cancelNote = tr("Run cancelled; showing %1 from before.").arg(runLabel(*m_previous));
         const QString note = m_cancelNote;
@@ -260,7 +259,7 @@ void RunController::rememberBaseline()
     if (!run->scriptText.empty()) {
         m_baseline = normalized(QString::fromStdString(run->scriptText));
         m_baselineKnown = true;
-    } else if (sameFile(QString::fromStdString(run->report.script), editorScript())) {
+    } else if (ScriptLocations::sameFile(QString::fromStdString(run->report.script), editorScript())) {
         m_baseline = normalized(m_p.editor->text());  // an export: the text as it is now
         m_baselineKnown = true;
     }
@@ -283,7 +282,7 @@ void RunController::updateFreshness()
     if (!m_deletedNote.isEmpty())
         reasons << m_deletedNote;
     bool grey = false;
-    if (!sameFile(script, editorScript())) {
+    if (!ScriptLocations::sameFile(script, editorScript())) {
         const QString editorName = m_p.scriptName ? m_p.scriptName()
             : m_p.editor->filePath().isEmpty()    ? tr("an untitled script")
                                                   : QFileInfo(m_p.editor->filePath()).fileName();
@@ -298,7 +297,7 @@ void RunController::updateFreshness()
 bool RunController::scriptMatchesRun() const
 {
     const auto& run = m_p.report->run();
-    return run && sameFile(QString::fromStdString(run->report.script), editorScript());
+    return run && ScriptLocations::sameFile(QString::fromStdString(run->report.script), editorScript());
 }
 
 bool RunController::openStoredRun(qint64 id)
@@ -312,7 +311,8 @@ bool RunController::openStoredRun(qint64 id)
         return false;
     }
     const QString script = QString::fromStdString(doc->report.script);
-    if (!sameFile(script, m_p.editor->filePath()) && QFileInfo(script).isFile() && !m_p.editor->isModified())
+    if (!ScriptLocations::sameFile(script, m_p.editor->filePath()) && QFileInfo(script).isFile()
+        && !m_p.editor->isModified())
         m_p.editor->open(script);
     showRun(doc);
     QStringList damaged;

@@ -1,6 +1,6 @@
 // The HTML report's graph panel: the studio's own graph engine (engine.wasm, engine/graph compiled
 // to WebAssembly) lays out exactly what the window lays out, and this draws it as SVG. Our own
-// code, no library. See docs/ARCHITECTURE.md, "The page's graph engine (WebAssembly)".
+// code, no library. See docs/design/html-report.md, "The page's graph engine (WebAssembly)".
 //
 //   PsGraph.create(container, {graph, onSelect?, marks?}) -> Promise<panel>
 // graph: what ps::share::PageGraph::toJson wrote for one capture; marks: {nodeName: "added" |

@@ -7,8 +7,7 @@
 
   const parts = (window.PsReportParts = window.PsReportParts || {});
   const {
-    el, isObject, str, num, seconds, micros, bytes, badge, section, table, facts, fold, listing,
-    script, where,
+    el, isObject, str, num, seconds, micros, bytes, badge, table, facts, fold, listing,
   } = parts;
 
   // ---- one capture -------------------------------------------------------------------------

@@ -6,7 +6,7 @@
 
   const parts = (window.PsReportParts = window.PsReportParts || {});
   const {
-    root, el, isObject, str, baseName, badge, section, table, facts, fold, graphPanel, capture,
+    root, el, isObject, str, baseName, badge, section, table, facts, fold, graphPanel,
   } = parts;
 
   // ---- the diff page -----------------------------------------------------------------------

@@ -12,7 +12,7 @@
 
   const parts = (window.PsReportParts = window.PsReportParts || {});
   const {
-    root, el, isObject, str, baseName, badge, section, facts, fold, listing, script, where, finding,
+    root, el, isObject, str, baseName, badge, section, facts, fold, listing, script, finding,
     capture, diffPage,
   } = parts;
 

@@ -80,7 +80,7 @@ const char* roleName(Module::Role role)
 
 const char* phaseName(Phase phase)
 {
-    return phase == Phase::Forward ? "forward" : phase == Phase::Backward ? "backward" : "";
+    return toString(phase).data();
 }
 
 /// The module tree as the page reads it: per module its id (the index), parent, path, name,

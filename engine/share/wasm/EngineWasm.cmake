@@ -12,12 +12,15 @@ set(PS_ENGINE_WASM_SOURCES
     ${PROJECT_SOURCE_DIR}/engine/graph/CollapseState.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/CoordinateAssignment.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/CrossingReduction.cpp
+    ${PROJECT_SOURCE_DIR}/engine/graph/FrameOwner.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/GraphModel.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/LayerAssignment.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/LayeredLayout.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/LayoutPlan.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/ModuleRegions.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/ModuleTree.cpp
+    ${PROJECT_SOURCE_DIR}/engine/graph/NodeKind.cpp
+    ${PROJECT_SOURCE_DIR}/engine/graph/Phase.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/SideLanes.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/TensorLayout.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/VisibleGraph.cpp)

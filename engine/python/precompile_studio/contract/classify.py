@@ -5,7 +5,7 @@ PrecompileError, NotImplementedError for an unimplemented tracer, ValueError for
 backend or tracer string, and the raw arity TypeError of a fn that needs keyword arguments.
 Everything else that escapes the capture (an exception raised inside fn, a bug) is an
 "error". The violation dict (invariant, rule, explanation, fix, location) comes from
-:mod:`precompile_studio.violations`.
+:mod:`precompile_studio.contract.violations`.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Read the names of the script contract (docs/ARCHITECTURE.md) from an executed script module."""
+"""Read the names of the script contract (docs/design/script-contract.md) from an executed script module."""
 from __future__ import annotations
 
 import os

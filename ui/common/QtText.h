@@ -1,0 +1,38 @@
+#pragma once
+
+#include <QColor>
+#include <QString>
+#include <QTextDocument>
+
+#include <string>
+
+namespace ps::ui {
+
+/// The engine's UTF-8 text as a QString.
+inline QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+/// The engine's text escaped for a rich-text label.
+inline QString escaped(const std::string& s)
+{
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+
+/// What a rich-text string reads as without its markup (an accessible name, a tooltip's text).
+inline QString plainOf(const QString& html)
+{
+    QTextDocument doc;
+    doc.setHtml(html);
+    return doc.toPlainText();
+}
+
+/// `a` moved toward `b` by `t` (0: a, 1: b), channel by channel.
+inline QColor mixed(const QColor& a, const QColor& b, qreal t)
+{
+    return QColor::fromRgbF(
+        a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t, a.blueF() * (1 - t) + b.blueF() * t);
+}
+
+}  // namespace ps::ui
