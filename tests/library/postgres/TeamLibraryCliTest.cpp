@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <thread>
 
@@ -23,7 +24,10 @@ namespace {
 constexpr const char* kScript = "import torch\n"
                                 "import time\n"
                                 "\n"
-                                "time.sleep(float(__import__('os').environ.get('PS_TEST_SLEEP', '0')))\n"
+                                "import os\n"
+                                "if os.environ.get('PS_TEST_STARTED'):\n"
+                                "    open(os.environ['PS_TEST_STARTED'], 'w').close()\n"
+                                "time.sleep(float(os.environ.get('PS_TEST_SLEEP', '0')))\n"
                                 "\n"
                                 "def fn(x):\n"
                                 "    return x * 2 + 1\n"
@@ -87,11 +91,16 @@ TEST_F(TeamLibraryCli, ARunIsStoredInTheTeamLibraryAndListedWithWhereAndWho)
 
 TEST_F(TeamLibraryCli, AServerStoppedMidRunKeepsTheRunLocallyAndPushSendsItOnce)
 {
-    std::thread stopper([] {
-        std::this_thread::sleep_for(std::chrono::seconds(2));
+    // The server goes away once the script is running (it says so in a file), before the run
+    // is stored: the script then sleeps for long enough.
+    const std::string started = dir.path() + "/started";
+    std::thread stopper([started] {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+        while (!std::filesystem::exists(started) && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
         server->stop();
     });
-    const auto run = studio({"run", script, "--library", team}, {"PS_TEST_SLEEP=6"});
+    const auto run = studio({"run", script, "--library", team}, {"PS_TEST_SLEEP=4", "PS_TEST_STARTED=" + started});
     stopper.join();
     EXPECT_EQ(run.exitCode, 3) << run.out << run.err;
     const std::string said = run.out + run.err;
