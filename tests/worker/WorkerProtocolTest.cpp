@@ -107,25 +107,28 @@ TEST(WorkerProtocol, CancelFromAnotherThreadStopsAnEndlessLoop)
     ps::protocol::RunClient client(suiteWorkerLaunch());
     ps::protocol::RunOptions o;
     o.script = fixture("endless_loop.py");
+    o.timeoutSeconds = 120;  // a cancel that never comes ends as a timeout, not a hang
     TempDir dir;
     o.outDir = dir.path();
     bool sawScript = false;
+    std::string output;
     std::thread canceller;
     ps::protocol::RunObserver observer;
     observer.onStage = [&](ps::model::Stage stage, const std::string&) {
-        if (stage == ps::model::Stage::Script && !sawScript) {
-            sawScript = true;
-            canceller = std::thread([&] {
-                std::this_thread::sleep_for(std::chrono::seconds(2));
-                client.cancel();
-            });
-        }
+        sawScript = sawScript || stage == ps::model::Stage::Script;
+    };
+    // Cancelled from another thread once the script says it is in its loop.
+    observer.onOutput = [&](int, std::string_view data) {
+        output += data;
+        if (!canceller.joinable() && output.find("entering the endless loop") != std::string::npos)
+            canceller = std::thread([&] { client.cancel(); });
     };
     const auto t0 = std::chrono::steady_clock::now();
     const auto report = client.run(o, observer);
     if (canceller.joinable())
         canceller.join();
     EXPECT_TRUE(sawScript);
+    EXPECT_NE(output.find("entering the endless loop"), std::string::npos) << output;
     EXPECT_EQ(report.status, ps::model::RunStatus::Cancelled);
     EXPECT_EQ(report.exitCode(), 2);
     EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
