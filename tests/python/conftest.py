@@ -27,7 +27,7 @@ collect_ignore = ["scripts"]
 import pytest  # noqa: E402
 
 # `make check` runs the modules marked torch_free (pytestmark = pytest.mark.torch_free) with
-# PS_TORCH_FREE=1: the others are deselected, and an import of torch fails, so that a module
+# PS_TORCH_FREE=1: the others are not collected, and an import of torch fails, so that a module
 # that starts to need torch says so instead of slowing the fast loop.
 TORCH_FREE = os.environ.get("PS_TORCH_FREE") == "1"
 
@@ -54,12 +54,6 @@ def pytest_ignore_collect(collection_path, config):
         return "pytestmark = pytest.mark.torch_free" not in collection_path.read_text(encoding="utf-8")
     return None
 
-
-def pytest_collection_modifyitems(config, items):
-    if TORCH_FREE:
-        keep = [i for i in items if i.get_closest_marker("torch_free")]
-        config.hook.pytest_deselected(items=[i for i in items if i not in keep])
-        items[:] = keep
 
 
 def precompile(fn, *example_inputs, backend="inductor", tracer="make_fx", decompositions=None):

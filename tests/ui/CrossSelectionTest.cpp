@@ -21,43 +21,16 @@ using namespace ps::uitest;
 
 namespace {
 
-const char* kScript = "import torch\n"           // 1
-                      "\n"                       // 2
-                      "def fn(x, w):\n"          // 3
-                      "    y = x @ w\n"          // 4
-                      "    z = torch.relu(y)\n"  // 5
-                      "    return z.sum()\n"     // 6
-                      "\n"                       // 7
-                      "example_inputs = (torch.ones(2, 2), torch.ones(2, 2))\n";
-
-nlohmann::json graphFor(const std::string& file)
-{
-    auto node = [&](const char* name, const char* op, const char* target, const char* kind,
-                    std::vector<std::string> inputs, int line) {
-        nlohmann::json n = {{"name", name}, {"op", op}, {"target", target}, {"kind", kind}, {"inputs", inputs},
-            {"shape", {2, 2}}, {"dtype", "float32"}, {"stride", {2, 1}}, {"device", "cpu"}};
-        n["source"] = line ? nlohmann::json{{"file", file}, {"line", line}} : nlohmann::json();
-        n["module"] = nullptr;
-        return n;
-    };
-    nlohmann::json list = {node("x", "placeholder", "x", "input", {}, 0), node("w", "placeholder", "w", "input", {}, 0),
-        node("mm", "call_function", "aten.mm.default", "compute", {"x", "w"}, 4),
-        node("relu", "call_function", "aten.relu.default", "compute", {"mm"}, 5),
-        node("sum_1", "call_function", "aten.sum.default", "compute", {"relu"}, 6),
-        node("output", "output", "output", "output", {"sum_1"}, 0)};
-    return {{"nodes", 6}, {"complete", true}, {"node_list", list}};
-}
-
 class UiCrossSelection : public ::testing::Test {
 protected:
     void SetUp() override
     {
         QSettings().clear();
-        script = dir.write("model.py", kScript);
+        script = dir.write("model.py", kMatmulReluScript);
         ps::ui::RunStore store(dir.file("library.sqlite3"));
         ASSERT_TRUE(store.isOpen()) << store.error().toStdString();
         QString error;
-        runId = store.insert(syntheticRun(script.toStdString(), graphFor(script.toStdString())), &error);
+        runId = store.insert(syntheticRun(script.toStdString(), matmulReluGraph(script.toStdString())), &error);
         ASSERT_GT(runId, 0) << error.toStdString();
     }
 
@@ -138,7 +111,7 @@ TEST_F(UiCrossSelection, AScriptLineSelectsItsNodesAndASourceLineToo)
 // A drift localised to a node: the Verify tab lists where it starts, and clicking it selects the node.
 TEST_F(UiCrossSelection, ADriftStartInVerifySelectsItsNode)
 {
-    auto doc = syntheticRun(script.toStdString(), graphFor(script.toStdString()));
+    auto doc = syntheticRun(script.toStdString(), matmulReluGraph(script.toStdString()));
     auto j = doc.report.toJson();
     j["captures"][0]["graph"]["node_list"][2]["module"] = {{"path", "model.proj"}, {"type", "Linear"}};
     j["captures"][0]["verify"] = {{"ran", true}, {"status", "drift"}, {"matches_eager", false},

@@ -33,37 +33,10 @@ using namespace ps::uitest;
 
 namespace {
 
-const char* kMarkersScript = "import torch\n"           // 1
-                             "\n"                       // 2
-                             "def fn(x, w):\n"          // 3
-                             "    y = x @ w\n"          // 4
-                             "    z = torch.relu(y)\n"  // 5
-                             "    return z.sum()\n"     // 6
-                             "\n"                       // 7
-                             "example_inputs = (torch.ones(2, 2), torch.ones(2, 2))\n";
-
-nlohmann::json markersGraphFor(const std::string& file)
-{
-    auto node = [&](const char* name, const char* op, const char* target, const char* kind,
-                    std::vector<std::string> inputs, int line) {
-        nlohmann::json n = {{"name", name}, {"op", op}, {"target", target}, {"kind", kind}, {"inputs", inputs},
-            {"shape", {2, 2}}, {"dtype", "float32"}, {"stride", {2, 1}}, {"device", "cpu"}};
-        n["source"] = line ? nlohmann::json{{"file", file}, {"line", line}} : nlohmann::json();
-        n["module"] = nullptr;
-        return n;
-    };
-    nlohmann::json list = {node("x", "placeholder", "x", "input", {}, 0), node("w", "placeholder", "w", "input", {}, 0),
-        node("mm", "call_function", "aten.mm.default", "compute", {"x", "w"}, 4),
-        node("relu", "call_function", "aten.relu.default", "compute", {"mm"}, 5),
-        node("sum_1", "call_function", "aten.sum.default", "compute", {"relu"}, 6),
-        node("output", "output", "output", "output", {"sum_1"}, 0)};
-    return {{"nodes", 6}, {"complete", true}, {"node_list", list}};
-}
-
 /// The synthetic run, with a violation at line 5 naming node relu and a warning at line 4.
 ps::ui::RunDocument violatingRun(const std::string& script)
 {
-    ps::ui::RunDocument doc = syntheticRun(script, markersGraphFor(script));
+    ps::ui::RunDocument doc = syntheticRun(script, matmulReluGraph(script));
     nlohmann::json report = doc.report.toJson();
     report["status"] = "violation";
     auto& capture = report["captures"][0];
@@ -83,13 +56,13 @@ protected:
     void SetUp() override
     {
         QSettings().clear();
-        script = dir.write("model.py", kMarkersScript);
+        script = dir.write("model.py", kMatmulReluScript);
         ps::ui::RunStore store(dir.file("library.sqlite3"));
         ASSERT_TRUE(store.isOpen()) << store.error().toStdString();
         QString error;
         violating = store.insert(violatingRun(script.toStdString()), &error);
         ASSERT_GT(violating, 0) << error.toStdString();
-        clean = store.insert(syntheticRun(script.toStdString(), markersGraphFor(script.toStdString())), &error);
+        clean = store.insert(syntheticRun(script.toStdString(), matmulReluGraph(script.toStdString())), &error);
         ASSERT_GT(clean, 0) << error.toStdString();
     }
 

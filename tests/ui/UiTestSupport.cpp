@@ -198,4 +198,31 @@ ps::ui::RunDocument syntheticRun(
     return doc;
 }
 
+const char* const kMatmulReluScript = "import torch\n"           // 1
+                                      "\n"                       // 2
+                                      "def fn(x, w):\n"          // 3
+                                      "    y = x @ w\n"          // 4
+                                      "    z = torch.relu(y)\n"  // 5
+                                      "    return z.sum()\n"     // 6
+                                      "\n"                       // 7
+                                      "example_inputs = (torch.ones(2, 2), torch.ones(2, 2))\n";
+
+nlohmann::json matmulReluGraph(const std::string& file)
+{
+    auto node = [&](const char* name, const char* op, const char* target, const char* kind,
+                    std::vector<std::string> inputs, int line) {
+        nlohmann::json n = {{"name", name}, {"op", op}, {"target", target}, {"kind", kind}, {"inputs", inputs},
+            {"shape", {2, 2}}, {"dtype", "float32"}, {"stride", {2, 1}}, {"device", "cpu"}};
+        n["source"] = line ? nlohmann::json{{"file", file}, {"line", line}} : nlohmann::json();
+        n["module"] = nullptr;
+        return n;
+    };
+    nlohmann::json list = {node("x", "placeholder", "x", "input", {}, 0), node("w", "placeholder", "w", "input", {}, 0),
+        node("mm", "call_function", "aten.mm.default", "compute", {"x", "w"}, 4),
+        node("relu", "call_function", "aten.relu.default", "compute", {"mm"}, 5),
+        node("sum_1", "call_function", "aten.sum.default", "compute", {"relu"}, 6),
+        node("output", "output", "output", "output", {"sum_1"}, 0)};
+    return {{"nodes", 6}, {"complete", true}, {"node_list", list}};
+}
+
 }  // namespace ps::uitest

@@ -75,4 +75,9 @@ nlohmann::json syntheticGraph(int nodes, const std::string& file, int lines);
 ps::ui::RunDocument syntheticRun(const std::string& script, const nlohmann::json& graph,
     const std::string& status = "ok", const std::string& name = "synthetic");
 
+/// A six-line script whose fn is x @ w, relu, sum (lines 4, 5, 6), and its graph as a capture
+/// of `file` would report it: two inputs, mm, relu, sum_1 at those lines, the output.
+extern const char* const kMatmulReluScript;
+nlohmann::json matmulReluGraph(const std::string& file);
+
 }  // namespace ps::uitest
