@@ -2,6 +2,7 @@
 
 #include "host/Interpreter.h"
 
+#include "host/ArenaRecycler.h"
 #include "host/PythonError.h"
 
 #include <stdexcept>
@@ -41,6 +42,7 @@ Interpreter::Interpreter(const InterpreterConfig& config)
         throw std::runtime_error(std::string("cannot start Python from ") + program + ": " + e.what());
     }
     g_running = true;
+    ArenaRecycler::install();
     {
         py::list path = py::module_::import("sys").attr("path");
         for (auto it = config.extraPaths.rbegin(); it != config.extraPaths.rend(); ++it)

@@ -2,7 +2,8 @@
 baseline a user would write (plain_verify.py: precompile + load + one call compared with eager),
 on torchvision resnet50 and vit_b_16 inference (eager backend) and a transformers GPT-2 training
 step (inductor); also mobilenet_v3_small (eager) and transformers BERT and Llama inference (eager).
-Targets: at most 1.25x the wall time and 1.4x the peak memory.
+Targets: at most 1.10x the wall time on the three torchvision models ([torch-2.15]: on each torch),
+1.25x on the transformers models, and 1.4x the peak memory.
 
 Each run is a cold process; wall time is the process's, peak memory the largest resident set of
 the process and its children (wait4: the studio's front end and its worker). The two alternate,
@@ -35,6 +36,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 WALL_TARGET, PEAK_TARGET = 1.25, 1.40
+WALL_TARGET_TORCHVISION = 1.10  # resnet50, vit_b_16, mobilenet_v3_small
 MODELS = {  # name: (script, needs the user environment, environment for the script)
     "resnet50": ("torchvision_inference.py", False, {"PS_BENCH_TORCHVISION_MODEL": "resnet50"}),
     "vit_b_16": ("torchvision_inference.py", False, {"PS_BENCH_TORCHVISION_MODEL": "vit_b_16"}),
@@ -168,7 +170,8 @@ def main() -> int:
     print()
     for row in results:
         m = f"torch{row['torch']}.{row['model']}"
-        print(f"BENCH verify_cost.{m}.wall_ratio {row['studio_wall'] / row['plain_wall']:.3f} x <={WALL_TARGET}")
+        target = WALL_TARGET_TORCHVISION if MODELS[row["model"]][0] == "torchvision_inference.py" else WALL_TARGET
+        print(f"BENCH verify_cost.{m}.wall_ratio {row['studio_wall'] / row['plain_wall']:.3f} x <={target}")
         print(f"BENCH verify_cost.{m}.peak_ratio {row['studio_peak'] / row['plain_peak']:.3f} x <={PEAK_TARGET}")
         print(f"BENCH verify_cost.{m}.studio_wall {row['studio_wall']:.2f} s -")
         print(f"BENCH verify_cost.{m}.plain_wall {row['plain_wall']:.2f} s -")
