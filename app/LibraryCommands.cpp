@@ -1,7 +1,7 @@
 #include "LibraryCommands.h"
 
 #include "commands/LibraryCommand.h"
-#include "library/DefaultLibraryPath.h"
+#include "library/core/DefaultLibraryPath.h"
 
 #include <CLI/CLI.hpp>
 

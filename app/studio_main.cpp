@@ -8,7 +8,7 @@
 #include "LibraryCommands.h"
 #include "RemoteCommands.h"
 #include "SetupCommands.h"
-#include "library/ArtifactLibrary.h"
+#include "library/core/ArtifactLibrary.h"
 #include "protocol/Protocol.h"
 
 #include <CLI/CLI.hpp>

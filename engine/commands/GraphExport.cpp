@@ -1,7 +1,7 @@
 #include "commands/GraphExport.h"
 
-#include "library/ArtifactLibrary.h"
-#include "library/TerminalText.h"
+#include "library/core/ArtifactLibrary.h"
+#include "library/core/TerminalText.h"
 #include "model/Report.h"
 #include "share/DotGraph.h"
 #include "share/ModelExplorerGraph.h"

@@ -1,7 +1,7 @@
 #include "commands/KernelProfilePrinter.h"
 
 #include "graph/GraphModel.h"
-#include "library/TerminalText.h"
+#include "library/core/TerminalText.h"
 #include "model/JsonFields.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "commands/LessonTable.h"
 
 #include "lessons/LessonExpectation.h"
-#include "library/TerminalText.h"
+#include "library/core/TerminalText.h"
 
 #include <algorithm>
 #include <cstdio>

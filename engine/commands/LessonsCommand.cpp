@@ -2,7 +2,7 @@
 
 #include "commands/LessonTable.h"
 #include "lessons/LessonExpectation.h"
-#include "library/TerminalText.h"
+#include "library/core/TerminalText.h"
 #include "model/Report.h"
 #include "run/RunPipeline.h"
 

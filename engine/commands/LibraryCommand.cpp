@@ -3,7 +3,7 @@
 #include "commands/GraphExport.h"
 #include "commands/LibrarySync.h"
 #include "commands/NodeStackPrinter.h"
-#include "library/LibraryLocator.h"
+#include "library/core/LibraryLocator.h"
 
 #include "model/ChromeTrace.h"
 #include "model/JsonFields.h"
@@ -11,10 +11,10 @@
 #include "model/WorkerInfo.h"
 
 #include "commands/LibraryDiff.h"
-#include "library/ArtifactLibrary.h"
-#include "library/LibraryError.h"
-#include "library/RunSideLoader.h"
-#include "library/TerminalText.h"
+#include "library/core/ArtifactLibrary.h"
+#include "library/core/LibraryError.h"
+#include "library/core/RunSideLoader.h"
+#include "library/core/TerminalText.h"
 #include "share/HtmlReport.h"
 
 #include <cstdint>
@@ -133,8 +133,8 @@ std::string backendsOf(const ps::library::RunSummary& run)
 
 json captureJson(const ps::library::CaptureRecord& c)
 {
-    json j = {{"index", c.index}, {"name", c.name}, {"backend", c.backend}, {"tracer", c.tracer}, {"status", c.status},
-        {"message", c.message}};
+    json j = {{"index", c.index}, {"name", c.name}, {"backend", c.backend}, {"tracer", c.tracer},
+        {"status", ps::library::statusWord(c.status)}, {"message", c.message}};
     j["invariant"] = c.invariant ? json(*c.invariant) : json(nullptr);
     j["python_code_sha256"] = c.pythonCodeSha256 ? json(*c.pythonCodeSha256) : json(nullptr);
     j["cache_sha256"] = c.cacheSha256 ? json(*c.cacheSha256) : json(nullptr);
@@ -147,9 +147,9 @@ json summaryJson(const ps::library::RunSummary& s)
     for (const auto& c : s.captures)
         captures.push_back(captureJson(c));
     return {{"run_id", s.id}, {"created_at", s.createdAt}, {"name", s.name}, {"script", s.scriptPath},
-        {"status", s.status}, {"message", s.message}, {"origin", toString(s.origin)}, {"trusted", s.trusted},
-        {"uid", s.uid}, {"ran_on", s.ranOn}, {"stored_by", {{"user", s.storedBy.user}, {"role", s.storedBy.role}}},
-        {"captures", captures}};
+        {"status", ps::library::statusWord(s.status)}, {"message", s.message}, {"origin", toString(s.origin)},
+        {"trusted", s.trusted}, {"uid", s.uid}, {"ran_on", s.ranOn},
+        {"stored_by", {{"user", s.storedBy.user}, {"role", s.storedBy.role}}}, {"captures", captures}};
 }
 
 /// "alice", or the role when the OS user is unknown, or "-".
@@ -179,11 +179,20 @@ int saidWritten(const std::string& path, const LibraryOptions& o)
 int listRuns(const std::string& path, const LibraryOptions& o)
 {
     std::vector<ps::library::RunSummary> runs;
-    if (ps::library::LibraryLocator::isPostgres(path) || std::filesystem::exists(path)) {
+    using Kind = ps::library::LibraryLocator::Kind;
+    if (ps::library::LibraryLocator::kindOf(path) != Kind::File || std::filesystem::exists(path)) {
         ArtifactLibrary library(path, kReadOnly);
         ps::library::ListQuery query;
         query.search = o.search;
-        query.status = o.status;
+        if (!o.status.empty()) {
+            query.status = ps::model::runStatusFromString(o.status);
+            if (!query.status) {
+                std::cerr << "precompile-studio: library ls --status " << TerminalText::safe(o.status)
+                          << ": not a run status (ok, mismatch, violation, error, timeout, worker_died, cancelled, "
+                             "protocol_error, connection_lost)\n";
+                return 2;
+            }
+        }
         query.backend = o.backend;
         runs = library.list(query);
     }
@@ -207,9 +216,10 @@ int listRuns(const std::string& path, const LibraryOptions& o)
         if (created.size() > 10)
             created[10] = ' ';
         std::cout << std::left << std::setw(7) << r.id << std::setw(21) << created << std::setw(11)
-                  << shortLine(r.status, 10) << std::setw(15) << shortLine(backendsOf(r), 14) << std::setw(9)
-                  << (r.trusted ? "yes" : "no") << std::setw(25) << shortLine(r.ranOn.empty() ? "-" : r.ranOn, 24)
-                  << std::setw(13) << shortLine(storedByText(r.storedBy), 12) << std::setw(28) << shortLine(r.name, 27)
+                  << shortLine(std::string(ps::library::statusWord(r.status)), 10) << std::setw(15)
+                  << shortLine(backendsOf(r), 14) << std::setw(9) << (r.trusted ? "yes" : "no") << std::setw(25)
+                  << shortLine(r.ranOn.empty() ? "-" : r.ranOn, 24) << std::setw(13)
+                  << shortLine(storedByText(r.storedBy), 12) << std::setw(28) << shortLine(r.name, 27)
                   << shortLine(r.message, 60) << "\n";
     }
     return 0;
@@ -230,7 +240,7 @@ int showRun(const std::string& path, const LibraryOptions& o)
     if (o.json) {
         std::cout << dumpJson(record.report, 2) << "\n";
     } else {
-        std::cout << "run " << s.id << "  " << TerminalText::safe(s.name) << "  " << TerminalText::safe(s.status)
+        std::cout << "run " << s.id << "  " << TerminalText::safe(s.name) << "  " << ps::library::statusWord(s.status)
                   << "  " << TerminalText::safe(s.createdAt) << "\n"
                   << "script    " << TerminalText::safe(s.scriptPath) << "\n"
                   << "origin    " << toString(s.origin) << (s.trusted ? " (trusted)" : " (untrusted)") << "\n";
@@ -248,7 +258,7 @@ int showRun(const std::string& path, const LibraryOptions& o)
         for (const auto& c : s.captures) {
             std::cout << "capture " << c.index << "  " << TerminalText::safe(c.name) << "  "
                       << TerminalText::safe(c.backend) << "/" << TerminalText::safe(c.tracer) << "  "
-                      << TerminalText::safe(c.status);
+                      << ps::library::statusWord(c.status);
             if (c.invariant)
                 std::cout << "  invariant " << *c.invariant;
             std::cout << "\n";

@@ -1,9 +1,9 @@
 #include "commands/LibraryDiff.h"
 
 #include "compare/RunDiffPrinter.h"
-#include "library/ArtifactLibrary.h"
-#include "library/RunSideLoader.h"
-#include "library/TerminalText.h"
+#include "library/core/ArtifactLibrary.h"
+#include "library/core/RunSideLoader.h"
+#include "library/core/TerminalText.h"
 #include "share/HtmlReport.h"
 
 #include <iostream>

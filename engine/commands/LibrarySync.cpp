@@ -6,11 +6,11 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/LibraryCommand.h"
-#include "library/ArtifactLibrary.h"
-#include "library/LibraryError.h"
-#include "library/RunCopier.h"
-#include "library/RunPusher.h"
-#include "library/TerminalText.h"
+#include "library/core/ArtifactLibrary.h"
+#include "library/core/LibraryError.h"
+#include "library/core/RunCopier.h"
+#include "library/core/RunPusher.h"
+#include "library/core/TerminalText.h"
 
 namespace ps::commands {
 

@@ -1,7 +1,7 @@
 #include "commands/NodeStackPrinter.h"
 
 #include "graph/GraphModel.h"
-#include "library/TerminalText.h"
+#include "library/core/TerminalText.h"
 #include "model/JsonFields.h"
 
 #include <nlohmann/json.hpp>

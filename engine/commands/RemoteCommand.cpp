@@ -1,6 +1,6 @@
 #include "commands/RemoteCommand.h"
 
-#include "library/TerminalText.h"
+#include "library/core/TerminalText.h"
 #include "model/WorkerInfo.h"
 #include "remote/HostCheck.h"
 

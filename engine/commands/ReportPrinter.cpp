@@ -4,7 +4,7 @@
 
 #include "model/WorkerInfo.h"
 
-#include "library/TerminalText.h"
+#include "library/core/TerminalText.h"
 #include "model/JsonFields.h"
 
 #include <algorithm>

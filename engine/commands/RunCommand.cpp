@@ -1,9 +1,9 @@
 #include "commands/RunCommand.h"
 
 #include "commands/ReportPrinter.h"
-#include "library/DefaultLibraryPath.h"
-#include "library/LibraryLocator.h"
-#include "library/TerminalText.h"
+#include "library/core/DefaultLibraryPath.h"
+#include "library/core/LibraryLocator.h"
+#include "library/core/TerminalText.h"
 #include "model/ChromeTrace.h"
 #include "run/RunPipeline.h"
 #include "share/HtmlReport.h"
@@ -59,7 +59,7 @@ ScriptRun runScript(const RunCommandOptions& options, const std::string& script,
     if (options.store) {
         pipeline.libraryPath = options.libraryPath.empty() ? library::defaultLibraryPath() : options.libraryPath;
         // A team library that cannot be reached: the run waits in the local one.
-        if (library::LibraryLocator::isPostgres(*pipeline.libraryPath))
+        if (library::LibraryLocator::kindOf(*pipeline.libraryPath) != library::LibraryLocator::Kind::File)
             pipeline.fallbackLibraryPath = library::defaultLibraryPath();
     }
     pipeline.exportDir = options.exportDir;

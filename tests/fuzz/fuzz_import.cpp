@@ -3,8 +3,8 @@
 // is an empty file). They are written to a private temporary folder as a.py / a.cache / a.json
 // and read back; a pair that is accepted goes on through Report::fromJson as `library import`
 // and `open NAME.py` do. LibraryError is the one expected failure.
-#include "library/ArtifactFiles.h"
-#include "library/LibraryError.h"
+#include "library/core/ArtifactFiles.h"
+#include "library/core/LibraryError.h"
 #include "model/Report.h"
 
 #include <cstddef>

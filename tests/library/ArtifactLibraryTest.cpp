@@ -8,11 +8,11 @@
 
 #include "LibraryTestSupport.h"
 #include "StoreBackends.h"
-#include "library/ArtifactLibrary.h"
-#include "library/DefaultLibraryPath.h"
-#include "library/LibraryError.h"
-#include "library/Schema.h"
-#include "library/Sha256.h"
+#include "library/core/ArtifactLibrary.h"
+#include "library/core/DefaultLibraryPath.h"
+#include "library/core/LibraryError.h"
+#include "library/core/Sha256.h"
+#include "library/sqlite/SqliteSchema.h"
 
 namespace ps::library {
 namespace {
@@ -45,7 +45,7 @@ TEST(SqliteStore, CreatesTheFileAndItsFoldersInWalModeWithIncrementalVacuum)
     TempDir dir;
     const std::string path = dir.file("nested/folder/library.sqlite3");
     ArtifactLibrary library(path);
-    EXPECT_EQ(library.schemaVersion(), Schema::kVersion);
+    EXPECT_EQ(library.schemaVersion(), SqliteSchema::kVersion);
     EXPECT_TRUE(std::filesystem::exists(path));
     EXPECT_EQ(test::rawQueryText(path, "PRAGMA journal_mode"), "wal");
     EXPECT_EQ(test::rawQueryText(path, "PRAGMA auto_vacuum"), "2");
@@ -63,7 +63,7 @@ TYPED_TEST(ArtifactLibraryOn, InsertThenShowGivesTheReportBackWithRunId)
     const RunRecord record = library.show(id);
     EXPECT_EQ(record.summary.id, id);
     EXPECT_EQ(record.summary.name, "linear");
-    EXPECT_EQ(record.summary.status, "ok");
+    EXPECT_EQ(record.summary.status, ps::model::RunStatus::Ok);
     EXPECT_EQ(record.summary.origin, ps::library::RunOrigin::Run);
     EXPECT_TRUE(record.summary.trusted);
     EXPECT_EQ(record.summary.scriptPath, "/home/user/scripts/linear.py");
@@ -173,7 +173,7 @@ TYPED_TEST(ArtifactLibraryOn, NamesARunByItsScriptElseItsFirstCaptureElseRun)
     EXPECT_EQ(library.show(library.insert(byCapture)).summary.name, "first_capture");
     const RunRecord none = library.show(library.insert(unnamed));
     EXPECT_EQ(none.summary.name, "run");
-    EXPECT_EQ(none.summary.status, "unknown");
+    EXPECT_EQ(none.summary.status, std::nullopt) << "a report without a status is stored as unknown";
     EXPECT_EQ(library.show(library.insert(given)).summary.name, "given");
 }
 
@@ -187,7 +187,7 @@ TYPED_TEST(ArtifactLibraryOn, KeepsFailedRunsAndTheirMessages)
         {"captures", json::array({test::captureReport("fn", "inductor", "violation")})}};
     const std::int64_t id = library.insert(run);
     const RunRecord record = library.show(id);
-    EXPECT_EQ(record.summary.status, "violation");
+    EXPECT_EQ(record.summary.status, ps::model::RunStatus::Violation);
     EXPECT_EQ(record.summary.name, "global_tensor");
     ASSERT_EQ(record.summary.captures.size(), 1u);
     EXPECT_EQ(record.summary.captures[0].invariant, 1);
@@ -280,7 +280,7 @@ TYPED_TEST(ArtifactLibraryOn, ListsNewestFirstWithFilters)
     EXPECT_EQ(all[2].captures[0].backend, "eager");
 
     ListQuery byStatus;
-    byStatus.status = "violation";
+    byStatus.status = ps::model::RunStatus::Violation;
     const auto violations = library.list(byStatus);
     ASSERT_EQ(violations.size(), 1u);
     EXPECT_EQ(violations[0].name, "second");
@@ -335,7 +335,7 @@ TYPED_TEST(ArtifactLibraryOn, SearchFindsRunsByNameMessageAndScript)
 
     ListQuery combined;
     combined.search = "attention";
-    combined.status = "ok";
+    combined.status = ps::model::RunStatus::Ok;
     EXPECT_EQ(library.list(combined).size(), 0u);
 }
 

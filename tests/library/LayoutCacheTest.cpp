@@ -9,8 +9,8 @@
 
 #include "LibraryTestSupport.h"
 #include "StoreBackends.h"
-#include "library/ArtifactLibrary.h"
-#include "library/LibraryLayoutCache.h"
+#include "library/core/ArtifactLibrary.h"
+#include "library/core/LibraryLayoutCache.h"
 
 namespace ps::library {
 namespace {

@@ -12,8 +12,8 @@
 
 #include "LibraryCommands.h"
 #include "LibraryTestSupport.h"
-#include "library/ArtifactLibrary.h"
-#include "library/Sha256.h"
+#include "library/core/ArtifactLibrary.h"
+#include "library/core/Sha256.h"
 
 #ifndef PS_LIBRARY_FIXTURES
 #error "PS_LIBRARY_FIXTURES must name tests/library/fixtures"
@@ -103,6 +103,12 @@ TEST_F(LibraryCommands, LsJsonWithFilters)
     json ok = json::parse(o.out);
     ASSERT_EQ(ok["runs"].size(), 1u);
     EXPECT_EQ(ok["runs"][0]["run_id"], okRun);
+
+    // a word that is no status is refused, naming the words, not taken as "nothing matches"
+    o = runCli(path, {"library", "ls", "--status", "okay"});
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_TRUE(contains(o.err, "--status okay: not a run status (ok, mismatch")) << o.err;
+    EXPECT_TRUE(o.out.empty()) << o.out;
 
     o = runCli(path, {"library", "ls", "--json", "--backend", "eager"});
     ASSERT_EQ(json::parse(o.out)["runs"].size(), 1u);
@@ -432,7 +438,9 @@ TEST_F(LibraryCommands, ListingsPrintImportedTextTerminalSafeAndJsonExact)
     expectTerminalSafe(o.out + o.err, "ls");
     EXPECT_TRUE(contains(o.out, "evil\\x1b]0;pwned\\x07")) << o.out;
     EXPECT_TRUE(contains(o.out, "\\x1b[2Jall clear\\x0d\\x7f")) << o.out;
-    EXPECT_TRUE(contains(o.out, "ok\\u009b2J")) << o.out;
+    // a status word that names no status (here tampered with) lists as "unknown", never raw
+    EXPECT_FALSE(contains(o.out, "ok\\u009b2J")) << o.out;
+    EXPECT_EQ(json::parse(runCli(path, {"library", "ls", "--json"}).out)["runs"].back()["status"], "unknown") << o.out;
 
     o = runCli(path, {"library", "show", std::to_string(id)});
     EXPECT_EQ(o.exitCode, 0) << o.err;

@@ -17,9 +17,9 @@
 
 #include "LibraryTestSupport.h"
 #include "StoreBackends.h"
-#include "library/ArtifactLibrary.h"
-#include "library/LibraryError.h"
-#include "library/Sha256.h"
+#include "library/core/ArtifactLibrary.h"
+#include "library/core/LibraryError.h"
+#include "library/core/Sha256.h"
 
 namespace ps::library {
 namespace {

@@ -7,10 +7,10 @@
 
 #include "LibraryTestSupport.h"
 #include "StoreBackends.h"
-#include "library/ArtifactLibrary.h"
-#include "library/LibraryError.h"
-#include "library/Sha256.h"
-#include "library/ZstdCodec.h"
+#include "library/core/ArtifactLibrary.h"
+#include "library/core/LibraryError.h"
+#include "library/core/Sha256.h"
+#include "library/core/ZstdCodec.h"
 
 namespace ps::library {
 namespace {

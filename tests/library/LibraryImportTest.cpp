@@ -7,10 +7,10 @@
 
 #include "LibraryTestSupport.h"
 #include "StoreBackends.h"
-#include "library/ArtifactFiles.h"
-#include "library/ArtifactLibrary.h"
-#include "library/LibraryError.h"
-#include "library/Sha256.h"
+#include "library/core/ArtifactFiles.h"
+#include "library/core/ArtifactLibrary.h"
+#include "library/core/LibraryError.h"
+#include "library/core/Sha256.h"
 
 #ifndef PS_LIBRARY_FIXTURES
 #error "PS_LIBRARY_FIXTURES must name tests/library/fixtures"
@@ -84,7 +84,7 @@ TYPED_TEST(LibraryImportInto, ImportsARealPairAsUntrustedAndExportsItByteExact)
     EXPECT_EQ(record.summary.origin, ps::library::RunOrigin::Import);
     EXPECT_FALSE(record.summary.trusted);
     EXPECT_EQ(record.summary.name, "sin_plus_one");
-    EXPECT_EQ(record.summary.status, "ok");
+    EXPECT_EQ(record.summary.status, ps::model::RunStatus::Ok);
     EXPECT_EQ(record.report["run_id"], id);
     EXPECT_EQ(record.report["imported_from"], py);
     ASSERT_EQ(record.summary.captures.size(), 1u);

@@ -12,9 +12,9 @@
 
 #include "ChildProcess.h"
 #include "LibraryTestSupport.h"
-#include "library/ArtifactLibrary.h"
-#include "library/LibraryError.h"
-#include "library/Schema.h"
+#include "library/core/ArtifactLibrary.h"
+#include "library/core/LibraryError.h"
+#include "library/sqlite/SqliteSchema.h"
 
 #ifndef PS_LIBRARY_FIXTURES
 #error "PS_LIBRARY_FIXTURES must name tests/library/fixtures"
@@ -196,7 +196,7 @@ TEST(LibraryReadOnly, AnOlderLibraryIsUpgradedOnceThenRead)
     const std::string path = dir.file("v1.sqlite3");
     test::rawExec(path, test::readBytes(std::string(PS_LIBRARY_FIXTURES) + "/library_v1.sql"));
     ArtifactLibrary library(path, kReadOnly);
-    EXPECT_EQ(library.schemaVersion(), Schema::kVersion);
+    EXPECT_EQ(library.schemaVersion(), SqliteSchema::kVersion);
     EXPECT_EQ(library.list().size(), 2u);
     expectWriteRefused(library, ErrorKind::ReadOnly, "read-only");
 }

@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "library/LibraryRecords.h"
+#include "library/core/LibraryRecords.h"
 
 namespace ps::library::test {
 

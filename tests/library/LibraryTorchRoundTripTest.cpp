@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "LibraryTestSupport.h"
-#include "library/ArtifactLibrary.h"
+#include "library/core/ArtifactLibrary.h"
 
 #ifndef PS_LIBRARY_FIXTURES
 #error "PS_LIBRARY_FIXTURES must name tests/library/fixtures"

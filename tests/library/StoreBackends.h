@@ -24,15 +24,15 @@
 
 #include "LibraryTestSupport.h"
 #include "TestPostgresServer.h"
-#include "library/PgSchema.h"
-#include "library/Schema.h"
+#include "library/postgres/PostgresSchema.h"
+#include "library/sqlite/SqliteSchema.h"
 
 namespace ps::library::test {
 
 class SqliteBackend {
 public:
     static constexpr const char* kName = "Sqlite";
-    static constexpr int kSchemaVersion = Schema::kVersion;
+    static constexpr int kSchemaVersion = SqliteSchema::kVersion;
 
     const std::string& location() const { return path_; }
 
@@ -100,7 +100,7 @@ inline ps::test::TestPostgresServer& sharedPostgresServer()
 class PostgresBackend {
 public:
     static constexpr const char* kName = "Postgres";
-    static constexpr int kSchemaVersion = PgSchema::kVersion;
+    static constexpr int kSchemaVersion = PostgresSchema::kVersion;
 
     PostgresBackend() : server_(sharedPostgresServer())
     {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "library/TerminalText.h"
+#include "library/core/TerminalText.h"
 
 namespace ps::library {
 namespace {

@@ -37,6 +37,10 @@ ONLY_FROM = {
     ("app", "ui"): {"app/GuiLauncher.cpp"},
     ("ui", "library"): {"ui/library/RunStore.cpp"},
 }
+# Inside engine/library: the back ends (sqlite/, postgres/) may include core/ but not each other, and
+# core/ reaches a back end only where the facade picks one (its store factory).
+BACKENDS = {"sqlite", "postgres"}
+CORE_TO_BACKEND = {"engine/library/core/ArtifactLibrary.cpp"}
 # Third-party headers only one layer may include: header prefix -> (where, what it is).
 CONFINED = [
     (re.compile(r"^(Python\.h|pybind11/|torch/|ATen/|c10/)"), lambda p: p.startswith("engine/host/"),
@@ -58,6 +62,20 @@ def folder_of(rel: str) -> str | None:
     if parts[0] == "engine" and len(parts) > 2 and parts[1] != "python":
         return parts[1]
     return None
+
+
+def backend_problems(rel: str, number: int, header: str) -> list[str]:
+    """engine/library's own folders: core below the back ends, the back ends apart."""
+    parts, inc = rel.split("/"), header.split("/")
+    if len(parts) < 4 or len(inc) < 3:
+        return [] if len(parts) < 4 else [f"{rel}:{number}: {header}: name the library's folder (core, sqlite, postgres)"]
+    sub, target = parts[2], inc[1]
+    if sub == target or target == "core":
+        return []
+    if sub == "core" and target in BACKENDS and rel in CORE_TO_BACKEND:
+        return []
+    return [f"{rel}:{number}: library/{sub} -> library/{target} ({header}): the back ends include core only, "
+            f"and core reaches a back end only from {', '.join(sorted(CORE_TO_BACKEND))}"]
 
 
 def problems(root: str) -> list[str]:
@@ -87,6 +105,8 @@ def problems(root: str) -> list[str]:
                         if quote != '"' or "/" not in header:
                             continue
                         target = header.split("/")[0]
+                        if layer == target == "library":
+                            out += backend_problems(rel, number, header)
                         if target == layer or target not in EDGES:
                             continue
                         if target not in EDGES[layer]:
@@ -109,12 +129,17 @@ def self_test() -> int:
         victim = os.path.join(scratch, "engine", "model", "Report.h")
         with open(victim, "a", encoding="utf-8") as f:
             f.write('#include "ui/window/MainWindow.h"\n')
+        backend = os.path.join(scratch, "engine", "library", "sqlite", "SqliteStore.h")
+        with open(backend, "a", encoding="utf-8") as f:
+            f.write('#include "library/postgres/PostgresStore.h"\n')
         got = subprocess.run([sys.executable, __file__, scratch], capture_output=True, text=True)
         named = "engine/model/Report.h" in got.stdout and "model -> ui" in got.stdout
-        if got.returncode != 1 or not named:
-            print(f"self-test: an upward include (model -> ui) was not caught: rc {got.returncode}\n{got.stdout}")
+        across = "engine/library/sqlite/SqliteStore.h" in got.stdout and "library/sqlite -> library/postgres" in got.stdout
+        if got.returncode != 1 or not named or not across:
+            print(f"self-test: an injected include (model -> ui, library/sqlite -> library/postgres) was not caught: "
+                  f"rc {got.returncode}\n{got.stdout}")
             return 1
-    print("self-test: an injected model -> ui include is caught")
+    print("self-test: an injected model -> ui include and a library/sqlite -> library/postgres one are caught")
     return 0
 
 

@@ -309,7 +309,7 @@ TEST_F(UiLibraryActions, DeleteAsksFirstAndRemovesOnlyTheSelectedRuns)
     // A fresh look at the file agrees.
     ps::ui::RunStore again(dir.file("library.sqlite3"));
     QString error;
-    EXPECT_EQ(again.list("", "", &error).size(), 1u);
+    EXPECT_EQ(again.list("", std::nullopt, &error).size(), 1u);
 }
 
 TEST_F(UiLibraryActions, OpenScriptShowsTheFileOrTheTextTheRunRan)

@@ -11,7 +11,7 @@
 #include "ui/report/SourceView.h"
 #include "ui/report/ViolationsView.h"
 
-#include "library/ArtifactLibrary.h"
+#include "library/core/ArtifactLibrary.h"
 
 #include <QAction>
 #include <QFont>
@@ -55,10 +55,10 @@ TEST_F(UiLibrary, ListsSearchesFiltersAndSorts)
     auto* lib = window.libraryView();
     ASSERT_EQ(lib->rowCount(), 3);
     EXPECT_EQ(lib->runIdAt(0), ids[2]);  // newest first
-    lib->setStatusFilter("violation");
+    lib->setStatusFilter(ps::model::RunStatus::Violation);
     ASSERT_EQ(lib->rowCount(), 1);
     EXPECT_EQ(lib->runIdAt(0), ids[1]);
-    lib->setStatusFilter("");
+    lib->setStatusFilter(std::nullopt);
     lib->setSearch("charlie");
     ASSERT_EQ(lib->rowCount(), 1);
     EXPECT_EQ(lib->runIdAt(0), ids[2]);
@@ -103,7 +103,7 @@ TEST_F(UiLibrary, DoubleClickOpensAPastRun)
     bool shown = false;
     QObject::connect(&window, &ps::ui::MainWindow::runShown, [&]() { shown = true; });
     auto* view = window.libraryView()->view();
-    window.libraryView()->setStatusFilter("violation");
+    window.libraryView()->setStatusFilter(ps::model::RunStatus::Violation);
     const QRect rect = view->visualRect(view->model()->index(0, 1));
     ASSERT_TRUE(rect.isValid());
     bool doubled = false;
@@ -120,7 +120,7 @@ TEST_F(UiLibrary, DoubleClickOpensAPastRun)
     EXPECT_FALSE(window.report()->sourceView()->message().isEmpty());  // a violation has no python_code
     // "Compare with Current Run": on for another run than the one shown, off for that one.
     QAction* compareCurrent = window.libraryView()->actions()->compareCurrentAction();
-    window.libraryView()->setStatusFilter(QString());  // every run listed
+    window.libraryView()->setStatusFilter(std::nullopt);  // every run listed
     window.libraryView()->selectRun(ids[1]);
     EXPECT_FALSE(compareCurrent->isEnabled());
     window.libraryView()->selectRun(ids[0]);

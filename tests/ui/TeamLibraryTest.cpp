@@ -11,7 +11,7 @@
 #include "ui/library/RunStore.h"
 #include "ui/window/MainWindow.h"
 
-#include "library/ArtifactLibrary.h"
+#include "library/core/ArtifactLibrary.h"
 
 #include <QDockWidget>
 #include <QSettings>

@@ -48,23 +48,27 @@ constexpr model::RunStatus kWorstFirst[] = {
     model::RunStatus::Ok,
 };
 
-int statusRank(const QString& s)
+int statusRank(const std::optional<model::RunStatus>& status)
 {
-    const auto status = model::runStatusFromString(s.toStdString());
     for (int i = 0; status && i < static_cast<int>(std::size(kWorstFirst)); ++i)
         if (kWorstFirst[i] == *status)
             return i;
     return static_cast<int>(std::size(kWorstFirst));
 }
 
-QColor statusColor(const QString& s)
+QColor statusColor(const std::optional<model::RunStatus>& status)
 {
-    const auto status = model::runStatusFromString(s.toStdString());
     return status ? StatusStyle::color(*status) : QColor(Qt::gray);
 }
 
 /// A filled dot in the status's colour: the outcome column at a glance.
-QIcon outcomeIcon(const QString& status)
+/// The word a listed status shows as: the window's word, "unknown" for none.
+QString statusText(const std::optional<model::RunStatus>& status)
+{
+    return status ? StatusStyle::word(*status) : QStringLiteral("unknown");
+}
+
+QIcon outcomeIcon(const std::optional<model::RunStatus>& status)
 {
     QPixmap pixmap(12, 12);
     pixmap.fill(Qt::transparent);
@@ -130,11 +134,11 @@ LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
     m_search->setPlaceholderText(tr("Search names, scripts, messages"));
     m_search->setClearButtonEnabled(true);
     m_status = new QComboBox;
-    m_status->addItem(tr("All"), QString());
+    m_status->addItem(tr("All"), -1);
     for (auto s :
         {model::RunStatus::Ok, model::RunStatus::Mismatch, model::RunStatus::Violation, model::RunStatus::Error,
             model::RunStatus::Timeout, model::RunStatus::WorkerDied, model::RunStatus::ProtocolError}) {
-        m_status->addItem(StatusStyle::word(s), StatusStyle::word(s));
+        m_status->addItem(StatusStyle::word(s), static_cast<int>(s));
         m_status->setItemData(m_status->count() - 1, StatusStyle::color(s), Qt::ForegroundRole);
     }
     m_status->setToolTip(tr("Show only runs with this status"));
@@ -274,7 +278,7 @@ void LibraryView::reload()
         return;
     }
     QString error;
-    const auto runs = m_store->list(m_search->text(), m_status->currentData().toString(), &error);
+    const auto runs = m_store->list(m_search->text(), statusFilter(), &error);
     if (!error.isEmpty()) {
         m_problem->setText(tr("The library could not be read:\n%1").arg(error));
         m_problemBox->show();
@@ -295,13 +299,13 @@ void LibraryView::reload()
         auto* outcome = text(QString(), rank);
         outcome->setIcon(outcomeIcon(r.status));
         outcome->setData(r.id, kIdRole);
-        outcome->setToolTip(r.status);
+        outcome->setToolTip(statusText(r.status));
         auto* name = text(r.name + (r.trusted ? QString() : tr(" (untrusted)")), r.name);
         name->setToolTip(r.scriptPath);
         auto* backend = text(r.backends.join(", "), r.backends.join(", "));
         auto* time = text(shortTime(r.createdAt), createdKey);
         time->setToolTip(tr("run #%1, %2 (%3 UTC)").arg(r.id).arg(fullTime(r.createdAt), r.createdAt));
-        auto* status = text(r.status, rank);
+        auto* status = text(statusText(r.status), rank);
         status->setForeground(statusColor(r.status));
         auto* message = text(r.message.section('\n', 0, 0), r.message.section('\n', 0, 0));
         message->setToolTip(r.message.left(1000));
@@ -365,7 +369,7 @@ QList<QPair<QString, QString>> LibraryView::keyHelp()
 
 void LibraryView::showEmptyHint()
 {
-    const bool filtered = !m_search->text().trimmed().isEmpty() || !m_status->currentData().toString().isEmpty();
+    const bool filtered = !m_search->text().trimmed().isEmpty() || statusFilter().has_value();
     m_emptyHint->setText(filtered ? tr("No run matches the search or the filter.")
                                   : tr("No runs yet. Every run (Ctrl+R) is kept here to reopen, compare and export; "
                                        "File > Examples has scripts to start with."));
@@ -451,7 +455,7 @@ QString LibraryView::details() const
         return QString();
     const StoredRun& r = *it;
     QStringList parts;
-    parts << tr("run #%1 %2: %3").arg(r.id).arg(r.name, r.status);
+    parts << tr("run #%1 %2: %3").arg(r.id).arg(r.name, statusText(r.status));
     const QString message = r.message.section('\n', 0, 0);
     if (!message.isEmpty())
         parts.back() += QStringLiteral(" — ") + message;
@@ -525,9 +529,15 @@ void LibraryView::setSearch(const QString& text)
     reload();
 }
 
-void LibraryView::setStatusFilter(const QString& status)
+std::optional<model::RunStatus> LibraryView::statusFilter() const
 {
-    const int i = m_status->findData(status);
+    const int value = m_status->currentData().toInt();
+    return value < 0 ? std::nullopt : std::optional(static_cast<model::RunStatus>(value));
+}
+
+void LibraryView::setStatusFilter(std::optional<model::RunStatus> status)
+{
+    const int i = m_status->findData(status ? static_cast<int>(*status) : -1);
     m_status->setCurrentIndex(i < 0 ? 0 : i);
     reload();
 }

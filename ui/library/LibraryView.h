@@ -59,7 +59,8 @@ public:
     void focusSearch();
     /// What each key does in the list, for Help > Keyboard Shortcuts.
     static QList<QPair<QString, QString>> keyHelp();
-    void setStatusFilter(const QString& status);
+    void setStatusFilter(std::optional<model::RunStatus> status);
+    std::optional<model::RunStatus> statusFilter() const;
     /// "time" or "status"
     void sortBy(const QString& key, Qt::SortOrder order);
     /// Selects the row of this run (only it), if listed.

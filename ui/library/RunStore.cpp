@@ -8,14 +8,14 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
-#include "library/ArtifactFiles.h"
-#include "library/ArtifactLibrary.h"
-#include "library/DefaultLibraryPath.h"
-#include "library/LibraryError.h"
-#include "library/LibraryLayoutCache.h"
-#include "library/LibraryLocator.h"
-#include "library/RunPusher.h"
-#include "library/RunSideLoader.h"
+#include "library/core/ArtifactFiles.h"
+#include "library/core/ArtifactLibrary.h"
+#include "library/core/DefaultLibraryPath.h"
+#include "library/core/LibraryError.h"
+#include "library/core/LibraryLayoutCache.h"
+#include "library/core/LibraryLocator.h"
+#include "library/core/RunPusher.h"
+#include "library/core/RunSideLoader.h"
 
 namespace ps::ui {
 
@@ -38,7 +38,8 @@ QString RunStore::defaultPath()
 
 bool RunStore::isTeamLibrary(const QString& location)
 {
-    return library::LibraryLocator::isPostgres(location.toStdString());
+    using Kind = library::LibraryLocator::Kind;
+    return library::LibraryLocator::kindOf(location.toStdString()) != Kind::File;
 }
 
 QString RunStore::displayPath() const
@@ -127,7 +128,8 @@ bool RunStore::isOpen() const
     return m_impl->lib != nullptr;
 }
 
-std::vector<StoredRun> RunStore::list(const QString& search, const QString& status, QString* error) const
+std::vector<StoredRun> RunStore::list(
+    const QString& search, std::optional<model::RunStatus> status, QString* error) const
 {
     std::vector<StoredRun> out;
     if (!isOpen()) {
@@ -137,7 +139,7 @@ std::vector<StoredRun> RunStore::list(const QString& search, const QString& stat
     try {
         library::ListQuery query;
         query.search = search.trimmed().toStdString();
-        query.status = status.toStdString();
+        query.status = status;
         const library::Identity me = m_impl->lib->identity();
         for (const auto& s : m_impl->lib->list(query)) {
             StoredRun r;
@@ -145,7 +147,7 @@ std::vector<StoredRun> RunStore::list(const QString& search, const QString& stat
             r.createdAt = q(s.createdAt);
             r.name = q(s.name);
             r.scriptPath = q(s.scriptPath);
-            r.status = q(s.status);
+            r.status = s.status;
             r.message = q(s.message);
             r.imported = s.origin == library::RunOrigin::Import;
             r.trusted = s.trusted;
@@ -356,7 +358,7 @@ qint64 RunStore::lastRunOf(const QString& scriptPath) const
         return 0;
     QString error;
     const QString canonical = QFileInfo(scriptPath).canonicalFilePath();
-    for (const StoredRun& r : list(QString(), QString(), &error)) {  // newest first
+    for (const StoredRun& r : list(QString(), std::nullopt, &error)) {  // newest first
         if (r.scriptPath == scriptPath)
             return r.id;
         if (!canonical.isEmpty() && QFileInfo(r.scriptPath).canonicalFilePath() == canonical)

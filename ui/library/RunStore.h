@@ -3,7 +3,10 @@
 #include <QString>
 #include <QStringList>
 
+#include "model/RunStatus.h"
+
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace ps::graph {
@@ -23,7 +26,7 @@ struct StoredRun {
     QString createdAt;  ///< ISO 8601, UTC
     QString name;
     QString scriptPath;
-    QString status;
+    std::optional<model::RunStatus> status;  ///< nullopt: stored without one ("unknown")
     QString message;
     bool imported = false;  ///< imported from exported files rather than stored by a run
     bool trusted = true;
@@ -87,7 +90,7 @@ public:
 
     /// Newest first. `search`: full text over names, script path and text, messages; `status`:
     /// exactly, or "" for all. Empty with `error` set when the query failed.
-    std::vector<StoredRun> list(const QString& search, const QString& status, QString* error) const;
+    std::vector<StoredRun> list(const QString& search, std::optional<model::RunStatus> status, QString* error) const;
     /// The newest stored run of the script at `scriptPath` (the same file, however the path is
     /// spelled), or 0 when there is none or the library cannot be read.
     qint64 lastRunOf(const QString& scriptPath) const;

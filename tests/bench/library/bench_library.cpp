@@ -28,8 +28,8 @@
 #include <vector>
 
 #include "TestPostgresServer.h"
-#include "library/ArtifactLibrary.h"
-#include "library/LibraryError.h"
+#include "library/core/ArtifactLibrary.h"
+#include "library/core/LibraryError.h"
 
 namespace {
 

@@ -28,7 +28,7 @@
 
 #include "StudioProcess.h"
 #include "TestSshServer.h"
-#include "library/Sha256.h"
+#include "library/core/Sha256.h"
 #include "protocol/FrameDecoder.h"
 #include "protocol/FrameEncoder.h"
 #include "remote/RemoteTarget.h"

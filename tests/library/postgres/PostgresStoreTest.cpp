@@ -5,8 +5,8 @@
 #include "../LibraryTestSupport.h"
 #include "TestPostgresServer.h"
 
-#include "library/ArtifactLibrary.h"
-#include "library/LibraryError.h"
+#include "library/core/ArtifactLibrary.h"
+#include "library/core/LibraryError.h"
 
 #include <gtest/gtest.h>
 

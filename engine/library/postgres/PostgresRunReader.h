@@ -1,0 +1,34 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "library/core/LibraryRecords.h"
+
+namespace ps::library {
+
+class PostgresConnection;
+
+/// Reads runs back from a team library (PostgresStore::list, show, artifact), each call in one
+/// REPEATABLE READ snapshot, so a run a writer commits meanwhile is seen whole or not at all.
+/// Search is PostgreSQL's own text search (a GIN-indexed tsvector), with SearchText's words.
+/// A stored report is parsed under the same caps as an imported one; a blob is returned only
+/// when it passes its check. Thread contract: that of its connection.
+class PostgresRunReader {
+public:
+    explicit PostgresRunReader(PostgresConnection& db) : db_(db) { }
+
+    std::vector<RunSummary> list(const ListQuery& query) const;
+    RunRecord show(std::int64_t runId, bool checkBlobs) const;
+    CaptureArtifact artifact(std::int64_t runId, int captureIndex) const;
+
+    /// The verified bytes of a blob; Damaged, naming `owner`, when missing or not whole.
+    static std::string readBlob(PostgresConnection& db, const std::string& sha256, const std::string& owner);
+    /// What is wrong with a blob, or nullopt when it is whole.
+    static std::optional<std::string> checkBlob(PostgresConnection& db, const std::string& sha256);
+
+private:
+    PostgresConnection& db_;
+};
+
+}  // namespace ps::library
