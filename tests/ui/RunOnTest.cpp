@@ -108,8 +108,7 @@ TEST_F(UiRunOn, AnAddedHostRunsTheScriptThereAndTheWindowSaysSo)
 
     if (const QString shots = qEnvironmentVariable("PS_SHOT_DIR"); !shots.isEmpty()) {
         window.resize(1280, 800);
-        QTest::qWait(200);  // a picture only: nothing is asserted on it
-        window.grab().save(shots + "/run_on_host.png");
+        savePicture(window, shots + "/run_on_host.png");
     }
 
     // Remembered for the folder: another window on the same script runs there again.
@@ -180,8 +179,7 @@ TEST_F(UiRunOn, CheckHostSaysWhatARunThereWouldHaveOrWhyNot)
     EXPECT_TRUE(dialog.checkText().startsWith(QStringLiteral("✓ %1 · torch ").arg(TestSshServer::kHost)))
         << dialog.checkText().toStdString();
     if (const QString shots = qEnvironmentVariable("PS_SHOT_DIR"); !shots.isEmpty()) {
-        QTest::qWait(100);  // a picture only: nothing is asserted on it
-        dialog.grab().save(shots + "/add_host_checked.png");
+        savePicture(dialog, shots + "/add_host_checked.png");
     }
 
     // Each failure named, in one line.
@@ -232,7 +230,9 @@ TEST_F(UiRunOn, ClosingAddHostDuringACheckIsSafe)
         EXPECT_TRUE(server.waitUntilNoSessionProcess(20)) << "the check went on after the dialog closed";
         // The check's thread ended and reached nothing that is gone.
         EXPECT_TRUE(waitFor([&] { return QThreadPool::globalInstance()->activeThreadCount() == 0; }, 20000));
-        QTest::qWait(50);
+        // what the thread queued before it ended is delivered now, before the dialog is read
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
         if (dialog) {
             EXPECT_EQ(dialog->checkText(),
                 QStringLiteral("Checking %1: ssh, the studio there, its worker importing torch…")

@@ -123,8 +123,7 @@ TEST_F(UiTeamLibrary, ARunWhileTheServerIsAwayIsKeptAndPushedOnceWhenItIsBack)
     if (const QString shots = qEnvironmentVariable("PS_SHOT_DIR"); !shots.isEmpty()) {
         window.resize(1280, 800);
         window.show();
-        QTest::qWait(300);  // a picture only: nothing is asserted on it
-        window.grab().save(shots + "/team_library_pushed.png");
+        ps::uitest::savePicture(window, shots + "/team_library_pushed.png");
     }
 }
 

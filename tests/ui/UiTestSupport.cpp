@@ -6,9 +6,12 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QImage>
+#include <QPixmap>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QThread>
+#include <QWidget>
 
 #ifdef PS_TEST_PYTHON
 #include <gtest/gtest.h>
@@ -27,6 +30,12 @@ bool waitFor(const std::function<bool()>& done, int timeoutMs)
         QThread::msleep(5);
     }
     return true;
+}
+
+void savePicture(QWidget& widget, const QString& file)
+{
+    waitForSettled([&] { return widget.grab().toImage(); }, 5000);
+    widget.grab().save(file);
 }
 
 QString sourcePath(const QString& relative)

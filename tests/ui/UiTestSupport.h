@@ -15,6 +15,8 @@
 #include <memory>
 #include <utility>
 
+class QWidget;
+
 namespace ps::uitest {
 
 /// Processes events until `done` holds or `timeoutMs` pass; returns done().
@@ -37,6 +39,10 @@ template <typename Read> bool waitForSettled(Read read, int timeoutMs)
         },
         timeoutMs);
 }
+
+/// Saves a picture of `widget` (for PS_SHOT_DIR) once what it paints has settled: the same
+/// image on three passes of the event loop (a resize's relayout, a show, a late update done).
+void savePicture(QWidget& widget, const QString& file);
 
 QString sourcePath(const QString& relative);
 QString fixtureScript(const QString& name);

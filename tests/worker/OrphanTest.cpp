@@ -1,6 +1,7 @@
 // Nothing a run starts outlives it: the worker dies with its front end (even one killed with
 // kill -9), a child that left the worker's process group dies with the run, the worker keeps
 // its own copy of the timeout, and run folders left by a killed front end are swept.
+#include "ProcessWatch.h"
 #include "StudioRun.h"
 
 #include "protocol/RunRequest.h"
@@ -12,6 +13,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -24,55 +26,7 @@
 using namespace ps::test;
 namespace fs = std::filesystem;
 
-namespace {
-
-// Alive and not a zombie (a container's init may be slow to reap).
-bool alive(pid_t pid)
-{
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string text;
-    if (!stat || !std::getline(stat, text))
-        return false;
-    const auto close = text.rfind(')');
-    return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
-}
-
-bool gone(pid_t pid, std::chrono::seconds within)
-{
-    const auto deadline = std::chrono::steady_clock::now() + within;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (!alive(pid))
-            return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return !alive(pid);
-}
-
-std::vector<pid_t> childrenOf(pid_t parent)
-{
-    std::vector<pid_t> out;
-    for (const auto& entry : fs::directory_iterator("/proc")) {
-        const std::string name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos)
-            continue;
-        std::ifstream stat(entry.path() / "stat");
-        std::string text;
-        if (!stat || !std::getline(stat, text))
-            continue;
-        const auto close = text.rfind(')');
-        if (close == std::string::npos)
-            continue;
-        std::istringstream fields(text.substr(close + 2));
-        std::string state;
-        pid_t ppid = 0;
-        fields >> state >> ppid;
-        if (ppid == parent && state != "Z")
-            out.push_back(std::stoi(name));
-    }
-    return out;
-}
-
-}  // namespace
+using ps::test::ProcessWatch;
 
 TEST(Orphans, TheWorkerDiesWithAFrontEndKilledWithKill9)
 {
@@ -82,20 +36,28 @@ TEST(Orphans, TheWorkerDiesWithAFrontEndKilledWithKill9)
     for (auto& a : args)
         argv.push_back(a.data());
     argv.push_back(nullptr);
+    // The front end's stderr (where `run` echoes the script's output) goes to a file: the kill comes once the
+    // worker is inside the script's loop, whatever the machine's speed.
+    TempDir dir;
+    const std::string out = dir.file("front.err");
+    posix_spawn_file_actions_t actions;
+    ::posix_spawn_file_actions_init(&actions);
+    ::posix_spawn_file_actions_addopen(&actions, 2, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     pid_t front = 0;
-    ASSERT_EQ(::posix_spawn(&front, argv[0], nullptr, nullptr, argv.data(), environ), 0);
+    const int spawned = ::posix_spawn(&front, argv[0], &actions, nullptr, argv.data(), environ);
+    ::posix_spawn_file_actions_destroy(&actions);
+    ASSERT_EQ(spawned, 0);
     std::vector<pid_t> workers;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (workers.empty() && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        workers = childrenOf(front);
-    }
+    ProcessWatch::waitFor(
+        [&] { return !(workers = ProcessWatch::childrenOf(front)).empty(); }, std::chrono::seconds(60));
     ASSERT_EQ(workers.size(), 1u) << "the front end started no worker";
-    std::this_thread::sleep_for(std::chrono::seconds(2));
+    EXPECT_TRUE(ProcessWatch::waitForText(out, "entering the endless loop", std::chrono::seconds(120)))
+        << "the script never reached its loop";
     ::kill(front, SIGKILL);
     int status = 0;
     ::waitpid(front, &status, 0);
-    EXPECT_TRUE(gone(workers[0], std::chrono::seconds(10))) << "worker " << workers[0] << " outlived its front end";
+    EXPECT_TRUE(ProcessWatch::gone(workers[0], std::chrono::seconds(10)))
+        << "worker " << workers[0] << " outlived its front end";
 }
 
 TEST(Orphans, AChildThatCalledSetsidDiesWithTheRun)
@@ -120,7 +82,8 @@ backend = "eager"
     std::ifstream f(pidFile);
     pid_t child = 0;
     ASSERT_TRUE(f >> child) << "the script did not start its child";
-    EXPECT_TRUE(gone(child, std::chrono::seconds(10))) << "a setsid() child " << child << " outlived its run";
+    EXPECT_TRUE(ProcessWatch::gone(child, std::chrono::seconds(10)))
+        << "a setsid() child " << child << " outlived its run";
 }
 
 TEST(Orphans, TheWorkerKeepsItsOwnCopyOfTheTimeout)

@@ -1,4 +1,5 @@
 // The channel between front end and worker: hello, and user output that cannot corrupt it.
+#include "ProcessWatch.h"
 #include "StudioRun.h"
 
 #include "model/Report.h"
@@ -10,6 +11,7 @@
 
 #include <filesystem>
 #include <thread>
+#include <unistd.h>
 
 using namespace ps::test;
 
@@ -91,8 +93,11 @@ TEST(WorkerProtocol, WarmUpReadsTheHelloBeforeAnyRunAndACancelEndsTheWait)
     EXPECT_TRUE(client.warmUp(std::chrono::steady_clock::now(), {}, problem)) << "a ready worker stays ready";
 
     ps::protocol::RunClient other(suiteWorkerLaunch(), /*keepWarm=*/true);
+    // The cancel comes once the second worker runs (this process's second child): warmUp is
+    // then waiting for a hello that takes seconds (torch's import).
     std::thread canceller([&] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        ps::test::ProcessWatch::waitFor(
+            [] { return ps::test::ProcessWatch::childrenOf(::getpid()).size() >= 2; }, std::chrono::seconds(60));
         other.cancel();
     });
     const auto t0 = std::chrono::steady_clock::now();
