@@ -1,5 +1,7 @@
 #include "share/PageData.h"
 
+#include "model/Tone.h"
+
 #include "compare/GraphDiff.h"
 #include "compare/RunDiffPrinter.h"
 #include "compare/TextDiff.h"
@@ -126,6 +128,17 @@ json sectionDiff(const compare::SectionChange& section, const std::vector<std::s
 
 }  // namespace
 
+json PageData::tones()
+{
+    json out = json::object();
+    for (const auto& [word, tone] : model::toneTable())
+        out[std::string(word)] = model::toString(tone);
+    // the diff page's own words: whether two runs' artifacts are equivalent
+    out["equivalent"] = model::toString(model::Tone::Good);
+    out["differ"] = out["differs"] = model::toString(model::Tone::Warn);
+    return out;
+}
+
 json PageData::graphOf(const model::Capture& capture)
 {
     // A page without graph.js could not draw it: the graph then stays out (the page says so).
@@ -139,7 +152,7 @@ json PageData::forRun(const model::Report& report, const std::string& scriptText
 {
     std::vector<int> nodeCounts;
     json page = {{"kind", "run"}, {"verdict", verdictOf(report)}, {"script_text", scriptText},
-        {"report", reportWithoutGraphs(report, nodeCounts)}};
+        {"report", reportWithoutGraphs(report, nodeCounts)}, {"tones", tones()}};
     json captures = json::array();
     for (std::size_t i = 0; i < report.captures.size(); ++i) {
         json code = i < pythonCode.size() && pythonCode[i] ? json(*pythonCode[i]) : json(nullptr);
@@ -155,7 +168,7 @@ json PageData::forDiff(const compare::RunDiff& diff, const compare::RunSide& a, 
     std::ostringstream text;
     compare::RunDiffPrinter::print(diff, a, b, text);
     json page = {{"kind", "diff"}, {"equivalent", diff.equivalent()}, {"exit_code", diff.equivalent() ? 0 : 1},
-        {"text", text.str()}, {"diff", diff.toJson(a, b)}, {"a", sideOf(a)}, {"b", sideOf(b)}};
+        {"tones", tones()}, {"text", text.str()}, {"diff", diff.toJson(a, b)}, {"a", sideOf(a)}, {"b", sideOf(b)}};
     const json& capturesA = member(a.report, "captures");
     const json& capturesB = member(b.report, "captures");
     json captures = json::array();

@@ -30,6 +30,9 @@ public:
     /// The graph panel's data for one capture (PageGraph::toJson); null where the capture has
     /// no graph or this build has no graph panel.
     static nlohmann::json graphOf(const model::Capture& capture);
+    /// {word: tone} for every outcome word a page shows (model::toneTable and the diff's
+    /// "equivalent" / "differ"): the page colours by it and decides nothing by words itself.
+    static nlohmann::json tones();
 };
 
 }  // namespace ps::share

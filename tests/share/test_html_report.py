@@ -102,6 +102,13 @@ def in_view(page, box, selector, attribute):
     )
 
 
+def verdict_tone(page):
+    """The tone class of the verdict's badge: the engine's (model::Tone), read from the page data."""
+    return page.eval(
+        "[...document.querySelector('#ps-verdict .ps-badge').classList].find(c => c.startsWith('ps-tone-'))"
+    )
+
+
 def check_graph(page, capture=0):
     """The graph of a capture is drawn; a module opens on a click; a node's details on a click."""
     box = f"#capture-{capture} .ps-graph-container"
@@ -125,6 +132,7 @@ def check_graph(page, capture=0):
 def test_violation_page_says_violation_with_the_source_line(runs, browser):
     page = browser.open(runs["violation"])
     assert text(page, "#ps-verdict").startswith("violation")
+    assert verdict_tone(page) == "ps-tone-serious"  # amber-red, as the window shows a violation
     finding = text(page, "#findings .ps-finding")
     assert "buffer-received-gradient" in finding
     assert "invariant 5" in finding
@@ -144,6 +152,7 @@ def test_violation_page_says_violation_with_the_source_line(runs, browser):
 def test_clean_page_says_ok_and_has_every_section(runs, browser):
     page = browser.open(runs["clean"])
     assert text(page, "#ps-verdict").startswith("ok")
+    assert verdict_tone(page) == "ps-tone-good"
     assert "None: every check passed." in text(page, "#findings")
     titles = part_titles(page)
     for title in ("Verification and accuracy", "Graph", "python_code", "Cache contents", "Timings", "Compile profile"):
@@ -173,6 +182,7 @@ def test_library_html_of_the_stored_resnet18_training_run(runs, browser):
         print(f"{path.name}: ready in {time.monotonic() - started:.2f} s")
         # Numerics drift: exit 0, but never said as "ok".
         assert text(page, "#ps-verdict").startswith("numerics drift")
+        assert verdict_tone(page) == "ps-tone-warn"
         verify = text(page, "#capture-0 .ps-verify")
         assert "numerics drift" in verify
         # Where the drift starts, named as `run` names it (the node, not its getitem, and its
@@ -209,6 +219,7 @@ def test_diff_page_names_the_causes_and_marks_both_graphs(runs, browser):
     assert r.returncode == 1, r.stdout + r.stderr  # they differ: diff's own exit code
     page = browser.open(page_file)
     assert text(page, "#ps-verdict").startswith("differ")
+    assert verdict_tone(page) == "ps-tone-warn"
     causes = text(page, "#causes")
     assert "the script changed" in causes and "HIDDEN" not in causes  # line numbers, not the text
     assert page.eval("document.querySelectorAll('#causes li').length") >= 1
@@ -238,6 +249,7 @@ def test_diff_page_names_the_causes_and_marks_both_graphs(runs, browser):
     assert r.returncode == 0, r.stdout + r.stderr
     page = browser.open(same)
     assert text(page, "#ps-verdict").startswith("equivalent")
+    assert verdict_tone(page) == "ps-tone-good"
     page.assert_clean()
 
 

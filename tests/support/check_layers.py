@@ -68,7 +68,9 @@ def backend_problems(rel: str, number: int, header: str) -> list[str]:
     """engine/library's own folders: core below the back ends, the back ends apart."""
     parts, inc = rel.split("/"), header.split("/")
     if len(parts) < 4 or len(inc) < 3:
-        return [] if len(parts) < 4 else [f"{rel}:{number}: {header}: name the library's folder (core, sqlite, postgres)"]
+        if len(parts) < 4:
+            return []
+        return [f"{rel}:{number}: {header}: name the library's folder (core, sqlite, postgres)"]
     sub, target = parts[2], inc[1]
     if sub == target or target == "core":
         return []
@@ -134,10 +136,11 @@ def self_test() -> int:
             f.write('#include "library/postgres/PostgresStore.h"\n')
         got = subprocess.run([sys.executable, __file__, scratch], capture_output=True, text=True)
         named = "engine/model/Report.h" in got.stdout and "model -> ui" in got.stdout
-        across = "engine/library/sqlite/SqliteStore.h" in got.stdout and "library/sqlite -> library/postgres" in got.stdout
+        across = ("engine/library/sqlite/SqliteStore.h" in got.stdout
+                  and "library/sqlite -> library/postgres" in got.stdout)
         if got.returncode != 1 or not named or not across:
-            print(f"self-test: an injected include (model -> ui, library/sqlite -> library/postgres) was not caught: "
-                  f"rc {got.returncode}\n{got.stdout}")
+            print("self-test: an injected include (model -> ui, library/sqlite -> library/postgres) was not "
+                  f"caught: rc {got.returncode}\n{got.stdout}")
             return 1
     print("self-test: an injected model -> ui include and a library/sqlite -> library/postgres one are caught")
     return 0

@@ -60,48 +60,36 @@ QString StatusStyle::verdict(const model::Report& report)
     return latin1(model::toString(report.verdict()));
 }
 
-QColor StatusStyle::color(model::RunStatus status)
+QColor StatusStyle::color(model::Tone tone)
 {
-    switch (status) {
-    case model::RunStatus::Ok:
+    switch (tone) {
+    case model::Tone::Good:
         return kGreen;
-    case model::RunStatus::Mismatch:
+    case model::Tone::Warn:
         return kAmber;
-    case model::RunStatus::Violation:
+    case model::Tone::Serious:
         return kAmberRed;
-    case model::RunStatus::Cancelled:
+    case model::Tone::Muted:
         return kGrey;
-    case model::RunStatus::Error:
-    case model::RunStatus::Timeout:
-    case model::RunStatus::WorkerDied:
-    case model::RunStatus::ProtocolError:
-    case model::RunStatus::ConnectionLost:
+    case model::Tone::Bad:
         return kRed;
     }
     return kRed;
+}
+
+QColor StatusStyle::color(model::RunStatus status)
+{
+    return color(model::toneOf(status));
 }
 
 QColor StatusStyle::color(model::CaptureStatus status)
 {
-    switch (status) {
-    case model::CaptureStatus::Ok:
-        return kGreen;
-    case model::CaptureStatus::Mismatch:
-        return kAmber;
-    case model::CaptureStatus::Violation:
-        return kAmberRed;
-    case model::CaptureStatus::Error:
-        return kRed;
-    }
-    return kRed;
+    return color(model::toneOf(status));
 }
 
 QColor StatusStyle::verdictColor(const model::Report& report)
 {
-    const auto verdict = report.verdict();
-    if (verdict == model::RunVerdict::NotStored || verdict == model::RunVerdict::NumericsDrift)
-        return kAmber;
-    return color(report.status);
+    return color(model::toneOf(report.verdict()));
 }
 
 }  // namespace ps::ui

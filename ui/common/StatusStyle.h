@@ -7,6 +7,7 @@
 #include "model/RunStatus.h"
 #include "model/Severity.h"
 #include "model/Stage.h"
+#include "model/Tone.h"
 #include "model/Verification.h"
 
 #include <QColor>
@@ -33,6 +34,8 @@ public:
     /// "numerics drift" for an ok run whose artifact drifted from eager's numerics (both amber).
     static QString verdict(const model::Report& report);
 
+    /// The window's colour of a tone (model::Tone decides which outcome has which).
+    static QColor color(model::Tone tone);
     static QColor color(model::RunStatus status);
     static QColor color(model::CaptureStatus status);
     static QColor verdictColor(const model::Report& report);

@@ -61,27 +61,16 @@
     return (n / (1024 * 1024)).toFixed(1) + ' MiB';
   }
 
-  // A verdict word's tone, as the window colours it (ui/common/StatusStyle).
+  // An outcome word's tone, as the engine decided it from the typed outcome (model::Tone, the
+  // page data's "tones"; the window colours by the same rule). A word the engine did not list
+  // reads as bad: never shown as fine.
+  let tones = {};
+  function setTones(table) {
+    tones = isObject(table) ? table : {};
+  }
   function tone(word) {
-    switch (word) {
-      case 'ok':
-      case 'equivalent':
-      case 'matches':
-      case 'rounding':
-        return 'good';
-      case 'numerics drift':
-      case 'drift':
-      case 'not stored':
-      case 'mismatch':
-      case 'differ':
-      case 'differs':
-      case 'skipped':
-        return 'warn';
-      case 'cancelled':
-        return 'muted';
-      default:
-        return 'bad';
-    }
+    const t = Object.prototype.hasOwnProperty.call(tones, word) ? tones[word] : 'bad';
+    return ['good', 'warn', 'serious', 'bad', 'muted'].includes(t) ? t : 'bad';
   }
 
   function badge(word, extraClass) {
@@ -200,7 +189,7 @@
   }
 
   Object.assign(parts, {
-    root, el, isObject, str, firstLine, baseName, num, seconds, micros, bytes, tone, badge, section,
+    root, el, isObject, str, firstLine, baseName, num, seconds, micros, bytes, setTones, tone, badge, section,
     table, facts, fold, listing, script, sameScript, sourceExcerpt, where, finding,
   });
 })();

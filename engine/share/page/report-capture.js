@@ -7,7 +7,7 @@
 
   const parts = (window.PsReportParts = window.PsReportParts || {});
   const {
-    el, isObject, str, num, seconds, micros, bytes, badge, table, facts, fold, listing,
+    el, isObject, str, num, seconds, micros, bytes, tone, badge, table, facts, fold, listing,
   } = parts;
 
   // ---- one capture -------------------------------------------------------------------------
@@ -189,7 +189,7 @@
 
   function pythonCode(c, code) {
     if (typeof code !== 'string') {
-      return el('p', { class: 'ps-note', text: 'No python_code: ' + (str(c.status) === 'ok' ? 'it was not kept with this run.' : 'the capture ended before precompile returned it.') });
+      return el('p', { class: 'ps-note', text: 'No python_code: ' + (tone(str(c.status)) === 'good' ? 'it was not kept with this run.' : 'the capture ended before precompile returned it.') });
     }
     const lines = code.split('\n');
     if (lines.length && lines[lines.length - 1] === '') lines.pop();

@@ -12,7 +12,7 @@
 
   const parts = (window.PsReportParts = window.PsReportParts || {});
   const {
-    root, el, isObject, str, baseName, badge, section, facts, fold, listing, script, finding,
+    root, el, isObject, str, baseName, setTones, tone, badge, section, facts, fold, listing, script, finding,
     capture, diffPage,
   } = parts;
 
@@ -51,10 +51,10 @@
     captures.forEach((c) => {
       const label = str(c.name);
       if (isObject(c.violation)) {
-        findings.push(finding(c.violation, c.violation.status === 'error' || !c.violation.rule ? 'error' : 'violation', label + ' · capture'));
+        findings.push(finding(c.violation, tone(str(c.violation.status)) === 'bad' || !c.violation.rule ? 'error' : 'violation', label + ' · capture'));
       }
       if (isObject(c.outcome) && str(c.outcome.where) !== 'capture' && !isObject(c.violation)) {
-        findings.push(finding(c.outcome, c.outcome.status === 'error' || !c.outcome.rule ? 'error' : 'violation',
+        findings.push(finding(c.outcome, tone(str(c.outcome.status)) === 'bad' || !c.outcome.rule ? 'error' : 'violation',
           label + (c.outcome.where ? ' · ' + c.outcome.where : '')));
       }
       for (const w of Array.isArray(c.warnings) ? c.warnings.filter(isObject) : []) findings.push(finding(w, 'warning', label));
@@ -67,7 +67,7 @@
 
     const body = [header, nav,
       section('findings', 'Violations and warnings', findings.length ? findings
-        : el('p', { class: 'ps-note', text: word === 'ok' ? 'None: every check passed.' : 'No violation or warning was reported.' }))];
+        : el('p', { class: 'ps-note', text: tone(word) === 'good' ? 'None: every check passed.' : 'No violation or warning was reported.' }))];
     captures.forEach((c, i) => body.push(capture(c, isObject(extras[i]) ? extras[i] : {}, i, pending)));
     if (script.lines) {
       body.push(section('script', 'Script', fold(baseName(report.script) + ' (' + script.lines.length + ' lines)', false,
@@ -101,6 +101,7 @@
 
   async function start() {
     const data = await decode();
+    setTones(data.tones);
     const pending = data.kind === 'diff' ? diffPage(data) : runPage(data);
     // Graphs draw one after another: each lays out in the engine, which is one instance.
     for (const draw of pending) await draw();
