@@ -178,6 +178,20 @@ void printSpecialisation(std::ostream& out, const model::Capture& c)
         out << "    runtime_inputs: " << TerminalText::safe(at->file) << ":" << at->line << "\n";
 }
 
+// How many times the studio's own code failed and the run went on (the worker's internal_errors,
+// each entry with its count, bounded so that no report can overflow the sum); 0 for a report
+// without the field.
+std::int64_t internalErrorCount(const nlohmann::json& extra)
+{
+    constexpr std::int64_t kMostPerEntry = std::int64_t{1} << 30;
+    const auto& list = model::JsonFields::member(extra, "internal_errors");
+    std::int64_t n = 0;
+    if (list.is_array())
+        for (const auto& entry : list)
+            n += std::clamp<std::int64_t>(model::JsonFields::integer(entry, "count").value_or(1), 1, kMostPerEntry);
+    return n;
+}
+
 }  // namespace
 
 std::string ReportPrinter::bytes(std::int64_t n)
@@ -213,6 +227,9 @@ std::string ReportPrinter::summary(const model::Report& report)
     if (const auto worker = model::WorkerInfo::fromJson(model::JsonFields::member(report.extra(), "worker"));
         worker && worker->remote())
         out << "  ran on " << text(worker->summary()) << "\n";
+    // A bug of the studio's the run survived: said, never on the first line, never in the exit code.
+    if (const auto n = internalErrorCount(report.extra()); n > 0)
+        out << "  internal errors: " << n << " (a studio bug, not your script: see internal_errors in the report)\n";
     // A contract outcome of the script itself (e.g. it loaded a mismatched python_code / cache).
     if (auto v = report.extra().find("violation"); v != report.extra().end() && v->is_object()) {
         if (auto rule = v->find("rule"); rule != v->end() && rule->is_string())

@@ -66,6 +66,23 @@ TEST(ReportPrinter, PrintableTextIsKept)
     EXPECT_NE(summary.find(": Größe ≠ 形状 🙂\nline two\n"), std::string::npos) << summary;
 }
 
+TEST(ReportPrinter, InternalErrorsAreOneLineAfterTheFirstAndNotTheExitCode)
+{
+    nlohmann::json j = {{"schema", 1}, {"script", "/tmp/s.py"}, {"status", "ok"}, {"message", "1 capture ok"},
+        {"captures", nlohmann::json::array()}, {"internal_errors", nlohmann::json::array()}};
+    EXPECT_EQ(ReportPrinter::summary(Report::fromJson(j)).find("internal errors"), std::string::npos);
+    j["internal_errors"] = {{{"where", "checker: closed-over scalars"}, {"error", "RuntimeError: x"},
+                                {"at", "precompile_studio/contract/checker.py:9"}, {"count", 2}},
+        {{"where", "probe: placing a traced node"}, {"error", "KeyError: 'a'"}, {"at", ""}, {"count", 1}}};
+    const Report report = Report::fromJson(j);
+    const std::string summary = ReportPrinter::summary(report);
+    const auto at
+        = summary.find("\n  internal errors: 3 (a studio bug, not your script: see internal_errors in the report)\n");
+    EXPECT_NE(at, std::string::npos) << summary;
+    EXPECT_EQ(summary.substr(0, summary.find('\n')).find("internal"), std::string::npos) << summary;
+    EXPECT_EQ(report.exitCode(), 0);
+}
+
 TEST(LessonTable, CellsAreEscapedBeforeTheyAreWrapped)
 {
     LessonTable::Row row{"status", {{"ok" + kTitle}, {"violation: " + kClear + " cleared"}}};

@@ -45,6 +45,8 @@ if TORCH_FREE:
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "torch_free: the module's tests import no torch (make check runs them)")
+    config.addinivalue_line("markers", "allows_internal_errors: the test makes the studio's own code fail on "
+                                       "purpose, so its reports may carry internal_errors")
 
 
 def pytest_ignore_collect(collection_path, config):
@@ -144,7 +146,38 @@ def run_script(name: str, events: list | None = None, **request) -> dict:
     out = worker.run(json.dumps(req), lambda e: sink.append(json.loads(e)))
     report = json.loads(out)
     check_report(report)
+    assert isinstance(report.get("internal_errors"), list), "the worker's report carries internal_errors"
     return report
+
+
+@pytest.fixture(autouse=True)
+def _no_internal_errors(request, monkeypatch):
+    """No test ends with a failure of the studio's own code that a run survived (the report's
+    internal_errors, common/internal_errors.py), in a report worker.run made or recorded while
+    the test called the package's parts itself; a test marked allows_internal_errors makes one
+    on purpose."""
+    from precompile_studio import worker
+    from precompile_studio.common import internal_errors
+
+    seen: list[dict] = []
+    real_run = worker.run
+
+    def run(request_json, emit):
+        try:
+            return real_run(request_json, emit)
+        finally:
+            seen.extend(internal_errors.entries())  # what that run's report says
+            internal_errors.reset()
+
+    internal_errors.reset()
+    monkeypatch.setattr(worker, "run", run)
+    yield
+    seen.extend(internal_errors.entries())
+    internal_errors.reset()
+    if seen and request.node.get_closest_marker("allows_internal_errors") is None:
+        lines = [f"{e['where']}: {e['error']} (at {e['at']}, {e['count']}x)" for e in seen]
+        pytest.fail("the studio's own code failed and the run went on (internal_errors; mark the test "
+                    "allows_internal_errors if it means to):\n  " + "\n  ".join(lines), pytrace=False)
 
 
 @pytest.fixture

@@ -282,6 +282,36 @@ def test_checker_can_be_turned_off():
     assert cap["warnings"] == [] and cap["verify"]["perturbed"] is None
 
 
+# --------------------------------------------------------------------------- a checker bug is seen
+@pytest.mark.allows_internal_errors
+def test_a_checker_bug_is_an_internal_error_and_the_run_goes_on(monkeypatch):
+    from precompile_studio.common import internal_errors
+
+    def broken(*a, **kw):
+        raise RuntimeError("injected checker bug")
+
+    real = checker.closed_over_scalar_warnings
+    monkeypatch.setattr(checker, "closed_over_scalar_warnings", broken)
+    rep = run_script("chk_scalars.py")
+    cap = _cap(rep)
+    assert rep["status"] == "ok" and cap["status"] == "ok" and cap["verify"]["matches_eager"] is True
+    assert not [w for w in cap["warnings"] if w["rule"] == "closed-over-scalar"]  # the finding is lost, said below
+    with open(checker.__file__, encoding="utf-8") as f:
+        line = next(i for i, text in enumerate(f, 1) if "out += closed_over_scalar_warnings(" in text)
+    assert rep["internal_errors"] == [{
+        "where": "checker: closed-over scalars",
+        "error": "RuntimeError: injected checker bug",
+        "at": f"precompile_studio/contract/checker.py:{line}",  # the innermost frame of the package
+        "count": 1,
+    }]
+
+    # the next run starts with none: neither that run's nor one recorded between runs
+    monkeypatch.setattr(checker, "closed_over_scalar_warnings", real)
+    internal_errors.record("between runs", RuntimeError("not this run's"))
+    rep = run_script("chk_scalars.py")
+    assert rep["internal_errors"] == [] and any(w["rule"] == "closed-over-scalar" for w in _cap(rep)["warnings"])
+
+
 # --------------------------------------------------------------------------- no change to the capture
 def _step(model, x):
     loss = model(x).pow(2).mean()

@@ -106,6 +106,7 @@ def test_without_torchs_event_hook_only_the_studios_spans_are_named(monkeypatch)
     assert sum(p.values()) == pytest.approx(cap["timings_s"]["precompile"], abs=1e-4)
 
 
+@pytest.mark.allows_internal_errors
 def test_a_failing_profile_never_loses_the_capture(monkeypatch):
     from precompile_studio.capture import runner
 
@@ -117,6 +118,8 @@ def test_a_failing_profile_never_loses_the_capture(monkeypatch):
     cap = rep["captures"][0]
     assert cap["status"] == "ok" and cap["artifact"] is not None
     assert cap["compile_profile"] is None and cap["compile_trace"] is None
+    assert [(e["where"], e["error"]) for e in rep["internal_errors"]] == [
+        ("capture: the compile profile", "RuntimeError: profiler bug")]
 
 
 def test_the_hooks_are_gone_after_the_call():

@@ -5,6 +5,7 @@ import pytest
 import torch
 
 from conftest import run_script
+from precompile_studio.common import internal_errors
 from precompile_studio.verify import localise as L
 
 
@@ -72,12 +73,14 @@ def test_a_localisation_over_the_budget_is_skipped_and_said():
     assert v["accuracy"]["message"] == "numerics drift in 1 of 1 outputs: x"
 
 
+@pytest.mark.allows_internal_errors  # a graph that is no graph: localise's own failure, on purpose
 def test_a_localisation_that_fails_keeps_the_verdict():
     v = _verify(allowance=None)
     L.localise_verified(v, {}, [], gm=object(), snapshot=(torch.ones(2),), seed=0, backend="eager")
     loc = v["accuracy"]["localise"]
     assert loc["status"] == "failed" and loc["reason"]
     assert v["accuracy"]["verdict"] == "numerics drift" and v["accuracy"]["message"].endswith(": x")
+    assert [e["where"] for e in internal_errors.entries()] == ["localise: where the difference starts"]
 
 
 def test_drift_starts_where_inputs_are_inside_the_band_not_where_it_spreads():

@@ -61,3 +61,19 @@ def test_dims_marked_dynamic_are_described_with_their_shape_id_and_bounds():
     assert entries["c"]["dynamic"] == [{"dim": 1, "shape_id": None, "min": 2, "max": 64}]
     plain = describe_inputs((torch.randn(2),), ["x"])["entries"][0]
     assert "dynamic" not in plain
+
+
+def test_a_nested_input_is_described_without_a_shape_where_its_dims_are_ragged():
+    import warnings
+
+    import torch
+
+    from precompile_studio.script.provenance import describe_inputs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the strided layout's "prototype stage" warning
+        strided = torch.nested.nested_tensor([torch.randn(2, 3), torch.randn(4, 3)])
+        jagged = torch.nested.nested_tensor([torch.randn(2, 3), torch.randn(4, 3)], layout=torch.jagged)
+    s, j = describe_inputs((strided, jagged), ["s", "j"])["entries"]
+    assert s["nested"] is True and "shape" not in s and s["stride"] is None and s["dtype"] == "float32"
+    assert j["nested"] is True and len(j["shape"]) == 3 and j["shape"][0] == 2 and isinstance(j["shape"][1], str)

@@ -2,7 +2,8 @@
 
     validate_report.py FILE...          each FILE holds one report (or a `lessons run --json`
                                         object, whose two reports are checked); exit 0 when all
-                                        follow the schema, 1 otherwise (each problem on a line)
+                                        follow the schema and list no internal_errors, 1 otherwise
+                                        (each problem on a line)
     validate_report.py --run CMD...     runs CMD, passes its output through, checks the JSON it
                                         printed on stdout, and exits with CMD's exit code, or 99
                                         when a report does not follow the schema
@@ -31,6 +32,11 @@ def problems(document, validator):
         for error in sorted(validator.iter_errors(report), key=lambda e: list(e.absolute_path)):
             path = "/".join(str(p) for p in error.absolute_path) or "(top)"
             found.append(f"{where}: {path}: {error.message[:300]}")
+        # A failure of the studio's own code that the run survived is a bug to fix, not a pass.
+        for entry in (report.get("internal_errors") or []) if isinstance(report, dict) else []:
+            if isinstance(entry, dict):
+                found.append(f"{where}: internal_errors: {entry.get('where')}: {str(entry.get('error'))[:300]} "
+                             f"at {entry.get('at')} ({entry.get('count', 1)}x)")
     return found
 
 

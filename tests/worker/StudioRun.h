@@ -94,10 +94,32 @@ inline std::string schemaProblems(const nlohmann::json& report)
     return check.exitCode == 0 ? std::string() : check.out + check.err;
 }
 
+/// Whether a run may report internal_errors: failures of the studio's own code that the worker
+/// survived (precompile_studio/common/internal_errors.py), a studio bug in any run a test does not
+/// make fail on purpose.
+enum class InternalErrors { Forbidden, Allowed };
+
+/// The internal_errors of a report (or of each report of an array: several scripts), one line
+/// each; "" when there are none.
+inline std::string internalErrorsOf(const nlohmann::json& report)
+{
+    if (report.is_array()) {
+        std::string all;
+        for (const auto& one : report)
+            all += internalErrorsOf(one);
+        return all;
+    }
+    std::string lines;
+    if (report.is_object() && report.contains("internal_errors") && report["internal_errors"].is_array())
+        for (const auto& entry : report["internal_errors"])
+            lines += entry.dump().substr(0, 500) + "\n";
+    return lines;
+}
+
 /// `precompile-studio [global...] run SCRIPT --json [args...]`, its JSON report parsed and
-/// checked against the schema.
-inline StudioRun runStudio(
-    const std::string& script, const std::vector<std::string>& args = {}, const std::vector<std::string>& global = {})
+/// checked against the schema, and (unless `internalErrors` allows them) to carry no internal_errors.
+inline StudioRun runStudio(const std::string& script, const std::vector<std::string>& args = {},
+    const std::vector<std::string>& global = {}, InternalErrors internalErrors = InternalErrors::Forbidden)
 {
     std::vector<std::string> argv = {PS_TEST_STUDIO};
     argv.insert(argv.end(), global.begin(), global.end());
@@ -117,6 +139,11 @@ inline StudioRun runStudio(
     }
     if (const auto problems = schemaProblems(run.report); !problems.empty())
         ADD_FAILURE() << "the report does not follow docs/report.schema.json:\n" << problems;
+    if (const auto errors = internalErrorsOf(run.report);
+        !errors.empty() && internalErrors == InternalErrors::Forbidden)
+        ADD_FAILURE() << "the studio's own code failed and the run went on (internal_errors; pass "
+                         "InternalErrors::Allowed where a test means it):\n"
+                      << errors;
     return run;
 }
 

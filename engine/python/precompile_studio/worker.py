@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 
 from precompile_studio.capture.runner import PrecompileRecorder, run_capture, verify_record, write_artifact
+from precompile_studio.common import internal_errors
 from precompile_studio.common.devices import cuda_devices
 from precompile_studio.common.errors import ContractError, describe, one_line
 from precompile_studio.contract.script_warnings import ScriptWarnings
@@ -122,7 +123,8 @@ class _Run:
             contract, v = classify_exception(exc, Context(
                 script_path=self.script, source=self.source,
                 name_lines=getattr(self.source, "definitions", None)))
-        except Exception:  # noqa: BLE001 - the plain error report stands
+        except Exception as e:  # noqa: BLE001 - the plain error report stands
+            internal_errors.record("worker: classifying the script's exception", e)
             return
         if contract:
             self.report["status"] = "violation"
@@ -151,7 +153,7 @@ class _Run:
                 with recorder, ScriptWarnings(self.script) as self.script_warnings:
                     module = execute(source)
                 self.module = module
-            except BaseException as exc:
+            except BaseException as exc:  # the script ended in an exception: its outcome, reported
                 recorded = [r for r in recorder.records if r.exception is exc]
                 if not recorded:
                     self._finish_records(recorder.records, time.perf_counter() - t0, keep=True)
@@ -241,8 +243,8 @@ class _Run:
                     cap["specialisation"] = spec
                     cap["timings_s"]["specialise"] = time.perf_counter() - t0
                     self.report["message"] = one_line(v)
-        except Exception:  # noqa: BLE001 - the violation stands as it was
-            pass
+        except Exception as e:  # noqa: BLE001 - the violation stands as it was
+            internal_errors.record("worker: explaining the script's shape rejection", e)
         finally:
             for rec in records:
                 rec.release()
@@ -264,6 +266,7 @@ class _Run:
         try:
             self.report["provenance"] = run_provenance(self.script, text, self.report["captures"])
         except Exception as e:  # noqa: BLE001 - a report without it beats no report
+            internal_errors.record("worker: the run's provenance", e)
             self.report["provenance"] = {"script": self.script, "error": f"{type(e).__name__}: {e}"}
 
     def _summarise(self) -> None:
@@ -282,17 +285,19 @@ class _Run:
 
 
 def run(request_json: str, emit: Callable[[str], None]) -> str:
+    internal_errors.reset()  # the report's internal_errors are this run's
     job = _Run(json.loads(request_json), emit)
     try:
         job.execute()
-    except BaseException as exc:  # contract errors, exceptions in example_inputs, sys.exit
+    except BaseException as exc:  # contract errors, exceptions in example_inputs, sys.exit: the report's error
         job.fail(exc)
     finally:
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
-            except Exception:
+            except Exception:  # noqa: BLE001 - the script may have replaced or closed them
                 pass
     job.attach_script_warnings()
     job.attach_provenance()
+    job.report["internal_errors"] = internal_errors.entries()
     return json.dumps(job.report)

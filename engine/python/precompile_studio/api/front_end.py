@@ -63,7 +63,7 @@ def maker(cache: bytes, report: dict | None) -> tuple[str, str] | None:
         import torch
 
         blob = torch.load(io.BytesIO(cache), weights_only=True)
-    except Exception:  # noqa: BLE001 - unreadable: load says so itself
+    except Exception:  # noqa: BLE001 - unreadable bytes (the user's pair): load says so itself
         return None
     if not isinstance(blob, dict) or blob.get("format") != "torch.compiler.precompile":
         return None

@@ -32,7 +32,7 @@ def inspect_cache(cache: bytes | None, python_code: str | None = None) -> dict |
     }
     try:
         blob = torch.load(io.BytesIO(cache), weights_only=True)
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 - the bytes (maybe the script's own pair) are not an envelope: said
         out["error"] = f"the envelope cannot be read with torch.load(weights_only=True): {type(e).__name__}: {e}"
         return out
     if not isinstance(blob, dict):

@@ -31,6 +31,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from precompile_studio.common import internal_errors
+
 PHASES = (
     "tracing",
     "aot_autograd",
@@ -90,7 +92,8 @@ def _inductor_counters() -> dict[str, int]:
     try:
         c = mod.counters["inductor"]
         return {k: int(c.get(f"fxgraph_cache_{k}", 0)) for k in ("hit", "miss", "bypass")}
-    except Exception:  # noqa: BLE001 - unknown: no cache figures
+    except Exception as e:  # noqa: BLE001 - unknown: no cache figures
+        internal_errors.record("compile profile: inductor's cache counters", e)
         return {}
 
 
@@ -125,6 +128,7 @@ class CompileProfiler:
             self._wrap_pending()
             self._hook_imports()
         except Exception as e:  # noqa: BLE001 - a profile lost, never the capture
+            internal_errors.record("compile profile: setting up the hooks", e)
             self.error = f"{type(e).__name__}: {e}"
         # the hooks' own setup: the studio's time
         self.spans.append(("studio: profiler hooks", "studio", self.t0_ns, time.time_ns(), self.thread))
@@ -133,10 +137,8 @@ class CompileProfiler:
     def __exit__(self, *exc) -> None:
         self.t1_ns = time.time_ns()
         while self._restore:
-            try:
+            with internal_errors.survive("compile profile: restoring what the hooks wrapped"):
                 self._restore.pop()()
-            except Exception:  # noqa: BLE001
-                pass
         self.cache_after = _inductor_counters()
 
     def _note_thread(self, tid: int) -> None:
@@ -155,14 +157,12 @@ class CompileProfiler:
         profiler = self
 
         def record(event, *a, **kw):
-            try:
+            with internal_errors.survive("compile profile: noting torch's timed event"):
                 ph = event.get("ph")
                 if ph in ("B", "E"):
                     tid = threading.get_native_id()
                     profiler._note_thread(tid)
                     raw.append((str(event.get("name")), ph, int(event["ts"] * 1000), tid))
-            except Exception:  # noqa: BLE001
-                pass
             return orig(event, *a, **kw)
 
         setattr(mod, _HOOK_NAME, record)
@@ -181,8 +181,10 @@ class CompileProfiler:
                 continue
             try:
                 self._wrap(mod, path, phase)
-            except Exception:  # noqa: BLE001 - that span goes unnamed
+            except AttributeError:  # this torch has no such class or function: that span goes unnamed
                 pass
+            except Exception as e:  # noqa: BLE001 - that span goes unnamed
+                internal_errors.record(f"compile profile: timing {module}.{path}", e)
         self._pending = left
 
     def _wrap(self, mod, path: str, phase: str) -> None:

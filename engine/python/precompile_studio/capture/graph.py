@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from precompile_studio.capture.stacks import frames_table
+from precompile_studio.common import internal_errors
 from precompile_studio.common.inputs import dynamic_marks, leaf_names
 
 _DTYPE_NAMES: dict[Any, str] = {}
@@ -72,7 +73,7 @@ def _tensor_meta(v) -> dict | None:
                 "stride": [int(s) if not isinstance(s, torch.SymInt) else str(s) for s in v.stride()],
                 "device": str(v.device),
             }
-        except Exception:  # sparse / exotic layouts have no strides
+        except Exception:  # noqa: BLE001 - sparse / exotic layouts have no strides
             return {"shape": list(v.shape), "dtype": _dtype(v.dtype), "stride": None, "device": str(v.device)}
     return None
 
@@ -87,7 +88,8 @@ def _leaf_names(probe) -> list[str]:
     """Display names of the user-input leaves, in placeholder order ('x', "batch['ids']")."""
     try:
         return leaf_names(tuple(probe.args or ()), probe.argnames)
-    except Exception:  # noqa: BLE001 - unnamed: the placeholders say input[j]
+    except Exception as e:  # noqa: BLE001 - unnamed: the placeholders say input[j]
+        internal_errors.record("graph: the inputs' names", e)
         return []
 
 
@@ -100,7 +102,8 @@ def _leaf_marks(probe) -> list[list[dict]]:
     try:
         user = tuple(a for a in (probe.args or ()) if not isinstance(a, torch.nn.Module))
         return [dynamic_marks(t) if isinstance(t, torch.Tensor) else [] for t in pytree.tree_flatten(user)[0]]
-    except Exception:  # noqa: BLE001 - unknown: the placeholders' symbols still show
+    except Exception as e:  # noqa: BLE001 - unknown: the placeholders' symbols still show
+        internal_errors.record("graph: the inputs' dynamic marks", e)
         return []
 
 
@@ -126,7 +129,8 @@ def _constant_names(probe) -> dict:
         from precompile_studio.contract.constants import name_constants
 
         return name_constants(probe)
-    except Exception:  # noqa: BLE001 - a graph without names beats no graph
+    except Exception as e:  # noqa: BLE001 - a graph without names beats no graph
+        internal_errors.record("graph: naming the tensor constants", e)
         return {}
 
 

@@ -33,6 +33,8 @@ import json
 import os
 import re
 
+from precompile_studio.common import internal_errors
+
 _BANNER = "# " + "=" * 70
 _KERNEL_DEF = re.compile(r"^([A-Za-z_]\w*) = async_compile\.(\w+)\(")
 _SOURCE_NODES = re.compile(r"Source Nodes: \[([^\]]*)\](?:, Original ATen: \[([^\]]*)\])?")
@@ -300,7 +302,8 @@ def _attach_nodes(kernels: list[dict], probe) -> None:
     gm = getattr(probe, "gm", None) if probe is not None else None
     try:
         key = _graph_key(gm.code) if gm is not None else None
-    except Exception:
+    except Exception as e:  # noqa: BLE001 - no key: the side file is not read
+        internal_errors.record("lowering: the graph's key", e)
         key = None
     seen: dict[str, dict] = {}
     for rec in getattr(probe, "kernels", None) or []:

@@ -39,6 +39,7 @@ from collections.abc import Callable
 from typing import Any
 
 from precompile_studio.capture.stacks import StackWalker
+from precompile_studio.common import internal_errors
 from precompile_studio.common.frames import library_file
 
 
@@ -107,7 +108,8 @@ def kernel_origins(nodes) -> list:
         if callable(get_nodes) and depth < 8:  # fused, foreach, combo: the nodes inside
             try:
                 subs = [sub for sub in get_nodes() if sub is not n]
-            except Exception:  # noqa: BLE001
+            except Exception as e:  # noqa: BLE001 - that node's own origins instead
+                internal_errors.record("probe: the nodes inside a fused kernel", e)
                 subs = []
             if subs:
                 for sub in subs:
@@ -244,7 +246,7 @@ class CaptureProbe:
             import torch
 
             return torch.cuda.is_initialized()
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - no usable CUDA here: not the GPU
             return False
 
     def _patch_scheduling(self, module: str, cls_name: str, import_it: bool) -> None:
@@ -268,10 +270,8 @@ class CaptureProbe:
 
         def define_kernel(sched, src_code, nodes, *a, **kw):
             name = orig(sched, src_code, nodes, *a, **kw)
-            try:
+            with internal_errors.survive("probe: noting a kernel's nodes"):
                 probe._note_kernel(name, nodes)
-            except Exception:
-                pass
             return name
 
         cls.define_kernel = define_kernel
@@ -332,7 +332,8 @@ class CaptureProbe:
             self.param_ids = {id(t): i for i, t in enumerate(pb[:nparams])}
             self.param_names, self.buffer_names = list(pnames), list(bnames)
             self.alias_entries = [(int(mi), n, u) for mi, n, u in aliases]
-        except Exception:
+        except Exception as e:  # noqa: BLE001 - gradient accumulations go unnamed
+            internal_errors.record("probe: the models' parameters and buffers", e)
             self.param_ids = {}
 
     # ------------------------------------------------------------------ recording
@@ -422,8 +423,8 @@ class CaptureProbe:
                 self._note_forward(node, file, line, torch.autograd._get_sequence_nr() - 1, self._walk(frame))
             else:
                 self._note_backward(node, file, line, anode, frame)
-        except Exception:
-            pass
+        except Exception as e:  # noqa: BLE001 - never get in the way of the trace: that node goes unplaced
+            internal_errors.record("probe: placing a traced node", e)
         finally:
             self.hook_s += time.perf_counter() - t0
 
@@ -474,8 +475,8 @@ class CaptureProbe:
         pidx = None
         try:
             fwd = self._fwd_seq.get(anode._sequence_nr())
-        except Exception:
-            pass
+        except Exception as e:  # noqa: BLE001 - the parameter it accumulates, if any, instead
+            internal_errors.record("probe: the forward node of a backward node", e)
         if fwd is None:
             var = getattr(anode, "variable", None)
             if var is not None:

@@ -21,6 +21,7 @@ from precompile_studio.capture.compile_profile import CompileProfiler, compile_p
 from precompile_studio.capture.graph import extract_graph
 from precompile_studio.capture.lowering import map_python_code
 from precompile_studio.capture.probe import CaptureProbe, arg_names
+from precompile_studio.common import internal_errors
 from precompile_studio.common.calls import fresh_copy
 from precompile_studio.common.devices import tensor_devices
 from precompile_studio.common.inputs import nested_input_error
@@ -142,17 +143,19 @@ def run_capture(
         try:
             rec.inputs = describe_inputs(tuple(args), rec.argnames)
         except Exception as e:  # noqa: BLE001 - a report without it beats no report
+            internal_errors.record("capture: describing the example inputs", e)
             rec.inputs = {"entries": [], "truncated": False, "error": f"{type(e).__name__}: {e}"}
         try:
             rec.devices = tensor_devices(tuple(args))
-        except Exception:  # noqa: BLE001 - unknown: null in the report
+        except Exception as e:  # noqa: BLE001 - unknown: null in the report
+            internal_errors.record("capture: the example inputs' devices", e)
             rec.devices = None
     rec.decompositions = describe_decompositions(decompositions)
     rec.decomposition_table = decompositions
     if snapshot and args is not None:
         try:
             rec.snapshot = fresh_copy(tuple(args), share_parameters=share_parameters)
-        except Exception as e:  # noqa: BLE001
+        except Exception as e:  # noqa: BLE001 - the user's inputs refuse to be copied: said in the report
             rec.snapshot_error = f"the example inputs cannot be copied: {type(e).__name__}: {e}"
     probe = CaptureProbe(script_path, on_lower=on_lower, backend=str(backend), devices=rec.devices)
     rec.probe = probe
@@ -166,14 +169,15 @@ def run_capture(
         with profiler, probe:
             python_code, cache = call()
         rec.python_code, rec.cache = python_code, cache
-    except Exception as exc:  # SystemExit / KeyboardInterrupt end the run instead
+    except Exception as exc:  # precompile's outcome (SystemExit / KeyboardInterrupt end the run instead)
         exc_out = exc
     finally:
         rec.timings["precompile"] = time.perf_counter() - t0
     try:
         rec.compile_profile, rec.compile_trace = compile_profile(
             profiler, rec.timings["precompile"], probe.hook_s)
-    except Exception:  # noqa: BLE001 - a profiling bug must not lose the capture
+    except Exception as e:  # noqa: BLE001 - a profiling bug must not lose the capture
+        internal_errors.record("capture: the compile profile", e)
         rec.compile_profile, rec.compile_trace = None, None
     ctx = Context(
         script_path=script_path,
@@ -208,19 +212,22 @@ def _extract(rec: CaptureRecord, probe: CaptureProbe, backend: str, exc_out, scr
     try:
         rec.graph = extract_graph(probe)
     except Exception as e:  # noqa: BLE001 - a report without a graph beats no report
+        internal_errors.record("capture: extracting the graph", e)
         rec.graph = {"error": f"{type(e).__name__}: {e}"}
     t1b = time.perf_counter()
     rec.timings["extract_graph"] = t1b - t1
     try:
         rec.lowering = map_python_code(rec.python_code, str(backend), probe)
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:  # noqa: BLE001 - a report without the lowering beats no report
+        internal_errors.record("capture: mapping python_code to the graph", e)
         rec.lowering = {"error": f"{type(e).__name__}: {e}"}
     t2 = time.perf_counter()
     rec.timings["extract_lowering"] = t2 - t1b
     rec.timings["extract"] = t2 - t1
     try:
         rec.cache_info = inspect_cache(rec.cache, rec.python_code)
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:  # noqa: BLE001 - a report without the cache's contents beats no report
+        internal_errors.record("capture: reading the cache", e)
         rec.cache_info = {"error": f"{type(e).__name__}: {e}"}
     t3 = time.perf_counter()
     rec.timings["inspect_cache"] = t3 - t2
@@ -231,10 +238,8 @@ def _extract(rec: CaptureRecord, probe: CaptureProbe, backend: str, exc_out, scr
     t4 = time.perf_counter()
     rec.timings["classify"] = t4 - t3
     if rec.checker is not None:
-        try:
+        with internal_errors.survive("checker: the capture's warnings"):  # never lose the capture
             rec.warnings.extend(rec.checker.capture_warnings(probe, exc_out is None))
-        except Exception:  # noqa: BLE001 - a checker bug must not lose the capture
-            pass
     rec.timings["checker"] = time.perf_counter() - t4
 
 
@@ -287,6 +292,7 @@ def verify_record(
     except Exception as e:  # noqa: BLE001 - a bug here must not lose the capture
         from precompile_studio.common.errors import describe
 
+        internal_errors.record("verify: the verification", e)
         result, timings, warnings = {"ran": True, "status": "error", "matches_eager": None,
                                      "error": describe(e, ctx.script_path)}, {}, []
     rec.verify = result
@@ -322,10 +328,8 @@ def _shapes_kept(runtime_inputs: Callable[[], tuple] | None, into: list) -> Call
         from precompile_studio.common.inputs import leaf_shapes
 
         args = runtime_inputs()
-        try:
+        with internal_errors.survive("verify: the runtime inputs' shapes"):  # unknown: guards not judged
             into.append(leaf_shapes(tuple(args)))
-        except Exception:  # noqa: BLE001 - unknown: the guards are not judged at these sizes
-            pass
         return args
     return call
 
@@ -337,7 +341,8 @@ def _localise(rec: CaptureRecord) -> None:
 
     try:
         modules = {n.get("name"): (n.get("module") or {}).get("path") for n in (rec.graph or {}).get("node_list") or []}
-    except Exception:  # noqa: BLE001 - the summary names nodes without their modules
+    except Exception as e:  # noqa: BLE001 - the summary names nodes without their modules
+        internal_errors.record("localise: the graph nodes' modules", e)
         modules = {}
     localise_verified(rec.verify, rec.timings, rec.warnings, gm=getattr(rec.probe, "gm", None),
                       snapshot=rec.snapshot, seed=(rec.verify or {}).get("seed") or 0, backend=str(rec.backend),
@@ -354,6 +359,7 @@ def _specialisation(rec: CaptureRecord, runtime_shapes: list | None) -> None:
         allowance = ((rec.verify or {}).get("budget") or {}).get("allowance_s")
         rec.specialisation = explain_rejection(rec, runtime_shapes, allowance)
     except Exception as e:  # noqa: BLE001 - a bug here must not lose the capture
+        internal_errors.record("specialise: explaining the shape rejection", e)
         rec.specialisation = {"status": "failed", "reason": f"{type(e).__name__}: {e}", "guards": []}
     if rec.specialisation is not None:
         rec.timings["specialise"] = time.perf_counter() - t0
@@ -362,7 +368,8 @@ def _specialisation(rec: CaptureRecord, runtime_shapes: list | None) -> None:
 def _may_mutate(rec: CaptureRecord, graph_may_mutate) -> bool | None:
     try:
         return graph_may_mutate(rec.probe)
-    except Exception:  # noqa: BLE001 - unknown: verification copies the arguments
+    except Exception as e:  # noqa: BLE001 - unknown: verification copies the arguments
+        internal_errors.record("verify: whether the graph writes to its inputs", e)
         return None
 
 
@@ -375,7 +382,8 @@ def _perturb_location(rec: CaptureRecord, ctx: Context) -> dict | None:
 
     try:
         return _fn_location(rec.fn, ctx.source) if rec.fn is not None else None
-    except Exception:  # noqa: BLE001
+    except Exception as e:  # noqa: BLE001 - the divergence is said without a line
+        internal_errors.record("checker: where fn is defined", e)
         return None
 
 

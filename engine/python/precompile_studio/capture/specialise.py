@@ -39,6 +39,7 @@ from collections.abc import Callable
 from typing import Any
 
 from precompile_studio.capture.stacks import StackWalker
+from precompile_studio.common import internal_errors
 from precompile_studio.common.frames import owner
 from precompile_studio.common.inputs import leaf_names, leaf_shapes
 
@@ -156,7 +157,7 @@ class _Trace:
         try:
             with fx_config.patch(backed_size_oblivious=self.size_oblivious):
                 precompile._capture(fn, args, decompositions)
-        except Exception:
+        except Exception:  # noqa: BLE001 - precompile's own checks on the user's fn, judged below
             # precompile's checks after the trace (constants, control flow) passed on the real
             # capture: a trace that finished is judged by what it computed
             if self.graph is None:
@@ -239,6 +240,7 @@ def trace_guards(fn: Callable, args: tuple, argnames: list[str], script_path: st
 
         names = leaf_names(tuple(args), argnames)
     except Exception as e:  # noqa: BLE001 - torch internals moved: said, nothing else changes
+        internal_errors.record("specialise: the symbolic trace's set-up", e)
         return {"status": "failed", "reason": f"torch's symbolic shapes are not available here: {_why(e)}",
                 "guards": [], "seconds": round(time.perf_counter() - t0, 3)}
     attempts = []
@@ -439,7 +441,8 @@ def explain_script_rejection(rec: Any, violation: dict | None, allowance_s: floa
         return None
     try:
         runtime = runtime_from_message(violation.get("message", ""), leaf_shapes(tuple(rec.snapshot)))
-    except Exception:  # noqa: BLE001 - unknown sizes: the guards are listed, none judged
+    except Exception as e:  # noqa: BLE001 - unknown sizes: the guards are listed, none judged
+        internal_errors.record("specialise: the runtime sizes from precompile's message", e)
         runtime = None
     if runtime is None:
         spec = {"status": "failed", "guards": [],
@@ -466,10 +469,12 @@ def _explain(rec: Any, violation: dict, runtime: list | None, allowance_s: float
             spec = trace_guards(rec.fn, rec.snapshot, rec.argnames, rec.context.script_path if rec.context else None,
                                 real, rec.decomposition_table, runtime)
         except Exception as e:  # noqa: BLE001 - never lose the capture over it
+            internal_errors.record("specialise: the symbolic trace", e)
             spec = {"status": "failed", "reason": f"the symbolic trace failed: {_why(e)}", "guards": []}
     try:
         names = leaf_names(tuple(rec.snapshot), rec.argnames)
-    except Exception:  # noqa: BLE001
+    except Exception as e:  # noqa: BLE001 - the guards are said without the inputs' names
+        internal_errors.record("specialise: the inputs' names", e)
         names = []
     explain(violation, spec, names, runtime, caller)
     return spec

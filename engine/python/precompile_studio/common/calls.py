@@ -43,7 +43,7 @@ def fresh_copy(args: tuple, share_parameters: bool = False) -> tuple:
                 memo.update((id(p), p) for p in a.parameters())
     try:
         return copy.deepcopy(tuple(args), dict(memo))
-    except Exception:
+    except Exception:  # noqa: BLE001 - the user's objects may refuse deepcopy: copied leaf by leaf
         import torch
         import torch.utils._pytree as pytree
 

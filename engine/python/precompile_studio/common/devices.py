@@ -80,7 +80,7 @@ def synchronize(devices: list[str] | tuple[str, ...] = ()) -> None:
         except TypeError:  # torch.mps.synchronize takes no device
             try:
                 sync()
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001 - the device's (or the user's work's) failure, not timed better by failing
                 pass
         except Exception:  # noqa: BLE001 - a device that cannot be waited for is not timed better by failing
             pass
@@ -88,7 +88,7 @@ def synchronize(devices: list[str] | tuple[str, ...] = ()) -> None:
         try:
             if torch.cuda.is_initialized():
                 torch.cuda.synchronize()
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - a failing CUDA context (the user's work): nothing to wait for
             pass
 
 

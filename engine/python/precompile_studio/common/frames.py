@@ -71,12 +71,12 @@ def package_version(top: str) -> tuple[str | None, str | None]:
         return None, None
     try:
         dists = metadata.packages_distributions().get(top) or []
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001 - the environment's broken metadata, as above
         dists = []
     for d in dists:
         try:
             return d, metadata.version(d)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - the environment's broken metadata, as above
             continue
     mod = sys.modules.get(top)
     v = getattr(mod, "__version__", None)

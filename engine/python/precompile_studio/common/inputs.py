@@ -77,7 +77,10 @@ def nested_input_error(exc: BaseException, args: tuple, argnames: list[str]) -> 
         return exc  # torch's own refusal (2.15's rule nested-tensor-input)
     try:
         nested = nested_leaves(args, argnames)
-    except Exception:  # noqa: BLE001 - unknown: the exception as raised
+    except Exception as e:  # noqa: BLE001 - unknown: the exception as raised
+        from precompile_studio.common import internal_errors
+
+        internal_errors.record("inputs: looking for nested-tensor inputs", e)
         return exc
     if not nested:
         return exc

@@ -48,6 +48,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from precompile_studio.common import internal_errors
 from precompile_studio.common.frames import library_file
 
 FIX_VALUE = ("Keep the value in tensor ops (torch.where instead of a Python branch, tensor "
@@ -87,7 +88,7 @@ class ValueRead:
 def _short(v: Any, limit: int = 60) -> str:
     try:
         s = repr(v)
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001 - the value's own repr raised (a user type): its type instead
         s = f"<{type(v).__name__}>"
     return s if len(s) <= limit else s[: limit - 3] + "..."
 
@@ -174,20 +175,19 @@ class ValueReadRecorder:
             try:
                 try:
                     traced = rec._traced(self_t)
-                except Exception:  # noqa: BLE001 - never get in the way of the trace
+                except Exception as e:  # noqa: BLE001 - never get in the way of the trace
+                    internal_errors.record("checker: whether a value read is of a traced tensor", e)
                     traced = False
                 if not traced:
                     return orig(self_t, *a, **kw)
                 file, line = rec.frames.innermost(2)
                 try:
                     out = orig(self_t, *a, **kw)
-                except BaseException as e:
+                except BaseException as e:  # the read itself raised (fn's trace): noted and raised on
                     rec.reads.append(ValueRead(name, file, line, True, error=e))
                     raise
-                try:
+                with internal_errors.survive("checker: noting a value read"):
                     rec.reads.append(ValueRead(name, file, line, False, _short(out), _is_symbolic(out)))
-                except Exception:  # noqa: BLE001
-                    pass
                 return out
             finally:
                 rec._depth -= 1
@@ -514,14 +514,10 @@ class CheckSession:
         if not self.enabled or not capture_ok:
             return []
         out = value_read_warnings(self.reads.reads, capture_ok)
-        try:
+        with internal_errors.survive("checker: data-dependent sizes"):  # never lose the capture
             out += data_dependent_size_warnings(probe)
-        except Exception:  # noqa: BLE001 - a checker bug must not lose the capture
-            pass
-        try:
+        with internal_errors.survive("checker: closed-over scalars"):
             out += closed_over_scalar_warnings(probe.fn, probe.args, self.frames)
-        except Exception:  # noqa: BLE001
-            pass
         return out
 
 

@@ -24,6 +24,7 @@ import inspect
 import os
 from functools import lru_cache
 
+from precompile_studio.common import internal_errors
 from precompile_studio.common.frames import chain_from_entries, owner
 
 ORIGINS = ("global", "closure cell", "module attribute", "default argument", "local variable",
@@ -201,6 +202,7 @@ def name_constants(probe) -> dict[str, dict]:
             try:
                 out[node.name] = _name_one(probe, node, value, records.get(node))
             except Exception as e:  # noqa: BLE001 - naming is a courtesy; keep the report
+                internal_errors.record("constants: naming a tensor constant", e)
                 out[node.name] = {"name": None, "origin": "unknown", "error": f"{type(e).__name__}: {e}"}
     try:
         probe._constant_names = out

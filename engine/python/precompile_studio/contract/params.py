@@ -67,7 +67,7 @@ def _layout(exc: BaseException, message: str) -> dict | None:
     def fits(t) -> bool:
         try:
             return all(t.dim() > d and t.shape[d] == a and t.stride(d) == sa for a, _e, sa, _se, d in dims)
-        except Exception:  # noqa: BLE001 - a non-tensor leaf
+        except Exception:  # noqa: BLE001 - a non-tensor leaf: expected, not a studio failure
             return False
 
     expected = {d: se for _a, _e, _sa, se, d in dims}
@@ -118,5 +118,8 @@ def describe_param_mismatch(exc: BaseException, message: str) -> dict | None:
         if "runtime param/buffer" in message:
             return _param_buffer(exc, message)
         return _layout(exc, message)
-    except Exception:  # noqa: BLE001 - naming is a courtesy
+    except Exception as e:  # noqa: BLE001 - naming is a courtesy: the violation stands without it
+        from precompile_studio.common import internal_errors
+
+        internal_errors.record("violations: naming the mismatched parameter or input", e)
         return None

@@ -41,5 +41,5 @@ def captured(take: Callable[[logging.LogRecord], None]) -> Iterator[None]:
 def message_of(record: logging.LogRecord) -> str:
     try:
         return record.getMessage()
-    except Exception:  # noqa: BLE001 - a malformed record still says something
+    except Exception:  # noqa: BLE001 - torch's record, malformed: it still says something
         return str(record.msg)

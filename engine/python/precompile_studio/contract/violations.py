@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import traceback
 
+from precompile_studio.common import internal_errors
 from precompile_studio.contract.locate import Context, _fn_location, _innermost_frame, is_arity_error, locate
 from precompile_studio.contract.rules import (
     INVARIANTS,
@@ -207,10 +208,8 @@ def classify_exception(exc: BaseException, ctx: Context | None = None) -> tuple[
         violation = _ruled(rule, desc, ctx, location, details)
     else:
         violation = _unruled(contract, desc, ctx, location, details)
-    try:
+    with internal_errors.survive("violations: the words of the violation"):  # a courtesy; never lose it
         _enrich(rule, exc, message, ctx, violation)
-    except Exception:  # noqa: BLE001 - the words are a courtesy; never lose the violation
-        pass
     return contract, violation
 
 

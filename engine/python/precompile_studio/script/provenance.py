@@ -34,13 +34,16 @@ def _shape(values) -> list:
 
 
 def _tensor(t) -> dict:
-    d: dict[str, Any] = {
-        "kind": "tensor",
-        "shape": _shape(t.shape),
-        "dtype": str(t.dtype).removeprefix("torch."),
-        "device": str(t.device),
-        "requires_grad": bool(t.requires_grad),
-    }
+    d: dict[str, Any] = {"kind": "tensor"}
+    if t.is_nested:
+        d["nested"] = True
+    try:
+        d["shape"] = _shape(t.shape)
+    except RuntimeError:
+        if not t.is_nested:
+            raise
+        # a nested tensor of the strided layout has ragged dims and no shape (the jagged layout names them j1)
+    d.update(dtype=str(t.dtype).removeprefix("torch."), device=str(t.device), requires_grad=bool(t.requires_grad))
     try:
         d["stride"] = _shape(t.stride())
     except Exception:  # noqa: BLE001 - sparse and other layouts have no strides

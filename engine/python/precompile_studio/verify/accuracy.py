@@ -106,7 +106,7 @@ def judge_tensor(name: str, kind: str, eager: Any, artifact: Any, reference: Any
         same = False
         try:
             same = bool(eager == artifact)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - the values refuse == (a user type): not the same
             pass
         out.update(verdict="matches" if same else "wrong", note="" if same else "the values differ")
         return out

@@ -34,6 +34,7 @@ import re
 import time
 from typing import Any
 
+from precompile_studio.common import internal_errors
 from precompile_studio.common.calls import fresh_copy
 from precompile_studio.verify.accuracy import _num, float64_args, floor, multiplier, robust_error
 from precompile_studio.verify.call_sites import CallSiteProxy, TorchWithOps
@@ -433,7 +434,7 @@ def localise_verified(verify: dict | None, timings: dict, warnings: list[dict], 
     load_s = (timings.get("load") or 0.0) if backend == "inductor" else 0.0
     try:
         n_nodes = len(gm.graph.nodes)
-    except Exception:  # noqa: BLE001 - no graph: localise says why
+    except Exception:  # noqa: BLE001 - no graph (gm None): localise says why
         n_nodes = 0
     estimate = CALLS * (timings.get("call_eager") or 0.0) + NODE_S * n_nodes + load_s
     # its own allowance, as specialise.py's: the verdict is already a finding, and explaining it is
@@ -452,6 +453,7 @@ def localise_verified(verify: dict | None, timings: dict, warnings: list[dict], 
         found = localise(gm=gm, snapshot=snapshot, seed=seed, backend=backend, load=load, python_code=python_code,
                          lowering=lowering, call_args=lambda: fresh_copy(snapshot))
     except Exception as exc:  # noqa: BLE001 - localising must never lose the run nor change the verdict
+        internal_errors.record("localise: where the difference starts", exc)
         found = {"localise": {"status": "failed", "reason": f"{type(exc).__name__}: {str(exc)[:300]}",
                               "observed": 0, "seconds": round(time.perf_counter() - t0, 3)}}
     timings["localise"] = time.perf_counter() - t0

@@ -28,6 +28,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from precompile_studio.common import internal_errors
 from precompile_studio.common.calls import compare_values, fresh_copy, leaves, rng_fork, seeded_call, summarise
 from precompile_studio.common.state import compare_state, state_tensors
 from precompile_studio.verify import accuracy
@@ -108,7 +109,7 @@ def perturb(snapshot: tuple, kind: str, gen, copy_models: bool = True) -> tuple[
             return t
         try:
             key = (t.untyped_storage().data_ptr(), t.dtype)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - a storage without a data pointer: the tensor itself is the key
             key = id(t)
         # the whole storage, so that every view of it (aliased inputs) reads the fresh values
         span = max(_span(t), t.untyped_storage().nbytes() // t.element_size())
@@ -233,7 +234,8 @@ def _perturbed_args(snapshot, kind: str, seed: int, shared: bool, summary: dict)
         # perturb already made eager's copy; the artifact needs a second one unless shared
         eager_args = args
         art_args = args if shared else fresh_copy(args)
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:  # noqa: BLE001 - the trials are skipped and said; the snapshot copied before
+        internal_errors.record("checker: perturbing the inputs", e)
         summary["reason"] = f"the inputs cannot be perturbed: {type(e).__name__}: {e}"
         return None
     if changed == 0:
@@ -253,7 +255,7 @@ def trial_calls(fn, artifact, eager_args, art_args, call_seed: int, context, tri
             return None
         try:
             out_a = seeded_call(artifact, art_args, call_seed)
-        except Exception as e:  # noqa: BLE001
+        except Exception as e:  # noqa: BLE001 - the artifact raising is a divergence, reported
             from precompile_studio.contract.violations import Context, classify_exception
 
             ctx = Context(**{**(context.__dict__ if context is not None else {})})

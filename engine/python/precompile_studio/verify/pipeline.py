@@ -43,6 +43,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from precompile_studio.common import internal_errors
 from precompile_studio.common.calls import compare_values, fresh_copy, leaves, rng_fork, seeded_call, summarise
 from precompile_studio.common.devices import tensor_devices, timed
 from precompile_studio.common.errors import describe
@@ -118,12 +119,14 @@ def new_job(fn: Callable, snapshot: tuple, argnames: list[str] | None, seed: int
             shared: bool, work_s: float, deep: bool, devices: list[str] | None = None) -> Job:
     try:
         elements = count_elements(snapshot)
-    except Exception:  # noqa: BLE001 - not counted: the budget decides
+    except Exception as e:  # noqa: BLE001 - not counted: the budget decides
+        internal_errors.record("verify: counting the inputs' elements", e)
         elements = None
     if devices is None:
         try:
             devices = tensor_devices(snapshot)
-        except Exception:  # noqa: BLE001 - unknown: only CUDA, where initialised, is waited for
+        except Exception as e:  # noqa: BLE001 - unknown: only CUDA, where initialised, is waited for
+            internal_errors.record("verify: the inputs' devices", e)
             devices = []
     return Job(fn=fn, snapshot=snapshot, names=argnames or [f"arg{i}" for i in range(len(snapshot))],
                seed=seed, ctx=context or Context(), shared=shared, budget=VerifyBudget(work_s, deep, elements),
@@ -214,14 +217,14 @@ def call_both(job: Job, out: Out, f: Callable, args: Args) -> tuple[list[tuple],
         try:
             out_e, dt = timed(job.devices, lambda k=k: seeded_call(job.fn, args.eager, job.seed + k))
             times.eager.append(dt)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - eager fn raised: the verification's error, reported
             out.result.update(status="error", matches_eager=False,
                               error={**describe(exc, job.ctx.script_path), "where": "eager fn on the example inputs"})
             break
         try:
             out_a, dt = timed(job.devices, lambda k=k: seeded_call(f, args.artifact, job.seed + k))
             times.artifact.append(dt)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - the artifact raised: a call violation, reported
             contract, v = classify_exception(exc, job.context(phase="call"))
             out.result.update(status="violation" if contract else "error", matches_eager=False,
                               call_violation=v)
@@ -371,7 +374,7 @@ def time_calls(out: Out, budget: VerifyBudget, fn: Callable, f: Callable, args: 
         out.timings["call"] = statistics.median(times_a)
         out.timings["call_eager"] = statistics.median(times_e)
         out.result["call_samples"] = len(times_a)
-    except Exception:  # noqa: BLE001 - timing is best effort
+    except Exception:  # noqa: BLE001 - timing is best effort: fn or the artifact may raise on a later call
         pass
 
 
@@ -401,6 +404,7 @@ def perturbed_trials(job: Job, out: Out, f: Callable, times: Times, location: di
                                       estimate_s=_trial_estimate(times.eager, times.artifact, job.shared),
                                       shared=job.shared, devices=job.devices)
     except Exception as exc:  # noqa: BLE001 - a checker bug must not lose the run
+        internal_errors.record("checker: the perturbed trials", exc)
         summary, pw = {"ran": False, "trials": [], "diverged": None,
                        "reason": f"checker error: {type(exc).__name__}: {exc}"}, []
     result["perturbed"] = summary
@@ -423,6 +427,7 @@ def resized_trials(job: Job, out: Out, f: Callable, times: Times, graph: dict | 
                                           estimate_s=_trial_estimate(times.eager, times.artifact, job.shared),
                                           shared=job.shared, devices=job.devices, graph=graph, location=location)
     except Exception as exc:  # noqa: BLE001 - a checker bug must not lose the run
+        internal_errors.record("checker: the resized trials", exc)
         summary, warnings = {"ran": False, "marks": [], "trials": [], "diverged": None,
                              "reason": f"checker error: {type(exc).__name__}: {exc}"}, []
     if summary is None:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable
 
+from precompile_studio.common import internal_errors
 from precompile_studio.common.devices import synchronize, timed
 from precompile_studio.common.native_log import NativeLogFilter
 from precompile_studio.verify.call_sites import CallSiteProxy, TorchWithOps, loaded_namespace
@@ -46,6 +47,7 @@ def profile_artifact(f: Callable, args: tuple, lowering: dict | None, backend: s
     with whatever was measured, never an exception."""
     out: dict = {"calls": 0, "wall_us": None, "profiled_wall_us": None, "overhead_us": None,
                  "kernels": [], "unattributed_us": None}
+    artifact_calls = False  # while the artifact runs on its own: its failure is its own, not the studio's
     try:
         sites = call_sites(lowering, backend)
         if not sites:
@@ -55,12 +57,14 @@ def profile_artifact(f: Callable, args: tuple, lowering: dict | None, backend: s
         if namespace is None:
             out["error"] = "the loaded artifact exposes no module namespace to profile"
             return out
+        artifact_calls = True
         warm = timed(devices, lambda: f(*args))[1]  # warm-up
         per = max(warm, call_s or 0.0)
         calls = max(1, min(MAX_CALLS, int(BUDGET_S / (2 * per)) if per > 0 else MAX_CALLS))
         walls = []
         for _ in range(calls):
             walls.append(timed(devices, lambda: f(*args))[1])
+        artifact_calls = False
         out["calls"] = calls
         out["wall_us"] = statistics.median(walls) * 1e6
         events = _profiled(f, args, namespace, sites, calls, tuple(devices or ()))
@@ -70,6 +74,8 @@ def profile_artifact(f: Callable, args: tuple, lowering: dict | None, backend: s
         out["kernels"] = kernels
         out["unattributed_us"] = unattributed
     except Exception as exc:  # noqa: BLE001 - a profiling failure never loses the run
+        if not artifact_calls:
+            internal_errors.record("profile: the artifact's kernels", exc)
         out["error"] = f"{type(exc).__name__}: {exc}"
     return out
 

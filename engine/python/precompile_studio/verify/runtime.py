@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from precompile_studio.common import internal_errors
 from precompile_studio.common.calls import compare_values, fresh_copy, leaves, seeded_call, summarise
 from precompile_studio.common.errors import describe
 from precompile_studio.common.state import compare_state, state_tensors
@@ -20,20 +21,20 @@ def check_runtime(fn: Callable, f: Callable, runtime_inputs: Callable[[], tuple]
     """The report's verify.runtime (with "warnings" still in it)."""
     try:
         rt = tuple(runtime_inputs())
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - the user's runtime_inputs() raised: reported
         return {"status": "error", "violation": None,
                 "error": {**describe(exc, ctx.script_path), "where": "runtime_inputs()"}}
     eager_copy = fresh_copy(rt)
     ref_copy = fresh_copy(rt)  # what the calls start from, for the float64 judge
     try:
         out_a = seeded_call(f, rt, seed)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - the artifact rejected the runtime inputs: reported
         return _rejected(exc, ctx, location)
     res: dict = {"status": "ok", "violation": None, "matches_eager": None, "max_abs_diff": None}
     changes = _flipped(traced_args, rt)
     try:
         out_e = seeded_call(fn, eager_copy, seed)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - eager fn raised on them: reported
         res["eager_error"] = describe(exc, ctx.script_path)["message"]
         _warn_flipped(res, changes, res["eager_error"], location)
         return res
@@ -56,7 +57,8 @@ def _rejected(exc: Exception, ctx: Context, location: dict | None) -> dict:
 def _flipped(traced_args: tuple, rt: tuple) -> list[dict]:
     try:
         return runtime_grad.flipped(traced_args, rt)
-    except Exception:  # noqa: BLE001 - a check, never a reason to lose the run
+    except Exception as e:  # noqa: BLE001 - a check, never a reason to lose the run
+        internal_errors.record("checker: requires_grad flipped at runtime", e)
         return []
 
 
