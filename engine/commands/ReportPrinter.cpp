@@ -114,20 +114,13 @@ void printVerification(std::ostream& out, const model::Verification& v, const nl
         }
         out << "\n";
     }
-    std::vector<std::string> skipped;
-    for (const auto& s : v.skipped)
-        skipped.push_back(TerminalText::safe(s));
-    if (v.loadNoCacheSkipped)
-        skipped.push_back("load without cache");
+    const std::vector<std::string> skipped = v.skippedChecks();
     if (skipped.empty())
         return;
     out << "    verify: skipped ";
     for (std::size_t i = 0; i < skipped.size(); ++i)
-        out << (i ? ", " : "") << skipped[i];
-    out << " ("
-        << (v.budgetHow.empty() ? std::string("run with --deep-verify for every check")
-                                : TerminalText::safe(v.budgetHow))
-        << ")\n";
+        out << (i ? ", " : "") << TerminalText::safe(skipped[i]);
+    out << " (" << TerminalText::safe(v.everyCheckHow()) << ")\n";
 }
 
 // torch._precompile's warnings (a capture's, or the run's own when it has no capture), one line

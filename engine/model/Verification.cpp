@@ -254,6 +254,19 @@ std::string_view toString(Verification::Status status)
     return "error";
 }
 
+std::vector<std::string> Verification::skippedChecks() const
+{
+    std::vector<std::string> out = skipped;
+    if (loadNoCacheSkipped)
+        out.emplace_back("load without cache");
+    return out;
+}
+
+std::string Verification::everyCheckHow() const
+{
+    return budgetHow.empty() ? std::string("run with --deep-verify for every check") : budgetHow;
+}
+
 std::string_view toString(Verification::Trial::Status status)
 {
     using S = Verification::Trial::Status;

@@ -119,6 +119,12 @@ struct Verification {
     bool loadNoCacheSkipped = false;
     std::string budgetHow;  ///< how to run every check (budget.how), "" when not said
 
+    /// What verification skipped to stay within its budget, as every reader says it (the window,
+    /// `run`, the page): the checks in order, the load without cache last. Empty: nothing skipped.
+    std::vector<std::string> skippedChecks() const;
+    /// How to run every check: budget.how, or the flag's words when the report says none.
+    std::string everyCheckHow() const;
+
     /// The verify object read; nullopt when j is not an object.
     static std::optional<Verification> fromJson(const nlohmann::json& j);
 

@@ -128,6 +128,14 @@ json sectionDiff(const compare::SectionChange& section, const std::vector<std::s
 
 }  // namespace
 
+json PageData::skippedOf(const model::Capture& capture)
+{
+    const auto checks = capture.verify ? capture.verify->skippedChecks() : std::vector<std::string>();
+    if (checks.empty())
+        return nullptr;
+    return {{"checks", checks}, {"how", capture.verify->everyCheckHow()}};
+}
+
 json PageData::tones()
 {
     json out = json::object();
@@ -157,7 +165,7 @@ json PageData::forRun(const model::Report& report, const std::string& scriptText
     for (std::size_t i = 0; i < report.captures.size(); ++i) {
         json code = i < pythonCode.size() && pythonCode[i] ? json(*pythonCode[i]) : json(nullptr);
         captures.push_back({{"python_code", std::move(code)}, {"graph", graphOf(report.captures[i])},
-            {"graph_nodes", i < nodeCounts.size() ? nodeCounts[i] : 0}});
+            {"graph_nodes", i < nodeCounts.size() ? nodeCounts[i] : 0}, {"skipped", skippedOf(report.captures[i])}});
     }
     page["captures"] = std::move(captures);
     return page;

@@ -33,6 +33,9 @@ public:
     /// {word: tone} for every outcome word a page shows (model::toneTable and the diff's
     /// "equivalent" / "differ"): the page colours by it and decides nothing by words itself.
     static nlohmann::json tones();
+    /// {checks, how}: what verification skipped within its budget and how to run every check,
+    /// in the words `run` and the window use (Verification::skippedChecks); null: nothing.
+    static nlohmann::json skippedOf(const model::Capture& capture);
 };
 
 }  // namespace ps::share

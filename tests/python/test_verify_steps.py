@@ -4,8 +4,8 @@ The end-to-end behaviour is pinned by the scripts in test_accuracy.py and test_v
 import pytest
 import torch
 
+from precompile_studio.common.outcomes import Judgement
 from precompile_studio.contract.violations import Context
-from precompile_studio.verify import accuracy
 from precompile_studio.verify.budget import VerifyBudget
 from precompile_studio.verify.pipeline import (
     LATENCY_SAMPLES,
@@ -121,8 +121,8 @@ def test_the_tolerance_summary_names_the_groups_that_were_compared():
 
 
 @pytest.mark.parametrize("verdict, status", [
-    (accuracy.VERDICTS["matches"], "ok"), (accuracy.VERDICTS["drift"], "drift"),
-    (accuracy.VERDICTS["wrong"], "mismatch"), (None, "mismatch"),
+    (Judgement.MATCHES, "ok"), (Judgement.DRIFT, "drift"), ("numerics drift", "drift"),
+    (Judgement.WRONG, "mismatch"), (None, "mismatch"),
 ])
 def test_the_status_follows_the_judges_verdict(verdict, status):
     assert status_of_verdict(verdict) == status

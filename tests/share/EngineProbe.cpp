@@ -3,8 +3,9 @@
 //
 //   engine_probe GRAPH.json OP...
 // GRAPH.json: a graph section, or an object holding one under "graph" or "capture"."graph".
-// OP: expand:PATH | collapse:PATH | expand_all | collapse_all | layout. Prints one JSON line per
-// layout: the flat array of doubles ps_layout_data() holds (see EngineEntry.cpp).
+// OP: expand:PATH | collapse:PATH | expand_all | collapse_all | layout | search:TEXT. Prints one
+// JSON line per layout (the flat array of doubles ps_layout_data() holds, see EngineEntry.cpp)
+// and per search (the indices of the nodes found).
 //
 //   engine_probe --page-graph CAPTURE.json
 // Prints PageGraph::toJson of the capture (an object holding it under "capture", or a bare
@@ -30,6 +31,7 @@ int ps_layout();
 const double* ps_layout_data();
 int ps_layout_size();
 const char* ps_text();
+int ps_search(const char* text, int length);
 int ps_text_size();
 }
 
@@ -88,7 +90,11 @@ int main(int argc, char** argv)
             ps_expand_all();
         else if (op == "collapse_all")
             ps_collapse_all();
-        else if (op == "layout") {
+        else if (op.rfind("search:", 0) == 0) {
+            const std::string query = op.substr(7);
+            ps_search(query.data(), static_cast<int>(query.size()));
+            std::cout << std::string(ps_text(), static_cast<std::size_t>(ps_text_size())) << "\n";
+        } else if (op == "layout") {
             ps_layout();
             const double* data = ps_layout_data();
             std::cout << nlohmann::json(std::vector<double>(data, data + ps_layout_size())).dump() << "\n";

@@ -168,8 +168,15 @@ def test_resnet18_panel_interactive(browser, tmp_path):
 
     # Search: typed, the matches are counted and marked; Enter goes to one, revealing it.
     page.type("#g input.ps-graph-search", "convolution")
-    want_matches = sum(1 for n in graph["graph"]["node_list"] if "convolution" in n["name"] + n.get("target", ""))
+    # the page's search is the engine's (graph::GraphSearch in engine.wasm): what the native engine
+    # finds in the same graph, the window's search
+    given = tmp_path / "page_graph.json"
+    given.write_text(json.dumps(graph))
+    found = json.loads(probe(str(given), "search:convolution")[0])
+    want_matches = len(found)
     assert want_matches > 1
+    nodes = graph["graph"]["node_list"]
+    assert all("convolution" in nodes[i]["name"] + nodes[i].get("target", "") for i in found)
     assert page.eval("document.querySelector('#g .ps-graph-count').textContent") == f"{want_matches} matches"
     page.key("#g input.ps-graph-search", "Enter")
     first = page.eval("document.querySelector('#g .ps-graph-details h4').textContent")

@@ -142,11 +142,9 @@ QString accuracyHtml(const Verification& v)
         }
     }
     QStringList skipped;
-    for (const auto& item : v.skipped)
+    for (const auto& item : v.skippedChecks())
         skipped << q(item).toHtmlEscaped();
-    if (v.loadNoCacheSkipped)
-        skipped << QObject::tr("load without cache");
-    if (!skipped.isEmpty())
+    if (!skipped.isEmpty())  // the window's own way to every check: its menu, then the flag
         html += QObject::tr("<br><b>skipped</b> to stay within the verification budget: %1 (Run &gt; Deep "
                             "Verification, or --deep-verify, for every check)")
                     .arg(skipped.join(", "));

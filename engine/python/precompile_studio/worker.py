@@ -18,6 +18,7 @@ from precompile_studio.capture.runner import PrecompileRecorder, run_capture, ve
 from precompile_studio.common import internal_errors
 from precompile_studio.common.devices import cuda_devices
 from precompile_studio.common.errors import ContractError, describe, one_line
+from precompile_studio.common.outcomes import Status, VerifyStatus
 from precompile_studio.contract.script_warnings import ScriptWarnings
 from precompile_studio.script.loader import execute, read_source
 from precompile_studio.script.names import read_contract
@@ -84,7 +85,7 @@ class _Run:
         self.report: dict = {
             "schema": 1,
             "script": self.script,
-            "status": "ok",
+            "status": Status.OK,
             "message": "",
             "captures": [],
         }
@@ -97,7 +98,7 @@ class _Run:
 
     def fail(self, exc: BaseException) -> None:
         desc = describe(exc, self.script)
-        self.report["status"] = "error"
+        self.report["status"] = Status.ERROR
         self.report["message"] = one_line(desc)
         self.report["error"] = desc
 
@@ -127,7 +128,7 @@ class _Run:
             internal_errors.record("worker: classifying the script's exception", e)
             return
         if contract:
-            self.report["status"] = "violation"
+            self.report["status"] = Status.VIOLATION
             self.report["message"] = one_line(v)
             self.report["violation"] = v
             self.report["error"] = v
@@ -208,14 +209,14 @@ class _Run:
             runtime_inputs = self._recorded_runtime_inputs(records)
         for i, rec in enumerate(records):
             rec.timings = {"script": script_time, **rec.timings}
-            if rec.status == "ok" and rec.python_code is not None:
+            if rec.status == Status.OK and rec.python_code is not None:
                 if self.verify:
                     self.stage("verify", capture=rec.name)
                     verify_record(rec, runtime_inputs=runtime_inputs,
                                   runtime_location=self._runtime_location(), deep=self.deep_verify,
                                   profile=self.profile)
                 else:
-                    rec.verify = {"ran": False, "status": "skipped",
+                    rec.verify = {"ran": False, "status": VerifyStatus.SKIPPED,
                                   "reason": "verification was turned off (--no-verify, or the Verify box unchecked)"}
                     if self.profile:
                         rec.profile = {"calls": 0, "kernels": [], "error": (

@@ -51,6 +51,15 @@
       expandAll: () => x.ps_expand_all(),
       collapseAll: () => x.ps_collapse_all(),
       reveal: (node) => x.ps_reveal(node) === 1,
+      // The nodes a query finds: graph::GraphSearch, the window's search, in graph order.
+      search(query) {
+        const bytes = new TextEncoder().encode(String(query));
+        const p = x.ps_alloc(bytes.length);
+        new Uint8Array(x.memory.buffer, p, bytes.length).set(bytes);
+        const n = x.ps_search(p, bytes.length);
+        x.ps_free(p);
+        return n < 0 ? [] : JSON.parse(text());
+      },
       expanded: (m) => x.ps_expanded(m) === 1,
       layout() {
         x.ps_layout();

@@ -363,13 +363,7 @@
         if (search.value !== String(text || '')) search.value = String(text || '');
         matches = [];
         matchModules = new Set();
-        if (q) {
-          tree.names.forEach((name, i) => {
-            const n = nodeJson[i];
-            const hay = (name + ' ' + (n.target || '') + ' ' + (n.module ? n.module.path : '')).toLowerCase();
-            if (hay.includes(q)) matches.push(i);
-          });
-        }
+        if (q) matches = engine.search(q);  // the engine's search (graph::GraphSearch), as the window's
         matchSet = new Set(matches);
         for (const i of matches) for (let m = tree.moduleOf[i]; m > 0; m = modules[m].parent) matchModules.add(m);
         matchAt = -1;

@@ -58,7 +58,8 @@
       } }, name);
   }
 
-  function verification(v, pageGraph, captureIndex) {
+  function verification(v, extra, captureIndex) {
+    const pageGraph = extra.graph;
     if (!isObject(v)) return null;
     const out = el('div', { class: 'ps-verify' });
     if (!v.ran) {
@@ -109,11 +110,10 @@
         table(['trial', 'sizes', 'result', 'note'],
           resized.map((t) => [str(t.kind), str(t.sizes), badge(str(t.status)), str(t.note || t.reason)]))));
     }
-    const skipped = isObject(v.budget) && Array.isArray(v.budget.skipped) ? v.budget.skipped.slice() : [];
-    if (isObject(v.load_no_cache) && v.load_no_cache.ran === false) skipped.push('load without cache');
+    // What was skipped and how to run every check: the engine's words (Verification::skippedChecks).
+    const skipped = isObject(extra.skipped) && Array.isArray(extra.skipped.checks) ? extra.skipped.checks.map(str) : [];
     if (skipped.length) {
-      out.append(el('p', { class: 'ps-note', text: 'Skipped: ' + skipped.join(', ') + ' (' +
-        (isObject(v.budget) && v.budget.how ? v.budget.how : 'run with --deep-verify for every check') + ')' }));
+      out.append(el('p', { class: 'ps-note', text: 'Skipped: ' + skipped.join(', ') + ' (' + str(extra.skipped.how) + ')' }));
     }
     const nodes = acc && Array.isArray(acc.nodes) ? acc.nodes.filter(isObject) : [];
     if (nodes.length) {
@@ -249,7 +249,7 @@
     const add = (title, cls, node) => {
       if (node) parts.push(el('div', { class: 'ps-part ' + cls }, el('h3', { text: title }), node));
     };
-    add('Verification and accuracy', 'ps-part-verify', verification(c.verify, extra.graph, index));
+    add('Verification and accuracy', 'ps-part-verify', verification(c.verify, extra, index));
     add('Graph', 'ps-part-graph', graphPanel(extra.graph, null, extra.graph_nodes, pending));
     add('python_code', 'ps-part-python', pythonCode(c, extra.python_code));
     add('Cache contents', 'ps-part-cache', cacheContents(c));

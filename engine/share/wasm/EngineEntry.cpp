@@ -20,6 +20,7 @@
 
 #include "graph/CollapseState.h"
 #include "graph/GraphModel.h"
+#include "graph/GraphSearch.h"
 #include "graph/LayeredLayout.h"
 #include "graph/ModuleTree.h"
 #include "graph/VisibleGraph.h"
@@ -196,6 +197,19 @@ PS_EXPORT(ps_layout_data) const double* ps_layout_data()
 PS_EXPORT(ps_layout_size) int ps_layout_size()
 {
     return static_cast<int>(engine().layout.size());
+}
+
+/// The nodes a search finds, by graph::GraphSearch (any field: name, op, module, shape), as the
+/// window's search finds them: their count, and ps_text() the JSON array of their indices in
+/// graph order. -1 before a graph is open.
+PS_EXPORT(ps_search) int ps_search(const char* text, int length)
+{
+    auto& e = engine();
+    if (!e.graph)
+        return -1;
+    const auto found = GraphSearch::find(*e.graph, std::string(text, static_cast<std::size_t>(std::max(length, 0))));
+    e.text = nlohmann::json(found).dump();
+    return static_cast<int>(found.size());
 }
 
 PS_EXPORT(ps_text) const char* ps_text()

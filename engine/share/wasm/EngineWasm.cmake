@@ -14,6 +14,7 @@ set(PS_ENGINE_WASM_SOURCES
     ${PROJECT_SOURCE_DIR}/engine/graph/CrossingReduction.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/FrameOwner.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/GraphModel.cpp
+    ${PROJECT_SOURCE_DIR}/engine/graph/GraphSearch.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/LayerAssignment.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/LayeredLayout.cpp
     ${PROJECT_SOURCE_DIR}/engine/graph/LayoutPlan.cpp

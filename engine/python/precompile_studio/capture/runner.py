@@ -25,6 +25,7 @@ from precompile_studio.common import internal_errors
 from precompile_studio.common.calls import fresh_copy
 from precompile_studio.common.devices import tensor_devices
 from precompile_studio.common.inputs import nested_input_error
+from precompile_studio.common.outcomes import Status, VerifyStatus
 from precompile_studio.contract.checker import CheckSession
 from precompile_studio.contract.classify import classify
 from precompile_studio.contract.violations import Context
@@ -39,7 +40,7 @@ class CaptureRecord:
     name: str
     backend: str
     tracer: str
-    status: str = "ok"
+    status: Status = Status.OK
     violation: dict | None = None
     python_code: str | None = None
     cache: bytes | None = None
@@ -262,7 +263,7 @@ def verify_record(
     if rec.python_code is None or rec.cache is None:
         return
     if rec.fn is None or rec.snapshot is None:
-        rec.verify = {"ran": False, "status": "skipped",
+        rec.verify = {"ran": False, "status": VerifyStatus.SKIPPED,
                       "reason": rec.snapshot_error or "the example inputs were not kept"}
         return
     t0 = time.perf_counter()
@@ -293,7 +294,7 @@ def verify_record(
         from precompile_studio.common.errors import describe
 
         internal_errors.record("verify: the verification", e)
-        result, timings, warnings = {"ran": True, "status": "error", "matches_eager": None,
+        result, timings, warnings = {"ran": True, "status": VerifyStatus.ERROR, "matches_eager": None,
                                      "error": describe(e, ctx.script_path)}, {}, []
     rec.verify = result
     rec.timings.update(timings)

@@ -9,6 +9,7 @@ Everything else that escapes the capture (an exception raised inside fn, a bug) 
 """
 from __future__ import annotations
 
+from precompile_studio.common.outcomes import Status
 from precompile_studio.contract.violations import Context, classify_exception
 
 
@@ -18,4 +19,4 @@ def classify(exc: BaseException, script_path: str | None, context: Context | Non
     if ctx.script_path is None:
         ctx.script_path = script_path
     contract, violation = classify_exception(exc, ctx)
-    return ("violation" if contract else "error"), violation
+    return (Status.VIOLATION if contract else Status.ERROR), violation

@@ -30,12 +30,12 @@ from typing import Any
 
 from precompile_studio.common.calls import fresh_copy, leaves, rng_fork, seeded_call
 from precompile_studio.common.compare import rms, tolerance
+from precompile_studio.common.outcomes import Judgement
 from precompile_studio.common.state import state_tensors
 
 MULTIPLIER = 2.0     # same(): 2.0; 3.0 for 16-bit floats and tensors of fewer than 1000 elements
 SMALL = 1000
 WRONG = 0.1          # an error of a tenth of the tensor's RMS is not rounding
-VERDICTS = {"matches": "matches", "drift": "numerics drift", "wrong": "wrong"}
 FIX_DRIFT = ("Nothing here breaks the precompile contract: the backend's arithmetic differs from "
              "eager's (fused, reordered or lower-precision kernels), and torch.compile with the same "
              "backend differs the same way. If these figures matter, use the eager backend for this "
@@ -263,7 +263,7 @@ def summarise(tensors: list[dict], totals: dict[str, int]) -> dict:
         out["ratio"] = _num(out["artifact_error"] / out["eager_error"])
     if "wrong" in verdicts:
         worst = _worst(tensors, "wrong")
-        out.update(verdict=VERDICTS["wrong"], worst=[t["name"] for t in worst],
+        out.update(verdict=Judgement.WRONG, worst=[t["name"] for t in worst],
                    message=(f"wrong: {_counts(tensors, 'wrong', totals)} differ from eager beyond any rounding "
                             "(relative RMS error against a float64 run: " + "; ".join(_describe(t) for t in worst)
                             + ")"))
@@ -273,14 +273,14 @@ def summarise(tensors: list[dict], totals: dict[str, int]) -> dict:
                    message="no verdict: " + "; ".join(f"{t['name']}: {t.get('note')}" for t in undecided[:3]))
     elif "drift" in verdicts:
         worst = _worst(tensors, "drift")
-        out.update(verdict=VERDICTS["drift"], worst=[t["name"] for t in worst],
+        out.update(verdict=Judgement.DRIFT, worst=[t["name"] for t in worst],
                    message=(f"numerics drift in {_counts(tensors, 'drift', totals)}: against a float64 run the "
                             f"artifact is off by {sci(out['artifact_error'])} where eager is off by "
                             f"{sci(out['eager_error'])} (median relative RMS error); worst: "
                             + "; ".join(_describe(t) for t in worst)))
     else:
         m = max((t.get("multiplier") or MULTIPLIER for t in tensors), default=MULTIPLIER)
-        out.update(verdict=VERDICTS["matches"],
+        out.update(verdict=Judgement.MATCHES,
                    message=(f"matches: the {len(tensors)} value(s) outside tolerance are within {m:g}x "
                             "eager's own error against a float64 run (rounding)"))
     return out
@@ -317,7 +317,7 @@ def judge(result: dict, eager: dict, artifact: dict, reference: dict) -> dict:
 
 def tolerance_verdict() -> dict:
     """The accuracy section when every compared value was within the tight tolerance."""
-    return {"verdict": VERDICTS["matches"], "reference": "tolerance", "judged": 0, "drift": 0, "wrong": 0,
+    return {"verdict": Judgement.MATCHES, "reference": "tolerance", "judged": 0, "drift": 0, "wrong": 0,
             "eager_error": None, "artifact_error": None, "ratio": None, "worst": [], "tensors": [],
             "message": "matches: every compared value is within the dtype's tolerance of eager's"}
 

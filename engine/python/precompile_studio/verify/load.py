@@ -10,6 +10,7 @@ import io
 import time
 
 from precompile_studio.api.choose import current
+from precompile_studio.common.outcomes import Status
 from precompile_studio.contract.precompile_log import captured, message_of
 from precompile_studio.contract.violations import Context, classify_exception, classify_warning
 
@@ -60,7 +61,7 @@ def load_artifact(python_code: str, cache: bytes, ctx: Context | None = None, fr
             f = None
             ctx.phase = "load"
             _contract, err = classify_exception(exc, ctx)
-            err["status"] = "violation" if _contract else "error"
+            err["status"] = Status.VIOLATION if _contract else Status.ERROR
         dt = time.perf_counter() - t0
     warnings.extend(classify_warning(message_of(r)) for r in records)
     return f, dt, err, warnings

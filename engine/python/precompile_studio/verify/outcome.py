@@ -28,10 +28,8 @@ message names the first capture with that status and its cause, in one line.
 """
 from __future__ import annotations
 
-from precompile_studio.verify.accuracy import VERDICTS
+from precompile_studio.common.outcomes import Judgement, RuntimeStatus, Status, TrialStatus, VerifyStatus
 from precompile_studio.verify.resized import finding
-
-SEVERITY = {"ok": 0, "mismatch": 1, "violation": 2, "error": 3}
 
 # The noun each kind of compared value is counted in, in the order verify lists them.
 _NOUNS = (("outputs", "output", "outputs"), ("grads", "gradient", "gradients"),
@@ -40,13 +38,13 @@ _NOUNS = (("outputs", "output", "outputs"), ("grads", "gradient", "gradients"),
 
 # Words a run message puts before the cause, per place.
 _LEADS = {
-    ("load", "violation"): "load rejected",
-    ("load", "error"): "load failed",
-    ("call", "violation"): "call on the example inputs rejected",
-    ("call", "error"): "call on the example inputs failed",
-    ("verify", "error"): "verification failed",
-    ("runtime", "violation"): "runtime call rejected",
-    ("runtime", "error"): "runtime call failed",
+    ("load", Status.VIOLATION): "load rejected",
+    ("load", Status.ERROR): "load failed",
+    ("call", Status.VIOLATION): "call on the example inputs rejected",
+    ("call", Status.ERROR): "call on the example inputs failed",
+    ("verify", Status.ERROR): "verification failed",
+    ("runtime", Status.VIOLATION): "runtime call rejected",
+    ("runtime", Status.ERROR): "runtime call failed",
 }
 
 
@@ -108,7 +106,7 @@ def _judged(verify: dict) -> str:
     """A mismatch in words: the accuracy judge's when it found the artifact wrong."""
     acc = verify.get("accuracy") or {}
     text = _first_line(acc.get("message"))
-    if acc.get("verdict") == "wrong" and text:
+    if acc.get("verdict") == Judgement.WRONG and text:
         return text
     if text.startswith("no verdict"):
         return f"{_differs(verify)}; {text}"
@@ -119,7 +117,7 @@ def drift_message(captures: list[dict]) -> str | None:
     """'NAME: numerics drift in ...' for the first capture whose verification drifted."""
     for c in captures:
         v = c.get("verify") or {}
-        if c.get("status") == "ok" and v.get("status") == "drift":
+        if c.get("status") == Status.OK and v.get("status") == VerifyStatus.DRIFT:
             text = _first_line((v.get("accuracy") or {}).get("message")) or "numerics drift"
             return f"{c.get('name')}: {text}"
     return None
@@ -133,7 +131,7 @@ def _mismatch(where: str, message: str) -> dict:
 def _perturbed_mismatch(perturbed: dict) -> dict:
     """A perturbed trial that diverged is measured evidence of a wrong result (the artifact is
     specialised to the example's values): a mismatch, naming the trial and what it measured."""
-    trial = next((t for t in perturbed.get("trials") or [] if t.get("status") == "diverged"), {})
+    trial = next((t for t in perturbed.get("trials") or [] if t.get("status") == TrialStatus.DIVERGED), {})
     note = _first_line(trial.get("note")) or "the artifact and eager fn disagree"
     return {"where": "verify", "invariant": 3, "rule": "perturbed-divergence", "kind": None,
             "message": f"on inputs with other values ({trial.get('inputs') or 'a perturbed trial'}), {note}",
@@ -143,8 +141,9 @@ def _perturbed_mismatch(perturbed: dict) -> dict:
 def _resized_mismatch(resized: dict) -> dict:
     """A marked dim at another size measured wrong, or independently marked dims whose unequal
     sizes the artifact accepted where eager fn refuses: a mismatch saying the trial's finding."""
-    trial = next((t for t in resized.get("trials") or [] if t.get("status") in ("accepted", "diverged")), {})
-    f = finding({"status": "diverged", **trial}, None)
+    found = (TrialStatus.ACCEPTED, TrialStatus.DIVERGED)
+    trial = next((t for t in resized.get("trials") or [] if t.get("status") in found), {})
+    f = finding({"status": TrialStatus.DIVERGED, **trial}, None)
     return {"where": "verify", "invariant": 3, "rule": f["rule"], "kind": None,
             "message": _first_line(f["message"]), "location": f["location"]}
 
@@ -156,15 +155,16 @@ def _runtime_differs(rt: dict) -> str:
     return "on runtime_inputs, " + _differs({"values": entries}, (("values", "value", "values"),))
 
 
-def _causes(status: str, violation: dict | None, verify: dict | None) -> list[tuple[str, dict]]:
+def _causes(status: str, violation: dict | None, verify: dict | None) -> list[tuple[Status, dict]]:
     """Every (status, outcome) of one capture, in the order they happened."""
-    if status in ("violation", "error"):
-        return [(status, _from_violation("capture", violation))]
-    out: list[tuple[str, dict]] = []
+    if status in (Status.VIOLATION, Status.ERROR):
+        return [(Status(status), _from_violation("capture", violation))]
+    out: list[tuple[Status, dict]] = []
     if not verify:
         return out
     vs = verify.get("status")
-    if vs in ("violation", "error"):
+    if vs in (VerifyStatus.VIOLATION, VerifyStatus.ERROR):
+        vs = Status(vs)
         if verify.get("load_violation"):
             out.append((vs, _from_violation("load", verify["load_violation"])))
         elif verify.get("call_violation"):
@@ -177,39 +177,39 @@ def _causes(status: str, violation: dict | None, verify: dict | None) -> list[tu
             if err.get("where"):
                 o["message"] = f"{err['where']} raised {err.get('kind')}: {o['message']}"
             out.append((vs, o))
-    elif vs == "mismatch":
-        out.append(("mismatch", _mismatch("verify", _judged(verify))))
+    elif vs == VerifyStatus.MISMATCH:
+        out.append((Status.MISMATCH, _mismatch("verify", _judged(verify))))
     elif (verify.get("perturbed") or {}).get("diverged") is True:
-        out.append(("mismatch", _perturbed_mismatch(verify["perturbed"])))
+        out.append((Status.MISMATCH, _perturbed_mismatch(verify["perturbed"])))
     elif (verify.get("resized") or {}).get("diverged") is True:
-        out.append(("mismatch", _resized_mismatch(verify["resized"])))
+        out.append((Status.MISMATCH, _resized_mismatch(verify["resized"])))
     rt = verify.get("runtime")
     if isinstance(rt, dict):
         rs = rt.get("status")
-        if rs == "violation":
-            out.append(("violation", _from_violation("runtime", rt.get("violation"))))
-        elif rs == "error":
+        if rs == RuntimeStatus.VIOLATION:
+            out.append((Status.VIOLATION, _from_violation("runtime", rt.get("violation"))))
+        elif rs == RuntimeStatus.ERROR:
             if rt.get("violation"):
-                out.append(("error", _from_violation("runtime", rt["violation"])))
+                out.append((Status.ERROR, _from_violation("runtime", rt["violation"])))
             else:
                 err = rt.get("error") or {}
                 o = _from_violation("runtime", err, "runtime-inputs-error")
                 o["rule"] = "runtime-inputs-error"
                 o["message"] = f"{err.get('where') or 'runtime_inputs()'} raised {err.get('kind')}: {o['message']}"
-                out.append(("error", o))
+                out.append((Status.ERROR, o))
         elif rt.get("matches_eager") is False and (rt.get("accuracy") or {}).get("verdict") not in (
-                VERDICTS["matches"], VERDICTS["drift"]):
-            out.append(("mismatch", _mismatch("runtime", _runtime_differs(rt))))
+                Judgement.MATCHES, Judgement.DRIFT):
+            out.append((Status.MISMATCH, _mismatch("runtime", _runtime_differs(rt))))
     return out
 
 
-def capture_outcome(status: str, violation: dict | None, verify: dict | None) -> tuple[str, dict | None]:
+def capture_outcome(status: str, violation: dict | None, verify: dict | None) -> tuple[Status, dict | None]:
     """(final status, outcome) of a capture from its capture-time status and its verify."""
     causes = _causes(status, violation, verify)
     if not causes:
-        return "ok", None
-    worst = max(SEVERITY[s] for s, _ in causes)
-    return next((s, o) for s, o in causes if SEVERITY[s] == worst)
+        return Status.OK, None
+    worst = max(s.severity for s, _ in causes)
+    return next((s, o) for s, o in causes if s.severity == worst)
 
 
 def _cause_name(outcome: dict) -> str:
@@ -227,7 +227,7 @@ def capture_message(capture: dict, one_line_of_violation) -> str:
     where = o.get("where")
     if where == "capture" or not o:
         return one_line_of_violation(capture.get("violation") or {})
-    if capture["status"] == "mismatch":
+    if capture["status"] == Status.MISMATCH:
         return o.get("message") or "differs from eager"
     lead = _LEADS.get((where, capture["status"]), capture["status"])
     if o.get("rule") in ("eager-error", "verify-error", "runtime-inputs-error"):
@@ -240,13 +240,13 @@ def capture_message(capture: dict, one_line_of_violation) -> str:
     return ": ".join(p for p in (lead, name, text) if p)
 
 
-def run_status(captures: list[dict]) -> tuple[str, dict | None]:
-    """(the worst capture status, the first capture with it, or None when all are ok)."""
+def run_status(captures: list[dict]) -> tuple[Status, dict | None]:
+    """(the worst capture status, the first capture with it, or None when all are ok). A word that
+    names no status counts as an error."""
     if not captures:
-        return "ok", None
-    worst = max(SEVERITY.get(c.get("status"), SEVERITY["error"]) for c in captures)
-    status = next(s for s, n in SEVERITY.items() if n == worst)
-    if status == "ok":
-        return "ok", None
-    first = next(c for c in captures if SEVERITY.get(c.get("status"), SEVERITY["error"]) == worst)
+        return Status.OK, None
+    status = max((Status.of(c.get("status")) for c in captures), key=lambda s: s.severity)
+    if status is Status.OK:
+        return Status.OK, None
+    first = next(c for c in captures if Status.of(c.get("status")) is status)
     return status, first

@@ -30,6 +30,7 @@ from typing import Any
 
 from precompile_studio.common import internal_errors
 from precompile_studio.common.calls import compare_values, fresh_copy, leaves, rng_fork, seeded_call, summarise
+from precompile_studio.common.outcomes import Judgement, TrialStatus
 from precompile_studio.common.state import compare_state, state_tensors
 from precompile_studio.verify import accuracy
 from precompile_studio.verify.budget import SKIPPED, budgeted, over_budget
@@ -159,7 +160,7 @@ def perturbed_check(
                                    lambda i=i, kind=kind, desc=desc: _trial(fn, artifact, snapshot, names, seed, i,
                                                                             kind, desc, context, shared, summary))
         if out is SKIPPED:
-            summary["trials"].append({"kind": kind, "inputs": desc, "status": "skipped",
+            summary["trials"].append({"kind": kind, "inputs": desc, "status": TrialStatus.SKIPPED,
                                       "reason": over_budget(estimate_s)})
             continue
         trial, bad = out
@@ -170,7 +171,7 @@ def perturbed_check(
     if not summary["ran"] and "reason" not in summary and summary["trials"]:
         summary["reason"] = "over the verification budget"
     summary["diverged"] = (first_bad is not None) if summary["ran"] else None
-    if any(t.get("status") == "drift" for t in summary["trials"]):
+    if any(t.get("status") == TrialStatus.DRIFT for t in summary["trials"]):
         summary["drifted"] = True
     if first_bad is None:
         return summary, []
@@ -198,7 +199,7 @@ def _trial(fn, artifact, snapshot, names, seed, i, kind, desc, context, shared, 
     # everything it casts)
     remake = lambda: perturb(snapshot, kind, _generator(seed), copy_models=False)[0]  # noqa: E731
     judged_trial(fn, artifact, args, remake, names, seed + 17 + i, context, shared, trial)
-    return trial, ((desc, trial["note"]) if trial["status"] == "diverged" else None)
+    return trial, ((desc, trial["note"]) if trial["status"] == TrialStatus.DIVERGED else None)
 
 
 def judged_trial(fn, artifact, args: tuple[tuple, tuple], remake: Callable[[], tuple], names, call_seed: int,
@@ -251,7 +252,7 @@ def trial_calls(fn, artifact, eager_args, art_args, call_seed: int, context, tri
         try:
             out_e = seeded_call(fn, eager_args, call_seed)
         except Exception as e:  # noqa: BLE001 - eager refuses these values: no verdict
-            trial.update(status="skipped", reason=f"eager fn raised {type(e).__name__}: {str(e)[:200]}")
+            trial.update(status=TrialStatus.SKIPPED, reason=f"eager fn raised {type(e).__name__}: {str(e)[:200]}")
             return None
         try:
             out_a = seeded_call(artifact, art_args, call_seed)
@@ -261,7 +262,7 @@ def trial_calls(fn, artifact, eager_args, art_args, call_seed: int, context, tri
             ctx = Context(**{**(context.__dict__ if context is not None else {})})
             ctx.phase = "call"
             _c, v = classify_exception(e, ctx)
-            trial.update(status="diverged", where="call",
+            trial.update(status=TrialStatus.DIVERGED, where="call",
                          note=f"the artifact raised {v.get('kind')}: {str(v.get('message'))[:300]}")
             return None
     return out_e, out_a
@@ -276,7 +277,7 @@ def compare_trial(trial: dict, outs: tuple, eager_args, art_args, names, shared:
     la, sa = leaves(out_a)
     if se != sa or len(le) != len(la):
         note = f"the artifact's outputs have another structure than eager fn's: eager {se} vs artifact {sa}"
-        trial.update(status="diverged", note=note)
+        trial.update(status=TrialStatus.DIVERGED, note=note)
         return None
     outputs = [{"name": f"out[{k}]", "result": compare_values(x, y)} for k, (x, y) in enumerate(zip(le, la))]
     st = (compare_state(eager_args, art_args, names, compare_values, parameters=False) if not shared
@@ -285,7 +286,7 @@ def compare_trial(trial: dict, outs: tuple, eager_args, art_args, names, shared:
     ok, mad, _mrd = summarise(entries)
     trial["max_abs_diff"] = mad
     if ok:
-        trial["status"] = "ok"
+        trial["status"] = TrialStatus.OK
         return None
     return outputs, st, entries, le, la
 
@@ -296,22 +297,23 @@ def _follow_judge(trial: dict, acc: dict, entries: list[dict]) -> None:
     trial["accuracy"] = {k: acc.get(k) for k in ("verdict", "reference", "message", "eager_error",
                                                   "artifact_error", "ratio", "worst")}
     verdict = acc.get("verdict")
-    if verdict == accuracy.VERDICTS["matches"]:
-        trial.update(status="ok", note="outside the tight tolerance, within eager's own rounding against float64")
-    elif verdict == accuracy.VERDICTS["drift"]:
-        trial.update(status="drift", note=acc.get("message") or "numerics drift")
-    elif verdict == accuracy.VERDICTS["wrong"]:
-        trial.update(status="diverged", note=evidence(acc))
+    if verdict == Judgement.MATCHES:
+        trial.update(status=TrialStatus.OK,
+                     note="outside the tight tolerance, within eager's own rounding against float64")
+    elif verdict == Judgement.DRIFT:
+        trial.update(status=TrialStatus.DRIFT, note=acc.get("message") or "numerics drift")
+    elif verdict == Judgement.WRONG:
+        trial.update(status=TrialStatus.DIVERGED, note=evidence(acc))
     else:
         # No float64 verdict (eager fn cannot run in float64): only a difference no rounding makes.
         worst = max(entries, key=lambda e: _relative(e["result"]))
         rel = _relative(worst["result"])
         if rel >= accuracy.WRONG:
-            trial.update(status="diverged", note=(
+            trial.update(status=TrialStatus.DIVERGED, note=(
                 f"the artifact and eager fn disagree on {worst['name']} by a relative RMS difference of "
                 f"{accuracy.sci(rel)} (no float64 verdict: {acc.get('message', '')[:200]})"))
         else:
-            trial.update(status="ok", note=(
+            trial.update(status=TrialStatus.OK, note=(
                 f"outside the tight tolerance by a relative RMS difference of {accuracy.sci(rel)}, "
                 "under a tenth of the value: rounding (no float64 verdict)"))
 

@@ -47,6 +47,7 @@ from precompile_studio.common import internal_errors
 from precompile_studio.common.calls import compare_values, fresh_copy, leaves, rng_fork, seeded_call, summarise
 from precompile_studio.common.devices import tensor_devices, timed
 from precompile_studio.common.errors import describe
+from precompile_studio.common.outcomes import Judgement, Status, VerifyStatus
 from precompile_studio.common.state import Versions, compare_state, state_tensors
 from precompile_studio.contract.violations import Context, classify_exception
 from precompile_studio.verify import accuracy
@@ -91,7 +92,7 @@ class Out:
     @property
     def failed(self) -> bool:
         """A load or a call failed: the result says why, and no later step runs."""
-        return self.result["status"] in ("violation", "error")
+        return self.result["status"] in (VerifyStatus.VIOLATION, VerifyStatus.ERROR)
 
     def parts(self) -> tuple[dict, dict, list[dict]]:
         return self.result, self.timings, self.warnings
@@ -137,7 +138,7 @@ def new_result(seed: int, shared: bool) -> dict:
     """The verify dict before any step: the fields every verification has, in the report's order."""
     return {
         "ran": True,
-        "status": "ok",
+        "status": VerifyStatus.OK,
         "matches_eager": None,
         "max_abs_diff": None,
         "max_rel_diff": None,
@@ -175,7 +176,8 @@ def load_step(job: Job, out: Out, python_code: str, cache: bytes):
     out.result["load_log"].extend(w)
     out.warnings.extend(x for x in w if x["rule"] != "untrusted-python-code")
     if err is not None:
-        out.result.update(status="violation" if err.get("status") == "violation" else "error",
+        contract = err.get("status") == Status.VIOLATION
+        out.result.update(status=VerifyStatus.VIOLATION if contract else VerifyStatus.ERROR,
                           load_violation=err, matches_eager=False)
     return f
 
@@ -218,7 +220,7 @@ def call_both(job: Job, out: Out, f: Callable, args: Args) -> tuple[list[tuple],
             out_e, dt = timed(job.devices, lambda k=k: seeded_call(job.fn, args.eager, job.seed + k))
             times.eager.append(dt)
         except Exception as exc:  # noqa: BLE001 - eager fn raised: the verification's error, reported
-            out.result.update(status="error", matches_eager=False,
+            out.result.update(status=VerifyStatus.ERROR, matches_eager=False,
                               error={**describe(exc, job.ctx.script_path), "where": "eager fn on the example inputs"})
             break
         try:
@@ -226,7 +228,7 @@ def call_both(job: Job, out: Out, f: Callable, args: Args) -> tuple[list[tuple],
             times.artifact.append(dt)
         except Exception as exc:  # noqa: BLE001 - the artifact raised: a call violation, reported
             contract, v = classify_exception(exc, job.context(phase="call"))
-            out.result.update(status="violation" if contract else "error", matches_eager=False,
+            out.result.update(status=VerifyStatus.VIOLATION if contract else VerifyStatus.ERROR, matches_eager=False,
                               call_violation=v)
             break
         outputs.append((out_e, out_a))
@@ -324,20 +326,20 @@ def _follow_verdict(result: dict, acc: dict) -> None:
     def matches(key: str, entries: list[dict]) -> bool:
         return all((e.get("result") or {}).get("ok") or (key, e.get("name")) in rounding for e in entries)
 
-    result["matches_eager"] = acc.get("verdict") == accuracy.VERDICTS["matches"]
+    result["matches_eager"] = acc.get("verdict") == Judgement.MATCHES
     for key, flag in (("grads", "grads_match"), ("buffers", "buffers_match"), ("inputs", "inputs_match")):
         if result.get(key):
             result[flag] = matches(key, result[key])
 
 
-def status_of_verdict(verdict: str | None) -> str:
-    """The verify status a verdict of the judge gives: rounding is "ok", drift "drift", wrong and
-    no verdict "mismatch"."""
-    if verdict == accuracy.VERDICTS["matches"]:
-        return "ok"
-    if verdict == accuracy.VERDICTS["drift"]:
-        return "drift"
-    return "mismatch"
+def status_of_verdict(verdict: str | None) -> VerifyStatus:
+    """The verify status a verdict of the judge gives: rounding is ok, drift drift, wrong and no
+    verdict a mismatch."""
+    if verdict == Judgement.MATCHES:
+        return VerifyStatus.OK
+    if verdict == Judgement.DRIFT:
+        return VerifyStatus.DRIFT
+    return VerifyStatus.MISMATCH
 
 
 def judge_accuracy(job: Job, out: Out, within: bool, leaves_e: list, leaves_a: list, args: Args) -> None:
@@ -353,7 +355,7 @@ def judge_accuracy(job: Job, out: Out, within: bool, leaves_e: list, leaves_a: l
     result["accuracy"] = acc
     _follow_verdict(result, acc)
     result["status"] = status_of_verdict(acc["verdict"])
-    if result["status"] == "drift":
+    if result["status"] == VerifyStatus.DRIFT:
         out.warnings.append(accuracy.drift_warning(acc))
 
 
@@ -389,11 +391,11 @@ def perturbed_trials(job: Job, out: Out, f: Callable, times: Times, location: di
     """The contract checker's perturbed inputs (timed: "perturbed"), only worth it when the
     example matched; a drifted example says why they did not run."""
     result = out.result
-    if result["status"] == "drift":
+    if result["status"] == VerifyStatus.DRIFT:
         result["perturbed"] = {"ran": False, "trials": [], "diverged": None,
                                "reason": "the example itself drifted (numerics): perturbed inputs would "
                                          "show the same drift"}
-    if result["status"] != "ok":
+    if result["status"] != VerifyStatus.OK:
         return
     from precompile_studio.verify.perturbed import perturbed_check
 
@@ -416,7 +418,7 @@ def resized_trials(job: Job, out: Out, f: Callable, times: Times, graph: dict | 
                    location: dict | None) -> None:
     """The marked dims at other sizes (resized.py; timed: "resized"), when the example matched;
     nothing in the report where no dim is marked."""
-    if out.result["status"] != "ok":
+    if out.result["status"] != VerifyStatus.OK:
         return
     from precompile_studio.verify.resized import resized_check
 

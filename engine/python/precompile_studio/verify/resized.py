@@ -30,6 +30,7 @@ from typing import Any
 
 from precompile_studio.common.calls import fresh_copy, rng_fork, seeded_call
 from precompile_studio.common.inputs import dynamic_marks, leaf_names
+from precompile_studio.common.outcomes import TrialStatus
 from precompile_studio.verify.budget import SKIPPED, budgeted, over_budget
 from precompile_studio.verify.perturbed import _fresh_values, judged_trial
 
@@ -205,7 +206,7 @@ def _other_sizes_trial(tr: Trials, marks: list[Mark], sizes: dict, i: int) -> di
     judged_trial(tr.fn, tr.artifact, _args(tr, sizes, seed),
                  lambda: resized(tr.snapshot, sizes, seed, copy_models=False), tr.names, seed, tr.context,
                  tr.shared, trial)
-    if trial.get("status") == "diverged":
+    if trial.get("status") == TrialStatus.DIVERGED:
         trial["note"] = f"at {trial['sizes']}: {trial['note']}"
     return trial
 
@@ -229,12 +230,13 @@ def _unequal_trial(tr: Trials, a: Mark, b: Mark, size: int, i: int,
                 out = seeded_call(tr.artifact, art_args, seed)
             except Exception as e:  # noqa: BLE001 - refused at the call: the shared-shape_id behaviour
                 eager = f"eager fn raised {eager_error}" if eager_error else "eager fn accepts them"
-                trial.update(status="ok", note=f"the artifact refused them at the call ({type(e).__name__}); {eager}")
+                trial.update(status=TrialStatus.OK,
+                             note=f"the artifact refused them at the call ({type(e).__name__}); {eager}")
                 return trial
             if eager_error is None:
-                trial.update(status="ok", note=f"both accept unequal sizes ({_shape_text(out)})")
+                trial.update(status=TrialStatus.OK, note=f"both accept unequal sizes ({_shape_text(out)})")
                 return trial
-            trial.update(status="accepted", eager_error=eager_error, artifact_result=_shape_text(out),
+            trial.update(status=TrialStatus.ACCEPTED, eager_error=eager_error, artifact_result=_shape_text(out),
                          tie=tying_op(graph, a, b),
                          note=(f"the artifact returned {_shape_text(out)} without an error at {trial['sizes']}, "
                                f"where eager fn raised {eager_error}"))
@@ -243,7 +245,7 @@ def _unequal_trial(tr: Trials, a: Mark, b: Mark, size: int, i: int,
     judged_trial(tr.fn, tr.artifact, (eager_args, art_args),
                  lambda: resized(tr.snapshot, sizes, seed, copy_models=False), tr.names, seed, tr.context,
                  tr.shared, trial)
-    if trial.get("status") == "diverged":
+    if trial.get("status") == TrialStatus.DIVERGED:
         trial["note"] = f"at {trial['sizes']}: {trial['note']}"
     return trial
 
@@ -298,7 +300,7 @@ def resized_check(*, fn: Callable, artifact: Callable, snapshot: tuple, names: l
     for what, run in plans:
         trial, estimate_s = budgeted(budget, estimate_s, devices, what, run)
         if trial is SKIPPED:
-            summary["trials"].append({"kind": what, "status": "skipped", "reason": over_budget(estimate_s)})
+            summary["trials"].append({"kind": what, "status": TrialStatus.SKIPPED, "reason": over_budget(estimate_s)})
             continue
         summary["ran"] = True
         summary["trials"].append(trial)
@@ -310,7 +312,7 @@ def resized_check(*, fn: Callable, artifact: Callable, snapshot: tuple, names: l
 def finding(trial: dict, location: dict | None) -> dict:
     """The warning for a bad trial (its rule, message, fix and location; the capture's outcome says
     the same): unshared-shape-id (unequal sizes accepted) or resized-divergence."""
-    if trial["status"] == "accepted":
+    if trial["status"] == TrialStatus.ACCEPTED:
         a, b = trial["dims"]
         tie = trial.get("tie")
         where = (f"; {tie['op']} at line {tie['line']} needs them equal" if tie and tie.get("line")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from precompile_studio.common import internal_errors
 from precompile_studio.common.calls import compare_values, fresh_copy, leaves, seeded_call, summarise
 from precompile_studio.common.errors import describe
+from precompile_studio.common.outcomes import Judgement, RuntimeStatus
 from precompile_studio.common.state import compare_state, state_tensors
 from precompile_studio.contract.violations import Context, classify_exception
 from precompile_studio.verify import accuracy, runtime_grad
@@ -22,7 +23,7 @@ def check_runtime(fn: Callable, f: Callable, runtime_inputs: Callable[[], tuple]
     try:
         rt = tuple(runtime_inputs())
     except Exception as exc:  # noqa: BLE001 - the user's runtime_inputs() raised: reported
-        return {"status": "error", "violation": None,
+        return {"status": RuntimeStatus.ERROR, "violation": None,
                 "error": {**describe(exc, ctx.script_path), "where": "runtime_inputs()"}}
     eager_copy = fresh_copy(rt)
     ref_copy = fresh_copy(rt)  # what the calls start from, for the float64 judge
@@ -30,7 +31,7 @@ def check_runtime(fn: Callable, f: Callable, runtime_inputs: Callable[[], tuple]
         out_a = seeded_call(f, rt, seed)
     except Exception as exc:  # noqa: BLE001 - the artifact rejected the runtime inputs: reported
         return _rejected(exc, ctx, location)
-    res: dict = {"status": "ok", "violation": None, "matches_eager": None, "max_abs_diff": None}
+    res: dict = {"status": RuntimeStatus.OK, "violation": None, "matches_eager": None, "max_abs_diff": None}
     changes = _flipped(traced_args, rt)
     try:
         out_e = seeded_call(fn, eager_copy, seed)
@@ -51,7 +52,7 @@ def _rejected(exc: Exception, ctx: Context, location: dict | None) -> dict:
     c2.phase = "call"
     c2.call_location = location
     contract, v = classify_exception(exc, c2)
-    return {"status": "violation" if contract else "error", "violation": v}
+    return {"status": RuntimeStatus.VIOLATION if contract else RuntimeStatus.ERROR, "violation": v}
 
 
 def _flipped(traced_args: tuple, rt: tuple) -> list[dict]:
@@ -107,8 +108,8 @@ def _judge(res: dict, fn: Callable, ref_copy: tuple, seed: int, c: _Compared, lo
     art_vals = {"outputs": {e["name"]: x for e, x in zip(outputs, c.leaves_a)},
                 **state_tensors(c.art_args, c.names)}
     res["accuracy"] = accuracy.judge_call(fn, ref_copy, c.names, seed, result, eager_vals, art_vals)
-    res["matches_eager"] = res["accuracy"].get("verdict") == accuracy.VERDICTS["matches"]
-    if res["accuracy"].get("verdict") == accuracy.VERDICTS["drift"]:
+    res["matches_eager"] = res["accuracy"].get("verdict") == Judgement.MATCHES
+    if res["accuracy"].get("verdict") == Judgement.DRIFT:
         drift = accuracy.drift_warning(res["accuracy"])
         drift["where"] = "runtime"
         drift["location"] = location
