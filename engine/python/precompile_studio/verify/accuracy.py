@@ -36,6 +36,8 @@ from precompile_studio.common.state import state_tensors
 MULTIPLIER = 2.0     # same(): 2.0; 3.0 for 16-bit floats and tensors of fewer than 1000 elements
 SMALL = 1000
 WRONG = 0.1          # an error of a tenth of the tensor's RMS is not rounding
+# One value's verdict words (accuracy.tensors[].verdict; the capture's is the Judgement itself).
+V_MATCHES, V_DRIFT, V_WRONG = (j.value_word for j in (Judgement.MATCHES, Judgement.DRIFT, Judgement.WRONG))
 FIX_DRIFT = ("Nothing here breaks the precompile contract: the backend's arithmetic differs from "
              "eager's (fused, reordered or lower-precision kernels), and torch.compile with the same "
              "backend differs the same way. If these figures matter, use the eager backend for this "
@@ -108,13 +110,13 @@ def judge_tensor(name: str, kind: str, eager: Any, artifact: Any, reference: Any
             same = bool(eager == artifact)
         except Exception:  # noqa: BLE001 - the values refuse == (a user type): not the same
             pass
-        out.update(verdict="matches" if same else "wrong", note="" if same else "the values differ")
+        out.update(verdict=V_MATCHES if same else V_WRONG, note="" if same else "the values differ")
         return out
     if eager.shape != artifact.shape:
-        out.update(verdict="wrong", note=f"sizes {list(eager.shape)} (eager) vs {list(artifact.shape)} (artifact)")
+        out.update(verdict=V_WRONG, note=f"sizes {list(eager.shape)} (eager) vs {list(artifact.shape)} (artifact)")
         return out
     if eager.dtype != artifact.dtype:
-        out.update(verdict="wrong", note=f"dtypes {eager.dtype} (eager) vs {artifact.dtype} (artifact)")
+        out.update(verdict=V_WRONG, note=f"dtypes {eager.dtype} (eager) vs {artifact.dtype} (artifact)")
         return out
     if not isinstance(reference, torch.Tensor) or reference.shape != eager.shape:
         out["note"] = "the float64 run has no value of this shape to compare with"
@@ -123,9 +125,9 @@ def judge_tensor(name: str, kind: str, eager: Any, artifact: Any, reference: Any
         e_err, a_err = _fraction_different(eager, reference), _fraction_different(artifact, reference)
         out.update(eager_error=e_err, artifact_error=a_err, ratio=_num(a_err / e_err) if e_err else None)
         if a_err <= e_err:
-            out["verdict"] = "matches"
+            out["verdict"] = V_MATCHES
         else:
-            out["verdict"] = "wrong" if a_err >= WRONG else "drift"
+            out["verdict"] = V_WRONG if a_err >= WRONG else V_DRIFT
             out["note"] = "a fraction of the elements differ from the float64 run"
         return out
     e_err = robust_error(eager, reference)
@@ -135,13 +137,13 @@ def judge_tensor(name: str, kind: str, eager: Any, artifact: Any, reference: Any
     if e_err > 0 and math.isfinite(e_err):
         out["ratio"] = _num(a_err / e_err)
     if math.isinf(a_err) and not math.isinf(e_err):
-        out.update(verdict="wrong", note="non-finite values where eager has none")
+        out.update(verdict=V_WRONG, note="non-finite values where eager has none")
     elif a_err <= m * e_err + floor(eager.dtype):
-        out["verdict"] = "matches"
+        out["verdict"] = V_MATCHES
     elif a_err >= WRONG and a_err > 10 * m * e_err:
-        out["verdict"] = "wrong"
+        out["verdict"] = V_WRONG
     else:
-        out["verdict"] = "drift"
+        out["verdict"] = V_DRIFT
     return out
 
 
@@ -248,12 +250,12 @@ def summarise(tensors: list[dict], totals: dict[str, int]) -> dict:
     """The verdict of a capture from its judged tensors, with the figures and words to show."""
     verdicts = [t["verdict"] for t in tensors]
     out: dict = {"verdict": None, "reference": "float64", "judged": len(tensors),
-                 "drift": verdicts.count("drift"), "wrong": verdicts.count("wrong"),
+                 "drift": verdicts.count(V_DRIFT), "wrong": verdicts.count(V_WRONG),
                  "eager_error": None, "artifact_error": None, "ratio": None, "worst": [], "tensors": tensors}
     # The figures of the values that decide the verdict (the wrong ones, else the drifting ones):
     # the median error of each side among them (a maximum would pair one value's artifact error
     # with another's eager error).
-    deciding = next((v for v in ("wrong", "drift") if v in verdicts), None)
+    deciding = next((v for v in (V_WRONG, V_DRIFT) if v in verdicts), None)
     pool = [t for t in tensors if deciding is None or t["verdict"] == deciding]
     e = [t["eager_error"] for t in pool if t.get("eager_error") is not None]
     a = [t["artifact_error"] for t in pool if t.get("artifact_error") is not None]
@@ -261,20 +263,20 @@ def summarise(tensors: list[dict], totals: dict[str, int]) -> dict:
     out["artifact_error"] = statistics.median(a) if a else None
     if out["eager_error"] and out["artifact_error"] is not None:
         out["ratio"] = _num(out["artifact_error"] / out["eager_error"])
-    if "wrong" in verdicts:
-        worst = _worst(tensors, "wrong")
+    if V_WRONG in verdicts:
+        worst = _worst(tensors, V_WRONG)
         out.update(verdict=Judgement.WRONG, worst=[t["name"] for t in worst],
-                   message=(f"wrong: {_counts(tensors, 'wrong', totals)} differ from eager beyond any rounding "
+                   message=(f"wrong: {_counts(tensors, V_WRONG, totals)} differ from eager beyond any rounding "
                             "(relative RMS error against a float64 run: " + "; ".join(_describe(t) for t in worst)
                             + ")"))
     elif None in verdicts:
         undecided = [t for t in tensors if t["verdict"] is None]
         out.update(worst=[t["name"] for t in undecided[:3]],
                    message="no verdict: " + "; ".join(f"{t['name']}: {t.get('note')}" for t in undecided[:3]))
-    elif "drift" in verdicts:
-        worst = _worst(tensors, "drift")
+    elif V_DRIFT in verdicts:
+        worst = _worst(tensors, V_DRIFT)
         out.update(verdict=Judgement.DRIFT, worst=[t["name"] for t in worst],
-                   message=(f"numerics drift in {_counts(tensors, 'drift', totals)}: against a float64 run the "
+                   message=(f"numerics drift in {_counts(tensors, V_DRIFT, totals)}: against a float64 run the "
                             f"artifact is off by {sci(out['artifact_error'])} where eager is off by "
                             f"{sci(out['eager_error'])} (median relative RMS error); worst: "
                             + "; ".join(_describe(t) for t in worst)))
@@ -301,12 +303,12 @@ def judge(result: dict, eager: dict, artifact: dict, reference: dict) -> dict:
             name = entry["name"]
             e, a, r = eager[key].get(name), artifact[key].get(name), reference[key].get(name)
             if e is None and a is None:
-                tensors.append({"name": name, "kind": key, "verdict": "wrong", "eager_error": None,
+                tensors.append({"name": name, "kind": key, "verdict": V_WRONG, "eager_error": None,
                                 "artifact_error": None, "ratio": None,
                                 "note": (entry.get("result") or {}).get("note") or "differs"})
                 continue
             if e is None or a is None:
-                tensors.append({"name": name, "kind": key, "verdict": "wrong", "eager_error": None,
+                tensors.append({"name": name, "kind": key, "verdict": V_WRONG, "eager_error": None,
                                 "artifact_error": None, "ratio": None,
                                 "note": (entry.get("result") or {}).get("note") or "one side has no value"})
                 continue

@@ -36,10 +36,11 @@ from typing import Any
 
 from precompile_studio.common import internal_errors
 from precompile_studio.common.calls import fresh_copy
+from precompile_studio.common.outcomes import Judgement
 from precompile_studio.verify.accuracy import _num, float64_args, floor, multiplier, robust_error
 from precompile_studio.verify.call_sites import CallSiteProxy, TorchWithOps
 
-LOCALISED = ("numerics drift", "wrong")  # the verdicts localised
+LOCALISED = (Judgement.DRIFT, Judgement.WRONG)  # the verdicts localised
 NAMED = 3            # drift starts named in the summary
 CALLS = 4.0          # a localisation costs about 4 calls of eager fn (the float64 run above all)
 ALLOWANCE_S = 30.0   # seconds a localisation may always take, else the verification allowance

@@ -320,7 +320,7 @@ def _follow_judge(trial: dict, acc: dict, entries: list[dict]) -> None:
 
 def evidence(acc: dict) -> str:
     """The wrong value's evidence: its name and both relative RMS errors against float64."""
-    worst = [t for t in acc.get("tensors") or [] if t.get("verdict") == "wrong"][:1]
+    worst = [t for t in acc.get("tensors") or [] if t.get("verdict") == Judgement.WRONG][:1]
     if not worst:
         return acc.get("message") or "the artifact and eager fn disagree"
     t = worst[0]

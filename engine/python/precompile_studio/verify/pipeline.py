@@ -321,7 +321,7 @@ def _follow_verdict(result: dict, acc: dict) -> None:
     wrong and no verdict do not. The tight comparison stays, under its own name, in
     ``within_tolerance`` and in each entry's ``result.ok``."""
     rounding = {(t.get("kind"), t.get("name")) for t in acc.get("tensors") or []
-                if t.get("verdict") == "matches"}
+                if t.get("verdict") == Judgement.MATCHES}
 
     def matches(key: str, entries: list[dict]) -> bool:
         return all((e.get("result") or {}).get("ok") or (key, e.get("name")) in rounding for e in entries)
