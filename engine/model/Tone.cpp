@@ -21,23 +21,7 @@ std::string_view toString(Tone tone)
 
 Tone toneOf(RunStatus status)
 {
-    switch (status) {
-    case RunStatus::Ok:
-        return Tone::Good;
-    case RunStatus::Mismatch:
-        return Tone::Warn;
-    case RunStatus::Violation:
-        return Tone::Serious;
-    case RunStatus::Cancelled:
-        return Tone::Muted;
-    case RunStatus::Error:
-    case RunStatus::Timeout:
-    case RunStatus::WorkerDied:
-    case RunStatus::ProtocolError:
-    case RunStatus::ConnectionLost:
-        return Tone::Bad;
-    }
-    return Tone::Bad;
+    return toneOf(verdictOf(status));  // the finer verdicts only ever come from an ok run
 }
 
 Tone toneOf(RunVerdict verdict)
