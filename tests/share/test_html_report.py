@@ -134,6 +134,7 @@ def test_violation_page_says_violation_with_the_source_line(runs, browser):
     assert text(page, "#ps-verdict").startswith("violation")
     assert verdict_tone(page) == "ps-tone-serious"  # amber-red, as the window shows a violation
     finding = text(page, "#findings .ps-finding")
+    assert text(page, "#findings .ps-finding .ps-badge") == "violation"  # a contract outcome, not an error
     assert "buffer-received-gradient" in finding
     assert "invariant 5" in finding
     assert "Fix: Register the tensor as an nn.Parameter" in finding

@@ -46,15 +46,17 @@
 
     // Every finding first, where a reader looks.
     const findings = [];
+    // A finding is an error when its status says so; one without a status is judged by its rule.
+    const kindOf = (v) => (typeof v.status === 'string' && tone(v.status) === 'bad') || !v.rule ? 'error' : 'violation';
     if (isObject(report.violation)) findings.push(finding(report.violation, 'violation', 'script'));
     for (const w of Array.isArray(report.warnings) ? report.warnings.filter(isObject) : []) findings.push(finding(w, 'warning'));
     captures.forEach((c) => {
       const label = str(c.name);
       if (isObject(c.violation)) {
-        findings.push(finding(c.violation, tone(str(c.violation.status)) === 'bad' || !c.violation.rule ? 'error' : 'violation', label + ' · capture'));
+        findings.push(finding(c.violation, kindOf(c.violation), label + ' · capture'));
       }
       if (isObject(c.outcome) && str(c.outcome.where) !== 'capture' && !isObject(c.violation)) {
-        findings.push(finding(c.outcome, tone(str(c.outcome.status)) === 'bad' || !c.outcome.rule ? 'error' : 'violation',
+        findings.push(finding(c.outcome, kindOf(c.outcome),
           label + (c.outcome.where ? ' · ' + c.outcome.where : '')));
       }
       for (const w of Array.isArray(c.warnings) ? c.warnings.filter(isObject) : []) findings.push(finding(w, 'warning', label));
