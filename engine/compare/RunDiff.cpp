@@ -1,5 +1,6 @@
 #include "compare/RunDiff.h"
 
+#include "model/CacheInfo.h"
 #include "model/JsonFields.h"
 
 #include "compare/DiffCauses.h"
@@ -29,26 +30,23 @@ std::optional<std::string> codeOf(const RunSide& side, int index)
     return side.pythonCode[static_cast<std::size_t>(index)];
 }
 
-/// The cache envelope field by field, then its bundle's entries by kind and key.
+/// The cache envelope field by field (model::CacheInfo::fields), then its bundle's entries by
+/// kind and key. An absent inspection compares as an empty one.
 std::vector<Difference> cacheDifferences(const json& ca, const json& cb)
 {
+    using ps::model::CacheInfo;
+    const CacheInfo a = CacheInfo::fromJson(JsonFields::member(ca, "cache")).value_or(CacheInfo{});
+    const CacheInfo b = CacheInfo::fromJson(JsonFields::member(cb, "cache")).value_or(CacheInfo{});
     std::vector<Difference> out;
-    const json& a = JsonFields::member(ca, "cache");
-    const json& b = JsonFields::member(cb, "cache");
-    for (const char* key : {"format", "version", "backend", "code_hash", "code_hash_ok", "format_ok", "bytes",
-             "artifact_bytes", "artifact_sha256", "error"}) {
-        if (JsonFields::member(a, key) != JsonFields::member(b, key))
-            out.push_back(
-                {key, JsonFields::show(JsonFields::member(a, key)), JsonFields::show(JsonFields::member(b, key))});
-    }
-    auto entries = [](const json& cache) {
-        std::map<std::string, json> byKey;
-        const json& list = JsonFields::member(cache, "entries");
-        if (list.is_array())
-            for (const json& e : list)
-                byKey.emplace(JsonFields::show(JsonFields::member(e, "kind")) + " "
-                        + JsonFields::show(JsonFields::member(e, "key")),
-                    JsonFields::member(e, "bytes"));
+    const auto fa = a.fields();
+    const auto fb = b.fields();
+    for (std::size_t i = 0; i < fa.size(); ++i)
+        if (fa[i].second != fb[i].second)
+            out.push_back({fa[i].first, fa[i].second, fb[i].second});
+    auto entries = [](const CacheInfo& cache) {
+        std::map<std::string, std::int64_t> byKey;
+        for (const auto& e : cache.entries)
+            byKey.emplace(CacheInfo::entryKey(e), e.bytes);
         return byKey;
     };
     const auto ea = entries(a);
@@ -61,8 +59,8 @@ std::vector<Difference> cacheDifferences(const json& ca, const json& cb)
     for (const std::string& k : keys) {
         auto x = ea.find(k);
         auto y = eb.find(k);
-        const std::string before = x == ea.end() ? "absent" : JsonFields::show(x->second) + " bytes";
-        const std::string after = y == eb.end() ? "absent" : JsonFields::show(y->second) + " bytes";
+        const std::string before = x == ea.end() ? "absent" : std::to_string(x->second) + " bytes";
+        const std::string after = y == eb.end() ? "absent" : std::to_string(y->second) + " bytes";
         if (before != after)
             out.push_back({"entry " + k, before, after});
     }

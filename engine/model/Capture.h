@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/ArtifactInfo.h"
+#include "model/CacheInfo.h"
 #include "model/CaptureStatus.h"
 #include "model/CompileProfile.h"
 #include "model/KernelProfile.h"
@@ -19,7 +20,7 @@
 namespace ps::model {
 
 /// One precompile call of a run. Holds the typed fields the front end reads and the whole
-/// JSON object it came from, so fields this struct does not name (graph, cache, ...)
+/// JSON object it came from, so fields this struct does not name (graph, lowering, ...)
 /// travel through unchanged.
 struct Capture {
     std::string name;
@@ -46,6 +47,8 @@ struct Capture {
     std::optional<Specialisation> specialisation;
     /// Where an artifact call's time goes per kernel (`run --profile`); nullopt: not profiled.
     std::optional<KernelProfile> profile;
+    /// What the worker read from the cache (nullopt: the report holds no inspection).
+    std::optional<CacheInfo> cache;
     nlohmann::json json = nlohmann::json::object();
 
     /// Verification found numerics drift (verify.status "drift"): the artifact differs from eager

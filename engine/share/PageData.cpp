@@ -136,6 +136,20 @@ json PageData::skippedOf(const model::Capture& capture)
     return {{"checks", checks}, {"how", capture.verify->everyCheckHow()}};
 }
 
+json PageData::cacheOf(const model::Capture& capture)
+{
+    if (!capture.cache)
+        return {{"absent", model::CacheInfo::absentText(capture.status)}};
+    json facts = json::array();
+    for (const auto& f : capture.cache->facts())
+        facts.push_back(
+            {{"label", f.label}, {"text", f.text}, {"tone", f.tone ? json(model::toString(*f.tone)) : json(nullptr)}});
+    json entries = json::array();
+    for (const auto& e : capture.cache->entries)
+        entries.push_back({{"kind", e.kind}, {"key", e.key}, {"bytes", e.bytes}});
+    return {{"facts", std::move(facts)}, {"entries", std::move(entries)}};
+}
+
 json PageData::tones()
 {
     json out = json::object();
@@ -165,7 +179,8 @@ json PageData::forRun(const model::Report& report, const std::string& scriptText
     for (std::size_t i = 0; i < report.captures.size(); ++i) {
         json code = i < pythonCode.size() && pythonCode[i] ? json(*pythonCode[i]) : json(nullptr);
         captures.push_back({{"python_code", std::move(code)}, {"graph", graphOf(report.captures[i])},
-            {"graph_nodes", i < nodeCounts.size() ? nodeCounts[i] : 0}, {"skipped", skippedOf(report.captures[i])}});
+            {"graph_nodes", i < nodeCounts.size() ? nodeCounts[i] : 0}, {"skipped", skippedOf(report.captures[i])},
+            {"cache", cacheOf(report.captures[i])}});
     }
     page["captures"] = std::move(captures);
     return page;

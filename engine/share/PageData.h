@@ -36,6 +36,9 @@ public:
     /// {checks, how}: what verification skipped within its budget and how to run every check,
     /// in the words `run` and the window use (Verification::skippedChecks); null: nothing.
     static nlohmann::json skippedOf(const model::Capture& capture);
+    /// The cache section as the window shows it (model::CacheInfo::facts): {facts: [{label, text,
+    /// tone}], entries: [{kind, key, bytes}]}, or {absent: why} when the report has none.
+    static nlohmann::json cacheOf(const model::Capture& capture);
 };
 
 }  // namespace ps::share

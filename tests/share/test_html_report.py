@@ -164,6 +164,10 @@ def test_clean_page_says_ok_and_has_every_section(runs, browser):
     page.wait_for("document.querySelector('#capture-0 .ps-code-section .ps-code') !== null")
     assert page.eval("document.querySelector('#capture-0 .ps-code-section .ps-line').dataset.line") == "1"
     assert "matches" in text(page, "#capture-0 .ps-verify")
+    # the cache section in the engine's words (model::CacheInfo), as the window's Cache tab
+    cache = text(page, "#capture-0 .ps-part-cache")
+    assert "code_hash check" in cache and "matches sha256(python_code)" in cache, cache
+    assert page.eval("document.querySelector('#capture-0 .ps-part-cache .ps-tone-good') !== null")
     check_graph(page)
     page.assert_clean()
 

@@ -99,7 +99,8 @@ TEST_F(UiRun, AScriptRunsInTheWorkerAndEveryTabShowsItsCount)
     EXPECT_EQ(report->tabText(ReportView::VerifyTab), QString("Verify (%1)").arg(compared));
     EXPECT_GT(nodes, 20);
     EXPECT_GT(compared, 4);
-    EXPECT_EQ(report->cacheView()->codeHashCheck(), "matches") << report->cacheView()->text().toStdString();
+    EXPECT_EQ(report->cacheView()->codeHashCheck(), ps::ui::CacheView::Check::Matches)
+        << report->cacheView()->text().toStdString();
     // load, call, call_eager (load_no_cache runs only with --deep-verify)
     EXPECT_EQ(report->verifyView()->chartValues().size(), 3u);
     EXPECT_TRUE(report->verifyView()->summaryText().contains("accuracy: matches"))
@@ -139,7 +140,7 @@ TEST_F(UiRun, AScriptRunsInTheWorkerAndEveryTabShowsItsCount)
     report->showRun(nullptr);
     ASSERT_TRUE(window.openStoredRun(*r.runId));
     EXPECT_EQ(report->tabText(ReportView::GraphTab), graphTitle);
-    EXPECT_EQ(report->cacheView()->codeHashCheck(), "matches");
+    EXPECT_EQ(report->cacheView()->codeHashCheck(), ps::ui::CacheView::Check::Matches);
     EXPECT_EQ(report->tabText(ReportView::VerifyTab), QString("Verify (%1)").arg(compared));
 
     // About names the worker's versions (the window itself never loads torch).

@@ -1,5 +1,6 @@
 #include "ui/report/CacheView.h"
 
+#include "ui/common/QtText.h"
 #include "ui/common/StatusStyle.h"
 #include "ui/run/RunDocument.h"
 
@@ -14,19 +15,6 @@
 namespace ps::ui {
 
 namespace {
-
-QString value(const nlohmann::json& j, const char* key)
-{
-    auto it = j.find(key);
-    if (it == j.end() || it->is_null())
-        return QStringLiteral("—");
-    return it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString::fromStdString(it->dump());
-}
-
-QString bytesText(std::int64_t n)
-{
-    return QStringLiteral("%1 (%2 bytes)").arg(QLocale().formattedDataSize(n)).arg(n);
-}
 
 class SizeItem : public QTreeWidgetItem {
 public:
@@ -72,7 +60,7 @@ void CacheView::clear(const QString& message)
     m_entries->clear();
     m_message->setText(message);
     m_message->show();
-    m_check = QStringLiteral("unknown");
+    m_check = Check::Unknown;
 }
 
 int CacheView::entryCount() const
@@ -87,104 +75,66 @@ void CacheView::setCapture(const std::shared_ptr<const RunDocument>& run, int ca
         return;
     }
     const auto& c = run->report.captures[capture];
-    auto it = c.json.find("cache");
-    if (it == c.json.end() || !it->is_object()) {
-        clear(c.status == model::CaptureStatus::Ok
-                ? tr("The report holds no cache inspection (made by an older worker?).")
-                : tr("No cache: the capture ended in a %1.").arg(StatusStyle::word(c.status)));
+    if (!c.cache) {
+        clear(q(model::CacheInfo::absentText(c.status)));
         return;
     }
     clear(QString());
-    const auto& cache = *it;
-    const QString error = value(cache, "error");
-    if (error != QStringLiteral("—"))
-        m_message->setText(tr("The worker could not read all of the cache: %1").arg(error));
-    else
-        m_message->hide();
-
-    auto row = [this](const QString& k, const QString& v) {
-        auto* l = new QLabel(v);
+    m_message->hide();
+    const model::CacheInfo& cache = *c.cache;
+    auto row = [this](const QString& k, const QString& v, std::optional<model::Tone> tone) {
+        auto* l = new QLabel(tone == model::Tone::Good ? "✓ " + v : tone == model::Tone::Bad ? "✗ " + v : v);
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
         l->setWordWrap(true);
+        if (tone)
+            l->setStyleSheet(QStringLiteral("color: %1").arg(StatusStyle::color(*tone).name()));
         m_fields->addRow("<b>" + k + "</b>", l);
     };
-    row(tr("format"),
-        value(cache, "format") + (cache.value("format_ok", true) ? QString() : tr("  (not what this torch writes)")));
-    row(tr("version"), value(cache, "version"));
-    row(tr("backend"), value(cache, "backend"));
-    const QString codeHash = value(cache, "code_hash");
-    row(tr("code_hash"), codeHash);
+    for (const auto& fact : cache.facts())
+        row(q(fact.label), q(fact.text), fact.tone);
 
-    // The worker's check, and ours: from the bytes when we have them, else from the report's hash.
-    QStringList checks;
-    bool differs = false, matches = false;
-    if (auto ok = cache.find("code_hash_ok"); ok != cache.end() && ok->is_boolean()) {
-        checks << (ok->get<bool>() ? tr("the worker: matches sha256(python_code)")
-                                   : tr("the worker: DIFFERS from sha256(python_code)"));
-        (ok->get<bool>() ? matches : differs) = true;
-    }
+    // The worker's check, then this window's own: from the stored bytes when it has them, else
+    // from the report's hash of them.
+    bool differs = cache.codeHashOk == false, matches = cache.codeHashOk == true;
+    const QString codeHash = q(cache.codeHash.value_or(std::string()));
     const run::CaptureBytes* bytes = run->artifact(static_cast<std::size_t>(capture));
+    std::optional<bool> same;
+    QString against;
     if (bytes && bytes->pythonCode) {
         const QString local = QString::fromLatin1(QCryptographicHash::hash(
             QByteArrayView(bytes->pythonCode->data(), static_cast<qsizetype>(bytes->pythonCode->size())),
             QCryptographicHash::Sha256)
                                                       .toHex());
-        const bool same = local == codeHash;
-        checks << (same ? tr("this window: matches sha256 of the stored python_code")
-                        : tr("this window: DIFFERS: the stored python_code hashes to %1").arg(local));
-        (same ? matches : differs) = true;
+        same = local == codeHash;
+        against = *same ? tr("matches sha256 of the stored python_code")
+                        : tr("DIFFERS: the stored python_code hashes to %1").arg(local);
     } else if (c.artifact && !c.artifact->pythonCodeSha256.empty()) {
-        const bool same = QString::fromStdString(c.artifact->pythonCodeSha256) == codeHash;
-        checks << (same ? tr("the report: matches artifact.python_code_sha256")
-                        : tr("the report: DIFFERS from artifact.python_code_sha256"));
-        (same ? matches : differs) = true;
+        same = q(c.artifact->pythonCodeSha256) == codeHash;
+        against = *same ? tr("matches the report's artifact.python_code_sha256")
+                        : tr("DIFFERS from the report's artifact.python_code_sha256");
+    }
+    if (same) {
+        (*same ? matches : differs) = true;
+        row(tr("this window's check"), against, *same ? model::Tone::Good : model::Tone::Bad);
     }
     if (bytes && !bytes->error.empty())
-        checks << QString::fromStdString(bytes->error);
-    m_check = differs ? QStringLiteral("differs") : matches ? QStringLiteral("matches") : QStringLiteral("unknown");
-    row(tr("code_hash check"),
-        (differs          ? "✗ "
-                : matches ? "✓ "
-                          : "? ")
-            + (checks.isEmpty() ? tr("nothing to check against") : checks.join("\n")));
-    if (auto b = cache.find("bytes"); b != cache.end() && b->is_number_integer())
-        row(tr("cache size"), bytesText(b->get<std::int64_t>()));
-    if (auto b = cache.find("artifact_bytes"); b != cache.end() && b->is_number_integer())
-        row(tr("bundle size"), bytesText(b->get<std::int64_t>()));
-    else
-        row(tr("bundle"), tr("none (the eager backend stores no kernels)"));
-    if (auto keys = cache.find("keys"); keys != cache.end() && keys->is_array()) {
-        QStringList k;
-        for (const auto& key : *keys)
-            if (key.is_string())
-                k << QString::fromStdString(key.get<std::string>());
-        row(tr("envelope keys"), k.join(", "));
-    }
+        row(tr("stored bytes"), q(bytes->error), model::Tone::Warn);
+    m_check = differs ? Check::Differs : matches ? Check::Matches : Check::Unknown;
 
-    std::int64_t total = 0;
-    if (auto entries = cache.find("entries"); entries != cache.end() && entries->is_array()) {
-        m_entries->setSortingEnabled(false);
-        for (const auto& e : *entries) {
-            if (!e.is_object())
-                continue;
-            auto* item = new SizeItem(m_entries);
-            item->setText(0, value(e, "kind"));
-            item->setText(1, value(e, "key"));
-            const std::int64_t n = e.value("bytes", std::int64_t{0});
-            total += n;
-            item->setText(2, QLocale().formattedDataSize(n));
-            item->setData(2, Qt::UserRole, static_cast<qlonglong>(n));
-            item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
-            item->setToolTip(1, item->text(1));
-        }
-        m_entries->setSortingEnabled(true);
-        m_entries->sortByColumn(2, Qt::DescendingOrder);
-        m_entries->resizeColumnToContents(0);
-        m_entries->resizeColumnToContents(2);
+    m_entries->setSortingEnabled(false);
+    for (const auto& e : cache.entries) {
+        auto* item = new SizeItem(m_entries);
+        item->setText(0, q(e.kind));
+        item->setText(1, q(e.key));
+        item->setText(2, QLocale().formattedDataSize(e.bytes));
+        item->setData(2, Qt::UserRole, static_cast<qlonglong>(e.bytes));
+        item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
+        item->setToolTip(1, item->text(1));
     }
-    row(tr("entries"),
-        (entryCount() == 1 ? tr("1 entry") : tr("%1 entries").arg(entryCount()))
-            + (entryCount() ? ", " + bytesText(total) : QString()));
+    m_entries->setSortingEnabled(true);
+    m_entries->sortByColumn(2, Qt::DescendingOrder);
+    m_entries->resizeColumnToContents(0);
+    m_entries->resizeColumnToContents(2);
 }
 
 QString CacheView::text() const

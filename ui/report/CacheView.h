@@ -12,9 +12,9 @@ namespace ps::ui {
 
 struct RunDocument;
 
-/// The Cache tab: the envelope precompile's cache holds (format, version, backend, code_hash)
-/// with the code_hash checked against sha256(python_code) (by the worker, and here again from
-/// the bytes when the window has them), and the entries of the artifact bundle with sizes.
+/// The Cache tab: model::CacheInfo's facts (as the page and `compare` show them), the code_hash
+/// checked here again from the stored python_code's bytes when the window has them, and the
+/// artifact bundle's entries in a sortable table.
 class CacheView : public QWidget {
     Q_OBJECT
 public:
@@ -23,8 +23,9 @@ public:
     void setCapture(const std::shared_ptr<const RunDocument>& run, int capture);
     void clear(const QString& message);
     int entryCount() const;
-    /// "matches", "differs" or "unknown".
-    QString codeHashCheck() const { return m_check; }
+    /// How the code_hash checks went, the worker's and this window's together.
+    enum class Check { Unknown, Matches, Differs };
+    Check codeHashCheck() const { return m_check; }
     QString text() const;
 
 private:
@@ -32,7 +33,7 @@ private:
     QWidget* m_fieldsBox;
     QFormLayout* m_fields;
     QTreeWidget* m_entries;
-    QString m_check;
+    Check m_check = Check::Unknown;
 };
 
 }  // namespace ps::ui

@@ -161,28 +161,18 @@
           Array.isArray(k.nodes) ? k.nodes.join(', ') : ''])));
   }
 
-  function cacheContents(c) {
-    const cache = c.cache;
+  // The engine's cache facts (model::CacheInfo, PageData::cacheOf): the window's words.
+  function cacheContents(extra) {
+    const cache = extra.cache;
     if (!isObject(cache)) return null;
-    const out = el('div', {}, facts([
-      ['format', str(cache.format) + (cache.version !== undefined ? ' v' + cache.version : '') +
-        (cache.format_ok === false ? ' (not the expected format)' : '')],
-      ['backend', str(cache.backend)],
-      ['size', bytes(cache.bytes)],
-      ['code hash', cache.code_hash ? str(cache.code_hash).slice(0, 16) + '… ' +
-        (cache.code_hash_ok === true ? '(matches python_code)' : cache.code_hash_ok === false ? '(does NOT match python_code)' : '') : null],
-      ['keys', Array.isArray(cache.keys) ? cache.keys.join(', ') : null],
-      ['error', cache.error ? str(cache.error) : null],
-    ]));
-    const entries = Array.isArray(cache.entries) ? cache.entries : [];
+    if (typeof cache.absent === 'string') return el('p', { class: 'ps-note', text: cache.absent });
+    const list = Array.isArray(cache.facts) ? cache.facts.filter(isObject) : [];
+    const out = el('div', {}, facts(list.map((f) => [str(f.label),
+      f.tone ? el('span', { class: 'ps-tone-' + str(f.tone) }, str(f.text)) : str(f.text)])));
+    const entries = Array.isArray(cache.entries) ? cache.entries.filter(isObject) : [];
     if (entries.length) {
-      const cols = [];
-      for (const e of entries) if (isObject(e)) for (const k of Object.keys(e)) if (!cols.includes(k)) cols.push(k);
-      out.append(fold('Entries (' + entries.length + ')', entries.length <= 20, () => table(cols,
-        entries.map((e) => cols.map((k) => {
-          const v = isObject(e) ? e[k] : e;
-          return typeof v === 'number' && /bytes/.test(k) ? bytes(v) : typeof v === 'object' && v !== null ? JSON.stringify(v) : str(v);
-        })))));
+      out.append(fold('Entries (' + entries.length + ')', entries.length <= 20, () => table(['kind', 'key', 'size'],
+        entries.map((e) => [str(e.kind), el('code', { text: str(e.key) }), bytes(e.bytes)]))));
     }
     return out;
   }
@@ -252,7 +242,7 @@
     add('Verification and accuracy', 'ps-part-verify', verification(c.verify, extra, index));
     add('Graph', 'ps-part-graph', graphPanel(extra.graph, null, extra.graph_nodes, pending));
     add('python_code', 'ps-part-python', pythonCode(c, extra.python_code));
-    add('Cache contents', 'ps-part-cache', cacheContents(c));
+    add('Cache contents', 'ps-part-cache', cacheContents(extra));
     add('Timings', 'ps-part-timings', timings(c));
     add('Compile profile', 'ps-part-profile', compileProfile(c));
     add('Kernel profile', 'ps-part-kernels', kernelProfile(c));
