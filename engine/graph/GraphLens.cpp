@@ -71,12 +71,40 @@ std::string moduleKey(const ModuleTree& tree, int module)
     return m.modelPath.empty() ? m.path : m.modelPath;
 }
 
+std::string word(std::optional<LensCategory> category)
+{
+    return category ? std::string(toString(*category)) : std::string();
+}
+
+/// Lens::Kind: an input by its sort, a computation by its phase; nullopt for a kind this build
+/// does not know.
+std::optional<LensCategory> kindCategory(const GraphNode& n)
+{
+    switch (n.kind) {
+    case NodeKind::Parameter:
+        return LensCategory::Parameter;
+    case NodeKind::Buffer:
+        return LensCategory::Buffer;
+    case NodeKind::Input:
+        return LensCategory::Input;
+    case NodeKind::Constant:
+        return LensCategory::Constant;
+    case NodeKind::Output:
+        return LensCategory::Output;
+    case NodeKind::Compute:
+        return n.phase == Phase::Backward ? LensCategory::Backward : LensCategory::Forward;
+    case NodeKind::Other:
+        break;
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
-std::string GraphLens::opKind(const std::string& target)
+std::optional<LensCategory> GraphLens::opKind(const std::string& target)
 {
     if (!starts(target, "aten.") && !starts(target, "prims."))
-        return target.empty() ? std::string() : "other";
+        return target.empty() ? std::nullopt : std::optional(LensCategory::Other);
     std::string op = target.substr(target.find('.') + 1);
     if (auto dot = op.find('.'); dot != std::string::npos)
         op.resize(dot);
@@ -84,29 +112,29 @@ std::string GraphLens::opKind(const std::string& target)
         op.resize(op.size() - 9);
     if (anyOf(op, {"mm", "addmm", "bmm", "baddbmm", "matmul", "linear", "addbmm", "dot", "mv", "einsum"})
         || starts(op, "_scaled_dot_product") || starts(op, "scaled_dot_product"))
-        return "matmul";
+        return LensCategory::Matmul;
     if (starts(op, "convolution") || starts(op, "conv") || starts(op, "_convolution"))
-        return "convolution";
+        return LensCategory::Convolution;
     if (op.find("norm") != std::string::npos || anyOf(op, {"_softmax", "_log_softmax", "softmax", "log_softmax"}))
-        return "normalization";
+        return LensCategory::Normalization;
     if (anyOf(op,
             {"sum", "mean", "amax", "amin", "max", "min", "var", "var_mean", "std", "prod", "argmax", "argmin",
                 "logsumexp", "cumsum", "any", "all", "norm"}))
-        return "reduction";
+        return LensCategory::Reduction;
     if (anyOf(op,
             {"view", "reshape", "_unsafe_view", "t", "transpose", "permute", "expand", "squeeze", "unsqueeze", "slice",
                 "select", "as_strided", "alias", "detach", "split", "split_with_sizes", "unbind", "view_as", "flatten",
                 "unflatten", "narrow", "diagonal", "lift_fresh"}))
-        return "view";
+        return LensCategory::View;
     if (anyOf(op,
             {"clone", "copy", "copy_", "_to_copy", "cat", "stack", "gather", "scatter", "scatter_add", "index",
                 "index_put", "index_select", "embedding", "embedding_dense", "new_zeros", "new_empty", "zeros", "ones",
                 "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like", "arange", "constant_pad_nd",
                 "where", "masked_fill", "fill"}))
-        return "memory";
+        return LensCategory::Memory;
     if (starts(op, "rand") || anyOf(op, {"bernoulli", "native_dropout", "normal", "uniform", "dropout"}))
-        return "random";
-    return "elementwise";
+        return LensCategory::Random;
+    return LensCategory::Elementwise;
 }
 
 std::string GraphLens::sourceLine(const GraphModel& graph, int node, const std::string& scope)
@@ -146,13 +174,11 @@ std::string GraphLens::category(
     const auto& n = graph.nodes()[static_cast<std::size_t>(node)];
     switch (lens) {
     case Lens::Kind:
-        if (n.kind == NodeKind::Compute)
-            return std::string(toString(n.phase == Phase::Backward ? Phase::Backward : Phase::Forward));
-        return std::string(toString(n.kind));
+        return word(kindCategory(n));
     case Lens::OpKind:
         if (n.op == "placeholder" || n.op == "output" || n.op == "get_attr")
             return {};
-        return opKind(n.target);
+        return word(opKind(n.target));
     case Lens::Module: {
         const int m = tree.moduleOf(node);
         return m > 0 ? moduleKey(tree, m) : std::string();
@@ -172,7 +198,7 @@ std::string GraphLens::category(
             if (!mine.empty() && !theirs.empty() && mine != theirs)
                 layout = true;
         }
-        return dtype ? "dtype change" : layout ? "layout change" : "unchanged";
+        return word(dtype ? LensCategory::DtypeChange : layout ? LensCategory::LayoutChange : LensCategory::Unchanged);
     }
     case Lens::Source:
         return sourceLine(graph, node, scope);
@@ -194,7 +220,7 @@ std::string GraphLens::moduleCategory(
     int bestCount = 0;
     for (int node : tree.nodesIn(module)) {
         std::string c = category(graph, tree, node, lens, scope);
-        if (c.empty() || (lens == Lens::DtypeLayout && c == "unchanged"))
+        if (c.empty() || (lens == Lens::DtypeLayout && lensCategoryFromString(c) == LensCategory::Unchanged))
             continue;
         const int k = ++counts[c];
         if (k > bestCount) {

@@ -1,9 +1,13 @@
 #pragma once
 
 // Lenses colour the graph by one property. Each maps a node (or a collapsed module, by the
-// most common category of its nodes) to a category name; the view picks a colour per name and
-// lists them in a legend. "" means no category (drawn neutral).
+// most common category of its nodes) to a category: a fixed one's word (LensCategory) or a name
+// (a module path, a kernel, a source line); the view picks a colour per category and lists them
+// in a legend. "" means no category (drawn neutral).
 
+#include "graph/LensCategory.h"
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,8 +44,9 @@ public:
     /// The packages the nodes' stacks pass through ("torchvision", "torch"), the most frames
     /// first: the scopes Lens::Source can take besides the user's code.
     static std::vector<std::string> sourceScopes(const GraphModel& graph);
-    /// The op kind of a target such as "aten.addmm.default".
-    static std::string opKind(const std::string& target);
+    /// The op kind of a target such as "aten.addmm.default" (Other for a call that is not an
+    /// ATen or prims op); nullopt for no target.
+    static std::optional<LensCategory> opKind(const std::string& target);
 
     /// Time, Error and Memory: a value per node on a colour ramp (MeasuredLens), no categories.
     static bool numeric(Lens lens);

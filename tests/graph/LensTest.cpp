@@ -11,15 +11,28 @@ using namespace ps::graphtest;
 
 TEST(Lens, OpKinds)
 {
-    EXPECT_EQ(GraphLens::opKind("aten.addmm.default"), "matmul");
-    EXPECT_EQ(GraphLens::opKind("aten.convolution_backward.default"), "convolution");
-    EXPECT_EQ(GraphLens::opKind("aten.native_layer_norm_backward.default"), "normalization");
-    EXPECT_EQ(GraphLens::opKind("aten.sum.dim_IntList"), "reduction");
-    EXPECT_EQ(GraphLens::opKind("aten.permute.default"), "view");
-    EXPECT_EQ(GraphLens::opKind("aten._to_copy.default"), "memory");
-    EXPECT_EQ(GraphLens::opKind("aten.native_dropout.default"), "random");
-    EXPECT_EQ(GraphLens::opKind("aten.threshold_backward.default"), "elementwise");
-    EXPECT_EQ(GraphLens::opKind("getitem"), "other");
+    EXPECT_EQ(GraphLens::opKind("aten.addmm.default"), LensCategory::Matmul);
+    EXPECT_EQ(GraphLens::opKind("aten.convolution_backward.default"), LensCategory::Convolution);
+    EXPECT_EQ(GraphLens::opKind("aten.native_layer_norm_backward.default"), LensCategory::Normalization);
+    EXPECT_EQ(GraphLens::opKind("aten.sum.dim_IntList"), LensCategory::Reduction);
+    EXPECT_EQ(GraphLens::opKind("aten.permute.default"), LensCategory::View);
+    EXPECT_EQ(GraphLens::opKind("aten._to_copy.default"), LensCategory::Memory);
+    EXPECT_EQ(GraphLens::opKind("aten.native_dropout.default"), LensCategory::Random);
+    EXPECT_EQ(GraphLens::opKind("aten.threshold_backward.default"), LensCategory::Elementwise);
+    EXPECT_EQ(GraphLens::opKind("getitem"), LensCategory::Other);
+    EXPECT_EQ(GraphLens::opKind(""), std::nullopt);
+}
+
+TEST(Lens, EveryFixedCategoryHasOneWordBothWays)
+{
+    for (int i = 0; i <= static_cast<int>(LensCategory::Unchanged); ++i) {
+        const auto c = static_cast<LensCategory>(i);
+        EXPECT_FALSE(toString(c).empty()) << i;
+        EXPECT_EQ(lensCategoryFromString(toString(c)), c) << toString(c);
+    }
+    // a name (a module path, a kernel, a source line) is no fixed category
+    EXPECT_EQ(lensCategoryFromString("model.layer1.0"), std::nullopt);
+    EXPECT_EQ(lensCategoryFromString(""), std::nullopt);
 }
 
 TEST(Lens, DtypeAndLayoutChangesAgainstTheInputs)

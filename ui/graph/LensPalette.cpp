@@ -1,6 +1,8 @@
 #include "ui/graph/LensPalette.h"
 #include "ui/common/QtText.h"
 
+#include "graph/LensCategory.h"
+
 #include <QHash>
 
 #include <algorithm>
@@ -10,28 +12,49 @@ namespace ps::ui {
 
 namespace {
 
-int fixedHue(const std::string& c)
+// A fixed category's hue on the colour wheel; -2: a neutral grey (other, unchanged); -1: a
+// name (hashed onto the wheel); forward and constant have fills of their own.
+int fixedHue(graph::LensCategory c)
 {
-    static const QHash<QString, int> hues = {
-        {"parameter", 120},
-        {"buffer", 175},
-        {"input", 210},
-        {"output", 30},
-        {"backward", 280},
-        {"matmul", 0},
-        {"convolution", 20},
-        {"normalization", 300},
-        {"reduction", 260},
-        {"view", 190},
-        {"memory", 45},
-        {"random", 330},
-        {"elementwise", 140},
-        {"other", -2},
-        {"dtype change", 15},
-        {"layout change", 265},
-        {"unchanged", -2},
-    };
-    return hues.value(QString::fromStdString(c), -1);
+    using C = graph::LensCategory;
+    switch (c) {
+    case C::Parameter:
+        return 120;
+    case C::Buffer:
+        return 175;
+    case C::Input:
+        return 210;
+    case C::Output:
+        return 30;
+    case C::Backward:
+        return 280;
+    case C::Matmul:
+        return 0;
+    case C::Convolution:
+        return 20;
+    case C::Normalization:
+        return 300;
+    case C::Reduction:
+        return 260;
+    case C::View:
+        return 190;
+    case C::Memory:
+        return 45;
+    case C::Random:
+        return 330;
+    case C::Elementwise:
+        return 140;
+    case C::DtypeChange:
+        return 15;
+    case C::LayoutChange:
+        return 265;
+    case C::Other:
+    case C::Unchanged:
+    case C::Forward:
+    case C::Constant:
+        return -2;
+    }
+    return -1;
 }
 
 }  // namespace
@@ -41,11 +64,12 @@ QColor LensPalette::fill(const std::string& category, const QPalette& palette)
     const bool dark = palette.color(QPalette::Base).lightness() < 128;
     const QColor base = palette.color(QPalette::Base);
     const QColor text = palette.color(QPalette::Text);
-    if (category.empty() || category == "forward")
+    const auto fixed = graph::lensCategoryFromString(category);
+    if (category.empty() || fixed == graph::LensCategory::Forward)
         return mixed(base, text, dark ? 0.14 : 0.06);
-    if (category == "constant")
+    if (fixed == graph::LensCategory::Constant)
         return mixed(base, text, 0.2);
-    int hue = fixedHue(category);
+    int hue = fixed ? fixedHue(*fixed) : -1;
     if (hue == -2)
         return mixed(base, text, dark ? 0.22 : 0.12);
     if (hue < 0)  // a name: spread names over the wheel by a stable hash (golden angle)
