@@ -93,7 +93,8 @@ void LessonTable::print(std::ostream& out, const std::vector<Row>& rows, const d
 {
     char head[2][64];
     for (int k = 0; k < 2; ++k)
-        std::snprintf(head[k], sizeof head[k], "%s.py (%.1f s)", Words::kSides[k], seconds[k]);
+        std::snprintf(head[k], sizeof head[k], "%s.py (%.1f s)",
+            std::string(lessons::toString(lessons::kLessonSides[k])).c_str(), seconds[k]);
     const std::string heads[2] = {head[0], head[1]};
     constexpr std::size_t kLabel = 13, kCol = 40;
     auto pad

@@ -28,7 +28,12 @@ namespace {
 using library::TerminalText;
 
 constexpr std::size_t kLessonEchoLimit = 256 * 1024;
-const auto& kWhich = LessonExpectation::kSides;
+
+/// The side run k-th (broken first).
+lessons::LessonSide side(int k)
+{
+    return lessons::kLessonSides[static_cast<std::size_t>(k)];
+}
 
 std::optional<json> readJson(const fs::path& path, std::string& error)
 {
@@ -95,8 +100,9 @@ int LessonsCommand::run(const std::string& name, const LessonsOptions& options, 
         err << "precompile-studio: lesson " << name << ": " << error << "\n";
         return 2;
     }
-    if (const char* which = LessonExpectation::missingSide(*expected)) {
-        err << "precompile-studio: lesson " << name << ": " << lesson->expect << " has no \"" << which << "\" object\n";
+    if (const auto which = LessonExpectation::missingSide(*expected)) {
+        err << "precompile-studio: lesson " << name << ": " << lesson->expect << " has no \""
+            << lessons::toString(*which) << "\" object\n";
         return 2;
     }
 
@@ -122,7 +128,9 @@ int LessonsCommand::run(const std::string& name, const LessonsOptions& options, 
 
     json reports[2], actual[2], mismatches[2];
     double seconds[2] = {0, 0};
-    const std::string scripts[2] = {lesson->broken, lesson->fixed};
+    std::string scripts[2];
+    for (lessons::LessonSide side : lessons::kLessonSides)
+        scripts[lessons::indexOf(side)] = lesson->script(side);
     for (int k = 0; k < 2; ++k) {
         run::PipelineOptions run;
         run.run.script = fs::absolute(scripts[k]).lexically_normal().string();
@@ -144,7 +152,7 @@ int LessonsCommand::run(const std::string& name, const LessonsOptions& options, 
         const model::Report& report = result.report;
         reports[k] = report.toJson();
         actual[k] = LessonExpectation::stableFields(reports[k], run.run.script);
-        mismatches[k] = LessonExpectation::compare((*expected)[kWhich[k]], actual[k]);
+        mismatches[k] = LessonExpectation::compare(LessonExpectation::expected(*expected, side(k)), actual[k]);
     }
     const bool ok = mismatches[0].empty() && mismatches[1].empty();
 
@@ -152,9 +160,9 @@ int LessonsCommand::run(const std::string& name, const LessonsOptions& options, 
         json j = {{"schema", 1}, {"lesson", lesson->name}, {"title", lesson->title}, {"dir", lesson->dir}, {"ok", ok},
             {"runs", json::object()}};
         for (int k = 0; k < 2; ++k)
-            j["runs"][kWhich[k]] = {{"script", scripts[k]}, {"ok", mismatches[k].empty()},
-                {"mismatches", mismatches[k]}, {"expected", (*expected)[kWhich[k]]}, {"actual", actual[k]},
-                {"seconds", seconds[k]}, {"report", reports[k]}};
+            j["runs"][std::string(lessons::toString(side(k)))] = {{"script", scripts[k]}, {"ok", mismatches[k].empty()},
+                {"mismatches", mismatches[k]}, {"expected", LessonExpectation::expected(*expected, side(k))},
+                {"actual", actual[k]}, {"seconds", seconds[k]}, {"report", reports[k]}};
         out << j.dump(2) << "\n";
         out.flush();
         return ok ? 0 : 1;
@@ -178,7 +186,9 @@ int LessonsCommand::run(const std::string& name, const LessonsOptions& options, 
     for (int k = 0; k < 2; ++k) {
         if (mismatches[k].empty())
             continue;
-        out << "\n" << kWhich[k] << ".py does not report what " << TerminalText::safe(lesson->expect) << " says:\n";
+        out << "\n"
+            << lessons::toString(side(k)) << ".py does not report what " << TerminalText::safe(lesson->expect)
+            << " says:\n";
         for (const auto& m : mismatches[k])
             out << "  " << TerminalText::safe(m.get<std::string>()) << "\n";
         const std::string message = LessonExpectation::text(LessonExpectation::field(reports[k], "message"), "");

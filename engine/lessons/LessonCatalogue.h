@@ -1,5 +1,7 @@
 #pragma once
 
+#include "lessons/LessonSide.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +15,9 @@ struct Lesson {
     std::string title;                            ///< lesson.md's first heading
     std::string lessonMd, broken, fixed, expect;  ///< paths (each may be missing on disk)
     bool complete = false;                        ///< all four files are there
+
+    /// The path of broken.py or fixed.py.
+    const std::string& script(LessonSide side) const { return side == LessonSide::Fixed ? fixed : broken; }
 };
 
 /// The lessons of a folder (resources/lessons/ by default): one subfolder a lesson.

@@ -180,12 +180,17 @@ std::vector<std::string> LessonExpectation::compare(const json& expected, const 
     return out;
 }
 
-const char* LessonExpectation::missingSide(const json& expect)
+std::optional<LessonSide> LessonExpectation::missingSide(const json& expect)
 {
-    for (const char* side : kSides)
-        if (!field(expect, side).is_object())
+    for (LessonSide side : kLessonSides)
+        if (!expected(expect, side).is_object())
             return side;
-    return nullptr;
+    return std::nullopt;
+}
+
+const json& LessonExpectation::expected(const json& expect, LessonSide side)
+{
+    return field(expect, std::string(toString(side)).c_str());
 }
 
 std::string LessonExpectation::violationText(const json& v)

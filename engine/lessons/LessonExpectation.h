@@ -1,7 +1,10 @@
 #pragma once
 
+#include "lessons/LessonSide.h"
+
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,16 +36,16 @@ struct LessonFinding {
 /// is a line of the script itself; a location in another file reads "FILE:LINE".
 class LessonExpectation {
 public:
-    /// The two sides of a lesson, in the order they run.
-    static constexpr const char* kSides[2] = {"broken", "fixed"};
-
     /// The stable fields of a schema-1 report, in expect.json's shape. `script` is the path the
     /// report's lines are read against.
     static nlohmann::json stableFields(const nlohmann::json& report, const std::string& script);
     /// "captures[0].verify.status: expected \"mismatch\", got \"ok\"", ... (empty: it matches)
     static std::vector<std::string> compare(const nlohmann::json& expected, const nlohmann::json& actual);
-    /// The first of kSides that a whole expect.json has no object for; nullptr when it has both.
-    static const char* missingSide(const nlohmann::json& expect);
+    /// The first side (kLessonSides) that a whole expect.json has no object for; nullopt when it
+    /// has both.
+    static std::optional<LessonSide> missingSide(const nlohmann::json& expect);
+    /// expect[side]: what expect.json says that side reports (null when it says nothing).
+    static const nlohmann::json& expected(const nlohmann::json& expect, LessonSide side);
 
     /// j[key], or null when `j` is no object or has no such key: reads reports and expect.json
     /// of any shape without throwing.

@@ -168,11 +168,14 @@ TEST(LessonExpectation, ALongValueIsCutInTheMessage)
 
 TEST(LessonExpectation, MissingSideNamesTheFirstSideWithoutAnObject)
 {
-    EXPECT_EQ(LessonExpectation::missingSide(json{{"broken", json::object()}, {"fixed", json::object()}}), nullptr);
-    EXPECT_STREQ(LessonExpectation::missingSide(json{{"broken", json::object()}}), "fixed");
-    EXPECT_STREQ(LessonExpectation::missingSide(json{{"broken", 1}, {"fixed", json::object()}}), "broken");
-    EXPECT_STREQ(LessonExpectation::missingSide(json::array()), "broken");
-    EXPECT_STREQ(LessonExpectation::missingSide(json()), "broken");
+    using ps::lessons::LessonSide;
+    EXPECT_EQ(
+        LessonExpectation::missingSide(json{{"broken", json::object()}, {"fixed", json::object()}}), std::nullopt);
+    EXPECT_EQ(LessonExpectation::missingSide(json{{"broken", json::object()}}), LessonSide::Fixed);
+    EXPECT_EQ(LessonExpectation::missingSide(json{{"broken", 1}, {"fixed", json::object()}}), LessonSide::Broken);
+    EXPECT_EQ(LessonExpectation::missingSide(json::array()), LessonSide::Broken);
+    EXPECT_EQ(LessonExpectation::missingSide(json()), LessonSide::Broken);
+    EXPECT_EQ(ps::lessons::toString(LessonSide::Fixed), "fixed");
 }
 
 TEST(LessonExpectation, TheWordsALearnerReads)

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 using namespace ps::uitest;
+using ps::lessons::LessonSide;
 using ps::ui::LessonsView;
 
 namespace {
@@ -164,7 +165,7 @@ TEST_F(UiLessons, ThePanelListsEveryLessonFolderWithItsTitle)
     ASSERT_TRUE(view.currentLesson().has_value());
     EXPECT_EQ(QString::fromStdString(view.currentLesson()->name), folders.front());
     EXPECT_FALSE(view.busy());
-    EXPECT_FALSE(view.outcome("broken").has_value());
+    EXPECT_FALSE(view.outcome(LessonSide::Broken).has_value());
     EXPECT_TRUE(view.runButton()->isEnabled());
     EXPECT_FALSE(view.cancelButton()->isEnabled());
 }
@@ -193,19 +194,20 @@ TEST_F(UiLessons, SelectingALessonShowsItsExplanationAndBothScriptsReadOnly)
     EXPECT_TRUE(shown.contains("register_buffer")) << shown.toStdString();
     EXPECT_FALSE(shown.contains("**The rule.**")) << shown.toStdString();
 
-    for (const char* side : {"broken", "fixed"}) {
-        ps::ui::ScriptEditor* editor = view.scriptView(side);
+    for (LessonSide s : ps::lessons::kLessonSides) {
+        ps::ui::ScriptEditor* editor = view.scriptView(s);
+        const QString side = QString::fromStdString(std::string(ps::lessons::toString(s)));
         ASSERT_NE(editor, nullptr);
-        EXPECT_EQ(editor->text(), readText(lessonsDir() + "/" + name + "/" + side + ".py")) << side;
-        EXPECT_TRUE(editor->isReadOnly()) << side;
+        EXPECT_EQ(editor->text(), readText(lessonsDir() + "/" + name + "/" + side + ".py")) << side.toStdString();
+        EXPECT_TRUE(editor->isReadOnly()) << side.toStdString();
     }
-    EXPECT_TRUE(view.scriptView("broken")->text().contains("+ offset"));
-    EXPECT_TRUE(view.scriptView("fixed")->text().contains("register_buffer"));
+    EXPECT_TRUE(view.scriptView(LessonSide::Broken)->text().contains("+ offset"));
+    EXPECT_TRUE(view.scriptView(LessonSide::Fixed)->text().contains("register_buffer"));
 
     // Open in Editor asks for the script's file.
     QString opened;
     QObject::connect(&view, &LessonsView::openScript, [&](const QString& path) { opened = path; });
-    view.openButton("fixed")->click();
+    view.openButton(LessonSide::Fixed)->click();
     EXPECT_EQ(canonical(opened), canonical(lessonsDir() + "/" + name + "/fixed.py"));
 
     EXPECT_FALSE(view.selectLesson("no-such-lesson"));
@@ -257,8 +259,8 @@ TEST_F(UiLessons, TheDiffMarksExactlyTheLinesThatDifferAndThePanesScrollTogether
     view.resize(1000, 380);
     view.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
-    ps::ui::ScriptEditor* broken = view.scriptView("broken");
-    ps::ui::ScriptEditor* fixed = view.scriptView("fixed");
+    ps::ui::ScriptEditor* broken = view.scriptView(LessonSide::Broken);
+    ps::ui::ScriptEditor* fixed = view.scriptView(LessonSide::Fixed);
     ASSERT_LE(broken->SendScintilla(QsciScintillaBase::SCI_LINESONSCREEN), 9) << "the panes must scroll";
     // Each hunk's shorter side has blank lines for the difference, so the panes go line for
     // line on screen (display lines, counting those blank ones).
@@ -341,7 +343,7 @@ TEST_F(UiLessons, LessonsOpenInARoomyWindowOfTheirOwnAndTheEditorKeepsItsSize)
 
     EXPECT_GE(view->lessonNames().size(), 7);
     ASSERT_TRUE(view->selectLesson("inv1-closed-over-tensor"));
-    view->openButton("broken")->click();
+    view->openButton(LessonSide::Broken)->click();
     EXPECT_EQ(canonical(window.editor()->filePath()), canonical(lessonsDir() + "/inv1-closed-over-tensor/broken.py"));
     EXPECT_TRUE(window.editor()->text().contains("+ offset"));
 
@@ -419,8 +421,8 @@ TEST_F(UiLessons, RunBothRunsBrokenThenFixedAndBothReportWhatExpectJsonSays)
     ASSERT_GE(fixedAt, 0) << stages.join(" | ").toStdString();
     EXPECT_LT(brokenAt, fixedAt);
 
-    const auto broken = view->outcome("broken");
-    const auto fixed = view->outcome("fixed");
+    const auto broken = view->outcome(LessonSide::Broken);
+    const auto fixed = view->outcome(LessonSide::Fixed);
     ASSERT_TRUE(broken.has_value());
     ASSERT_TRUE(fixed.has_value());
     EXPECT_TRUE(broken->matches()) << broken->differences().join("\n").toStdString() << "\n"
@@ -432,15 +434,17 @@ TEST_F(UiLessons, RunBothRunsBrokenThenFixedAndBothReportWhatExpectJsonSays)
     EXPECT_EQ(broken->stable().at("captures").at(0).at("violation").at("invariant"), 1);
 
     // What the panel shows under each script.
-    EXPECT_TRUE(view->verdictText("broken").startsWith("as expected")) << view->verdictText("broken").toStdString();
-    EXPECT_TRUE(view->verdictText("fixed").startsWith("as expected")) << view->verdictText("fixed").toStdString();
-    const QString brokenText = view->outcomeText("broken");
+    EXPECT_TRUE(view->verdictText(LessonSide::Broken).startsWith("as expected"))
+        << view->verdictText(LessonSide::Broken).toStdString();
+    EXPECT_TRUE(view->verdictText(LessonSide::Fixed).startsWith("as expected"))
+        << view->verdictText(LessonSide::Fixed).toStdString();
+    const QString brokenText = view->outcomeText(LessonSide::Broken);
     EXPECT_TRUE(brokenText.contains("inv 1 constant-tensor, line 17")) << brokenText.toStdString();
     EXPECT_FALSE(brokenText.contains("Differences")) << brokenText.toStdString();
     ASSERT_FALSE(broken->findings().empty());
     EXPECT_FALSE(broken->findings().front().message.isEmpty());
     EXPECT_TRUE(brokenText.contains(broken->findings().front().message)) << brokenText.toStdString();
-    const QString fixedText = view->outcomeText("fixed");
+    const QString fixedText = view->outcomeText(LessonSide::Fixed);
     EXPECT_TRUE(fixedText.contains("status: ok")) << fixedText.toStdString();
     EXPECT_TRUE(fixedText.contains("matches eager")) << fixedText.toStdString();
     EXPECT_TRUE(view->stageText().contains("Both scripts report what the lesson expects"))
@@ -448,17 +452,17 @@ TEST_F(UiLessons, RunBothRunsBrokenThenFixedAndBothReportWhatExpectJsonSays)
     EXPECT_EQ(view->problem(), QString()) << view->problem().toStdString();
 
     // One side alone: the other keeps what it showed.
-    const QString fixedShown = view->outcomeText("fixed");
+    const QString fixedShown = view->outcomeText(LessonSide::Fixed);
     done = false;
-    ASSERT_TRUE(view->runSideButton("broken")->isEnabled());
-    view->runSideButton("broken")->click();
+    ASSERT_TRUE(view->runSideButton(LessonSide::Broken)->isEnabled());
+    view->runSideButton(LessonSide::Broken)->click();
     EXPECT_TRUE(view->busy());
-    EXPECT_FALSE(view->runSideButton("fixed")->isEnabled());
-    EXPECT_EQ(view->outcomeText("fixed"), fixedShown);
+    EXPECT_FALSE(view->runSideButton(LessonSide::Fixed)->isEnabled());
+    EXPECT_EQ(view->outcomeText(LessonSide::Fixed), fixedShown);
     ASSERT_TRUE(waitFor([&]() { return done; }, kRunTimeoutMs)) << view->stageText().toStdString();
-    ASSERT_TRUE(view->outcome("broken").has_value());
-    EXPECT_TRUE(view->outcome("broken")->matches()) << view->outcomeText("broken").toStdString();
-    EXPECT_EQ(view->outcomeText("fixed"), fixedShown);
+    ASSERT_TRUE(view->outcome(LessonSide::Broken).has_value());
+    EXPECT_TRUE(view->outcome(LessonSide::Broken)->matches()) << view->outcomeText(LessonSide::Broken).toStdString();
+    EXPECT_EQ(view->outcomeText(LessonSide::Fixed), fixedShown);
     EXPECT_TRUE(view->stageText().startsWith("broken.py: as expected")) << view->stageText().toStdString();
 
     // Lessons are never stored in the library.
@@ -467,8 +471,8 @@ TEST_F(UiLessons, RunBothRunsBrokenThenFixedAndBothReportWhatExpectJsonSays)
 
     // Another lesson clears what was shown.
     ASSERT_TRUE(view->selectLesson("tracer-dynamo"));
-    EXPECT_FALSE(view->outcome("broken").has_value());
-    EXPECT_EQ(view->verdictText("broken"), QString());
+    EXPECT_FALSE(view->outcome(LessonSide::Broken).has_value());
+    EXPECT_EQ(view->verdictText(LessonSide::Broken), QString());
 }
 
 TEST_F(UiLessons, AWrongExpectJsonShowsDiffersWithTheDifferences)
@@ -483,8 +487,8 @@ TEST_F(UiLessons, AWrongExpectJsonShowsDiffersWithTheDifferences)
     EXPECT_EQ(view.lessonList()->item(0)->text(), "A lesson that expects the wrong thing");
     ASSERT_TRUE(runBothAndWait(view)) << view.problem().toStdString();
 
-    const auto broken = view.outcome("broken");
-    const auto fixed = view.outcome("fixed");
+    const auto broken = view.outcome(LessonSide::Broken);
+    const auto fixed = view.outcome(LessonSide::Fixed);
     ASSERT_TRUE(broken.has_value());
     ASSERT_TRUE(fixed.has_value());
     EXPECT_FALSE(broken->matches());
@@ -494,14 +498,14 @@ TEST_F(UiLessons, AWrongExpectJsonShowsDiffersWithTheDifferences)
         << broken->differences().join("\n").toStdString();
     EXPECT_TRUE(broken->differences().contains(R"(captures[0].status: expected "violation", got "ok")"))
         << broken->differences().join("\n").toStdString();
-    EXPECT_TRUE(view.verdictText("broken").startsWith("differs from expect.json"))
-        << view.verdictText("broken").toStdString();
-    const QString text = view.outcomeText("broken");
+    EXPECT_TRUE(view.verdictText(LessonSide::Broken).startsWith("differs from expect.json"))
+        << view.verdictText(LessonSide::Broken).toStdString();
+    const QString text = view.outcomeText(LessonSide::Broken);
     EXPECT_TRUE(text.contains("Differences from expect.json")) << text.toStdString();
     EXPECT_TRUE(text.contains(R"(status: expected "violation", got "ok")")) << text.toStdString();
 
     EXPECT_TRUE(fixed->matches()) << fixed->differences().join("\n").toStdString();
-    EXPECT_TRUE(view.verdictText("fixed").startsWith("as expected"));
+    EXPECT_TRUE(view.verdictText(LessonSide::Fixed).startsWith("as expected"));
     EXPECT_TRUE(view.stageText().contains("differs from expect.json")) << view.stageText().toStdString();
 }
 
@@ -549,7 +553,7 @@ TEST_F(UiLessons, AMissingFolderABadExpectJsonAndAWorkerThatCannotStartAreNamed)
     ASSERT_TRUE(view.selectLesson("no-scripts"));
     EXPECT_TRUE(view.problem().contains("broken.py")) << view.problem().toStdString();
     EXPECT_FALSE(view.runButton()->isEnabled());
-    EXPECT_FALSE(view.openButton("broken")->isEnabled());
+    EXPECT_FALSE(view.openButton(LessonSide::Broken)->isEnabled());
     EXPECT_FALSE(view.runBoth());
 
     // A lesson that is fine, but no worker can start: the panel says why, naming the environment.
@@ -585,12 +589,13 @@ TEST_F(UiLessons, CancelDuringARunLeavesThePanelUsable)
     ASSERT_TRUE(waitFor([&]() { return done; }, 30000)) << view.stageText().toStdString();
     EXPECT_LT(clock.elapsed(), 15000);
 
-    ASSERT_TRUE(view.outcome("broken").has_value());
-    EXPECT_TRUE(view.outcome("broken")->cancelled()) << view.outcome("broken")->status().toStdString();
-    EXPECT_FALSE(view.outcome("broken")->matches());
-    EXPECT_EQ(view.verdictText("broken"), "cancelled");
-    ASSERT_TRUE(view.outcome("fixed").has_value());
-    EXPECT_TRUE(view.outcome("fixed")->cancelled());  // never run
+    ASSERT_TRUE(view.outcome(LessonSide::Broken).has_value());
+    EXPECT_TRUE(view.outcome(LessonSide::Broken)->cancelled())
+        << view.outcome(LessonSide::Broken)->status().toStdString();
+    EXPECT_FALSE(view.outcome(LessonSide::Broken)->matches());
+    EXPECT_EQ(view.verdictText(LessonSide::Broken), "cancelled");
+    ASSERT_TRUE(view.outcome(LessonSide::Fixed).has_value());
+    EXPECT_TRUE(view.outcome(LessonSide::Fixed)->cancelled());  // never run
     EXPECT_TRUE(view.stageText().contains("Cancelled")) << view.stageText().toStdString();
     EXPECT_FALSE(view.busy());
     EXPECT_TRUE(view.runButton()->isEnabled());
@@ -602,8 +607,9 @@ TEST_F(UiLessons, CancelDuringARunLeavesThePanelUsable)
     ASSERT_TRUE(view.runBoth());
     view.cancel();
     ASSERT_TRUE(waitFor([&]() { return done; }, 60000)) << view.stageText().toStdString();
-    ASSERT_TRUE(view.outcome("broken").has_value());
-    EXPECT_TRUE(view.outcome("broken")->cancelled()) << view.outcome("broken")->status().toStdString();
+    ASSERT_TRUE(view.outcome(LessonSide::Broken).has_value());
+    EXPECT_TRUE(view.outcome(LessonSide::Broken)->cancelled())
+        << view.outcome(LessonSide::Broken)->status().toStdString();
 
     // Released (its window closed) during a run: the run ends as cancelled, the worker is gone.
     done = false;
@@ -614,18 +620,19 @@ TEST_F(UiLessons, CancelDuringARunLeavesThePanelUsable)
     EXPECT_TRUE(done);
     EXPECT_FALSE(view.busy());
     EXPECT_FALSE(view.hasWorker());
-    ASSERT_TRUE(view.outcome("broken").has_value());
-    EXPECT_TRUE(view.outcome("broken")->cancelled());
-    EXPECT_TRUE(view.outcomeText("broken").contains("closed")) << view.outcomeText("broken").toStdString();
+    ASSERT_TRUE(view.outcome(LessonSide::Broken).has_value());
+    EXPECT_TRUE(view.outcome(LessonSide::Broken)->cancelled());
+    EXPECT_TRUE(view.outcomeText(LessonSide::Broken).contains("closed"))
+        << view.outcomeText(LessonSide::Broken).toStdString();
     EXPECT_TRUE(view.runButton()->isEnabled());
 
     // The panel runs the next lesson as usual (with a fresh worker).
     ASSERT_TRUE(view.selectLesson("tiny"));
     ASSERT_TRUE(runBothAndWait(view)) << view.problem().toStdString();
-    ASSERT_TRUE(view.outcome("broken").has_value());
-    ASSERT_TRUE(view.outcome("fixed").has_value());
-    EXPECT_TRUE(view.outcome("broken")->matches()) << view.outcomeText("broken").toStdString();
-    EXPECT_TRUE(view.outcome("fixed")->matches()) << view.outcomeText("fixed").toStdString();
+    ASSERT_TRUE(view.outcome(LessonSide::Broken).has_value());
+    ASSERT_TRUE(view.outcome(LessonSide::Fixed).has_value());
+    EXPECT_TRUE(view.outcome(LessonSide::Broken)->matches()) << view.outcomeText(LessonSide::Broken).toStdString();
+    EXPECT_TRUE(view.outcome(LessonSide::Fixed)->matches()) << view.outcomeText(LessonSide::Fixed).toStdString();
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "ui/lessons/LessonOutcome.h"
+#include "ui/common/QtText.h"
 #include "ui/common/StatusStyle.h"
 
 #include "lessons/LessonExpectation.h"
@@ -54,13 +55,14 @@ QString firstLine(const json& j, int limit = 300)
 
 }  // namespace
 
-LessonOutcome::LessonOutcome(const lessons::Lesson& lesson, const QString& side, const json& report, const json& expect)
+LessonOutcome::LessonOutcome(
+    const lessons::Lesson& lesson, lessons::LessonSide side, const json& report, const json& expect)
     : m_side(side), m_script(scriptPath(lesson, side))
 {
     m_status = expectText(Expect::field(report, "status"), "");
     m_typedStatus = model::runStatusFromString(m_status.toStdString());
     m_message = firstLine(Expect::field(report, "message"), 600);
-    m_expected = Expect::field(expect, side.toStdString().c_str());
+    m_expected = Expect::expected(expect, side);
     if (cancelled()) {
         m_ran = false;
         m_error = m_message.isEmpty() ? trOutcome("the run was cancelled") : m_message;
@@ -72,7 +74,8 @@ LessonOutcome::LessonOutcome(const lessons::Lesson& lesson, const QString& side,
         for (const auto& d : Expect::compare(m_expected, m_stable))
             m_differences << QString::fromStdString(d);
     } else {
-        m_differences << trOutcome("%1 has no \"%2\" object").arg(QString::fromStdString(lesson.expect), side);
+        m_differences << trOutcome("%1 has no \"%2\" object")
+                             .arg(QString::fromStdString(lesson.expect), q(std::string(lessons::toString(side))));
     }
     if (!m_typedStatus || !model::ranToTheEnd(*m_typedStatus) || *m_typedStatus == model::RunStatus::Error)
         m_error = m_message;  // error, timeout, worker_died, ...: what happened, in the worker's words
@@ -83,7 +86,7 @@ LessonOutcome::LessonOutcome(const lessons::Lesson& lesson, const QString& side,
             {QString::fromStdString(f.what), QString::fromStdString(f.message), QString::fromStdString(f.fix)});
 }
 
-LessonOutcome LessonOutcome::failed(const lessons::Lesson& lesson, const QString& side, model::RunStatus status,
+LessonOutcome LessonOutcome::failed(const lessons::Lesson& lesson, lessons::LessonSide side, model::RunStatus status,
     const QString& error, const json& expect)
 {
     LessonOutcome o;
@@ -94,13 +97,13 @@ LessonOutcome LessonOutcome::failed(const lessons::Lesson& lesson, const QString
     o.m_ran = false;
     o.m_error = error;
     o.m_message = error;
-    o.m_expected = Expect::field(expect, side.toStdString().c_str());
+    o.m_expected = Expect::expected(expect, side);
     return o;
 }
 
-QString LessonOutcome::scriptPath(const lessons::Lesson& lesson, const QString& side)
+QString LessonOutcome::scriptPath(const lessons::Lesson& lesson, lessons::LessonSide side)
 {
-    const std::string& path = side == QLatin1String("fixed") ? lesson.fixed : lesson.broken;
+    const std::string& path = lesson.script(side);
     if (path.empty())
         return {};
     std::error_code ec;
@@ -129,9 +132,9 @@ std::optional<json> LessonOutcome::readExpect(const QString& path, QString* erro
         *error = trOutcome("%1 is not valid JSON: %2").arg(path, QString::fromStdString(e.what()));
         return std::nullopt;
     }
-    if (const char* side = Expect::missingSide(j)) {
+    if (const auto side = Expect::missingSide(j)) {
         *error = trOutcome("%1 has no \"%2\" object (it must read {\"broken\": {...}, \"fixed\": {...}})")
-                     .arg(path, QString::fromLatin1(side));
+                     .arg(path, q(std::string(lessons::toString(*side))));
         return std::nullopt;
     }
     return j;

@@ -14,7 +14,7 @@
 
 namespace ps::ui {
 
-/// What one script of a lesson (its "broken" or its "fixed" side) reported, set against what
+/// What one script of a lesson (its broken or its fixed side) reported, set against what
 /// the lesson's expect.json says for that side, the way `precompile-studio lessons run` does:
 /// the report's stable fields (LessonExpectation::stableFields), the differences from
 /// expect[side] (LessonExpectation::compare), and a short summary for a reader. Also stands for a
@@ -31,21 +31,21 @@ public:
     /// A finished run. `report` is the run's schema-1 report (model::Report::toJson());
     /// `expect` is the whole expect.json ({"broken": ..., "fixed": ...}). A report whose status
     /// is "cancelled" makes a cancelled outcome.
-    LessonOutcome(
-        const lessons::Lesson& lesson, const QString& side, const nlohmann::json& report, const nlohmann::json& expect);
+    LessonOutcome(const lessons::Lesson& lesson, lessons::LessonSide side, const nlohmann::json& report,
+        const nlohmann::json& expect);
 
     /// A run that did not end in a report of the script: cancelled (status "cancelled") or could
     /// not start (status "error"; `error` says why, e.g. WorkerClient::launchError()).
-    static LessonOutcome failed(const lessons::Lesson& lesson, const QString& side, model::RunStatus status,
+    static LessonOutcome failed(const lessons::Lesson& lesson, lessons::LessonSide side, model::RunStatus status,
         const QString& error, const nlohmann::json& expect = nlohmann::json());
 
-    /// The path a side's script is run as (absolute, normalised): "broken" or "fixed".
-    static QString scriptPath(const lessons::Lesson& lesson, const QString& side);
+    /// The path a side's script is run as (absolute, normalised).
+    static QString scriptPath(const lessons::Lesson& lesson, lessons::LessonSide side);
     /// Reads and checks expect.json (an object with a "broken" and a "fixed" object); nullopt
     /// and the reason, naming the path, in `error`.
     static std::optional<nlohmann::json> readExpect(const QString& path, QString* error);
 
-    const QString& side() const { return m_side; }
+    lessons::LessonSide side() const { return m_side; }
     const QString& script() const { return m_script; }
     /// The report's status (see model::RunStatus: ok, mismatch, violation, error, timeout, ...).
     const QString& status() const { return m_status; }
@@ -71,7 +71,7 @@ public:
 private:
     LessonOutcome() = default;
 
-    QString m_side;
+    lessons::LessonSide m_side = lessons::LessonSide::Broken;
     QString m_script;
     QString m_status;
     std::optional<model::RunStatus> m_typedStatus;  ///< m_status read at the JSON edge

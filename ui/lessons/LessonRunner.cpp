@@ -23,11 +23,6 @@ LessonRunner::~LessonRunner()
     }
 }
 
-QString LessonRunner::sideName(int side)
-{
-    return QString::fromLatin1(lessons::LessonExpectation::kSides[side]);
-}
-
 bool LessonRunner::ensureWorker(QString* problem)
 {
     if (m_worker && !m_worker->launchError().isEmpty()) {
@@ -48,8 +43,8 @@ bool LessonRunner::ensureWorker(QString* problem)
     return true;
 }
 
-bool LessonRunner::start(
-    const lessons::Lesson& lesson, const nlohmann::json& expect, const QList<int>& sides, QString* problem)
+bool LessonRunner::start(const lessons::Lesson& lesson, const nlohmann::json& expect,
+    const QList<lessons::LessonSide>& sides, QString* problem)
 {
     if (busy() || sides.isEmpty()) {
         *problem = busy() ? tr("a run is in progress") : tr("nothing to run");
@@ -66,7 +61,7 @@ bool LessonRunner::start(
     return true;
 }
 
-void LessonRunner::startSide(int side)
+void LessonRunner::startSide(lessons::LessonSide side)
 {
     m_running = side;
     m_stage = model::Stage::Start;
@@ -75,13 +70,13 @@ void LessonRunner::startSide(int side)
     emit sideStarted(side);
 
     protocol::RunOptions options;
-    options.script = LessonOutcome::scriptPath(m_lesson, sideName(side)).toStdString();
+    options.script = LessonOutcome::scriptPath(m_lesson, side).toStdString();
     options.verify = true;
     options.timeoutSeconds = QSettings().value(QStringLiteral("run/timeoutSeconds"), 600).toDouble();
     if (!m_worker->run(options)) {
         emit sideFinished(side,
-            LessonOutcome::failed(m_lesson, sideName(side), model::RunStatus::Error,
-                tr("the lesson's worker is busy with another run"), m_expect),
+            LessonOutcome::failed(
+                m_lesson, side, model::RunStatus::Error, tr("the lesson's worker is busy with another run"), m_expect),
             0.0);
         endQueued(tr("not run: the other script could not run"));
         finish();
@@ -107,16 +102,15 @@ void LessonRunner::release(const QString& why)
 {
     if (!m_worker)
         return;
-    const int side = m_running;
+    const auto side = m_running;
     // The worker's destructor kills its process (a run, or the one kept warm) and waits for its
     // thread; nothing it would still send may arrive here.
     m_worker->disconnect(this);
     delete m_worker;
     m_worker = nullptr;
-    if (side >= 0) {
+    if (side) {
         m_cancelRequested = true;
-        emit sideFinished(side,
-            LessonOutcome::failed(m_lesson, sideName(side), model::RunStatus::Cancelled, why, m_expect),
+        emit sideFinished(*side, LessonOutcome::failed(m_lesson, *side, model::RunStatus::Cancelled, why, m_expect),
             elapsedSeconds());
         endQueued(why);
         finish();
@@ -136,11 +130,11 @@ void LessonRunner::onRunFinished(const std::shared_ptr<const RunDocument>& run)
 {
     if (!busy() || !run)
         return;
-    const int side = m_running;
+    const lessons::LessonSide side = *m_running;
     const auto& r = run->report;
     // A cancelled run says so itself (status "cancelled"); one that ended as the cancel came
     // keeps what it found.
-    emit sideFinished(side, LessonOutcome(m_lesson, sideName(side), r.toJson(), m_expect), run->elapsedSeconds);
+    emit sideFinished(side, LessonOutcome(m_lesson, side, r.toJson(), m_expect), run->elapsedSeconds);
     if (!m_cancelRequested && r.startFailure)
         emit workerProblem(QString::fromStdString(r.message));
     if (!m_cancelRequested && !m_queue.isEmpty()) {
@@ -154,15 +148,14 @@ void LessonRunner::onRunFinished(const std::shared_ptr<const RunDocument>& run)
 
 void LessonRunner::endQueued(const QString& why)
 {
-    for (int side : std::as_const(m_queue))
-        emit sideFinished(
-            side, LessonOutcome::failed(m_lesson, sideName(side), model::RunStatus::Cancelled, why, m_expect), 0.0);
+    for (lessons::LessonSide side : std::as_const(m_queue))
+        emit sideFinished(side, LessonOutcome::failed(m_lesson, side, model::RunStatus::Cancelled, why, m_expect), 0.0);
     m_queue.clear();
 }
 
 void LessonRunner::finish()
 {
-    m_running = -1;
+    m_running.reset();
     const bool cancelled = m_cancelRequested;
     m_cancelRequested = false;
     emit finished(cancelled);

@@ -1,5 +1,6 @@
 #include "ui/lessons/LessonsView.h"
 
+#include "ui/common/QtText.h"
 #include "ui/common/SideBySideDiffView.h"
 #include "ui/editor/ScriptEditor.h"
 #include "ui/editor/ScriptFile.h"
@@ -29,9 +30,19 @@ namespace {
 
 constexpr int kNameRole = Qt::UserRole + 1;
 
+using lessons::kLessonSides;
+using lessons::LessonSide;
+
+/// The k-th pane's side (broken on the left).
+LessonSide sideAt(int k)
+{
+    return kLessonSides[static_cast<std::size_t>(k)];
+}
+
+/// "broken" or "fixed": the script's name without ".py".
 QString sideName(int k)
 {
-    return LessonRunner::sideName(k);
+    return q(std::string(lessons::toString(sideAt(k))));
 }
 
 /// lesson.md without its first heading (the view shows it as the title above).
@@ -134,9 +145,9 @@ LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QW
 
         connect(m_openButtons[k], &QPushButton::clicked, this, [this, k]() {
             if (m_current)
-                emit openScript(LessonOutcome::scriptPath(*m_current, sideName(k)));
+                emit openScript(LessonOutcome::scriptPath(*m_current, sideAt(k)));
         });
-        connect(m_sideRunButtons[k], &QPushButton::clicked, this, [this, k]() { runSides({k}); });
+        connect(m_sideRunButtons[k], &QPushButton::clicked, this, [this, k]() { runSides({sideAt(k)}); });
     }
     // The outcomes stay under their scripts when the panes' divider moves.
     connect(m_diff->splitter(), &QSplitter::splitterMoved, this,
@@ -165,7 +176,8 @@ LessonsView::LessonsView(const QString& pythonEnv, const QString& lessonsDir, QW
     m_tick.setInterval(100);
     connect(&m_tick, &QTimer::timeout, this, [this]() { m_stageLabel->setText(stageText()); });
 
-    connect(m_runner, &LessonRunner::sideStarted, this, [this](int k) {
+    connect(m_runner, &LessonRunner::sideStarted, this, [this](LessonSide side) {
+        const int k = lessons::indexOf(side);
         m_outcomes[k].reset();
         m_outcomeViews[k]->showRunning();
         m_tick.start();
@@ -192,15 +204,6 @@ LessonsView::~LessonsView()
 {
     m_tick.stop();
     m_runner->disconnect(this);  // the runner (a child) ends after this view's members
-}
-
-int LessonsView::sideIndex(const QString& side)
-{
-    if (side == QLatin1String("broken"))
-        return 0;
-    if (side == QLatin1String("fixed"))
-        return 1;
-    return -1;
 }
 
 bool LessonsView::busy() const
@@ -346,7 +349,7 @@ void LessonsView::showLesson(int row)
 
     QString texts[2];
     for (int k = 0; k < 2; ++k) {
-        const QString path = LessonOutcome::scriptPath(*m_current, sideName(k));
+        const QString path = LessonOutcome::scriptPath(*m_current, sideAt(k));
         const ScriptFile file = ScriptFile::read(path);
         if (file.status == ScriptFile::Status::Refused)
             problems << tr("%1.py cannot be shown: %2").arg(sideName(k), file.message);
@@ -393,16 +396,15 @@ void LessonsView::showExplanation(const QString& markdown)
 
 bool LessonsView::runBoth()
 {
-    return runSides({0, 1});
+    return runSides({kLessonSides.begin(), kLessonSides.end()});
 }
 
-bool LessonsView::runSide(const QString& side)
+bool LessonsView::runSide(LessonSide side)
 {
-    const int k = sideIndex(side);
-    return k >= 0 && runSides({k});
+    return runSides({side});
 }
 
-bool LessonsView::runSides(const QList<int>& sides)
+bool LessonsView::runSides(const QList<LessonSide>& sides)
 {
     if (busy())
         return false;
@@ -421,8 +423,8 @@ bool LessonsView::runSides(const QList<int>& sides)
         return false;
     }
     QStringList missing;
-    for (int k : sides) {
-        const QString path = LessonOutcome::scriptPath(*lesson, sideName(k));
+    for (LessonSide side : sides) {
+        const QString path = LessonOutcome::scriptPath(*lesson, side);
         if (!QFileInfo(path).isFile())
             missing << tr("%1 is missing").arg(path);
     }
@@ -438,7 +440,8 @@ bool LessonsView::runSides(const QList<int>& sides)
         updateProblem();
         return false;
     }
-    for (int k : sides) {
+    for (LessonSide side : sides) {
+        const int k = lessons::indexOf(side);
         m_outcomes[k].reset();
         m_seconds[k] = 0;
         showOutcome(k);
@@ -468,8 +471,9 @@ void LessonsView::releaseWorker()
     m_runner->release(tr("not run: the Lessons window was closed"));
 }
 
-void LessonsView::onSideFinished(int k, const LessonOutcome& outcome, double seconds)
+void LessonsView::onSideFinished(LessonSide side, const LessonOutcome& outcome, double seconds)
 {
+    const int k = lessons::indexOf(side);
     m_outcomes[k] = outcome;
     m_seconds[k] = seconds;
     showOutcome(k);
@@ -478,7 +482,7 @@ void LessonsView::onSideFinished(int k, const LessonOutcome& outcome, double sec
 void LessonsView::onRunEnded(bool cancelled)
 {
     m_tick.stop();
-    const QList<int>& sides = m_runner->sides();
+    const QList<LessonSide>& sides = m_runner->sides();
     const bool both = sides.size() == 2;
     if (cancelled) {
         m_lastResult = tr("Cancelled: the worker was killed.");
@@ -488,9 +492,11 @@ void LessonsView::onRunEnded(bool cancelled)
                            .arg(m_seconds[1], 0, 'f', 1);
     } else {
         QStringList parts;
-        for (int k : sides)
+        for (LessonSide side : sides) {
+            const int k = lessons::indexOf(side);
             parts << QStringLiteral("%1.py: %2")
                          .arg(sideName(k), m_outcomes[k] ? m_outcomes[k]->verdict() : tr("not run"));
+        }
         m_lastResult = parts.join(QStringLiteral("; "));
     }
     updateButtons();
@@ -528,7 +534,7 @@ void LessonsView::updateButtons()
     const bool running = busy();
     bool scripts = m_current.has_value();
     for (int k = 0; k < 2; ++k) {
-        const bool exists = m_current && QFileInfo(LessonOutcome::scriptPath(*m_current, sideName(k))).isFile();
+        const bool exists = m_current && QFileInfo(LessonOutcome::scriptPath(*m_current, sideAt(k))).isFile();
         m_openButtons[k]->setEnabled(exists);
         m_sideRunButtons[k]->setEnabled(!running && exists);
         scripts = scripts && exists;
@@ -545,7 +551,7 @@ QString LessonsView::stageText() const
             return m_lastResult;
         return m_current ? tr("Run Both runs broken.py, then fixed.py (nothing is stored in the library).") : QString();
     }
-    const QString script = sideName(m_runner->running());
+    const QString script = m_runner->running() ? sideName(lessons::indexOf(*m_runner->running())) : QString();
     if (m_runner->cancelRequested())
         return tr("%1.py: cancelling…").arg(script);
     QString s = WorkerClient::stageWords(m_runner->stage());
@@ -559,40 +565,34 @@ QString LessonsView::problem() const
     return m_problem->text();
 }
 
-std::optional<LessonOutcome> LessonsView::outcome(const QString& side) const
+std::optional<LessonOutcome> LessonsView::outcome(LessonSide side) const
 {
-    const int k = sideIndex(side);
-    return k < 0 ? std::nullopt : m_outcomes[k];
+    return m_outcomes[lessons::indexOf(side)];
 }
 
-QString LessonsView::verdictText(const QString& side) const
+QString LessonsView::verdictText(LessonSide side) const
 {
-    const int k = sideIndex(side);
-    return k < 0 ? QString() : m_outcomeViews[k]->verdictText();
+    return m_outcomeViews[lessons::indexOf(side)]->verdictText();
 }
 
-QString LessonsView::outcomeText(const QString& side) const
+QString LessonsView::outcomeText(LessonSide side) const
 {
-    const int k = sideIndex(side);
-    return k < 0 ? QString() : m_outcomeViews[k]->detailsText();
+    return m_outcomeViews[lessons::indexOf(side)]->detailsText();
 }
 
-ScriptEditor* LessonsView::scriptView(const QString& side) const
+ScriptEditor* LessonsView::scriptView(LessonSide side) const
 {
-    const int k = sideIndex(side);
-    return k < 0 ? nullptr : m_diff->editor(k);
+    return m_diff->editor(lessons::indexOf(side));
 }
 
-QPushButton* LessonsView::runSideButton(const QString& side) const
+QPushButton* LessonsView::runSideButton(LessonSide side) const
 {
-    const int k = sideIndex(side);
-    return k < 0 ? nullptr : m_sideRunButtons[k];
+    return m_sideRunButtons[lessons::indexOf(side)];
 }
 
-QPushButton* LessonsView::openButton(const QString& side) const
+QPushButton* LessonsView::openButton(LessonSide side) const
 {
-    const int k = sideIndex(side);
-    return k < 0 ? nullptr : m_openButtons[k];
+    return m_openButtons[lessons::indexOf(side)];
 }
 
 }  // namespace ps::ui

@@ -62,12 +62,12 @@ public:
     /// missing or invalid expect.json, a worker that cannot start, a script that cannot be shown.
     QString problem() const;
 
-    /// The outcome of "broken" or "fixed" for the lesson shown (nullopt: not run yet).
-    std::optional<LessonOutcome> outcome(const QString& side) const;
+    /// The outcome of a side of the lesson shown (nullopt: not run yet).
+    std::optional<LessonOutcome> outcome(lessons::LessonSide side) const;
     /// The verdict shown under a script ("as expected", "differs from expect.json", ...), and
     /// the text under it (differences, then the summary).
-    QString verdictText(const QString& side) const;
-    QString outcomeText(const QString& side) const;
+    QString verdictText(lessons::LessonSide side) const;
+    QString outcomeText(lessons::LessonSide side) const;
 
     /// A worker process is held (started by a run or prewarm(), not yet released).
     bool hasWorker() const;
@@ -76,18 +76,18 @@ public:
     QLabel* titleLabel() const { return m_title; }
     QTextBrowser* explanation() const { return m_explanation; }
     SideBySideDiffView* diffView() const { return m_diff; }
-    ScriptEditor* scriptView(const QString& side) const;
+    ScriptEditor* scriptView(lessons::LessonSide side) const;
     QPushButton* runButton() const { return m_runButton; }
-    QPushButton* runSideButton(const QString& side) const;
+    QPushButton* runSideButton(lessons::LessonSide side) const;
     QPushButton* cancelButton() const { return m_cancelButton; }
-    QPushButton* openButton(const QString& side) const;
+    QPushButton* openButton(lessons::LessonSide side) const;
 
 public slots:
     /// Runs broken.py, then fixed.py. False (and problem() says why) when it cannot start: a run
     /// is in progress, no lesson is shown, expect.json is missing or invalid, no worker can start.
     bool runBoth();
-    /// Runs one script ("broken" or "fixed"); the other side keeps what it showed.
-    bool runSide(const QString& side);
+    /// Runs one side's script; the other side keeps what it showed.
+    bool runSide(lessons::LessonSide side);
     /// Kills the run in progress; the scripts not yet run are not run. finished() follows.
     void cancel();
     /// Starts the worker now (torch imported by the first run); nothing when none can start.
@@ -107,14 +107,13 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
-    static int sideIndex(const QString& side);
-    bool runSides(const QList<int>& sides);
+    bool runSides(const QList<lessons::LessonSide>& sides);
     void showLesson(int row);
     void showExplanation(const QString& markdown);
     void clearOutcomes();
     void showOutcome(int side);
     void updateProblem();
-    void onSideFinished(int side, const LessonOutcome& outcome, double seconds);
+    void onSideFinished(lessons::LessonSide side, const LessonOutcome& outcome, double seconds);
     void onRunEnded(bool cancelled);
     void updateButtons();
 
