@@ -57,7 +57,7 @@ int GraphExport::run(const library::ArtifactLibrary& library, const std::string&
 {
     const library::RunRecord record = library.show(o.run);
     const model::Report report = model::Report::fromJson(record.report);
-    const std::string where = TerminalText::safe(libraryPath) + ": run " + std::to_string(o.run);
+    const std::string where = TerminalText::location(libraryPath) + ": run " + std::to_string(o.run);
     const bool dot = o.format == "dot" || (o.format.empty() && (endsWith(o.file, ".dot") || endsWith(o.file, ".gv")));
     std::optional<graph::MeasuredLens::Measure> lens;
     if (!o.lens.empty()) {

@@ -66,8 +66,8 @@ template <class Body> int guarded(const std::string& libraryPath, Body&& body)
 {
     const auto report = [&](const std::string& file, const char* what) {
         std::cerr << "precompile-studio: ";
-        if (file != libraryPath)
-            std::cerr << "library " << TerminalText::safe(libraryPath) << ": ";
+        if (file != libraryPath && file != library::LibraryLocator::redacted(libraryPath))
+            std::cerr << "library " << TerminalText::location(libraryPath) << ": ";
         std::cerr << TerminalText::safe(what) << "\n";
     };
     try {

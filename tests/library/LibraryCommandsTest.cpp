@@ -390,6 +390,25 @@ TEST_F(LibraryCommands, AnUnusableLibraryFileExits2NamingIt)
     EXPECT_TRUE(contains(o.err, "read-only")) << o.err;
 }
 
+TEST_F(LibraryCommands, AnUnreachableTeamLibraryNeverPrintsItsPassword)
+{
+    // Nothing listens on port 1: every command fails to connect and says where, password masked.
+    const std::string secret = "S3cretPw-only-here";
+    for (const std::string& location : {"postgresql://alice:" + secret + "@127.0.0.1:1/lab?connect_timeout=5",
+             "host=127.0.0.1 port=1 dbname=lab user=alice password=" + secret + " connect_timeout=5"}) {
+        const std::string out = dir.file("page.html");
+        for (const std::vector<std::string>& args :
+            std::vector<std::vector<std::string>>{{"library", "ls"}, {"library", "show", "1"}, {"library", "verify"},
+                {"library", "gc"}, {"library", "rm", "1"}, {"library", "html", "1", out},
+                {"library", "trace", "1", out}, {"library", "export-graph", "1", out}}) {
+            const Outcome o = runCli(location, args);
+            EXPECT_EQ(o.exitCode, 2) << args[1] << ": " << o.err;
+            EXPECT_FALSE(contains(o.out + o.err, secret)) << args[1] << ": " << o.err;
+            EXPECT_TRUE(contains(o.err, "***")) << args[1] << ": " << o.err;
+        }
+    }
+}
+
 TEST_F(LibraryCommands, UsageErrorsExit2)
 {
     EXPECT_EQ(runCli(path, {"library"}).exitCode, 2);

@@ -1,5 +1,7 @@
 #include "library/core/TerminalText.h"
 
+#include "library/core/LibraryLocator.h"
+
 #include <cstdint>
 
 namespace ps::library {
@@ -75,6 +77,11 @@ std::string TerminalText::safe(std::string_view text, bool keepNewlines)
         text.remove_prefix(static_cast<std::size_t>(n));
     }
     return out;
+}
+
+std::string TerminalText::location(const std::string& location)
+{
+    return safe(LibraryLocator::redacted(location));
 }
 
 }  // namespace ps::library

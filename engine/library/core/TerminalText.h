@@ -17,6 +17,9 @@ public:
     /// CSI to an 8-bit terminal). Printable UTF-8 (accents, CJK, emoji) is kept as it is. A
     /// newline is kept only when `keepNewlines`, for texts the layout prints on several lines.
     static std::string safe(std::string_view text, bool keepNewlines = false);
+    /// A library location as a terminal may show it: any password masked
+    /// (LibraryLocator::redacted), then safe().
+    static std::string location(const std::string& location);
 };
 
 }  // namespace ps::library

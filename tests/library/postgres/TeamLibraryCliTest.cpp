@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <thread>
 
@@ -21,19 +22,22 @@ using Access = TestPostgresServer::Access;
 
 namespace {
 
-constexpr const char* kScript = "import torch\n"
-                                "import time\n"
-                                "\n"
-                                "import os\n"
-                                "if os.environ.get('PS_TEST_STARTED'):\n"
-                                "    open(os.environ['PS_TEST_STARTED'], 'w').close()\n"
-                                "time.sleep(float(os.environ.get('PS_TEST_SLEEP', '0')))\n"
-                                "\n"
-                                "def fn(x):\n"
-                                "    return x * 2 + 1\n"
-                                "\n"
-                                "example_inputs = (torch.ones(3),)\n"
-                                "backend = 'eager'\n";
+constexpr const char* kScript
+    = "import torch\n"
+      "import time\n"
+      "\n"
+      "import os\n"
+      "if os.environ.get('PS_TEST_STARTED'):\n"
+      "    open(os.environ['PS_TEST_STARTED'], 'w').close()\n"
+      "    deadline = time.monotonic() + 120\n"
+      "    while not os.path.exists(os.environ['PS_TEST_RESUME']) and time.monotonic() < deadline:\n"
+      "        time.sleep(0.02)\n"
+      "\n"
+      "def fn(x):\n"
+      "    return x * 2 + 1\n"
+      "\n"
+      "example_inputs = (torch.ones(3),)\n"
+      "backend = 'eager'\n";
 
 class TeamLibraryCli : public ::testing::Test {
 protected:
@@ -92,15 +96,18 @@ TEST_F(TeamLibraryCli, ARunIsStoredInTheTeamLibraryAndListedWithWhereAndWho)
 TEST_F(TeamLibraryCli, AServerStoppedMidRunKeepsTheRunLocallyAndPushSendsItOnce)
 {
     // The server goes away once the script is running (it says so in a file), before the run
-    // is stored: the script then sleeps for long enough.
+    // is stored: the script goes on only once the server is stopped.
     const std::string started = dir.path() + "/started";
-    std::thread stopper([started] {
+    const std::string resume = dir.path() + "/resume";
+    std::thread stopper([started, resume] {
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
         while (!std::filesystem::exists(started) && std::chrono::steady_clock::now() < deadline)
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
         server->stop();
+        std::ofstream(resume).put('\n');
     });
-    const auto run = studio({"run", script, "--library", team}, {"PS_TEST_SLEEP=4", "PS_TEST_STARTED=" + started});
+    const auto run
+        = studio({"run", script, "--library", team}, {"PS_TEST_STARTED=" + started, "PS_TEST_RESUME=" + resume});
     stopper.join();
     EXPECT_EQ(run.exitCode, 3) << run.out << run.err;
     const std::string said = run.out + run.err;
