@@ -1,5 +1,6 @@
 #include "library/core/LibraryLocator.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <filesystem>
@@ -15,18 +16,42 @@ bool startsWith(std::string_view text, std::string_view prefix)
     return text.substr(0, prefix.size()) == prefix;
 }
 
-/// Replaces the value after each `key` (up to the next `stop` character) with "***".
-std::string maskAfter(std::string text, std::string_view key, std::string_view stops)
+bool isKeyChar(char c)
 {
-    for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + 1)) {
-        // Only a whole key: at the start or after a separator.
-        if (at > 0 && std::string_view(" ?&").find(text[at - 1]) == std::string_view::npos)
+    return (c >= 'a' && c <= 'z') || c == '_';
+}
+
+/// Where the value of `keyword` starting at `at` begins: after the keyword, spaces, '=' and
+/// spaces (libpq allows "key = value"); npos when `at` holds no whole keyword followed by '='.
+std::size_t valueAfter(const std::string& text, std::size_t at, std::string_view keyword)
+{
+    if (at > 0 && std::string_view(" \t\n?&").find(text[at - 1]) == std::string_view::npos)
+        return std::string::npos;
+    std::size_t i = at + keyword.size();
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n'))
+        ++i;
+    if (i >= text.size() || text[i] != '=')
+        return std::string::npos;
+    ++i;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n'))
+        ++i;
+    return i;
+}
+
+/// Replaces the value of each `keyword` (up to the next `stop` character, or a whole quoted
+/// value with its backslash escapes) with "***".
+std::string maskAfter(std::string text, std::string_view keyword, std::string_view stops)
+{
+    for (std::size_t at = text.find(keyword); at != std::string::npos; at = text.find(keyword, at + 1)) {
+        const std::size_t from = valueAfter(text, at, keyword);
+        if (from == std::string::npos)
             continue;
-        const std::size_t from = at + key.size();
         std::size_t to = from;
-        if (to < text.size() && text[to] == '\'') {  // key='quoted value'
-            to = text.find('\'', to + 1);
-            to = to == std::string::npos ? text.size() : to + 1;
+        if (to < text.size() && text[to] == '\'') {  // key='quoted value', \' and \\ escaped
+            for (++to; to < text.size() && text[to] != '\''; ++to)
+                if (text[to] == '\\')
+                    ++to;
+            to = std::min(to + 1, text.size());
         } else {
             while (to < text.size() && stops.find(text[to]) == std::string_view::npos)
                 ++to;
@@ -42,13 +67,16 @@ LibraryLocator::Kind LibraryLocator::kindOf(std::string_view location)
 {
     if (startsWith(location, "postgresql://") || startsWith(location, "postgres://"))
         return Kind::Postgres;
-    // key=value pairs: the first word is one of libpq's keywords.
-    static constexpr std::array<std::string_view, 7> kKeys
-        = {"host=", "hostaddr=", "dbname=", "user=", "service=", "port=", "passfile="};
-    for (const auto key : kKeys)
-        if (startsWith(location, key))
-            return Kind::Postgres;
-    return Kind::File;
+    // key=value pairs ("key = value" too): the first word is one of libpq's keywords.
+    static constexpr std::array<std::string_view, 8> kKeys
+        = {"host", "hostaddr", "dbname", "user", "service", "port", "passfile", "password"};
+    std::size_t end = 0;
+    while (end < location.size() && isKeyChar(location[end]))
+        ++end;
+    const std::string_view first = location.substr(0, end);
+    if (std::find(kKeys.begin(), kKeys.end(), first) == kKeys.end())
+        return Kind::File;
+    return valueAfter(std::string(location), 0, first) == std::string::npos ? Kind::File : Kind::Postgres;
 }
 
 std::string LibraryLocator::redacted(const std::string& location)
@@ -66,9 +94,9 @@ std::string LibraryLocator::redacted(const std::string& location)
             if (colon != std::string::npos && colon < at)
                 out.replace(colon + 1, at - colon - 1, "***");
         }
-        return maskAfter(out, "password=", "&#");
+        return maskAfter(out, "password", "&#");
     }
-    return maskAfter(out, "password=", " ");
+    return maskAfter(out, "password", " \t\n");
 }
 
 std::string LibraryLocator::shortName(const std::string& location)
