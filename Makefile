@@ -50,8 +50,9 @@ bench: build
 	@cmake --build $(BUILD) --target bench_all >/dev/null
 	@bash tests/bench/run_all.sh $(BUILD)
 
-# libFuzzer targets (tests/fuzz/, a project of its own built with clang into $(FUZZ_BUILD), so the
-# normal g++ build is unaffected). Each runs FUZZ_SECONDS; a crash, leak or timeout fails.
+# libFuzzer targets (tests/fuzz/, built with the engine's libraries by clang into $(FUZZ_BUILD),
+# so the normal g++ build is unaffected; `make test` replays their seeds). Each runs
+# FUZZ_SECONDS; a crash, leak or timeout fails.
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS ?= 2
@@ -60,8 +61,8 @@ FUZZ_CXX ?= $(firstword $(shell command -v clang++-14 clang++ 2>/dev/null))
 
 fuzz:
 	@test -n "$(FUZZ_CXX)" || { echo "make fuzz needs clang++ (Debian: apt-get install clang-14 libclang-rt-14-dev)" >&2; exit 2; }
-	@cmake -S tests/fuzz -B $(FUZZ_BUILD) -G Ninja -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) >/dev/null
-	@cmake --build $(FUZZ_BUILD) -j $(FUZZ_JOBS)
+	@cmake -S . -B $(FUZZ_BUILD) -G Ninja -DPS_FUZZ=ON -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) >/dev/null
+	@cmake --build $(FUZZ_BUILD) --target fuzz_targets -j $(FUZZ_JOBS)
 	@bash tests/fuzz/run_fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The Debian package (cmake/Packaging.cmake: CPack's DEB generator) into $(BUILD)/packaging/:

@@ -1,6 +1,7 @@
 #include "commands/GraphExport.h"
 
 #include "library/core/ArtifactLibrary.h"
+#include "library/core/LibraryLocator.h"
 #include "library/core/TerminalText.h"
 #include "model/Report.h"
 #include "share/DotGraph.h"
@@ -112,7 +113,8 @@ int GraphExport::run(const library::ArtifactLibrary& library, const std::string&
         = "run " + std::to_string(o.run) + (record.summary.name.empty() ? "" : ": " + record.summary.name);
 
     std::vector<std::string> written;
-    json summary = {{"library", libraryPath}, {"run_id", o.run}, {"format", dot ? "dot" : "model-explorer"}};
+    json summary = {{"library", library::LibraryLocator::redacted(libraryPath)}, {"run_id", o.run},
+        {"format", dot ? "dot" : "model-explorer"}};
     if (dot) {
         std::vector<share::DotGraph::Entry> entries;
         for (std::size_t i : chosen)

@@ -170,7 +170,9 @@ json damageJson(const ps::library::BlobDamage& d)
 int saidWritten(const std::string& path, const LibraryOptions& o)
 {
     if (o.json)
-        std::cout << dumpJson({{"library", path}, {"run_id", o.id}, {"file", o.path}}) << "\n";
+        std::cout << dumpJson(
+            {{"library", library::LibraryLocator::redacted(path)}, {"run_id", o.id}, {"file", o.path}})
+                  << "\n";
     else
         std::cout << TerminalText::safe(o.path) << "\n";
     return 0;
@@ -197,14 +199,14 @@ int listRuns(const std::string& path, const LibraryOptions& o)
         runs = library.list(query);
     }
     if (o.json) {
-        json out = {{"schema", 1}, {"library", path}, {"runs", json::array()}};
+        json out = {{"schema", 1}, {"library", library::LibraryLocator::redacted(path)}, {"runs", json::array()}};
         for (const auto& r : runs)
             out["runs"].push_back(summaryJson(r));
         std::cout << dumpJson(out) << "\n";
         return 0;
     }
     if (runs.empty()) {
-        std::cout << "no runs in " << TerminalText::safe(path) << "\n";
+        std::cout << "no runs in " << TerminalText::location(path) << "\n";
         return 0;
     }
     std::cout << std::left << std::setw(7) << "ID" << std::setw(21) << "CREATED (UTC)" << std::setw(11) << "STATUS"
@@ -233,7 +235,7 @@ int showRun(const std::string& path, const LibraryOptions& o)
     if (!o.node.empty()) {
         const int found = NodeStackPrinter::print(record.report, o.node, o.json, std::cout, std::cerr);
         for (const auto& d : record.damaged)
-            std::cerr << "precompile-studio: " << TerminalText::safe(path) << ": run " << s.id << ": damaged blob "
+            std::cerr << "precompile-studio: " << TerminalText::location(path) << ": run " << s.id << ": damaged blob "
                       << TerminalText::safe(d.sha256) << ": " << TerminalText::safe(d.detail) << "\n";
         return found != 0 || !record.damaged.empty() ? 1 : 0;
     }
@@ -273,7 +275,7 @@ int showRun(const std::string& path, const LibraryOptions& o)
         }
     }
     for (const auto& d : record.damaged)
-        std::cerr << "precompile-studio: " << TerminalText::safe(path) << ": run " << s.id << ": damaged blob "
+        std::cerr << "precompile-studio: " << TerminalText::location(path) << ": run " << s.id << ": damaged blob "
                   << TerminalText::safe(d.sha256) << ": " << TerminalText::safe(d.detail) << "\n";
     return record.damaged.empty() ? 0 : 1;
 }
@@ -283,7 +285,9 @@ int exportRun(const std::string& path, const LibraryOptions& o)
     ArtifactLibrary library(path, kReadOnly);
     const auto written = library.exportRun(o.id, o.dir);
     if (o.json) {
-        std::cout << dumpJson({{"library", path}, {"run_id", o.id}, {"files", written}}) << "\n";
+        std::cout << dumpJson(
+            {{"library", library::LibraryLocator::redacted(path)}, {"run_id", o.id}, {"files", written}})
+                  << "\n";
     } else {
         for (const auto& file : written)
             std::cout << TerminalText::safe(file) << "\n";
@@ -298,7 +302,7 @@ int traceRun(const std::string& path, const LibraryOptions& o)
     ArtifactLibrary library(path, kReadOnly);
     const ps::model::Report report = ps::model::Report::fromJson(library.show(o.id).report);
     if (!ps::model::ChromeTrace::available(report)) {
-        std::cerr << "precompile-studio: " << TerminalText::safe(path) << ": run " << o.id
+        std::cerr << "precompile-studio: " << TerminalText::location(path) << ": run " << o.id
                   << " has no compile-time profile (it was stored by an older studio)\n";
         return 1;
     }
@@ -349,9 +353,11 @@ int importPair(const std::string& path, const LibraryOptions& o)
     ArtifactLibrary library(path);
     const std::int64_t id = library.importArtifact(o.path);
     if (o.json) {
-        std::cout << dumpJson({{"library", path}, {"run_id", id}, {"trusted", false}}) << "\n";
+        std::cout << dumpJson(
+            {{"library", library::LibraryLocator::redacted(path)}, {"run_id", id}, {"trusted", false}})
+                  << "\n";
     } else {
-        std::cout << "imported " << TerminalText::safe(o.path) << " into " << TerminalText::safe(path) << " as run "
+        std::cout << "imported " << TerminalText::safe(o.path) << " into " << TerminalText::location(path) << " as run "
                   << id << "\n"
                   << "it is untrusted: python_code and the cache are executable; once you trust where it "
                      "came from, run: precompile-studio library trust "
@@ -364,7 +370,7 @@ int trustRun(const std::string& path, const LibraryOptions& o)
 {
     ArtifactLibrary library(path, kExisting);
     library.trust(o.id);
-    std::cout << TerminalText::safe(path) << ": run " << o.id << " trusted\n";
+    std::cout << TerminalText::location(path) << ": run " << o.id << " trusted\n";
     return 0;
 }
 
@@ -376,14 +382,15 @@ int verifyLibrary(const std::string& path, const LibraryOptions& o)
         json damaged = json::array();
         for (const auto& d : report.damaged)
             damaged.push_back(damageJson(d));
-        std::cout << dumpJson({{"library", path}, {"ok", report.ok()}, {"blobs_checked", report.blobsChecked},
-            {"bytes_checked", report.bytesChecked}, {"integrity_errors", report.integrityErrors}, {"damaged", damaged}})
+        std::cout << dumpJson({{"library", library::LibraryLocator::redacted(path)}, {"ok", report.ok()},
+            {"blobs_checked", report.blobsChecked}, {"bytes_checked", report.bytesChecked},
+            {"integrity_errors", report.integrityErrors}, {"damaged", damaged}, {"run_problems", report.runProblems}})
                   << "\n";
     } else {
         for (const auto& e : report.integrityErrors)
-            std::cout << TerminalText::safe(path) << ": integrity: " << TerminalText::safe(e) << "\n";
+            std::cout << TerminalText::location(path) << ": integrity: " << TerminalText::safe(e) << "\n";
         for (const auto& d : report.damaged) {
-            std::cout << TerminalText::safe(path) << ": damaged blob " << TerminalText::safe(d.sha256);
+            std::cout << TerminalText::location(path) << ": damaged blob " << TerminalText::safe(d.sha256);
             if (!d.role.empty())
                 std::cout << " (" << TerminalText::safe(d.role) << ")";
             if (!d.runIds.empty()) {
@@ -395,11 +402,14 @@ int verifyLibrary(const std::string& path, const LibraryOptions& o)
             }
             std::cout << ": " << TerminalText::safe(d.detail) << "\n";
         }
-        std::cout << TerminalText::safe(path) << ": checked " << report.blobsChecked << " blobs ("
-                  << humanBytes(report.bytesChecked) << ") and the database structure: "
-                  << (report.ok()
-                             ? std::string("ok")
-                             : std::to_string(report.integrityErrors.size() + report.damaged.size()) + " problem(s)")
+        for (const auto& problem : report.runProblems)
+            std::cout << TerminalText::location(path) << ": " << TerminalText::safe(problem) << "\n";
+        std::cout << TerminalText::location(path) << ": checked " << report.blobsChecked << " blobs ("
+                  << humanBytes(report.bytesChecked) << "), every run's rows and the database structure: "
+                  << (report.ok() ? std::string("ok")
+                                  : std::to_string(report.integrityErrors.size() + report.damaged.size()
+                                        + report.runProblems.size())
+                                 + " problem(s)")
                   << "\n";
     }
     return report.ok() ? 0 : 1;
@@ -409,7 +419,7 @@ int removeRun(const std::string& path, const LibraryOptions& o)
 {
     ArtifactLibrary library(path, kExisting);
     library.remove(o.id);
-    std::cout << TerminalText::safe(path) << ": removed run " << o.id << " (its blobs stay until `library gc`)\n";
+    std::cout << TerminalText::location(path) << ": removed run " << o.id << " (its blobs stay until `library gc`)\n";
     return 0;
 }
 
@@ -418,12 +428,12 @@ int collectGarbage(const std::string& path, const LibraryOptions& o)
     ArtifactLibrary library(path, kExisting);
     const ps::library::GcResult gc = library.gc();
     if (o.json) {
-        std::cout << dumpJson(
-            {{"library", path}, {"blobs_removed", gc.blobsRemoved}, {"bytes_removed", gc.bytesRemoved},
-                {"database_bytes_before", gc.fileBytesBefore}, {"database_bytes_after", gc.fileBytesAfter}})
+        std::cout << dumpJson({{"library", library::LibraryLocator::redacted(path)}, {"blobs_removed", gc.blobsRemoved},
+            {"bytes_removed", gc.bytesRemoved}, {"database_bytes_before", gc.fileBytesBefore},
+            {"database_bytes_after", gc.fileBytesAfter}})
                   << "\n";
     } else {
-        std::cout << TerminalText::safe(path) << ": removed " << gc.blobsRemoved << " unreferenced blob(s), "
+        std::cout << TerminalText::location(path) << ": removed " << gc.blobsRemoved << " unreferenced blob(s), "
                   << humanBytes(gc.bytesRemoved) << " stored; database " << humanBytes(gc.fileBytesBefore) << " -> "
                   << humanBytes(gc.fileBytesAfter) << "\n";
     }

@@ -8,6 +8,7 @@
 #include "commands/LibraryCommand.h"
 #include "library/core/ArtifactLibrary.h"
 #include "library/core/LibraryError.h"
+#include "library/core/LibraryLocator.h"
 #include "library/core/RunCopier.h"
 #include "library/core/RunPusher.h"
 #include "library/core/TerminalText.h"
@@ -16,6 +17,7 @@ namespace ps::commands {
 
 using library::ArtifactLibrary;
 using library::LibraryError;
+using library::LibraryLocator;
 using json = nlohmann::json;
 
 namespace {
@@ -28,25 +30,27 @@ int LibrarySync::push(const std::string& localPath, const LibraryOptions& o)
 {
     ArtifactLibrary local(localPath, ArtifactLibrary::OpenOptions{false, false});
     const library::RunPusher::Result result = library::RunPusher::push(local, o.to);
-    json out = {{"library", local.path()}, {"waiting", result.waiting}, {"pushed", json::array()},
-        {"unreached", json::array()}, {"failures", result.failures}};
+    json out = {{"library", LibraryLocator::redacted(local.path())}, {"waiting", result.waiting},
+        {"pushed", json::array()}, {"unreached", json::array()}, {"failures", result.failures}};
     for (const auto& p : result.pushed) {
-        out["pushed"].push_back({{"run_id", p.runId}, {"target", p.target}, {"target_run_id", p.targetRunId}});
+        out["pushed"].push_back(
+            {{"run_id", p.runId}, {"target", LibraryLocator::redacted(p.target)}, {"target_run_id", p.targetRunId}});
         if (!o.json)
-            std::cout << "pushed run " << p.runId << " to " << TerminalText::safe(p.target) << " as run "
+            std::cout << "pushed run " << p.runId << " to " << TerminalText::location(p.target) << " as run "
                       << p.targetRunId << "\n";
     }
     for (const auto& u : result.unreached) {
-        out["unreached"].push_back({{"target", u.target}, {"why", u.why}, {"waiting", u.waiting}});
+        out["unreached"].push_back(
+            {{"target", LibraryLocator::redacted(u.target)}, {"why", u.why}, {"waiting", u.waiting}});
         std::cerr << "precompile-studio: " << TerminalText::safe(u.why) << "; " << u.waiting
-                  << " run(s) stay kept for it in " << TerminalText::safe(local.path()) << "\n";
+                  << " run(s) stay kept for it in " << TerminalText::location(local.path()) << "\n";
     }
     for (const auto& failure : result.failures)
         std::cerr << "precompile-studio: " << TerminalText::safe(failure) << "\n";
     if (o.json)
         std::cout << out.dump(2) << "\n";
     else if (result.waiting == 0)
-        std::cout << "no run is waiting to be pushed in " << TerminalText::safe(local.path()) << "\n";
+        std::cout << "no run is waiting to be pushed in " << TerminalText::location(local.path()) << "\n";
     else if (result.complete())
         std::cout << "pushed " << result.pushed.size() << " run(s); none is waiting any more\n";
     if (!result.unreached.empty())
@@ -68,13 +72,14 @@ int LibrarySync::copy(const LibraryOptions& o)
         json copied = json::array();
         for (const auto& [a, b] : result.copied)
             copied.push_back({{"from_run_id", a}, {"to_run_id", b}});
-        std::cout << json{{"from", from.path()}, {"to", to.path()}, {"copied", copied},
-            {"already_there", result.alreadyThere.size()}, {"failures", result.failures}}
+        std::cout << json{{"from", LibraryLocator::redacted(from.path())}, {"to", LibraryLocator::redacted(to.path())},
+            {"copied", copied}, {"already_there", result.alreadyThere.size()}, {"failures", result.failures}}
                          .dump(2)
                   << "\n";
     } else {
-        std::cout << "copied " << result.copied.size() << " run(s) from " << TerminalText::safe(from.path()) << " to "
-                  << TerminalText::safe(to.path()) << " (" << result.alreadyThere.size() << " there already"
+        std::cout << "copied " << result.copied.size() << " run(s) from " << TerminalText::location(from.path())
+                  << " to " << TerminalText::location(to.path()) << " (" << result.alreadyThere.size()
+                  << " there already"
                   << (result.failures.empty() ? "" : ", " + std::to_string(result.failures.size()) + " failed")
                   << ")\n";
     }

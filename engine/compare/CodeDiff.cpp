@@ -208,7 +208,8 @@ CodeDiff CodeDiff::compare(const json& captureA, const std::optional<std::string
     const auto kb = keyed(sb);
     std::set<std::string> done;
     for (const auto& [key, secA] : ka) {
-        auto found = std::find_if(kb.begin(), kb.end(), [&](const auto& p) { return p.first == key; });
+        const std::string& wanted = key;  // a structured binding is not captured before clang 16
+        auto found = std::find_if(kb.begin(), kb.end(), [&](const auto& p) { return p.first == wanted; });
         SectionChange change{secA->kind, secA->title, Change::Removed, 0, 0, {}};
         change.startA = secA->start;
         change.endA = secA->end;

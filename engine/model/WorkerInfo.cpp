@@ -11,7 +11,9 @@ std::optional<WorkerInfo> WorkerInfo::fromJson(const nlohmann::json& j)
     if (!j.is_object())
         return std::nullopt;
     WorkerInfo w;
-    if (const auto& host = JsonFields::member(j, "host"); host.is_string())
+    // A blank host names no machine: read as not recorded, never shown as an empty name.
+    if (const auto& host = JsonFields::member(j, "host");
+        host.is_string() && !host.get_ref<const std::string&>().empty())
         w.host = host.get<std::string>();
     w.hostname = JsonFields::text(j, "hostname");
     w.studio = JsonFields::text(j, "studio");

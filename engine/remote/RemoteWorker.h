@@ -1,9 +1,9 @@
 #pragma once
 
 #include "protocol/WorkerChannel.h"
+#include "remote/RemoteFrameReader.h"
 #include "remote/RemoteTarget.h"
 
-#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,10 +16,10 @@ namespace ps::remote {
 
 /// A worker on another host, as RunClient sees any worker (protocol::WorkerChannel): ssh
 /// (SshCommand) runs `precompile-studio remote serve` there (RemoteRelay) and carries the same
-/// frames on its stdin and stdout. The script's text goes with the run request; the artifact
-/// files come back in chunks into the run's local folder, where RunPipeline checks them
-/// against the report's sha256 before anything is stored; paths in the report that name the
-/// relay's folder are turned back into the local script's.
+/// frames on its stdin and stdout, read by RemoteFrameReader. The script's text goes with the
+/// run request; the artifact files come back in chunks into the run's local folder, where
+/// RunPipeline checks them against the report's sha256 before anything is stored; paths in the
+/// report that name the relay's folder are turned back into the local script's.
 ///
 /// Faults are events, never hangs: ssh that ends before the host's studio answered is an
 /// Exited whose startFailure says why (SshFailure); a connection lost later is an Exited with
@@ -39,32 +39,14 @@ public:
     nlohmann::json where() const override;
 
 private:
-    std::optional<Event> onFrame(std::string payload);
     std::optional<Event> onSshExited(const protocol::ExitStatus& status);
-    std::optional<Event> onChunk(std::string_view bytes);
-    void dropFile();
-    void rewritePaths(nlohmann::json& value) const;
 
     RemoteTarget m_target;
     std::string m_display;  ///< the host's name for people
+    RemoteFrameReader m_reader;
     std::unique_ptr<protocol::WorkerProcess> m_ssh;
     std::string m_sshWords;  ///< the tail of ssh's stderr
-    enum class Raw { None, Output1, Output2, Chunk };
-    Raw m_expect = Raw::None;
-    bool m_relayHello = false;
-    bool m_workerHello = false;
     bool m_ended = false;    ///< an Exited was returned: nothing more comes
-    nlohmann::json m_relay;  ///< the relay's hello
-    std::string m_localScript, m_localOut, m_remoteScript, m_remoteOut;
-    struct File {
-        std::string name;
-        std::string path;
-        std::FILE* handle = nullptr;
-        std::uint64_t size = 0;
-        std::uint64_t done = 0;
-        std::uint64_t reported = 0;
-    };
-    std::optional<File> m_file;
 };
 
 }  // namespace ps::remote

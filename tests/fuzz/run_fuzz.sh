@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs each libFuzzer target in BUILD_DIR for SECONDS, starting from tests/fuzz/corpus/<target>
-# (read-only: new inputs go to BUILD_DIR/corpus/<target>). Prints one line per target:
+# Runs each libFuzzer target in BUILD_DIR/bin for SECONDS, starting from tests/fuzz/corpus/<target>
+# (read-only: new inputs go to BUILD_DIR/corpus/<target>). The targets: those named, else one per
+# seed folder under tests/fuzz/corpus/. Prints one line per target:
 #   FUZZ <target> <executions> execs <seconds> s <findings>
 # and exits non-zero when any target found a crash, a leak, a timeout or an out-of-memory.
 # Usage: run_fuzz.sh BUILD_DIR SECONDS [TARGET...]
@@ -9,8 +10,12 @@ build=${1:?build dir}
 seconds=${2:?seconds per target}
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_channel fuzz_report fuzz_import)
 here=$(cd "$(dirname "$0")" && pwd)
+if [ ${#targets[@]} -eq 0 ]; then
+    for seeds in "$here"/corpus/fuzz_*/; do
+        targets+=("$(basename "$seeds")")
+    done
+fi
 status=0
 for t in "${targets[@]}"; do
     work="$build/corpus/$t"
@@ -19,7 +24,7 @@ for t in "${targets[@]}"; do
     mkdir -p "$work" "$artifacts" "$(dirname "$log")"
     touch "$log.start"
     start=$(date +%s)
-    "$build/$t" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
+    "$build/bin/$t" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
         -artifact_prefix="$artifacts/" "$work" "$here/corpus/$t" >"$log" 2>&1
     rc=$?
     elapsed=$(($(date +%s) - start))

@@ -174,6 +174,8 @@ TEST_F(PostgresLibraryDamage, ARunWithoutItsDocumentIsFoundReadOnly)
     EXPECT_NE(verify.integrityErrors[0].find("1 run(s) without their document"), std::string::npos)
         << verify.integrityErrors[0];
     EXPECT_TRUE(verify.damaged.empty());
+    ASSERT_EQ(verify.runProblems.size(), 1u);
+    EXPECT_EQ(verify.runProblems[0], "run " + std::to_string(d.damagedRun) + ": its report and script are missing");
 }
 
 TEST_F(PostgresLibraryDamage, AMissingBlobIsNamedAsADanglingReference)

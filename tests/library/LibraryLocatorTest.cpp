@@ -52,4 +52,21 @@ TEST(LibraryLocator, MasksThePasswordInEveryForm)
 }
 
 }  // namespace
+TEST(LibraryLocator, LeavesThePasswordOutOfWhatTheSettingsKeep)
+{
+    const std::pair<const char*, const char*> cases[] = {
+        {"postgresql://alice:S3cret@db/lab", "postgresql://alice@db/lab"},
+        {"postgresql://alice@db/lab?password=S3cret&sslmode=require", "postgresql://alice@db/lab?sslmode=require"},
+        {"postgresql://alice@db/lab?sslmode=require&password=S3cret", "postgresql://alice@db/lab?sslmode=require"},
+        {"postgresql://alice@db/lab?password=S3cret", "postgresql://alice@db/lab"},
+        {"host=db user=alice password=S3cret dbname=lab", "host=db user=alice dbname=lab"},
+        {"host=db password = 'S3cret \\' still' dbname=lab", "host=db dbname=lab"},
+        {"password=S3cret host=db", "host=db"},
+        {"host=db dbname=lab", "host=db dbname=lab"},
+        {"/home/alice/password=S3cret.sqlite3", "/home/alice/password=S3cret.sqlite3"},
+    };
+    for (const auto& [location, kept] : cases)
+        EXPECT_EQ(LibraryLocator::withoutPassword(location), kept) << location;
+}
+
 }  // namespace ps::library

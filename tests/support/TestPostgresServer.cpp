@@ -520,17 +520,20 @@ void TestPostgresServer::createRole(const std::string& name, const std::string& 
     if (owner[0][0] != m_superuser)
         creators += ", " + quoteIdent(owner[0][0]);
     exec("GRANT CONNECT ON DATABASE " + quoteIdent(database) + " TO " + role);
+    const std::string tables = access == Access::Writer ? "SELECT, INSERT, UPDATE, DELETE" : "SELECT";
+    const std::string sequences = access == Access::Writer ? "USAGE, SELECT, UPDATE" : "SELECT";
     // Within the database: every schema and table there now, and those its owner or the
     // superuser make later.
     exec("DO $$ DECLARE s text; BEGIN FOR s IN SELECT nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' "
          "AND nspname <> 'information_schema' LOOP "
          "EXECUTE format('GRANT USAGE ON SCHEMA %I TO %I', s, "
-            + quoteLiteral(name) + "); EXECUTE format('GRANT SELECT ON ALL TABLES IN SCHEMA %I TO %I', s, "
-            + quoteLiteral(name) + "); EXECUTE format('GRANT SELECT ON ALL SEQUENCES IN SCHEMA %I TO %I', s, "
-            + quoteLiteral(name) + "); END LOOP; END $$;" + "ALTER DEFAULT PRIVILEGES FOR ROLE " + creators
-            + " GRANT USAGE ON SCHEMAS TO " + role + ";" + "ALTER DEFAULT PRIVILEGES FOR ROLE " + creators
-            + " GRANT SELECT ON TABLES TO " + role + ";" + "ALTER DEFAULT PRIVILEGES FOR ROLE " + creators
-            + " GRANT SELECT ON SEQUENCES TO " + role + ";",
+            + quoteLiteral(name) + "); EXECUTE format('GRANT " + tables + " ON ALL TABLES IN SCHEMA %I TO %I', s, "
+            + quoteLiteral(name) + "); EXECUTE format('GRANT " + sequences
+            + " ON ALL SEQUENCES IN SCHEMA %I TO %I', s, " + quoteLiteral(name) + "); END LOOP; END $$;"
+            + "ALTER DEFAULT PRIVILEGES FOR ROLE " + creators + " GRANT USAGE ON SCHEMAS TO " + role + ";"
+            + "ALTER DEFAULT PRIVILEGES FOR ROLE " + creators + " GRANT " + tables + " ON TABLES TO " + role + ";"
+            + "ALTER DEFAULT PRIVILEGES FOR ROLE " + creators + " GRANT " + sequences + " ON SEQUENCES TO " + role
+            + ";",
         database);
 }
 

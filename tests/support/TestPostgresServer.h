@@ -31,6 +31,7 @@ public:
     enum class Access {
         Owner,     ///< owns the database: CREATE TABLE, INSERT, ... (it becomes the database's owner)
         ReadOnly,  ///< may connect and SELECT every table of the database, now and later; nothing else
+        Writer,    ///< a team member: may read, insert, update and delete rows, now and later; own nothing
     };
 
     /// initdb and start; problem() says why not.
@@ -61,8 +62,8 @@ public:
 
     /// CREATE DATABASE, owned by `owner` when given (else by the superuser).
     void createDatabase(const std::string& name, const std::string& owner = {});
-    /// A login role (no password: trust) with `access` to `database`. For ReadOnly, make the owner
-    /// first: the tables the owner and the superuser create later are readable too.
+    /// A login role (no password: trust) with `access` to `database`. For ReadOnly and Writer, make
+    /// the owner first: the tables the owner and the superuser create later are theirs too.
     void createRole(const std::string& name, const std::string& database, Access access);
     /// Runs `sql` (one or more statements) on `database` as the superuser; throws
     /// std::runtime_error with the message and the SQLSTATE when it fails.

@@ -13,7 +13,11 @@
 
 #include "library/core/ArtifactLibrary.h"
 
+#include <QAbstractButton>
+#include <QAction>
 #include <QDockWidget>
+#include <QLabel>
+#include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
@@ -124,6 +128,63 @@ TEST_F(UiTeamLibrary, ARunWhileTheServerIsAwayIsKeptAndPushedOnceWhenItIsBack)
         window.resize(1280, 800);
         window.show();
         ps::uitest::savePicture(window, shots + "/team_library_pushed.png");
+    }
+}
+
+/// Every text a person can see on the window and its children: titles, tooltips, status tips,
+/// labels, fields, buttons, actions, the notice.
+QStringList everyShownText(QWidget& window)
+{
+    QStringList texts;
+    QList<QWidget*> widgets = window.findChildren<QWidget*>();
+    widgets.prepend(&window);
+    for (QWidget* w : widgets) {
+        texts << w->windowTitle() << w->toolTip() << w->statusTip() << w->accessibleName();
+        if (auto* label = qobject_cast<QLabel*>(w))
+            texts << label->text();
+        if (auto* field = qobject_cast<QLineEdit*>(w))
+            texts << field->text() << field->placeholderText();
+        if (auto* button = qobject_cast<QAbstractButton*>(w))
+            texts << button->text();
+        for (QAction* action : w->actions())
+            texts << action->text() << action->toolTip() << action->statusTip();
+    }
+    return texts;
+}
+
+TEST_F(UiTeamLibrary, APasswordInTheLocationIsNeverShownOrKept)
+{
+    const QString secret = QStringLiteral("S3cretPw-in-the-uri");
+    QString withPassword = QString::fromStdString(team);
+    withPassword.insert(withPassword.indexOf('@'), ":" + secret);
+    const QString unreachable = "postgresql://bob:" + secret + "@127.0.0.1:1/lab?connect_timeout=5";
+    for (const QString& location : {withPassword, unreachable}) {
+        QSettings().clear();
+        auto o = windowOptions(dir, false);
+        o.libraryPath = location;
+        ps::ui::MainWindow window(o);
+        EXPECT_EQ(window.store()->isOpen(), location == withPassword) << window.store()->error().toStdString();
+        if (window.store()->isOpen()) {
+            // A run stored there, so its notices and rows are on the window too; and the
+            // location is remembered as a setting without its password.
+            ASSERT_TRUE(window.openLibrary(location));
+            ASSERT_TRUE(window.openPath(dir.write("tiny.py", tinyScript())));
+            const auto run = runAndWait(window);
+            ASSERT_TRUE(run);
+            EXPECT_EQ(run->report.verdict(), ps::model::RunVerdict::Ok) << run->report.message;
+            const QString kept = QSettings().value(QStringLiteral("library/path")).toString();
+            EXPECT_FALSE(kept.isEmpty());
+            EXPECT_FALSE(kept.contains(secret)) << kept.toStdString();
+            EXPECT_FALSE(kept.contains("***")) << kept.toStdString();
+        }
+        int masked = 0;
+        for (const QString& text : everyShownText(window)) {
+            EXPECT_FALSE(text.contains(secret)) << text.toStdString();
+            masked += text.contains("***") ? 1 : 0;
+        }
+        if (location == unreachable) {
+            EXPECT_GT(masked, 0) << "the unreachable location is named, masked";
+        }
     }
 }
 

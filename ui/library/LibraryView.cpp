@@ -269,8 +269,8 @@ void LibraryView::reload()
         return;
     }
     const QString readOnly = m_store->readOnlyReason();
-    m_path->setText(readOnly.isEmpty() ? m_store->path() : tr("%1 (read-only)").arg(m_store->path()));
-    m_path->setToolTip(readOnly.isEmpty() ? m_store->path() : readOnly);
+    m_path->setText(readOnly.isEmpty() ? m_store->displayPath() : tr("%1 (read-only)").arg(m_store->displayPath()));
+    m_path->setToolTip(readOnly.isEmpty() ? m_store->displayPath() : readOnly);
     if (!m_store->isOpen()) {
         m_problem->setText(tr("This library cannot be used:\n%1").arg(m_store->error()));
         m_problemBox->show();

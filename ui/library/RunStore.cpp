@@ -47,6 +47,11 @@ QString RunStore::displayPath() const
     return q(library::LibraryLocator::redacted(m_path.toStdString()));
 }
 
+QString RunStore::rememberedPath() const
+{
+    return q(library::LibraryLocator::withoutPassword(m_path.toStdString()));
+}
+
 QString RunStore::shortName() const
 {
     return q(library::LibraryLocator::shortName(m_path.toStdString()));

@@ -83,6 +83,9 @@ public:
     QString path() const { return m_path; }
     /// The path, or the team library's connection string without its password: what is shown.
     QString displayPath() const;
+    /// The location with its password left out: what the settings keep and a dialog offers
+    /// again (libpq then takes the password from PGPASSWORD, ~/.pgpass or a service file).
+    QString rememberedPath() const;
     /// For a title: the file's name, or the team library's database (and host).
     QString shortName() const;
     /// Why an open library can only be read (a read-only file or folder, a full disk), or "".

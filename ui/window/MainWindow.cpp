@@ -306,7 +306,7 @@ bool MainWindow::openLibrary(const QString& path, bool remember)
     m_report->graphView()->setLayoutCache(m_store->layoutCache());
     if (ok) {
         if (remember)
-            QSettings().setValue(QStringLiteral("library/path"), path);
+            QSettings().setValue(QStringLiteral("library/path"), m_store->rememberedPath());
         if (m_notice->text().contains(tr("library")))
             m_notice->dismiss();
         m_libraryDock->setWindowTitle(RunStore::isTeamLibrary(path) ? tr("Library — team: %1").arg(m_store->shortName())
@@ -336,7 +336,7 @@ void MainWindow::openLibraryDialog(bool create)
 void MainWindow::openTeamLibraryDialog()
 {
     bool ok = false;
-    const QString current = m_store && RunStore::isTeamLibrary(m_store->path()) ? m_store->path() : QString();
+    const QString current = m_store && RunStore::isTeamLibrary(m_store->path()) ? m_store->rememberedPath() : QString();
     const QString location = QInputDialog::getText(this, tr("Open Team Library"),
         tr("A PostgreSQL connection string, as for psql (a password is better kept in ~/.pgpass):\n"
            "postgresql://user@host/database  ·  host=… dbname=…  ·  service=name"),

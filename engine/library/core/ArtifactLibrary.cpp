@@ -5,6 +5,7 @@
 #include "library/core/ArtifactTransfer.h"
 #include "library/core/LibraryLocator.h"
 #include "library/core/LibraryStore.h"
+#include "library/core/RunDocumentCheck.h"
 #include "library/postgres/PostgresStore.h"
 #include "library/sqlite/SqliteStore.h"
 
@@ -98,7 +99,9 @@ void ArtifactLibrary::remove(std::int64_t runId)
 
 VerifyReport ArtifactLibrary::verify() const
 {
-    return store_->verify();
+    VerifyReport report = store_->verify();
+    report.runProblems = RunDocumentCheck::problems(*store_);
+    return report;
 }
 
 GcResult ArtifactLibrary::gc()

@@ -18,9 +18,16 @@ public:
     static Kind kindOf(std::string_view location);
     /// The location with any password replaced by "***": what messages, titles and settings show.
     static std::string redacted(const std::string& location);
+    /// The location with any password left out: what the settings keep, so that reopening it
+    /// takes the password from libpq's own sources (PGPASSWORD, ~/.pgpass, a service file)
+    /// instead of a copy kept in clear.
+    static std::string withoutPassword(const std::string& location);
     /// A team library in a few words for a title: "studio on db.lab", "studio" (on a local
     /// socket), "service lab"; a file's own name.
     static std::string shortName(const std::string& location);
+
+private:
+    static std::string withSecret(const std::string& location, bool strip);
 };
 
 }  // namespace ps::library

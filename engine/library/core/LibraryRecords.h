@@ -136,9 +136,10 @@ struct ListQuery {
 struct VerifyReport {
     std::vector<std::string> integrityErrors;  ///< integrity_check, foreign keys, search index
     std::vector<BlobDamage> damaged;
+    std::vector<std::string> runProblems;  ///< rows no studio writes (RunDocumentCheck), "run N: ..."
     std::int64_t blobsChecked = 0;
     std::int64_t bytesChecked = 0;  ///< uncompressed bytes hashed
-    bool ok() const { return integrityErrors.empty() && damaged.empty(); }
+    bool ok() const { return integrityErrors.empty() && damaged.empty() && runProblems.empty(); }
 };
 
 /// A run kept in the local library because the team library it was meant for was away.

@@ -141,7 +141,8 @@ RunRecord PostgresRunReader::show(std::int64_t runId, bool checkBlobs) const
                 c.cacheBytes = r.integer(i, 10);
         }
     }
-    record.report["run_id"] = runId;
+    if (record.report.is_object())  // a crafted row may hold any JSON: RunDocumentCheck names it
+        record.report["run_id"] = runId;
     if (checkBlobs) {
         std::map<std::string, bool> seen;
         for (const CaptureRecord& c : record.summary.captures) {

@@ -74,7 +74,34 @@ CREATE TABLE graph_layouts (
 CREATE INDEX graph_layouts_used ON graph_layouts(used_at);
 )sql";
 
+// v2: who stored a run is the server's word, not the client's. Whatever an INSERT (or an UPDATE
+// of the column) says, the row gets the session's login role: a member cannot store a run as
+// someone else's, and trust given to a role's runs holds.
+constexpr const char* kPgV2 = R"sql(
+CREATE FUNCTION studio_stored_role() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+    NEW.stored_role := session_user;
+    RETURN NEW;
+END
+$fn$;
+CREATE TRIGGER runs_stored_role BEFORE INSERT OR UPDATE OF stored_role ON runs
+    FOR EACH ROW EXECUTE FUNCTION studio_stored_role();
+)sql";
+
 }  // namespace
+
+std::optional<std::string> PostgresSchema::roleGuardProblem(PostgresConnection& db)
+{
+    const PostgresResult r = db.exec("SELECT tgenabled FROM pg_catalog.pg_trigger WHERE tgname = 'runs_stored_role' "
+                                     "AND tgrelid = 'runs'::regclass");
+    if (r.rows() == 0)
+        return std::string("the trigger that records who stored each run (runs_stored_role) is missing: "
+                           "a member could store a run as someone else's");
+    if (r.text(0, 0) == "D")
+        return std::string("the trigger that records who stored each run (runs_stored_role) is disabled: "
+                           "a member could store a run as someone else's");
+    return std::nullopt;
+}
 
 int PostgresSchema::inspect(PostgresConnection& db, bool allowNewer)
 {
@@ -117,6 +144,8 @@ void PostgresSchema::migrate(PostgresConnection& db)
         db.run(kPgV1);
         db.exec("INSERT INTO studio_library (application, version) VALUES ($1, 1)", {kApplication});
     }
+    if (from < 2)
+        db.run(kPgV2);
     db.exec("UPDATE studio_library SET version = $1", {kVersion});
     tx.commit();
 }

@@ -130,6 +130,9 @@ VerifyReport PostgresStore::verify() const
             + ", missing from the blobs table");
         damaged.emplace(sha, "it is missing from the blobs table");
     }
+    if (schemaVersion() >= 2)
+        if (auto problem = PostgresSchema::roleGuardProblem(*db_))
+            report.integrityErrors.push_back(*problem);
     const PostgresResult unindexed = db_->exec("SELECT count(*) FROM runs WHERE search IS NULL OR NOT EXISTS "
                                                "(SELECT 1 FROM run_documents d WHERE d.run_id = runs.id)");
     if (unindexed.integer(0, 0) > 0)

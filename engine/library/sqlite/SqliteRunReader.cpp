@@ -145,7 +145,8 @@ RunRecord SqliteRunReader::show(std::int64_t runId, bool checkBlobs) const
             c.cacheBytes = st.optionalInteger(10);
         }
     }
-    record.report["run_id"] = runId;
+    if (record.report.is_object())  // a crafted row may hold any JSON: RunDocumentCheck names it
+        record.report["run_id"] = runId;
 
     if (checkBlobs) {
         SqliteBlobStore blobs(db_);

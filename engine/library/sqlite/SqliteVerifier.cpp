@@ -92,7 +92,7 @@ VerifyReport SqliteVerifier::verify() const
         guarded([&] {
             SqliteStatement st = db_.prepare("SELECT run_id, python_code_sha256 = ?1, cache_sha256 = ?1 FROM captures "
                                              "WHERE python_code_sha256 = ?1 OR cache_sha256 = ?1 ORDER BY run_id");
-            st.bind(1, std::string_view(sha));
+            st.bind(1, std::string_view(d.sha256));
             while (st.step()) {
                 if (d.runIds.empty() || d.runIds.back() != st.integer(0))
                     d.runIds.push_back(st.integer(0));

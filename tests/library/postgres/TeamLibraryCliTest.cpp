@@ -156,14 +156,174 @@ TEST_F(TeamLibraryCli, CopyMovesRunsBothWaysAndNeverTwice)
     const auto runs = nlohmann::json::parse(ls.out)["runs"];
     ASSERT_EQ(runs.size(), 2u);
     const auto mine = nlohmann::json::parse(studio({"library", "ls", "--json", "--library", laptop}).out)["runs"];
-    // The same runs: identity, time and who stored them kept.
+    // The same runs: identity, time and the user who stored them kept; the role is the team
+    // library's word (the role that stored them there), never the copier's claim.
     for (std::size_t i = 0; i < 2; ++i) {
         EXPECT_EQ(runs[i]["uid"], mine[i]["uid"]);
         EXPECT_EQ(runs[i]["created_at"], mine[i]["created_at"]);
-        EXPECT_EQ(runs[i]["stored_by"], mine[i]["stored_by"]);
+        EXPECT_EQ(runs[i]["stored_by"]["user"], mine[i]["stored_by"]["user"]);
+        EXPECT_EQ(runs[i]["stored_by"]["role"], database + "_w");
     }
     const auto verify = studio({"library", "verify", "--library", other});
     EXPECT_EQ(verify.exitCode, 0) << verify.out << verify.err;
+}
+
+TEST_F(TeamLibraryCli, APasswordInTheLocationIsNeverShownWrittenOrStored)
+{
+    // The suite's server trusts its socket, so a password in the location is accepted and the
+    // commands work: every one of them, with and without --json, is swept for the password, as
+    // is every file they write, the local library and every row of the team library. PGPASSWORD
+    // (libpq reads it, the studio must never repeat it) holds a second one.
+    const std::string secret = "S3cretPw-in-the-uri", envSecret = "S3cretPw-from-the-env";
+    const std::string role = database + "_w";
+    std::string uri = team;
+    uri.insert(uri.find('@'), ":" + secret);
+    const std::string keywords = server->keywordConnectionString(database, role) + " password=" + secret;
+    const std::vector<std::string> env = {"PGPASSWORD=" + envSecret};
+    const std::string fixture = std::string(PS_LIBRARY_FIXTURES) + "/sin_plus_one.py";
+    std::string said;
+    const auto sweep = [&](const std::string& location, std::vector<std::string> args, int wanted = 0) {
+        args.insert(args.end(), {"--library", location});
+        const auto r = studio(args, env);
+        EXPECT_EQ(r.exitCode, wanted) << args[0] << " " << args[1] << ": " << r.out << r.err;
+        said += r.out + r.err;
+        return r;
+    };
+    for (const std::string& location : {uri, keywords}) {
+        const auto run
+            = sweep(location, {"run", script, "--html", dir.file("run.html"), "--junit", dir.file("run.xml")});
+        EXPECT_NE(run.out.find("stored as run"), std::string::npos) << run.out;
+        sweep(location, {"run", script, "--json"});
+        sweep(location, {"library", "import", fixture});
+        for (const bool json : {false, true}) {
+            const auto with = [&](std::vector<std::string> args) {
+                if (json)
+                    args.push_back("--json");
+                return args;
+            };
+            sweep(location, with({"library", "ls"}));
+            sweep(location, with({"library", "show", "1"}));
+            sweep(location, with({"library", "verify"}));
+            const std::string tag = (location == uri ? "uri" : "keywords") + std::string(json ? "-json" : "");
+            sweep(location, with({"library", "export", "1", dir.file("exported-" + tag)}));
+            sweep(location, with({"library", "export-graph", "1", dir.file("graph-" + tag + ".json")}));
+            sweep(location, with({"library", "gc"}));
+        }
+        sweep(location, {"library", "html", "1", dir.file("library.html")});
+        sweep(location, {"library", "trace", "1", dir.file("trace.json")});
+        sweep(location, {"library", "export-graph", "1", dir.file("graph.dot"), "--format", "dot"});
+        sweep(location, {"library", "diff", "1", "2", "--html", dir.file("diff.html")});
+        const std::string imported = location == uri ? "3" : "6";
+        sweep(location, {"library", "trust", imported});
+        sweep(location, {"library", "rm", imported});
+        sweep(location, {"library", "show", "99"}, 1);
+    }
+    for (const std::string& location : {uri, keywords}) {
+        for (const auto& args : std::vector<std::vector<std::string>>{{"library", "copy", location, local()},
+                 {"library", "copy", location, local(), "--json"}, {"library", "copy", local(), location},
+                 {"library", "push", "--to", location}, {"library", "push", "--to", location, "--json"}}) {
+            const auto r = studio(args, env);
+            EXPECT_EQ(r.exitCode, 0) << args[1] << ": " << r.out << r.err;
+            said += r.out + r.err;
+        }
+    }
+    EXPECT_NE(said.find("***"), std::string::npos) << "the location is shown, masked";
+    for (const std::string& s : {secret, envSecret}) {
+        EXPECT_EQ(said.find(s), std::string::npos) << said.substr(said.find(s) > 300 ? said.find(s) - 300 : 0, 600);
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(dir.path())) {
+            if (!entry.is_regular_file())
+                continue;
+            std::ifstream in(entry.path(), std::ios::binary);
+            const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            EXPECT_EQ(bytes.find(s), std::string::npos) << entry.path();
+        }
+        for (const char* table : {"runs", "run_documents", "captures"})
+            for (const auto& row : server->exec(std::string("SELECT t::text FROM ") + table + " t", database))
+                EXPECT_EQ(row.at(0).find(s), std::string::npos) << table;
+    }
+}
+
+/// Whether `text` holds a byte a terminal acts on (C0 controls but newline, DEL).
+bool terminalSafe(const std::string& text)
+{
+    for (unsigned char c : text)
+        if ((c < 0x20 && c != '\n') || c == 0x7f)
+            return false;
+    return true;
+}
+
+TEST_F(TeamLibraryCli, HostileRowsAreShownSafelyAndNamedByVerify)
+{
+    // The owner stores a run (the tables are made); mallory, a member who may write rows but
+    // owns nothing, then writes runs straight into the database, as no studio would.
+    const std::string fixture = std::string(PS_LIBRARY_FIXTURES) + "/sin_plus_one.py";
+    ASSERT_EQ(studio({"library", "import", fixture, "--library", team}).exitCode, 0);
+    const std::string mallory = database + "_mallory";
+    server->createRole(mallory, database, Access::Writer);
+    const std::string asMallory = server->connectionString(database, mallory);
+    const std::string owner = database + "_w";
+    const auto sql = [&](const std::string& statements) {
+        const auto r = TestPostgresServer::execAs(asMallory, statements);
+        EXPECT_TRUE(r.ok) << r.error << "\n" << statements;
+        return r;
+    };
+    sql("INSERT INTO blobs (sha256, size, codec, data) VALUES (repeat('a', 64), 3, 'raw', 'abc')");
+    // Run 2: a name with a path and a terminal title, a report that is not JSON, claiming to be
+    // the owner's.
+    sql("INSERT INTO runs (uid, created_at, name, status, script_path, stored_by, stored_role, search) VALUES "
+        "('u2', '2026-12-01 10:00:00', E'../../.bashrc\\x1b]0;pwned\\x07', 'ok', '/tmp/x.py', 'alice', '"
+        + owner
+        + "', to_tsvector('x'));"
+          "INSERT INTO run_documents (run_id, report_json) SELECT id, '{not json' FROM runs WHERE uid = 'u2'");
+    // Run 3: a report that is not an object, a capture named like a path with a status no
+    // studio writes, whose python_code is the blob that does not hash to its key.
+    sql("INSERT INTO runs (uid, created_at, name, status, script_path, search) VALUES "
+        "('u3', '2026-12-01 10:00:00', 'mlp', 'ok', '/tmp/x.py', to_tsvector('x'));"
+        "INSERT INTO run_documents (run_id, report_json) SELECT id, '[1, 2]' FROM runs WHERE uid = 'u3';"
+        "INSERT INTO captures (run_id, idx, name, backend, tracer, status, python_code_sha256, cache_sha256) "
+        "SELECT id, 0, E'../../etc/cron.d/x\\n', 'inductor', 'dynamo', 'weird', repeat('a', 64), repeat('a', 64) "
+        "FROM runs WHERE uid = 'u3';"
+        "UPDATE runs SET stored_role = '"
+        + owner + "' WHERE uid = 'u3'");
+
+    // Who stored them is the server's word, whatever the rows said.
+    EXPECT_EQ(server->exec("SELECT string_agg(stored_role, ',' ORDER BY id) FROM runs", database).at(0).at(0),
+        owner + "," + mallory + "," + mallory);
+    // ...and mallory cannot take that away.
+    const auto drop = TestPostgresServer::execAs(asMallory, "DROP TRIGGER runs_stored_role ON runs");
+    EXPECT_FALSE(drop.ok);
+    EXPECT_EQ(drop.sqlState, "42501") << drop.error;
+
+    const auto ls = studio({"library", "ls", "--library", team});
+    EXPECT_EQ(ls.exitCode, 0) << ls.err;
+    EXPECT_TRUE(terminalSafe(ls.out + ls.err)) << ls.out;
+    EXPECT_NE(ls.out.find(".bashrc"), std::string::npos) << ls.out;
+    const auto show2 = studio({"library", "show", "2", "--library", team});
+    EXPECT_EQ(show2.exitCode, 2) << show2.out << show2.err;
+    EXPECT_NE(show2.err.find("the report of run 2"), std::string::npos) << show2.err;
+    const auto show3 = studio({"library", "show", "3", "--library", team});
+    EXPECT_TRUE(terminalSafe(show3.out + show3.err)) << show3.out << show3.err;
+    const auto exported = studio({"library", "export", "3", dir.file("out"), "--library", team});
+    EXPECT_NE(exported.exitCode, 0) << exported.out;
+    EXPECT_NE(exported.err.find("damaged"), std::string::npos) << exported.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() + "/etc"));
+
+    const auto verify = studio({"library", "verify", "--library", team});
+    EXPECT_EQ(verify.exitCode, 1) << verify.out << verify.err;
+    EXPECT_TRUE(terminalSafe(verify.out)) << verify.out;
+    for (const char* named : {"run 2: the report of run 2 is not JSON",
+             "run 2: its name holds control characters and a path separator", "run 3: its report is not a JSON object",
+             "run 3: the name of capture 0 holds control characters and a path separator",
+             "run 3: capture 0 (unnamed) has a status the studio does not know", "damaged blob aaaa"})
+        EXPECT_NE(verify.out.find(named), std::string::npos) << named << "\n" << verify.out;
+    const auto json = nlohmann::json::parse(studio({"library", "verify", "--json", "--library", team}).out);
+    EXPECT_FALSE(json["ok"].get<bool>());
+    EXPECT_EQ(json["run_problems"].size(), 5u) << json.dump(2);
+
+    // The tables' owner can switch the guard off; verify says so.
+    server->exec("ALTER TABLE runs DISABLE TRIGGER runs_stored_role", database);
+    const auto unguarded = studio({"library", "verify", "--library", team});
+    EXPECT_NE(unguarded.out.find("runs_stored_role) is disabled"), std::string::npos) << unguarded.out;
 }
 
 }  // namespace
