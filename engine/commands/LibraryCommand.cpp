@@ -141,14 +141,14 @@ json captureJson(const ps::library::CaptureRecord& c)
     return j;
 }
 
-json summaryJson(const ps::library::RunSummary& s)
+json summaryJson(const ps::library::RunSummary& s, const ps::library::RunTrust& trust)
 {
     json captures = json::array();
     for (const auto& c : s.captures)
         captures.push_back(captureJson(c));
     return {{"run_id", s.id}, {"created_at", s.createdAt}, {"name", s.name}, {"script", s.scriptPath},
         {"status", ps::library::statusWord(s.status)}, {"message", s.message}, {"origin", toString(s.origin)},
-        {"trusted", s.trusted}, {"uid", s.uid}, {"ran_on", s.ranOn},
+        {"trusted", trust.trusted()}, {"untrusted_because", trust.why()}, {"uid", s.uid}, {"ran_on", s.ranOn},
         {"stored_by", {{"user", s.storedBy.user}, {"role", s.storedBy.role}}}, {"captures", captures}};
 }
 
@@ -181,6 +181,7 @@ int saidWritten(const std::string& path, const LibraryOptions& o)
 int listRuns(const std::string& path, const LibraryOptions& o)
 {
     std::vector<ps::library::RunSummary> runs;
+    std::vector<ps::library::RunTrust> trust;  // each run's, for this user
     using Kind = ps::library::LibraryLocator::Kind;
     if (ps::library::LibraryLocator::kindOf(path) != Kind::File || std::filesystem::exists(path)) {
         ArtifactLibrary library(path, kReadOnly);
@@ -197,11 +198,13 @@ int listRuns(const std::string& path, const LibraryOptions& o)
         }
         query.backend = o.backend;
         runs = library.list(query);
+        for (const auto& r : runs)
+            trust.push_back(library.trustOf(r));
     }
     if (o.json) {
         json out = {{"schema", 1}, {"library", library::LibraryLocator::redacted(path)}, {"runs", json::array()}};
-        for (const auto& r : runs)
-            out["runs"].push_back(summaryJson(r));
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            out["runs"].push_back(summaryJson(runs[i], trust[i]));
         std::cout << dumpJson(out) << "\n";
         return 0;
     }
@@ -213,14 +216,15 @@ int listRuns(const std::string& path, const LibraryOptions& o)
               << std::setw(15) << "BACKEND" << std::setw(9) << "TRUSTED" << std::setw(25) << "WHERE" << std::setw(13)
               << "BY" << std::setw(28) << "NAME"
               << "MESSAGE\n";
-    for (const auto& r : runs) {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const auto& r = runs[i];
         std::string created = shortLine(r.createdAt.substr(0, 19), 20);
         if (created.size() > 10)
             created[10] = ' ';
         std::cout << std::left << std::setw(7) << r.id << std::setw(21) << created << std::setw(11)
                   << shortLine(std::string(ps::library::statusWord(r.status)), 10) << std::setw(15)
-                  << shortLine(backendsOf(r), 14) << std::setw(9) << (r.trusted ? "yes" : "no") << std::setw(25)
-                  << shortLine(r.ranOn.empty() ? "-" : r.ranOn, 24) << std::setw(13)
+                  << shortLine(backendsOf(r), 14) << std::setw(9) << (trust[i].trusted() ? "yes" : "no")
+                  << std::setw(25) << shortLine(r.ranOn.empty() ? "-" : r.ranOn, 24) << std::setw(13)
                   << shortLine(storedByText(r.storedBy), 12) << std::setw(28) << shortLine(r.name, 27)
                   << shortLine(r.message, 60) << "\n";
     }
@@ -245,7 +249,12 @@ int showRun(const std::string& path, const LibraryOptions& o)
         std::cout << "run " << s.id << "  " << TerminalText::safe(s.name) << "  " << ps::library::statusWord(s.status)
                   << "  " << TerminalText::safe(s.createdAt) << "\n"
                   << "script    " << TerminalText::safe(s.scriptPath) << "\n"
-                  << "origin    " << toString(s.origin) << (s.trusted ? " (trusted)" : " (untrusted)") << "\n";
+                  << "origin    " << toString(s.origin) << "\n";
+        if (const auto trust = library.trustOf(s); trust.trusted())
+            std::cout << "trust     trusted\n";
+        else
+            std::cout << "trust     not trusted: " << TerminalText::safe(trust.why())
+                      << "\n          once you trust it: precompile-studio library trust " << s.id << "\n";
         if (const auto worker = ps::model::WorkerInfo::fromJson(ps::model::JsonFields::member(record.report, "worker")))
             std::cout << "where     " << TerminalText::safe(worker->machine())
                       << (worker->torch.empty() ? std::string() : " \u00b7 torch " + TerminalText::safe(worker->torch))
@@ -370,7 +379,12 @@ int trustRun(const std::string& path, const LibraryOptions& o)
 {
     ArtifactLibrary library(path, kExisting);
     library.trust(o.id);
-    std::cout << TerminalText::location(path) << ": run " << o.id << " trusted\n";
+    const auto trust = library.trustOf(library.show(o.id, false).summary);
+    std::cout << TerminalText::location(path) << ": run " << o.id << " trusted";
+    if (trust.someoneElses())
+        std::cout << " by you (it is " << TerminalText::safe(trust.owner()) << "'s; recorded in your own "
+                  << TerminalText::safe(library::TrustStore::defaultPath()) << ")";
+    std::cout << "\n";
     return 0;
 }
 

@@ -242,13 +242,13 @@ TEST_F(UiLibraryActions, ExportImportAndTrustRoundTripAsTheCliDoes)
     ASSERT_EQ(selected.size(), 1);
     const qint64 imported = selected.front();
     EXPECT_FALSE(lib->run(imported)->trusted);
-    EXPECT_TRUE(lib->details().contains("imported, untrusted")) << lib->details().toStdString();
+    EXPECT_TRUE(lib->details().contains("imported · not trusted: imported")) << lib->details().toStdString();
     ASSERT_TRUE(lib->actions()->trustAction()->isEnabled());
     lib->actions()->trustAction()->trigger();
     EXPECT_EQ(asked, 1);
     EXPECT_TRUE(lastQuestion.contains("executable"));
     EXPECT_TRUE(lib->run(imported)->trusted);
-    EXPECT_TRUE(lib->details().contains("imported, trusted")) << lib->details().toStdString();
+    EXPECT_TRUE(lib->details().contains("imported · trusted")) << lib->details().toStdString();
     EXPECT_FALSE(lib->actions()->trustAction()->isEnabled());
 }
 

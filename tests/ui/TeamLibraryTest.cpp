@@ -7,6 +7,7 @@
 #include "TestPostgresServer.h"
 
 #include "ui/common/NoticeBar.h"
+#include "ui/library/LibraryActions.h"
 #include "ui/library/LibraryView.h"
 #include "ui/library/RunStore.h"
 #include "ui/window/MainWindow.h"
@@ -186,6 +187,50 @@ TEST_F(UiTeamLibrary, APasswordInTheLocationIsNeverShownOrKept)
             EXPECT_GT(masked, 0) << "the unreachable location is named, masked";
         }
     }
+}
+
+TEST_F(UiTeamLibrary, SomeoneElsesScriptDoesNotRunHereUntilYouTrustTheRun)
+{
+    qint64 id = 0;
+    {
+        // Alice's run, with its script: on bob's machine it is alice's code.
+        ps::library::ArtifactLibrary alice(team);
+        ps::library::NewRun run;
+        run.report = {
+            {"schema", 1}, {"status", "ok"}, {"script", "/home/alice/tiny.py"}, {"captures", nlohmann::json::array()}};
+        run.scriptText = tinyScript().toStdString();
+        run.storedBy = ps::library::Identity{"", "alice"};
+        id = alice.insert(run);
+    }
+    ps::ui::MainWindow window(options());
+    ASSERT_TRUE(window.store()->isOpen()) << window.store()->error().toStdString();
+    auto* lib = window.libraryView();
+    ASSERT_EQ(lib->rowCount(), 1);
+    ASSERT_FALSE(lib->run(id)->trusted);
+    EXPECT_TRUE(lib->run(id)->untrustedBecause.contains("stored by alice"))
+        << lib->run(id)->untrustedBecause.toStdString();
+    ASSERT_TRUE(lib->actions()->openScript(id));
+
+    // Run refuses it, saying whose it is and what to do; nothing ran.
+    QSignalSpy finished(&window, &ps::ui::MainWindow::runFinished);
+    window.runAction()->trigger();
+    const QString notice = window.notice()->text();
+    EXPECT_TRUE(notice.contains("Not run: this is the script of run #" + QString::number(id))) << notice.toStdString();
+    EXPECT_TRUE(notice.contains("stored by alice")) << notice.toStdString();
+    QTest::qWait(200);
+    EXPECT_EQ(finished.count(), 0);
+
+    // Trusted (for bob alone, in bob's own list): the same copy runs.
+    ps::ui::LibraryActions::Prompts yes;
+    yes.confirm = [](QWidget*, const QString&, const QString&) { return true; };
+    lib->actions()->setPrompts(yes);
+    lib->selectRun(id);
+    ASSERT_TRUE(lib->actions()->trustAction()->isEnabled());
+    lib->actions()->trustAction()->trigger();
+    EXPECT_TRUE(lib->run(id)->trusted);
+    const auto run = runAndWait(window);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->report.status, ps::model::RunStatus::Ok) << run->report.message;
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "ui/common/ElidedLabel.h"
+#include "ui/common/QtText.h"
 
 #include <QResizeEvent>
 
@@ -14,7 +15,7 @@ ElidedLabel::ElidedLabel(QWidget* parent) : QLabel(parent)
 void ElidedLabel::setFullText(const QString& text)
 {
     m_full = text;
-    setToolTip(text);
+    setToolTip(plainTip(text));
     elide();
 }
 

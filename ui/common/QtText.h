@@ -20,6 +20,14 @@ inline QString escaped(const std::string& s)
     return QString::fromStdString(s).toHtmlEscaped();
 }
 
+/// Text of any origin (a run's names, messages and paths, a host's words) for a tooltip or a
+/// message box, where Qt decides on its own whether text is markup: text that could pass for
+/// markup is escaped, other text is left as it is (and reads the same).
+inline QString plainTip(const QString& s)
+{
+    return Qt::mightBeRichText(s) ? Qt::convertFromPlainText(s, Qt::WhiteSpaceNormal) : s;
+}
+
 /// What a rich-text string reads as without its markup (an accessible name, a tooltip's text).
 inline QString plainOf(const QString& html)
 {

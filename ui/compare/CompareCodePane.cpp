@@ -207,7 +207,7 @@ void CompareCodePane::showSection(int row)
     m_diff->title(0)->setText(tr("%1: %2").arg(m_labels[0], s.title));
     m_diff->title(1)->setText(tr("%1: %2").arg(m_labels[1], s.title));
     for (int k = 0; k < 2; ++k)
-        m_diff->title(k)->setToolTip(m_diff->title(k)->text());
+        m_diff->title(k)->setToolTip(plainTip(m_diff->title(k)->text()));
     m_diff->setFirstLines(s.firstA, s.firstB);  // each side numbered as in its whole python_code
     m_diff->setTexts(s.a, s.b);
 }

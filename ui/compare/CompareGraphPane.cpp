@@ -1,4 +1,5 @@
 #include "ui/compare/CompareGraphPane.h"
+#include "ui/common/QtText.h"
 
 #include "model/JsonFields.h"
 
@@ -259,7 +260,7 @@ QStringList CompareGraphPane::summaryLines(const compare::GraphDiff& diff)
     lines << blocks.mid(0, kShownBlocks);
     if (hidden > 0)
         lines << tr("… and %n more block(s) (hover for all)", "", hidden);
-    m_summary->setToolTip(hidden > 0 ? blocks.join('\n') : QString());
+    m_summary->setToolTip(hidden > 0 ? plainTip(blocks.join('\n')) : QString());
     // The outermost renames, up to three.
     QStringList renames;
     for (const auto& [from, to] : diff.outermostRenames())

@@ -63,7 +63,7 @@ void CompareTablePane::row(
     auto* item = new QTreeWidgetItem(parent, {field, a, b});
     item->setData(0, Qt::UserRole, differs);
     for (int c = 0; c < 3; ++c)
-        item->setToolTip(c, item->text(c));
+        item->setToolTip(c, plainTip(item->text(c)));
     if (differs)
         for (int c = 0; c < 3; ++c) {
             item->setBackground(c, DiffColours::changed());

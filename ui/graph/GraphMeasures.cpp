@@ -1,4 +1,5 @@
 #include "ui/graph/GraphMeasures.h"
+#include "ui/common/QtText.h"
 
 #include "graph/GraphModel.h"
 #include "graph/ModuleTree.h"
@@ -191,7 +192,7 @@ QString GraphMeasures::detailsHtml(
         const auto v = values->node(n);
         QString line = v ? text(m, *v) : QObject::tr("no value");
         if (m == graph::MeasuredLens::Measure::Time && !values->kernelOf(n).empty())
-            line += QObject::tr(" (from %1, split over its nodes)").arg(QString::fromStdString(values->kernelOf(n)));
+            line += QObject::tr(" (from %1, split over its nodes)").arg(escaped(values->kernelOf(n)));
         if (m == graph::MeasuredLens::Measure::Error && values->leavesBand(n))
             line += QObject::tr(", leaves eager's band");
         if (m == bytes) {

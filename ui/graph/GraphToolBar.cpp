@@ -34,6 +34,7 @@ GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
 
     // Row 1: summary, search.
     m_summary = new QLabel;
+    m_summary->setTextFormat(Qt::PlainText);  // run-derived text
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // A long summary is cut rather than widening the window.
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -293,7 +294,7 @@ void GraphToolBar::setLegend(const std::vector<std::pair<std::string, int>>& cou
     m_legendEntries.clear();
     for (const auto& [name, n] : counts)
         m_legendEntries << QStringLiteral("%1 (%2)").arg(QString::fromStdString(name)).arg(n);
-    m_legend->setToolTip(m_legendEntries.join('\n'));
+    m_legend->setToolTip(plainTip(m_legendEntries.join('\n')));
     renderLegend();
 }
 
@@ -302,7 +303,7 @@ void GraphToolBar::setMeasureLegend(const QString& html, const QString& tip)
     clearLegend();
     m_measureLegend = html;
     m_legendEntries << tip;
-    m_legend->setToolTip(tip);
+    m_legend->setToolTip(plainTip(tip));
     m_legend->setText(html);
 }
 
@@ -314,7 +315,7 @@ void GraphToolBar::setLensAvailable(graph::Lens lens, const QString& why)
         return;
     QStandardItem* item = model->item(index);
     item->setEnabled(why.isEmpty());
-    item->setToolTip(why);
+    item->setToolTip(plainTip(why));
 }
 
 bool GraphToolBar::lensAvailable(graph::Lens lens, QString* why) const

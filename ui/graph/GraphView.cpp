@@ -117,6 +117,7 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
     QWidget::setTabOrder(m_toolBar->searchBox(), m_canvas);
 
     m_message = new QLabel;
+    m_message->setTextFormat(Qt::PlainText);  // run-derived text
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);

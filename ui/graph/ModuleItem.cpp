@@ -2,6 +2,7 @@
 
 #include "graph/ModuleTree.h"
 #include "ui/common/Plural.h"
+#include "ui/common/QtText.h"
 #include "ui/graph/ModuleLabel.h"
 
 #include <QPainter>
@@ -35,8 +36,8 @@ ModuleItem::ModuleItem(
                   .arg(modelPath, type.isEmpty() ? QObject::tr("module") : type);
         break;
     }
-    setToolTip(tip + QStringLiteral("\n") + counted(nodes, QObject::tr("node"), QObject::tr("nodes"))
-        + QObject::tr(" — double-click, Enter or + to expand"));
+    setToolTip(plainTip(tip + QStringLiteral("\n") + counted(nodes, QObject::tr("node"), QObject::tr("nodes"))
+        + QObject::tr(" — double-click, Enter or + to expand")));
 }
 
 void ModuleItem::paintFrame(QPainter* painter, const QPen& pen)

@@ -1,5 +1,7 @@
 #include "ui/graph/ModuleTreeModel.h"
 
+#include "ui/common/QtText.h"
+
 #include "graph/CollapseState.h"
 #include "graph/ModuleTree.h"
 
@@ -102,7 +104,7 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const
             return QString::fromStdString(m.type);
         return m.total;
     case Qt::ToolTipRole:
-        return index.column() == NameColumn ? QVariant(QString::fromStdString(m.path)) : QVariant();
+        return index.column() == NameColumn ? QVariant(plainTip(QString::fromStdString(m.path))) : QVariant();
     case Qt::TextAlignmentRole:
         return index.column() == NodesColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case Qt::CheckStateRole:

@@ -1,6 +1,7 @@
 #include "ui/graph/NodeItem.h"
 
 #include "graph/GraphModel.h"
+#include "ui/common/QtText.h"
 #include "ui/graph/GraphDetailsFormatter.h"
 
 #include <QPainter>
@@ -42,7 +43,7 @@ NodeItem::NodeItem(int item, int node, const graph::GraphNode* data, const QRect
         tip += QStringLiteral("\nbreaks invariant %1 (%2)")
                    .arg(data->violation)
                    .arg(QString::fromStdString(data->violationRule));
-    setToolTip(tip);
+    setToolTip(plainTip(tip));
 }
 
 bool NodeItem::dashed() const

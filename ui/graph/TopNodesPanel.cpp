@@ -1,4 +1,5 @@
 #include "ui/graph/TopNodesPanel.h"
+#include "ui/common/QtText.h"
 
 #include "graph/GraphModel.h"
 #include "graph/MeasuredLens.h"
@@ -32,6 +33,7 @@ TopNodesPanel::TopNodesPanel(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("graphTopNodes"));
     m_note = new QLabel;
+    m_note->setTextFormat(Qt::PlainText);  // run-derived text
     m_note->setWordWrap(true);
     m_table = new QTableWidget(0, 4);
     m_table->setHorizontalHeaderLabels({tr("Node"), tr("Value"), tr("Module"), tr("Source")});
@@ -81,7 +83,7 @@ void TopNodesPanel::show(const graph::GraphModel& graph, const graph::MeasuredLe
         auto* cell = new ValueCell(shown, value);
         cell->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         if (!values.kernelOf(node).empty())
-            cell->setToolTip(QString::fromStdString(values.kernelOf(node)));
+            cell->setToolTip(plainTip(QString::fromStdString(values.kernelOf(node))));
         const QString file = QString::fromStdString(n.sourceFile).section('/', -1);
         m_table->setItem(r, 0, name);
         m_table->setItem(r, 1, cell);

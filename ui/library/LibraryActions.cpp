@@ -1,5 +1,7 @@
 #include "ui/library/LibraryActions.h"
 
+#include "ui/common/QtText.h"
+
 #include "ui/compare/CompareView.h"
 #include "ui/editor/ScriptFile.h"
 #include "ui/editor/ScriptLocations.h"
@@ -15,6 +17,7 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPointer>
 #include <QSettings>
 #include <QStyle>
 #include <QTreeView>
@@ -53,7 +56,9 @@ LibraryActions::Prompts defaultPrompts()
             QObject::tr("Exported artifacts: NAME.py with NAME.cache and NAME.json beside it (*.py)"));
     };
     p.confirm = [](QWidget* parent, const QString& title, const QString& text) {
-        return QMessageBox::question(parent, title, text, QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
+        // The question names runs (their names are anyone's text): never read as markup.
+        return QMessageBox::question(
+                   parent, title, plainTip(text), QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
             == QMessageBox::Yes;
     };
     p.showFolder = [](const QString& folder) { return QDesktopServices::openUrl(QUrl::fromLocalFile(folder)); };
@@ -84,7 +89,7 @@ LibraryActions::LibraryActions(LibraryView* view) : QObject(view), m_view(view),
     m_import = make(tr("&Import…"), QStyle::SP_ArrowDown,
         tr("Import NAME.py with the NAME.cache and NAME.json beside it, as an untrusted run"));
     m_trust = make(tr("&Trust"), QStyle::SP_DialogApplyButton,
-        tr("Mark an imported run as trusted (its python_code and cache are executable)"));
+        tr("Trust an imported run, or someone else's, to run here (its python_code and cache are executable)"));
     m_delete = make(tr("&Delete…"), QStyle::SP_TrashIcon,
         tr("Remove the selected runs from the library (their bytes go at the library's gc)"));
     m_delete->setShortcut(QKeySequence::Delete);
@@ -142,9 +147,10 @@ LibraryActions::LibraryActions(LibraryView* view) : QObject(view), m_view(view),
                 untrusted << id;
         if (untrusted.isEmpty())
             return;
-        if (m_prompts.confirm(m_view, tr("Trust Imported Artifacts"),
+        if (m_prompts.confirm(m_view, tr("Trust Runs"),
                 tr("Trust %1?\n\nIts python_code and cache are executable code: trust it only if you trust where "
-                   "the files came from.")
+                   "it came from (who stored it, or where the imported files came from). Someone else's run is "
+                   "trusted for you alone, in your own list.")
                     .arg(describe(untrusted))))
             trustRuns(untrusted);
     });
@@ -204,10 +210,14 @@ void LibraryActions::update()
     const bool writable = open && readOnly.isEmpty();
     const auto ids = m_view->selectedRuns();
     const StoredRun* one = ids.size() == 1 ? m_view->run(ids.front()) : nullptr;
-    bool anyUntrusted = false;
+    // Someone else's run is trusted in this user's own file, so a library that may only be read
+    // does not stop it; one's own import is trusted in the library.
+    bool anyUntrusted = false, untrustedImportHere = false;
     for (qint64 id : ids)
-        if (const StoredRun* r = m_view->run(id))
+        if (const StoredRun* r = m_view->run(id)) {
             anyUntrusted |= !r->trusted;
+            untrustedImportHere |= !r->trusted && !r->byOthers;
+        }
     const bool scriptOnDisk
         = one && !UnsavedScript::isUnsavedCopy(one->scriptPath) && QFileInfo(one->scriptPath).isFile();
 
@@ -231,8 +241,8 @@ void LibraryActions::update()
                        : tr("This is the run the window shows."));
     set(m_export, open && one, pickOne);
     set(m_import, writable, cannotWrite);
-    set(m_trust, writable && anyUntrusted,
-        !writable ? cannotWrite : tr("Only imported runs are untrusted; the selected ones are trusted."));
+    set(m_trust, anyUntrusted && (writable || !untrustedImportHere),
+        anyUntrusted || !writable ? cannotWrite : tr("The selected runs are trusted: they may run here."));
     set(m_delete, writable && !ids.isEmpty(), !writable ? cannotWrite : tr("Select the runs to delete."));
 }
 
@@ -328,7 +338,7 @@ bool LibraryActions::openScript(qint64 id)
         const ScriptFile file = ScriptFile::read(path);
         if (details.scriptText.isEmpty()
             || (file.status == ScriptFile::Status::Editable && file.text == details.scriptText)) {
-            if (!m_opener(path, QString(), QString()))
+            if (!m_opener(path, QString(), QString(), {}))
                 return false;
             say(tr("Opened %1, the script of run #%2.").arg(path).arg(id));
             return true;
@@ -338,7 +348,16 @@ bool LibraryActions::openScript(qint64 id)
         say(tr("Run #%1 kept no script text, and %2 is gone.").arg(id).arg(path), true);
         return false;
     }
-    if (!m_opener(path, details.scriptText, tr("script of run #%1").arg(id)))
+    // Someone else's (or an imported) run's script is their code: the copy runs once the run is
+    // trusted, asked again at each run.
+    const QString whyNot = run->trusted ? QString() : run->untrustedBecause;
+    std::function<QString()> untrusted;
+    if (!run->trusted)
+        untrusted = [view = QPointer<LibraryView>(m_view), store = m_view->store(), id, whyNot]() {
+            const StoredRun* now = view && view->store() == store ? view->run(id) : nullptr;
+            return now ? (now->trusted ? QString() : now->untrustedBecause) : whyNot;
+        };
+    if (!m_opener(path, details.scriptText, tr("script of run #%1").arg(id), untrusted))
         return false;
     say(copy ? tr("Opened the script of run #%1 (it was run unsaved) as an unsaved copy.").arg(id)
             : onDisk

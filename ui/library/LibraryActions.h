@@ -40,9 +40,11 @@ public:
         std::function<bool(const QString& folder)> showFolder;
     };
     /// Opens a script in the editor: the file `path` when `text` is empty, else `text` as an
-    /// unsaved copy named after `path`'s file, `note` saying where it came from ("run #8").
+    /// unsaved copy named after `path`'s file, `note` saying where it came from ("run #8"),
+    /// `untrusted` why it may not run now (the run is not trusted; asked again at each run).
     /// False when the user kept the editor's script (an unsaved change, say).
-    using ScriptOpener = std::function<bool(const QString& path, const QString& text, const QString& note)>;
+    using ScriptOpener = std::function<bool(
+        const QString& path, const QString& text, const QString& note, std::function<QString()> untrusted)>;
     /// The run the window shows now (null when none), for "Compare with Current Run".
     using CurrentRun = std::function<std::shared_ptr<const RunDocument>()>;
 

@@ -1,4 +1,5 @@
 #include "ui/library/LibraryView.h"
+#include "ui/common/QtText.h"
 
 #include "ui/common/ElidedLabel.h"
 #include "ui/common/StatusStyle.h"
@@ -110,6 +111,7 @@ QString fullTime(const QString& createdAt)
 LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
 {
     m_problem = new QLabel;
+    m_problem->setTextFormat(Qt::PlainText);  // run-derived text
     m_problem->setWordWrap(true);
     m_problem->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* other = new QPushButton(tr("Open Another Library…"));
@@ -128,6 +130,7 @@ LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
     m_problemBox->hide();
 
     m_path = new QLabel;
+    m_path->setTextFormat(Qt::PlainText);  // run-derived text
     m_path->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_path->setForegroundRole(QPalette::PlaceholderText);
     m_search = new QLineEdit;
@@ -301,24 +304,24 @@ void LibraryView::reload()
         outcome->setData(r.id, kIdRole);
         outcome->setToolTip(statusText(r.status));
         auto* name = text(r.name + (r.trusted ? QString() : tr(" (untrusted)")), r.name);
-        name->setToolTip(r.scriptPath);
+        name->setToolTip(plainTip(r.scriptPath));
         auto* backend = text(r.backends.join(", "), r.backends.join(", "));
         auto* time = text(shortTime(r.createdAt), createdKey);
-        time->setToolTip(tr("run #%1, %2 (%3 UTC)").arg(r.id).arg(fullTime(r.createdAt), r.createdAt));
+        time->setToolTip(plainTip(tr("run #%1, %2 (%3 UTC)").arg(r.id).arg(fullTime(r.createdAt), r.createdAt)));
         auto* status = text(statusText(r.status), rank);
         status->setForeground(statusColor(r.status));
         auto* message = text(r.message.section('\n', 0, 0), r.message.section('\n', 0, 0));
-        message->setToolTip(r.message.left(1000));
+        message->setToolTip(plainTip(r.message.left(1000)));
         auto* id = text(QString::number(r.id), QStringLiteral("%1").arg(r.id, 12, 10, QLatin1Char('0')));
         auto* script = text(UnsavedScript::displayName(r.scriptPath), r.scriptPath);
-        script->setToolTip(r.scriptPath);
+        script->setToolTip(plainTip(r.scriptPath));
         auto* where = text(r.ranOn, r.ranOn);
         auto* by = text(r.storedBy, r.storedBy);
         if (!r.storedRole.isEmpty())
-            by->setToolTip(tr("database role %1").arg(r.storedRole));
+            by->setToolTip(plainTip(tr("database role %1").arg(r.storedRole)));
         if (r.byOthers) {
             // Someone else's run in a shared library: marked, so one's own stand out.
-            name->setToolTip(tr("%1\nstored by %2").arg(r.scriptPath, r.storedBy));
+            name->setToolTip(plainTip(tr("%1\nstored by %2").arg(r.scriptPath, r.storedBy)));
             QFont italic = name->font();
             italic.setItalic(true);
             for (auto* item : {name, by})
@@ -474,9 +477,8 @@ QString LibraryView::details() const
     if (!r.ranOn.isEmpty())
         facts << tr("ran on %1").arg(r.ranOn);
     if (r.imported)
-        facts << (r.trusted ? tr("imported, trusted") : tr("imported, untrusted"));
-    else
-        facts << (r.trusted ? tr("trusted") : tr("untrusted"));
+        facts << tr("imported");
+    facts << (r.trusted ? tr("trusted") : tr("not trusted: %1").arg(r.untrustedBecause));
     parts << facts.join(QStringLiteral(" · "));
     return parts.join('\n');
 }

@@ -145,7 +145,6 @@ std::vector<StoredRun> RunStore::list(
         library::ListQuery query;
         query.search = search.trimmed().toStdString();
         query.status = status;
-        const library::Identity me = m_impl->lib->identity();
         for (const auto& s : m_impl->lib->list(query)) {
             StoredRun r;
             r.id = s.id;
@@ -155,14 +154,13 @@ std::vector<StoredRun> RunStore::list(
             r.status = s.status;
             r.message = q(s.message);
             r.imported = s.origin == library::RunOrigin::Import;
-            r.trusted = s.trusted;
+            const library::RunTrust trust = m_impl->lib->trustOf(s);
+            r.trusted = trust.trusted();
+            r.untrustedBecause = q(trust.why());
             r.ranOn = q(s.ranOn);
             r.storedBy = q(s.storedBy.user);
             r.storedRole = q(s.storedBy.role);
-            // Someone else's: another OS user, or another database role (a run kept in a file
-            // library and pushed or copied later has none, and stays one's own).
-            r.byOthers = !s.storedBy.user.empty()
-                && (s.storedBy.user != me.user || (!s.storedBy.role.empty() && s.storedBy.role != me.role));
+            r.byOthers = trust.someoneElses();
             for (const auto& c : s.captures)
                 if (!c.backend.empty() && !r.backends.contains(q(c.backend)))
                     r.backends << q(c.backend);
@@ -190,7 +188,9 @@ std::shared_ptr<RunDocument> RunStore::load(qint64 id, QString* error) const
         doc->scriptText = record.scriptText;
         doc->origin = RunDocument::Origin::Library;
         doc->createdAt = q(record.summary.createdAt);
-        doc->trusted = record.summary.trusted;
+        const library::RunTrust trust = m_impl->lib->trustOf(record.summary);
+        doc->trusted = trust.trusted();
+        doc->untrustedBecause = q(trust.why());
         doc->artifacts.resize(doc->report.captures.size());
         for (const auto& c : record.summary.captures) {
             if (c.index < 0 || c.index >= static_cast<int>(doc->artifacts.size()) || !c.pythonCodeSha256)

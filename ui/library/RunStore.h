@@ -28,8 +28,9 @@ struct StoredRun {
     QString scriptPath;
     std::optional<model::RunStatus> status;  ///< nullopt: stored without one ("unknown")
     QString message;
-    bool imported = false;  ///< imported from exported files rather than stored by a run
-    bool trusted = true;
+    bool imported = false;     ///< imported from exported files rather than stored by a run
+    bool trusted = true;       ///< may execute here, for this user (library::RunTrust)
+    QString untrustedBecause;  ///< why not, one line; empty when trusted
     QStringList backends;
     QString ranOn;          ///< "gpu-box · 1x NVIDIA H200"; empty when not recorded
     QString storedBy;       ///< the OS user who stored it; empty when not recorded

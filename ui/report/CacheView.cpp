@@ -33,6 +33,7 @@ public:
 CacheView::CacheView(QWidget* parent) : QWidget(parent)
 {
     m_message = new QLabel;
+    m_message->setTextFormat(Qt::PlainText);  // run-derived text
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_fieldsBox = new QWidget;
@@ -84,6 +85,7 @@ void CacheView::setCapture(const std::shared_ptr<const RunDocument>& run, int ca
     const model::CacheInfo& cache = *c.cache;
     auto row = [this](const QString& k, const QString& v, std::optional<model::Tone> tone) {
         auto* l = new QLabel(tone == model::Tone::Good ? "✓ " + v : tone == model::Tone::Bad ? "✗ " + v : v);
+        l->setTextFormat(Qt::PlainText);
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
         l->setWordWrap(true);
         if (tone)
@@ -129,7 +131,7 @@ void CacheView::setCapture(const std::shared_ptr<const RunDocument>& run, int ca
         item->setText(2, QLocale().formattedDataSize(e.bytes));
         item->setData(2, Qt::UserRole, static_cast<qlonglong>(e.bytes));
         item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
-        item->setToolTip(1, item->text(1));
+        item->setToolTip(1, plainTip(item->text(1)));
     }
     m_entries->setSortingEnabled(true);
     m_entries->sortByColumn(2, Qt::DescendingOrder);

@@ -45,6 +45,7 @@ ReportHeader::ReportHeader(QWidget* parent) : QWidget(parent)
     m_facts->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     m_progressText = new QLabel;
+    m_progressText->setTextFormat(Qt::PlainText);
     m_progressText->setObjectName(QStringLiteral("reportProgressText"));
     m_progress = new QProgressBar;
     m_progress->setObjectName(QStringLiteral("reportProgress"));
@@ -58,6 +59,7 @@ ReportHeader::ReportHeader(QWidget* parent) : QWidget(parent)
     pl->addWidget(m_progressText, 1);
 
     m_stale = new QLabel;
+    m_stale->setTextFormat(Qt::PlainText);
     m_stale->setObjectName(QStringLiteral("reportStale"));
     m_stale->setWordWrap(true);
     m_stale->setMargin(3);
@@ -126,11 +128,13 @@ void ReportHeader::showRun(const RunDocument& run)
     const auto& r = run.report;
     const QString script = QString::fromStdString(r.script);
     m_identity->setText(QStringLiteral("<b>%1</b>").arg(identity(run).toHtmlEscaped()));
-    m_identity->setToolTip(script);
+    m_identity->setToolTip(plainTip(script));
     m_identity->show();
     QStringList facts;
     if (!run.trusted)
-        facts << tr("not trusted: python_code and the cache are executable");
+        facts << tr("not trusted: %1")
+                     .arg(run.untrustedBecause.isEmpty() ? tr("python_code and the cache are executable")
+                                                         : run.untrustedBecause);
     if (run.elapsedSeconds > 0)
         facts << tr("%1 s").arg(run.elapsedSeconds, 0, 'f', 1);
     if (!run.storeError().isEmpty() && run.origin == RunDocument::Origin::Run)

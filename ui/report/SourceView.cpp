@@ -1,4 +1,5 @@
 #include "ui/report/SourceView.h"
+#include "ui/common/QtText.h"
 
 #include "ui/common/StatusStyle.h"
 #include "ui/editor/EditorTheme.h"
@@ -61,6 +62,7 @@ SourceView::SourceView(QWidget* parent) : QWidget(parent)
     m_editor->viewport()->installEventFilter(this);
     m_find = new FindBar(m_editor);
     m_note = new QLabel;
+    m_note->setTextFormat(Qt::PlainText);  // run-derived text
     m_note->setWordWrap(true);
     m_note->hide();
 
@@ -91,6 +93,7 @@ SourceView::SourceView(QWidget* parent) : QWidget(parent)
     connect(split, &QSplitter::splitterMoved, this, [this]() { m_outlineSized = true; });
 
     m_message = new QLabel;
+    m_message->setTextFormat(Qt::PlainText);  // run-derived text
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -176,7 +179,7 @@ void SourceView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
             auto* item = parent != byKind.end() ? new QTreeWidgetItem(parent->second) : new QTreeWidgetItem(m_outline);
             item->setText(0, sec.title);
             item->setText(1, QString::number(sec.start));
-            item->setToolTip(0, tr("%1, lines %2–%3").arg(sec.title).arg(sec.start).arg(sec.end));
+            item->setToolTip(0, plainTip(tr("%1, lines %2–%3").arg(sec.title).arg(sec.start).arg(sec.end)));
             item->setData(0, kLineRole, sec.start);
             byKind[sec.kind] = item;
         }
@@ -198,8 +201,9 @@ void SourceView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
             auto* item = parent != byKind.end() ? new QTreeWidgetItem(parent->second) : new QTreeWidgetItem(m_outline);
             item->setText(0, kernel.name + (kernel.kind.isEmpty() ? QString() : " (" + kernel.kind + ")"));
             item->setText(1, QString::number(kernel.start));
-            item->setToolTip(
-                0, tr("computes %1").arg(kernel.nodes.isEmpty() ? tr("(unknown nodes)") : kernel.nodes.join(", ")));
+            item->setToolTip(0,
+                plainTip(
+                    tr("computes %1").arg(kernel.nodes.isEmpty() ? tr("(unknown nodes)") : kernel.nodes.join(", "))));
             item->setData(0, kLineRole, kernel.start);
         }
     };

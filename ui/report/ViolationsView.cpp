@@ -59,6 +59,7 @@ ViolationsView::Entry fromViolation(
 ViolationsView::ViolationsView(QWidget* parent) : QWidget(parent)
 {
     m_summary = new QLabel;
+    m_summary->setTextFormat(Qt::PlainText);  // run-derived text
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_list = new QTreeWidget;
@@ -167,7 +168,7 @@ void ViolationsView::setRun(const std::shared_ptr<const RunDocument>& run)
         item->setText(3, e.rule);
         item->setText(4, (e.summary.isEmpty() ? e.message : e.summary).section('\n', 0, 0));
         item->setText(5, e.line > 0 ? QString::number(e.line) : QString());
-        item->setToolTip(4, e.message.left(2000));
+        item->setToolTip(4, plainTip(e.message.left(2000)));
         const QStyle::StandardPixmap icon
             = model::isProblem(e.severity) ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning;
         item->setIcon(0, style()->standardIcon(icon));

@@ -1,4 +1,5 @@
 #include "ui/run/AddHostDialog.h"
+#include "ui/common/QtText.h"
 
 #include "ui/common/StatusStyle.h"
 
@@ -178,7 +179,7 @@ void AddHostDialog::checkHost()
             line = QStringLiteral("✗ %1: %2").arg(failureName(result.failure), QString::fromStdString(result.problem));
         }
         m_checkLine->setText(line);
-        m_checkLine->setToolTip(line);
+        m_checkLine->setToolTip(plainTip(line));
         const QColor colour = StatusStyle::color(result.ok ? model::RunStatus::Ok : model::RunStatus::Error);
         m_checkLine->setStyleSheet(QStringLiteral("color: %1;").arg(colour.name()));
         showCheck(false);

@@ -25,8 +25,9 @@ struct RunDocument {
     std::string scriptText;                    ///< the script as it was run (may be empty)
     std::vector<run::CaptureBytes> artifacts;  ///< index-aligned with report.captures (may be shorter)
     Origin origin = Origin::Run;
-    QString createdAt;  ///< ISO 8601 for library runs
-    bool trusted = true;
+    QString createdAt;          ///< ISO 8601 for library runs
+    bool trusted = true;        ///< may execute here, for this user (library::RunTrust)
+    QString untrustedBecause;   ///< why not, one line; empty when trusted
     double elapsedSeconds = 0;  ///< wall time of the run, as the window saw it
 
     /// Why a finished run that was to be stored is not in the library ("" otherwise).

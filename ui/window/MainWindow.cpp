@@ -1,4 +1,5 @@
 #include "ui/window/MainWindow.h"
+#include "ui/common/QtText.h"
 
 #include "ui/common/ElidedLabel.h"
 
@@ -112,6 +113,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     m_stageLabel = new ElidedLabel;
     m_stageLabel->setFullText(tr("Ready"));
     m_workerLabel = new QLabel;
+    m_workerLabel->setTextFormat(Qt::PlainText);
     statusBar()->addWidget(m_stageLabel, 1);
     statusBar()->addPermanentWidget(m_workerLabel);
 
@@ -165,10 +167,12 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     connect(m_library, &LibraryView::runActivated, this, &MainWindow::openStoredRun);
     connect(m_library, &LibraryView::openAnotherRequested, this, [this]() { openLibraryDialog(false); });
     connect(m_library, &LibraryView::newLibraryRequested, this, [this]() { openLibraryDialog(true); });
-    m_library->actions()->setScriptOpener([this](const QString& path, const QString& text, const QString& note) {
-        return text.isEmpty() ? m_document->replaceWith(path)
-                              : m_document->openScriptCopy(text, QFileInfo(path).fileName(), note);
-    });
+    m_library->actions()->setScriptOpener(
+        [this](const QString& path, const QString& text, const QString& note, std::function<QString()> untrusted) {
+            return text.isEmpty()
+                ? m_document->replaceWith(path)
+                : m_document->openScriptCopy(text, QFileInfo(path).fileName(), note, std::move(untrusted));
+        });
     m_library->actions()->setCurrentRun([this]() { return m_report->run(); });
     // "Compare with Current Run" needs one shown, and another than the one selected.
     connect(m_runs, &RunController::runShown, m_library->actions(), &LibraryActions::update);
@@ -270,7 +274,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
     if (m_runs->isRunning()) {
         // A long compile is not thrown away by a stray click: ask, Escape keeps it running.
         QMessageBox ask(QMessageBox::Question, tr("A Run Is in Progress"),
-            tr("Precompile is still running (%1). Stop the run and close the window?").arg(m_runs->stageText()),
+            plainTip(
+                tr("Precompile is still running (%1). Stop the run and close the window?").arg(m_runs->stageText())),
             QMessageBox::NoButton, this);
         QPushButton* stop = ask.addButton(tr("Stop the Run and Close"), QMessageBox::DestructiveRole);
         ask.addButton(tr("Keep Running"), QMessageBox::RejectRole);
@@ -311,7 +316,7 @@ bool MainWindow::openLibrary(const QString& path, bool remember)
             m_notice->dismiss();
         m_libraryDock->setWindowTitle(RunStore::isTeamLibrary(path) ? tr("Library — team: %1").arg(m_store->shortName())
                                                                     : tr("Library — %1").arg(m_store->shortName()));
-        m_libraryDock->setToolTip(m_store->displayPath());
+        m_libraryDock->setToolTip(plainTip(m_store->displayPath()));
     } else {
         m_libraryDock->setWindowTitle(tr("Library — cannot be used"));
         m_notice->showNotice(NoticeBar::Level::Error,

@@ -1,4 +1,5 @@
 #include "ui/window/RunController.h"
+#include "ui/common/QtText.h"
 
 #include "ui/common/ElidedLabel.h"
 
@@ -97,7 +98,7 @@ void RunController::updateWorkerLabel()
     m_p.workerLabel->setText(m_p.worker->stateText());
     const QString problem = m_p.worker->state() == WorkerClient::State::Unavailable ? m_p.worker->launchError()
                                                                                     : m_p.worker->stateProblem();
-    m_p.workerLabel->setToolTip(problem);
+    m_p.workerLabel->setToolTip(plainTip(problem));
 }
 
 QString RunController::editorScript() const

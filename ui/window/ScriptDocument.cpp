@@ -95,6 +95,7 @@ void ScriptDocument::newScript()
     if (maybeSave()) {
         m_unsaved->rename(QString());
         m_copyNote.clear();
+        m_untrusted = {};
         m_editor->newScript();
         updateTitle();
     }
@@ -147,12 +148,13 @@ bool ScriptDocument::replaceWith(const QString& path)
     return maybeSave() && openPath(path);
 }
 
-bool ScriptDocument::openScriptCopy(const QString& text, const QString& name, const QString& note)
+bool ScriptDocument::openScriptCopy(const QString& text, const QString& name, const QString& note, TrustCheck untrusted)
 {
     if (!maybeSave())
         return false;
     m_unsaved->rename(name);
     m_copyNote = note;
+    m_untrusted = std::move(untrusted);
     UnsavedScript::show(m_editor, text);
     updateTitle();
     return true;
@@ -167,6 +169,15 @@ QString ScriptDocument::scriptForRun()
 {
     // An untitled script runs from a copy of the editor's text: no Save dialog first.
     QString script = m_editor->filePath();
+    if (script.isEmpty() && m_untrusted) {
+        if (const QString why = m_untrusted(); !why.isEmpty()) {
+            m_notice->showNotice(NoticeBar::Level::Error,
+                tr("Not run: this is the %1, which you have not trusted (%2). Trust the run in the library first, "
+                   "or save the script as your own.")
+                    .arg(m_copyNote, why));
+            return QString();
+        }
+    }
     if (script.isEmpty()) {
         QString error;
         script = m_unsaved->write(m_editor->text(), &error);

@@ -4,6 +4,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 
 class QMainWindow;
@@ -47,7 +48,12 @@ public:
     /// goes by `name` (mlp_inference.py; untitled.py when empty): the title, the copy runs
     /// read, the library row and Compare say it, and Save As offers it in the user's folder,
     /// never where the text came from. `note` says where it came from in the title ("example").
-    bool openScriptCopy(const QString& text, const QString& name = QString(), const QString& note = QString());
+    /// `untrusted`, when given, says why the copy must not run now ("" when it may): the script
+    /// of a stored run this user has not trusted is someone else's code, and scriptForRun()
+    /// refuses it until the run is trusted or the script saved as the user's own file.
+    using TrustCheck = std::function<QString()>;
+    bool openScriptCopy(const QString& text, const QString& name = QString(), const QString& note = QString(),
+        TrustCheck untrusted = {});
     /// The file a run of the editor's script reads: its file, or the unsaved copy last run.
     QString runScriptPath() const;
     /// The file to run now: the editor's file (saved first when it has changes) or a fresh copy
@@ -75,7 +81,8 @@ private:
     RunController* m_runs;
     std::unique_ptr<UnsavedScript> m_unsaved;
     QMenu* m_recentMenu = nullptr;
-    QString m_copyNote;  ///< where the copy in the editor came from, for the title
+    QString m_copyNote;      ///< where the copy in the editor came from, for the title
+    TrustCheck m_untrusted;  ///< why the copy may not run (a stored run's, not trusted)
 };
 
 }  // namespace ps::ui

@@ -89,7 +89,16 @@ std::int64_t ArtifactLibrary::importArtifact(const std::string& pythonCodePath)
 
 void ArtifactLibrary::trust(std::int64_t runId)
 {
-    store_->trust(runId);
+    const RunSummary run = store_->show(runId, false).summary;
+    if (trustOf(run).someoneElses())
+        trusted_.trust(run);
+    else
+        store_->trust(runId);
+}
+
+RunTrust ArtifactLibrary::trustOf(const RunSummary& run) const
+{
+    return RunTrust::of(run, store_->identity(), trusted_);
 }
 
 void ArtifactLibrary::remove(std::int64_t runId)

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "library/core/RunTrust.h"
+#include "library/core/TrustStore.h"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -70,7 +73,11 @@ public:
     /// untrusted run; returns its id.
     std::int64_t importArtifact(const std::string& pythonCodePath);
 
+    /// Trusts a run: one's own import in the library (its `trusted` column); someone else's
+    /// run in this user's own TrustStore only, never in a row others can read as trust.
     void trust(std::int64_t runId);
+    /// Whether the run may execute here for this user, and why not (RunTrust).
+    RunTrust trustOf(const RunSummary& run) const;
     /// Removes a run and its captures; their blobs stay until gc().
     void remove(std::int64_t runId);
 
@@ -100,6 +107,7 @@ public:
 
 private:
     std::unique_ptr<LibraryStore> store_;
+    TrustStore trusted_;
 };
 
 }  // namespace ps::library

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <thread>
 
@@ -324,6 +325,54 @@ TEST_F(TeamLibraryCli, HostileRowsAreShownSafelyAndNamedByVerify)
     server->exec("ALTER TABLE runs DISABLE TRIGGER runs_stored_role", database);
     const auto unguarded = studio({"library", "verify", "--library", team});
     EXPECT_NE(unguarded.out.find("runs_stored_role) is disabled"), std::string::npos) << unguarded.out;
+}
+
+TEST_F(TeamLibraryCli, SomeoneElsesRunIsUntrustedUntilYouTrustItAsItIs)
+{
+    // The owner makes the tables; mallory, a member, imports a run and trusts it herself (the
+    // library's column says trusted). For the owner it is mallory's code all the same.
+    const std::string fixture = std::string(PS_LIBRARY_FIXTURES) + "/sin_plus_one.py";
+    ASSERT_EQ(studio({"library", "import", fixture, "--library", team}).exitCode, 0);  // the owner's own run 1
+    const std::string mallory = database + "_mallory";
+    server->createRole(mallory, database, Access::Writer);
+    const std::string asMallory = server->connectionString(database, mallory);
+    ASSERT_EQ(studio({"library", "import", fixture, "--library", asMallory}).exitCode, 0);
+    const auto hers = studio({"library", "trust", "2", "--library", asMallory});
+    ASSERT_EQ(hers.exitCode, 0) << hers.err;
+    EXPECT_EQ(hers.out.find("by you"), std::string::npos) << "her own import: the column" << hers.out;
+    const auto trustedFor = [&](const std::string& location) {
+        const auto ls = studio({"library", "ls", "--json", "--library", location});
+        EXPECT_EQ(ls.exitCode, 0) << ls.err;
+        std::map<int, nlohmann::json> byId;
+        const auto listed = nlohmann::json::parse(ls.out);
+        for (const auto& r : listed["runs"])
+            byId[r["run_id"].get<int>()] = r;
+        EXPECT_EQ(byId.size(), 2u) << ls.out;
+        return byId;
+    };
+    EXPECT_TRUE(trustedFor(asMallory)[2]["trusted"].get<bool>());
+    auto seen = trustedFor(team);
+    EXPECT_FALSE(seen[2]["trusted"].get<bool>());
+    EXPECT_NE(seen[2]["untrusted_because"].get<std::string>().find("stored by root (database role " + mallory + ")"),
+        std::string::npos)
+        << seen[2].dump();
+    EXPECT_FALSE(seen[1]["trusted"].get<bool>()) << "the owner's own import, not trusted yet";
+    const auto show = studio({"library", "show", "2", "--library", team});
+    EXPECT_NE(show.out.find("trust     not trusted: stored by root (database role " + mallory + ")"), std::string::npos)
+        << show.out;
+    EXPECT_NE(show.out.find("precompile-studio library trust 2"), std::string::npos) << show.out;
+
+    // The owner trusts it: in a file of the owner's own, never in the shared row.
+    const auto trust = studio({"library", "trust", "2", "--library", team});
+    ASSERT_EQ(trust.exitCode, 0) << trust.err;
+    EXPECT_NE(trust.out.find("trusted by you"), std::string::npos) << trust.out;
+    EXPECT_TRUE(std::filesystem::exists(dir.path() + "/precompile-studio/trusted-runs.json"));
+    EXPECT_TRUE(trustedFor(team)[2]["trusted"].get<bool>());
+
+    // Mallory swaps the run's cache for other bytes: the trust was of the run as it was.
+    const auto swap = TestPostgresServer::execAs(asMallory, "UPDATE captures SET cache_sha256 = python_code_sha256");
+    ASSERT_TRUE(swap.ok) << swap.error;
+    EXPECT_FALSE(trustedFor(team)[2]["trusted"].get<bool>());
 }
 
 }  // namespace
