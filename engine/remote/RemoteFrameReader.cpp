@@ -6,6 +6,7 @@
 #include "remote/RemoteLayout.h"
 
 #include <fcntl.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace ps::remote {
@@ -121,6 +122,20 @@ std::optional<RemoteFrameReader::Event> RemoteFrameReader::onFile(const nlohmann
     file.name = name;
     file.path = m_localOut + "/" + name;
     file.size = size.get<std::uint64_t>();
+    // A host that announces more than an artifact can be, or than this disk can take, is
+    // refused before a byte is written: the run ends with a named outcome, the disk stays usable.
+    if (file.size > kMaxArtifactBytes)
+        throw protocol::ProtocolError("the studio on " + m_display + " announced " + name + " of "
+            + std::to_string(file.size) + " bytes, over the " + std::to_string(kMaxArtifactBytes >> 30)
+            + " GiB an artifact may have");
+    struct statvfs disk { };
+    if (!m_localOut.empty() && ::statvfs(m_localOut.c_str(), &disk) == 0) {
+        const std::uint64_t free = static_cast<std::uint64_t>(disk.f_bavail) * disk.f_frsize;
+        if (file.size > free)
+            throw protocol::ProtocolError("the studio on " + m_display + " announced " + name + " of "
+                + std::to_string(file.size) + " bytes; the disk holding " + m_localOut + " has " + std::to_string(free)
+                + " free");
+    }
     const int fd = m_localOut.empty()
         ? -1
         : ::open(file.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);

@@ -15,12 +15,15 @@ namespace ps::remote {
 ///
 /// Everything here comes from another machine and is treated as a hostile worker's words: a
 /// message that is not a capped JSON object, a file that is not an artifact's name or arrives
-/// longer than announced, bytes with no file, a frame before the hello: each a ProtocolError
-/// naming the host. Files are only ever created inside the run's own folder (O_EXCL, O_NOFOLLOW)
-/// and a file that arrives short is removed. No I/O but those files: fuzzable on its own.
+/// longer than announced or announced larger than kMaxArtifactBytes or the disk's free space,
+/// bytes with no file, a frame before the hello: each a ProtocolError naming the host. Files are only ever created
+/// inside the run's own folder (O_EXCL, O_NOFOLLOW) and a file that arrives short is removed. No I/O but those files:
+/// fuzzable on its own.
 class RemoteFrameReader {
 public:
     using Event = protocol::WorkerChannel::Event;
+    /// The most bytes one artifact file may be announced with (a real cache is a few GiB).
+    static constexpr std::uint64_t kMaxArtifactBytes = std::uint64_t{64} << 30;
 
     /// `display`: the host's name for people (SshDestination::displayName).
     explicit RemoteFrameReader(std::string display) : m_display(std::move(display)) { }

@@ -3,8 +3,8 @@
 // Each frame goes through model::JsonLimits::parse (capped like WorkerProcess and WorkerServer)
 // and then WorkerMessage::parse (the front end's edge) and RunRequest::parse (the worker's edge).
 // ProtocolError is the one expected failure; any other exception or a crash is a finding.
+#include "FuzzFrames.h"
 #include "model/JsonLimits.h"
-#include "protocol/FrameDecoder.h"
 #include "protocol/Protocol.h"
 #include "protocol/ProtocolError.h"
 #include "protocol/RunRequest.h"
@@ -57,19 +57,8 @@ void parseFrame(const std::string& payload)
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    if (size == 0)
-        return 0;
-    const std::size_t chunk = data[0] == 0 ? size : data[0];
-    ++data;
-    --size;
-    ps::protocol::FrameDecoder decoder;
     try {
-        for (std::size_t at = 0; at < size; at += chunk) {
-            const std::size_t n = size - at < chunk ? size - at : chunk;
-            decoder.feed(reinterpret_cast<const char*>(data) + at, n);
-            while (auto payload = decoder.next())
-                parseFrame(*payload);
-        }
+        ps::fuzz::feedFrames(data, size, [](const std::string& payload) { parseFrame(payload); });
     } catch (const ps::protocol::ProtocolError& e) {
         reportProtocolError(e);
         // A length over kMaxFrameBytes: the channel is broken, the run ends.

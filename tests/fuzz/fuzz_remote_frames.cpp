@@ -6,7 +6,7 @@
 // message") are the expected failures. Whatever the frames, nothing is written outside the run's
 // own folder, and nothing but an artifact's name inside it.
 #include "FuzzCheck.h"
-#include "protocol/FrameDecoder.h"
+#include "FuzzFrames.h"
 #include "protocol/ProtocolError.h"
 #include "protocol/WorkerMessage.h"
 #include "remote/RemoteFrameReader.h"
@@ -67,28 +67,19 @@ void checkFolder()
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    if (size == 0)
-        return 0;
-    const std::size_t chunk = data[0] == 0 ? size : data[0];
-    ++data;
-    --size;
     fs::create_directories(root() / "out");
     {
         ps::remote::RemoteFrameReader reader("gpu-box");
         const std::string out = (root() / "out").string();
         reader.setPaths("/home/me/s.py", out, "/tmp/ps-remote-1/s.py", "/tmp/ps-remote-1/out");
-        ps::protocol::FrameDecoder decoder;
         try {
-            for (std::size_t at = 0; at < size; at += chunk) {
-                const std::size_t n = size - at < chunk ? size - at : chunk;
-                decoder.feed(reinterpret_cast<const char*>(data) + at, n);
-                while (auto payload = decoder.next())
-                    if (auto ev = reader.onFrame(std::move(*payload))) {
-                        onEvent(*ev);
-                        if (ev->kind == ps::remote::RemoteFrameReader::Event::Kind::Exited)
-                            throw ps::protocol::ProtocolError("ended");  // RemoteWorker reads no further
-                    }
-            }
+            ps::fuzz::feedFrames(data, size, [&](std::string payload) {
+                if (auto ev = reader.onFrame(std::move(payload))) {
+                    onEvent(*ev);
+                    if (ev->kind == ps::remote::RemoteFrameReader::Event::Kind::Exited)
+                        throw ps::protocol::ProtocolError("ended");  // RemoteWorker reads no further
+                }
+            });
         } catch (const ps::protocol::ProtocolError&) {
         } catch (const nlohmann::json::exception&) {
         }

@@ -4,6 +4,9 @@
 
 #include "StudioProcess.h"
 #include "model/WorkerInfo.h"
+#include "protocol/Protocol.h"
+#include "protocol/ProtocolError.h"
+#include "remote/RemoteFrameReader.h"
 #include "remote/RemoteLayout.h"
 #include "remote/SshCommand.h"
 #include "remote/SshDestination.h"
@@ -14,6 +17,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+
+#include <unistd.h>
 
 using namespace ps::remote;
 
@@ -34,6 +40,63 @@ TEST(SshDestinationTest, RefusesOptionsAndShellCharacters)
     EXPECT_NE(SshDestination::problem("box; rm -rf ~"), "");
     EXPECT_NE(SshDestination::problem("box name"), "");
     EXPECT_NE(SshDestination::problem("$(id)"), "");
+    // ssh reads the host out of the destination itself: that part too must be a name.
+    EXPECT_NE(SshDestination::problem("ssh://-oProxyCommand=x"), "");
+    EXPECT_NE(SshDestination::problem("me@-oProxyCommand=x"), "");
+    EXPECT_NE(SshDestination::problem("me@"), "");
+    // A refusal quotes the text with a terminal's control bytes escaped.
+    const std::string said = SshDestination::problem("box\x1b]0;pwned\x07");
+    EXPECT_NE(said.find("'box\\x1b]0;pwned\\x07'"), std::string::npos) << said;
+}
+
+/// What a compromised host could send, framed as RemoteFrameReader reads it.
+class RemoteFrameReaderTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        root = std::filesystem::temp_directory_path() / ("ps-frames-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(root / "out");
+        reader.setPaths("/home/me/s.py", (root / "out").string(), "/tmp/ps-remote-1/s.py", "/tmp/ps-remote-1/out");
+        ASSERT_FALSE(reader.onFrame(R"({"type":"remote","protocol":)" + std::to_string(ps::protocol::kProtocolVersion)
+            + R"(,"studio":"0.1.0","folder":"/tmp/ps-remote-1"})"));
+    }
+    void TearDown() override { std::filesystem::remove_all(root); }
+    std::string refusal(const std::string& frame)
+    {
+        try {
+            reader.onFrame(frame);
+        } catch (const ps::protocol::ProtocolError& e) {
+            return e.what();
+        }
+        return {};
+    }
+    std::filesystem::path root;
+    RemoteFrameReader reader{"gpu-box"};
+};
+
+TEST_F(RemoteFrameReaderTest, RefusesFilesThatAreNotArtifactsOrThatNoDiskCouldHold)
+{
+    EXPECT_NE(refusal(R"({"type":"file","name":"../../.bashrc","size":4})").find("not an artifact"), std::string::npos);
+    const std::string huge = refusal(R"({"type":"file","name":"capture-0.cache","size":1099511627776})");
+    EXPECT_NE(huge.find("over the 64 GiB an artifact may have"), std::string::npos) << huge;
+    EXPECT_FALSE(reader.onFrame(R"({"type":"file","name":"capture-0.py","size":2})"));
+    EXPECT_FALSE(reader.onFrame(R"({"type":"chunk"})"));
+    EXPECT_NE(refusal("abcd").find("longer than announced"), std::string::npos);
+    // Nothing but the run's own folder, and a file that arrived short is gone.
+    reader.dropFile();
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(root), {}), 1);
+    EXPECT_TRUE(std::filesystem::is_empty(root / "out"));
+}
+
+TEST_F(RemoteFrameReaderTest, TheReportsPathsComeBackLocalAndNothingElseIsRewritten)
+{
+    const auto ev
+        = reader.onFrame(R"({"type":"result","report":{"script":"/tmp/ps-remote-1/s.py","other":"/etc/passwd",)"
+                         R"("artifact":"/tmp/ps-remote-1/out/capture-0.py"}})");
+    ASSERT_TRUE(ev);
+    EXPECT_EQ(ev->message["report"]["script"], "/home/me/s.py");
+    EXPECT_EQ(ev->message["report"]["artifact"], (root / "out").string() + "/capture-0.py");
+    EXPECT_EQ(ev->message["report"]["other"], "/etc/passwd");
 }
 
 TEST(SshCommandTest, RunsInBatchModeWithKeepAlivesAndTheDestinationLast)

@@ -10,6 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
 #include <memory>
 
 using namespace ps::library;
@@ -95,8 +98,8 @@ TEST_F(PostgresStore, AReadOnlyRoleBrowsesAndIsRefusedInOneLine)
     EXPECT_EQ(library.artifact(id, 0).cache, "cache");
     test::TempDir dir;
     EXPECT_EQ(library.exportRun(id, dir.path()).size(), 3u);
-    for (const auto& write : std::vector<std::function<void()>>{[&] { library.insert(test::makeRun("b", "x", "y")); },
-             [&] { library.trust(id); }, [&] { library.remove(id); }}) {
+    for (const auto& write : std::vector<std::function<void()>>{
+             [&] { library.insert(test::makeRun("b", "x", "y")); }, [&] { library.remove(id); }}) {
         try {
             write();
             ADD_FAILURE() << "a read-only role wrote";
@@ -108,6 +111,21 @@ TEST_F(PostgresStore, AReadOnlyRoleBrowsesAndIsRefusedInOneLine)
         }
     }
     EXPECT_EQ(ArtifactLibrary(writer()).list().size(), 1u);
+    // Trusting the writer's run is the reader's own business: it goes in the reader's own file
+    // (XDG_DATA_HOME, here the test's folder), never into the library.
+    const char* before = std::getenv("XDG_DATA_HOME");
+    const std::string saved = before ? before : "";
+    ::setenv("XDG_DATA_HOME", dir.path().c_str(), 1);
+    ArtifactLibrary again(reader());
+    const RunSummary writers = again.list().front();
+    EXPECT_FALSE(again.trustOf(writers).trusted());
+    again.trust(id);
+    EXPECT_TRUE(again.trustOf(writers).trusted());
+    EXPECT_TRUE(std::filesystem::exists(dir.path() + "/precompile-studio/trusted-runs.json"));
+    if (before)
+        ::setenv("XDG_DATA_HOME", saved.c_str(), 1);
+    else
+        ::unsetenv("XDG_DATA_HOME");
 }
 
 TEST_F(PostgresStore, TheSameRunIsStoredOnceAndAnUnreachableServerSaysSo)
