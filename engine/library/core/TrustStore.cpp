@@ -14,7 +14,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <mutex>
 #include <optional>
+#include <set>
 
 namespace ps::library {
 
@@ -52,6 +55,38 @@ std::optional<json> readRuns(const std::string& path, std::string* why)
     return (*doc)["runs"];
 }
 
+/// Whether the trust file holds `key`. The file is read once per version of it (its inode, size
+/// and status-change time, which a write, a rename and a chmod all move): a listing asks for
+/// every run it shows, and the file is read and parsed again only when it changed. A file not
+/// to be believed holds none.
+bool holdsKey(const std::string& path, const std::string& key)
+{
+    struct Seen {
+        ino_t inode = 0;
+        off_t size = -1;
+        timespec changed{};
+        std::set<std::string> keys;
+    };
+    static std::mutex mutex;
+    static std::map<std::string, Seen> cache;
+    struct stat st { };
+    if (::lstat(path.c_str(), &st) != 0)
+        return false;
+    const std::lock_guard<std::mutex> lock(mutex);
+    Seen& seen = cache[path];
+    const bool same = seen.inode == st.st_ino && seen.size == st.st_size && seen.changed.tv_sec == st.st_ctim.tv_sec
+        && seen.changed.tv_nsec == st.st_ctim.tv_nsec;
+    if (!same) {
+        seen = Seen{st.st_ino, st.st_size, st.st_ctim, {}};
+        std::string why;
+        if (const auto runs = readRuns(path, &why))
+            for (const json& entry : *runs)
+                if (entry.is_object() && entry.value("content", json()).is_string())
+                    seen.keys.insert(entry["content"].get<std::string>());
+    }
+    return seen.keys.count(key) > 0;
+}
+
 std::string nowUtc()
 {
     const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -85,15 +120,7 @@ bool TrustStore::trusts(const RunSummary& run) const
 {
     if (run.uid.empty())
         return false;
-    std::string why;
-    const auto runs = readRuns(m_path, &why);
-    if (!runs)
-        return false;
-    const std::string key = contentKey(run);
-    for (const json& entry : *runs)
-        if (entry.is_object() && entry.value("content", json()).is_string() && entry["content"] == key)
-            return true;
-    return false;
+    return holdsKey(m_path, contentKey(run));
 }
 
 void TrustStore::trust(const RunSummary& run) const
