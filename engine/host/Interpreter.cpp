@@ -26,6 +26,13 @@ Interpreter::Interpreter(const InterpreterConfig& config)
 {
     if (g_running)
         throw std::logic_error("an Interpreter is already running in this process");
+    // UTF-8 mode: the worker's process runs in whatever locale started it (often C/POSIX, where
+    // Python's stdio would be ASCII and a script printing "é" would fail its capture); a script's
+    // text, paths and output are UTF-8 whatever the locale, as the studio reads them.
+    PyPreConfig pre;
+    PyPreConfig_InitIsolatedConfig(&pre);
+    pre.utf8_mode = 1;
+    check(Py_PreInitialize(&pre), "UTF-8 mode");
     PyConfig pc;
     PyConfig_InitIsolatedConfig(&pc);
     struct Clear {

@@ -33,6 +33,17 @@ TEST(TerminalText, C1ControlsAndInvalidUtf8AreEscaped)
     EXPECT_EQ(TerminalText::safe("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");  // past U+10FFFF
 }
 
+TEST(TerminalText, BidirectionalControlsAreEscapedSoTextReadsAsItIs)
+{
+    // "evil.py" written with a right-to-left override would read as "yp.live" on screen.
+    EXPECT_EQ(TerminalText::safe("a\u202e"
+                                 "yp.live"),
+        "a\\u202eyp.live");
+    EXPECT_EQ(TerminalText::safe("\u2066x\u2069\u200e\u200f\u061c"), "\\u2066x\\u2069\\u200e\\u200f\\u061c");
+    EXPECT_EQ(TerminalText::safe("\u202a\u202b\u202c\u202d"), "\\u202a\\u202b\\u202c\\u202d");
+    EXPECT_EQ(TerminalText::safe("\u05e9\u05dc\u05d5\u05dd"), "\u05e9\u05dc\u05d5\u05dd");  // Hebrew itself stays
+}
+
 TEST(TerminalText, PrintableTextIsKeptAsItIs)
 {
     for (const char* text : {"resnet_block", "/home/user/scripts/model v2.py", "caf\xc3\xa9 \xc2\xa0nbsp",

@@ -94,6 +94,17 @@ TEST(EndToEndExistingProgram, EveryPrecompileCallIsACapture)
     EXPECT_NE(r.process.err.find("reloaded encode matches eager: True"), std::string::npos);
 }
 
+// The worker's Python runs in UTF-8 mode: the studio's process may run in the C locale, where
+// Python's stdio would be ASCII and this script's print would fail its capture.
+TEST(EndToEndExistingProgram, AScriptPrintingTextThatIsNotAsciiRuns)
+{
+    const auto r = runStudio(fixture("prints_unicode.py"));
+    ASSERT_EQ(r.process.exitCode, 0) << r.report.dump(2) << r.process.err;
+    EXPECT_EQ(r.report["captures"][0]["status"], "ok");
+    EXPECT_NE(r.process.err.find("in fn: naïve ∑ 🔥"), std::string::npos) << r.process.err;
+    EXPECT_NE(r.process.err.find("module level: café → 日本"), std::string::npos) << r.process.err;
+}
+
 // torch only logs that a script's own load() fell back to JIT (invariant 7); the report keeps it.
 TEST(EndToEndExistingProgram, AWarningFromTheScriptsOwnLoadIsInTheReportAtItsLine)
 {

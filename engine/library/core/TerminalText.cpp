@@ -52,6 +52,14 @@ int decode(std::string_view s, std::uint32_t& cp)
     return n;
 }
 
+/// The invisible controls that reorder the text around them (Unicode's bidirectional marks,
+/// embeddings, overrides and isolates): text that reads other than it is (Trojan Source).
+bool isBidiControl(std::uint32_t cp)
+{
+    return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e)
+        || (cp >= 0x2066 && cp <= 0x2069);
+}
+
 }  // namespace
 
 std::string TerminalText::safe(std::string_view text, bool keepNewlines)
@@ -70,7 +78,7 @@ std::string TerminalText::safe(std::string_view text, bool keepNewlines)
             out += '\n';
         else if (cp < 0x20 || cp == 0x7f)
             appendHex(out, "\\x", cp, 2);
-        else if (cp >= 0x80 && cp <= 0x9f)
+        else if ((cp >= 0x80 && cp <= 0x9f) || isBidiControl(cp))
             appendHex(out, "\\u", cp, 4);
         else
             out.append(text.substr(0, static_cast<std::size_t>(n)));

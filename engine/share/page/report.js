@@ -91,7 +91,25 @@
     const bytesOf = new Uint8Array(binary.length);
     for (let i = 0; i < binary.length; i++) bytesOf[i] = binary.charCodeAt(i);
     const stream = new Blob([bytesOf]).stream().pipeThrough(new DecompressionStream('gzip'));
-    return JSON.parse(await new Response(stream).text());
+    return visible(JSON.parse(await new Response(stream).text()));
+  }
+
+  // Control characters (tab, newline and carriage return aside) and bidirectional controls in a
+  // run's text are shown as escapes (\x1b, \u202e), as the terminal shows them
+  // (library::TerminalText): a run's text never hides itself or reads backwards. Keys too; built
+  // with fromEntries, so a key "__proto__" stays a key.
+  // eslint-disable-next-line no-control-regex
+  const HIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  const escapeOf = (c) => {
+    const n = c.charCodeAt(0);
+    return n < 0x80 ? '\\x' + n.toString(16).padStart(2, '0') : '\\u' + n.toString(16).padStart(4, '0');
+  };
+
+  function visible(v) {
+    if (typeof v === 'string') return v.replace(HIDDEN, escapeOf);
+    if (Array.isArray(v)) return v.map(visible);
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [visible(k), visible(x)]));
+    return v;
   }
 
   function fail(error) {
