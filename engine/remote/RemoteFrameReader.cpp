@@ -69,9 +69,10 @@ void RemoteFrameReader::rewritePaths(nlohmann::json& value) const
 std::optional<RemoteFrameReader::Event> RemoteFrameReader::onChunk(std::string_view bytes)
 {
     if (!m_file)
-        throw protocol::ProtocolError("the host sent artifact bytes with no file");
+        throw protocol::ProtocolError("the studio on " + m_display + " sent artifact bytes with no file");
     if (m_file->done + bytes.size() > m_file->size)
-        throw protocol::ProtocolError(m_file->name + " arrived longer than announced");
+        throw protocol::ProtocolError(
+            "the studio on " + m_display + " sent " + m_file->name + " longer than it announced");
     if (m_file->handle && std::fwrite(bytes.data(), 1, bytes.size(), m_file->handle) != bytes.size()) {
         std::fclose(m_file->handle);
         m_file->handle = nullptr;  // the pipeline reports the file as missing
@@ -195,8 +196,13 @@ std::optional<RemoteFrameReader::Event> RemoteFrameReader::onFrame(std::string p
     // The worker's own messages, checked by RunClient as a local worker's are.
     if (type == "hello")
         m_workerHello = true;
-    if (type == "result")
+    if (type == "result") {
         rewritePaths(*message);
+        // Which script ran is the front end's word, whatever the host says.
+        if (auto report = message->find("report");
+            report != message->end() && report->is_object() && !m_localScript.empty())
+            (*report)["script"] = m_localScript;
+    }
     return Event{Event::Kind::Message, std::move(*message), 0, {}, {}};
 }
 

@@ -121,13 +121,21 @@ std::optional<RemoteWorker::Event> RemoteWorker::next(std::chrono::steady_clock:
     if (!m_ssh || m_ended)
         return std::nullopt;
     for (;;) {
-        auto ev = m_ssh->next(deadline);
+        std::optional<Event> ev;
+        try {
+            ev = m_ssh->next(deadline);
+        } catch (const protocol::ProtocolError& e) {
+            // The frames themselves are broken (a length over the limit): the host's doing.
+            throw protocol::ProtocolError("the studio on " + m_display + " broke the channel: " + e.what());
+        }
         if (!ev)
             return std::nullopt;
         switch (ev->kind) {
         case Event::Kind::Frame:
             try {
                 if (auto out = m_reader.onFrame(std::move(ev->data))) {
+                    if (out->kind == Event::Kind::Output)
+                        out->data = m_shown[out->stream == 1 ? 0 : 1].feed(out->data);
                     if (out->kind == Event::Kind::Exited) {
                         m_ended = true;
                         if (out->status.startFailure == model::StartFailure::Version)
@@ -144,6 +152,7 @@ std::optional<RemoteWorker::Event> RemoteWorker::next(std::chrono::steady_clock:
             m_sshWords.append(ev->data);
             if (m_sshWords.size() > kWordsKept)
                 m_sshWords.erase(0, m_sshWords.size() - kWordsKept);
+            ev->data = m_shown[2].feed(ev->data);
             return ev;
         case Event::Kind::Exited:
             return onSshExited(ev->status);

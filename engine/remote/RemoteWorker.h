@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/VisibleStream.h"
 #include "protocol/WorkerChannel.h"
 #include "remote/RemoteFrameReader.h"
 #include "remote/RemoteTarget.h"
@@ -25,6 +26,10 @@ namespace ps::remote {
 /// Exited whose startFailure says why (SshFailure); a connection lost later is an Exited with
 /// connectionLost (the host and ssh's last words). kill() ends ssh; the relay, its input
 /// closed, ends the worker there and removes its folder.
+///
+/// The host is another machine's word: what it prints (the script's output, its shell's and
+/// ssh's lines) reaches the terminal and the window only as model::VisibleStream makes it
+/// (newlines, tabs and carriage returns kept; escape sequences and bidi controls shown).
 class RemoteWorker : public protocol::WorkerChannel {
 public:
     explicit RemoteWorker(RemoteTarget target);
@@ -46,7 +51,9 @@ private:
     RemoteFrameReader m_reader;
     std::unique_ptr<protocol::WorkerProcess> m_ssh;
     std::string m_sshWords;  ///< the tail of ssh's stderr
-    bool m_ended = false;    ///< an Exited was returned: nothing more comes
+    /// The host's output made visible, per source: its stdout and stderr frames, ssh's stderr.
+    model::VisibleStream m_shown[3];
+    bool m_ended = false;  ///< an Exited was returned: nothing more comes
 };
 
 }  // namespace ps::remote
