@@ -2,6 +2,7 @@
 
 #include "commands/KernelProfilePrinter.h"
 
+#include "model/DriftStart.h"
 #include "model/WorkerInfo.h"
 
 #include "library/core/TerminalText.h"
@@ -27,44 +28,6 @@ std::string text(std::string_view s)
     return library::TerminalText::safe(s, true);
 }
 
-// Where a drift or a mismatch starts (accuracy.drift_starts), named as the run's message names it:
-// an element of a node of several outputs (getitem_88) by that node, with its module from the
-// graph, up to three: "native_batch_norm_backward_4 (model.layer4.0.bn1)".
-std::string startsPhrase(const std::vector<std::string>& starts, const nlohmann::json& graph)
-{
-    const nlohmann::json* list = nullptr;
-    if (graph.is_object() && graph.contains("node_list") && graph["node_list"].is_array())
-        list = &graph["node_list"];
-    auto find = [&](const std::string& name) -> const nlohmann::json* {
-        if (list)
-            for (const auto& n : *list)
-                if (n.is_object() && n.value("name", std::string()) == name)
-                    return &n;
-        return nullptr;
-    };
-    std::vector<std::string> names;
-    for (const auto& start : starts) {
-        std::string name = start;
-        if (const auto* n = find(start); n && n->value("target", std::string()).find("getitem") != std::string::npos
-            && n->contains("inputs") && (*n)["inputs"].is_array() && !(*n)["inputs"].empty()
-            && (*n)["inputs"][0].is_string())
-            name = (*n)["inputs"][0].get<std::string>();
-        if (std::find(names.begin(), names.end(), name) == names.end())
-            names.push_back(name);
-    }
-    std::string phrase;
-    for (std::size_t i = 0; i < names.size() && i < 3; ++i) {
-        phrase += (i ? ", " : "") + TerminalText::safe(names[i]);
-        const auto* n = find(names[i]);
-        if (n && n->contains("module") && (*n)["module"].is_object() && (*n)["module"].contains("path")
-            && (*n)["module"]["path"].is_string())
-            phrase += " (" + TerminalText::safe((*n)["module"]["path"].get<std::string>()) + ")";
-    }
-    if (names.size() > 3)
-        phrase += " and " + std::to_string(names.size() - 3) + " more";
-    return phrase;
-}
-
 // The accuracy verdict with both errors against float64 and where it starts, and what
 // verification left out to stay within its budget:
 //     accuracy: numerics drift (against float64: artifact 1.2e-02, eager 5.9e-06, 2e+03x); drift starts at
@@ -88,7 +51,8 @@ void printVerification(std::ostream& out, const model::Verification& v, const nl
         }
         if (!a.driftStarts.empty())
             out << (a.verdict == model::Judgement::Drift ? "; drift starts at " : "; the difference starts at ")
-                << startsPhrase(a.driftStarts, graph);
+                << model::DriftStart::phrase(
+                       model::DriftStart::of(a, graph), [](std::string_view s) { return TerminalText::safe(s); });
         else if (a.localise && a.localise->status != model::DriftLocalisation::Status::Done)
             out << "; where it starts: " << model::toString(a.localise->status) << " ("
                 << TerminalText::safe(a.localise->reason) << ")";

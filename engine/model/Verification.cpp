@@ -103,6 +103,12 @@ std::optional<Verification::Accuracy> readAccuracy(const nlohmann::json& j, bool
         for (const auto& s : starts)
             if (s.is_string() && !s.get_ref<const std::string&>().empty())
                 out.driftStarts.push_back(s.get<std::string>());
+    if (const auto& via = F::member(a, "drift_starts_via"); via.is_object())
+        for (const auto& [node, elements] : via.items())
+            if (elements.is_array())
+                for (const auto& e : elements)
+                    if (e.is_string())
+                        out.driftStartsVia[node].push_back(e.get<std::string>());
     out.localise = DriftLocalisation::fromJson(F::member(a, "localise"));
     return out;
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -59,8 +60,12 @@ struct Verification {
         /// Per graph node, the artifact's error against a float64 run of the captured graph beside
         /// eager's (accuracy.nodes; empty unless drift was localised).
         std::vector<NodeAccuracy> nodes;
-        /// The first nodes where the artifact leaves eager's error band (accuracy.drift_starts).
+        /// The first nodes where the artifact leaves eager's error band (accuracy.drift_starts);
+        /// name them with DriftStart::of, never as they are.
         std::vector<std::string> driftStarts;
+        /// Per start named by a node of several outputs, the elements (getitems) that left the
+        /// band (accuracy.drift_starts_via).
+        std::map<std::string, std::vector<std::string>> driftStartsVia;
         /// Whether localising ran (accuracy.localise); nullopt when the report does not say.
         std::optional<DriftLocalisation> localise;
     };

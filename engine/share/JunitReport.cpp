@@ -1,5 +1,6 @@
 #include "share/JunitReport.h"
 
+#include "model/DriftStart.h"
 #include "model/JsonFields.h"
 #include "model/Specialisation.h"
 #include "share/MarkupText.h"
@@ -124,25 +125,21 @@ std::string findingText(
 }
 
 // The float64 judge's figures: "against float64: artifact 1.2e-02, eager 5.9e-06 (2e+03x)".
-std::string accuracyFigures(const model::Verification::Accuracy& a)
+std::string accuracyFigures(const model::Verification::Accuracy& a, const nlohmann::json& graph)
 {
     std::string s;
     if (a.artifactError && a.eagerError)
         s = "against float64: artifact " + number(*a.artifactError) + ", eager " + number(*a.eagerError);
     if (a.ratio)
         s += (s.empty() ? "" : ", ") + number(*a.ratio) + "x";
-    if (!a.driftStarts.empty()) {
-        s += (s.empty() ? "" : "; ") + std::string("starts at ");
-        for (std::size_t i = 0; i < a.driftStarts.size() && i < 3; ++i)
-            s += (i ? ", " : "") + a.driftStarts[i];
-        if (a.driftStarts.size() > 3)
-            s += " and " + std::to_string(a.driftStarts.size() - 3) + " more";
-    }
+    if (!a.driftStarts.empty())
+        s += (s.empty() ? "" : "; ") + std::string("starts at ")
+            + model::DriftStart::phrase(model::DriftStart::of(a, graph));
     return s;
 }
 
 // What differs from eager: each compared value outside tolerance, up to ten.
-std::string mismatchDetails(const model::Verification& v)
+std::string mismatchDetails(const model::Verification& v, const nlohmann::json& graph)
 {
     std::ostringstream out;
     int shown = 0, more = 0;
@@ -166,7 +163,8 @@ std::string mismatchDetails(const model::Verification& v)
     if (more)
         out << "and " << more << " more values differ\n";
     if (v.accuracy && v.accuracy->verdict != model::Judgement::None)
-        out << "accuracy: " << model::toString(v.accuracy->verdict) << " (" << accuracyFigures(*v.accuracy) << ")\n";
+        out << "accuracy: " << model::toString(v.accuracy->verdict) << " (" << accuracyFigures(*v.accuracy, graph)
+            << ")\n";
     return out.str();
 }
 
@@ -214,7 +212,7 @@ Case captureCase(const model::Capture& c, const JunitReport::SourceLines& lines)
         tc.message = "mismatch against eager: "
             + (cause ? cause->oneLine() : std::string("the artifact's results differ from eager fn's"));
         tc.text = (cause ? findingText(*cause, stage, lines, false) : std::string())
-            + (c.verify ? mismatchDetails(*c.verify) : std::string());
+            + (c.verify ? mismatchDetails(*c.verify, model::JsonFields::member(c.json, "graph")) : std::string());
         break;
     case model::CaptureStatus::Error: {
         tc.kind = Case::Kind::Error;
@@ -234,7 +232,8 @@ Case captureCase(const model::Capture& c, const JunitReport::SourceLines& lines)
         std::string note = "numerics drift: the artifact differs from eager far beyond eager's own rounding, "
                            "yet breaks no contract (a passing case)";
         if (c.verify && c.verify->accuracy)
-            if (const auto figures = accuracyFigures(*c.verify->accuracy); !figures.empty())
+            if (const auto figures = accuracyFigures(*c.verify->accuracy, model::JsonFields::member(c.json, "graph"));
+                !figures.empty())
                 note += "; " + figures;
         tc.out += note + "\n";
     }

@@ -113,3 +113,21 @@ def test_the_message_names_where_it_starts(verdict, expected):
     assert L.with_starts(msg, verdict, phrase) == expected
     many = L.starts_phrase(["a", "b", "c", "d"], {})
     assert many == "a, b, c and 1 more"
+
+
+def test_a_start_on_an_element_of_a_node_of_several_outputs_is_named_by_that_node_once():
+    """native_batch_norm_backward's getitems: the start is the node, the getitems beside it."""
+    graph = torch.fx.Graph()
+    x = graph.placeholder("x")
+    both = graph.call_function(torch.ops.aten.var_mean.correction, (x,))
+    import operator
+
+    first = graph.call_function(operator.getitem, (both, 0))
+    second = graph.call_function(operator.getitem, (both, 1))
+    graph.output((first, second))
+    nodes = list(graph.nodes)
+    observed = {first.name: (1.0, 1e-6, True), second.name: (1.0, 1e-6, True)}
+    starts, via = L.named_starts(nodes, observed)
+    assert starts == [both.name]
+    assert via == {both.name: [first.name, second.name]}
+

@@ -10,6 +10,7 @@
 #include "ui/report/SourceView.h"
 #include "ui/report/VerifyView.h"
 
+#include <QGraphicsView>
 #include <QLabel>
 #include <QSettings>
 #include <QTabWidget>
@@ -108,8 +109,9 @@ TEST_F(UiCrossSelection, AScriptLineSelectsItsNodesAndASourceLineToo)
     EXPECT_EQ(editor->highlightedLines(), QList<int>{6});
 }
 
-// A drift localised to a node: the Verify tab lists where it starts, and clicking it selects the node.
-TEST_F(UiCrossSelection, ADriftStartInVerifySelectsItsNode)
+// A drift localised to a node: the Verify tab lists where it starts, and clicking it shows the
+// node: the Graph tab comes to the front with the node selected and centred.
+TEST_F(UiCrossSelection, ADriftStartInVerifyShowsItsNodeInTheGraph)
 {
     auto doc = syntheticRun(script.toStdString(), matmulReluGraph(script.toStdString()));
     auto j = doc.report.toJson();
@@ -139,11 +141,22 @@ TEST_F(UiCrossSelection, ADriftStartInVerifySelectsItsNode)
     EXPECT_TRUE(text.contains("Drift starts at")) << text.toStdString();
     EXPECT_TRUE(text.contains("href=\"node:mm\">mm</a> (model.proj)")) << text.toStdString();
 
+    window.report()->tabs()->setCurrentIndex(ps::ui::ReportView::VerifyTab);
+    auto* canvas = graph->findChild<QGraphicsView*>();
+    ASSERT_NE(canvas, nullptr);
+    canvas->centerOn(canvas->sceneRect().topLeft() - QPointF(2000, 2000));  // the node far out of view
     auto* label = verify->findChild<QLabel*>("driftStarts");
     ASSERT_NE(label, nullptr);
     emit label->linkActivated("node:mm");  // what a click on the link sends
-    EXPECT_EQ(graph->selectedNodes(), QList<int>{window.report()->currentGraph()->indexOf("mm")});
+    const int mm = window.report()->currentGraph()->indexOf("mm");
+    EXPECT_EQ(window.report()->tabs()->currentIndex(), ps::ui::ReportView::GraphTab);
+    ASSERT_TRUE(waitFor([&]() { return graph->selectedNodes() == QList<int>{mm}; }, 5000));
     EXPECT_EQ(window.editor()->highlightedLines(), QList<int>{4});
+    const QPoint at = canvas->mapFromScene(graph->nodeCenter(mm));
+    const QRect middle = canvas->viewport()->rect().adjusted(canvas->viewport()->width() / 4,
+        canvas->viewport()->height() / 4, -canvas->viewport()->width() / 4, -canvas->viewport()->height() / 4);
+    EXPECT_TRUE(middle.contains(at)) << at.x() << "," << at.y() << " in " << canvas->viewport()->width() << "x"
+                                     << canvas->viewport()->height();
 }
 
 }  // namespace

@@ -159,18 +159,18 @@ void GraphSelection::setSearch(const QString& text, graph::SearchField field)
 void GraphSelection::findNext()
 {
     if (const int node = m_parts.toolBar->stepMatch(1); node >= 0)
-        goToMatch(node);
+        goToNodes({node});
 }
 
 void GraphSelection::findPrevious()
 {
     if (const int node = m_parts.toolBar->stepMatch(-1); node >= 0)
-        goToMatch(node);
+        goToNodes({node});
 }
 
-void GraphSelection::goToMatch(int node)
+void GraphSelection::goToNodes(const QList<int>& nodes)
 {
-    selectNodes({node}, /*reveal=*/true);
+    selectNodes(nodes, /*reveal=*/true);
     if (m_parts.session->pending())
         m_goToSelection = true;  // once the module hiding it is open
     else

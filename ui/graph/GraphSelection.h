@@ -72,6 +72,8 @@ public:
     void goToSelectionIfAsked();
     /// Centres the selection, at 1:1 when the zoom is too small to read it.
     void goToSelection();
+    /// Selects these nodes (opening the modules hiding them) and centres the first, readable.
+    void goToNodes(const QList<int>& nodes);
     /// How many levels of what the selection reads and feeds are marked.
     void setNeighbourDepth(int depth);
 
@@ -86,8 +88,6 @@ signals:
 
 private:
     void onSelectionChanged();
-    /// Selects a search match (opening its module) and shows it readable, centred.
-    void goToMatch(int node);
     void onStep(GraphNavigator::Step step);
     /// Selects one box, as a click does, and scrolls it into view.
     void selectItem(int item);

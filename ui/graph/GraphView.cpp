@@ -441,6 +441,11 @@ void GraphView::selectNodes(const QList<int>& nodes, bool reveal)
     m_selection->selectNodes(nodes, reveal);
 }
 
+void GraphView::goToNodes(const QList<int>& nodes)
+{
+    m_selection->goToNodes(nodes);
+}
+
 QPointF GraphView::nodeCenter(int node) const
 {
     auto* box = boxOfNode(node);

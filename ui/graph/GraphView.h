@@ -92,6 +92,8 @@ public:
     /// Selects these nodes (and nothing else). With `reveal`, first expands the modules hiding
     /// them and scrolls the first into view; without, a hidden node's module box is selected.
     void selectNodes(const QList<int>& nodes, bool reveal);
+    /// Selects these nodes, opening the modules hiding them, and centres the first, readable.
+    void goToNodes(const QList<int>& nodes);
     /// Scene position of the centre of the box showing a node (its module's when collapsed).
     QPointF nodeCenter(int node) const;
     GraphCanvas* canvas() const { return m_canvas; }

@@ -1,5 +1,7 @@
 #include "ui/report/VerifyView.h"
 
+#include "model/DriftStart.h"
+#include "model/JsonFields.h"
 #include "ui/common/QtText.h"
 #include "ui/common/StatusStyle.h"
 #include "ui/report/CompileProfileBar.h"
@@ -248,8 +250,9 @@ VerifyView::VerifyView(QWidget* parent) : QWidget(parent)
     m_driftStarts->setWordWrap(true);
     m_driftStarts->setTextFormat(Qt::RichText);
     m_driftStarts->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
-    m_driftStarts->setToolTip(tr("The first graph nodes where the artifact leaves eager's error band against a "
-                                 "float64 run of the captured graph: click one to select it in the graph"));
+    m_driftStartsTip = tr("The first graph nodes where the artifact leaves eager's error band against a "
+                          "float64 run of the captured graph: click one to show it in the graph");
+    m_driftStarts->setToolTip(m_driftStartsTip);
     m_driftStarts->hide();
     connect(m_driftStarts, &QLabel::linkActivated, this, [this](const QString& link) {
         if (link.startsWith(QLatin1String("node:")))
@@ -273,24 +276,23 @@ void VerifyView::setDriftStarts(const RunDocument& run, int capture, const model
     if (!v.accuracy || v.accuracy->driftStarts.empty())
         return;
     const auto& json = run.report.captures[capture].json;
-    auto modulePath = [&](const std::string& name) -> QString {
-        if (!json.contains("graph") || !json["graph"].is_object() || !json["graph"].contains("node_list")
-            || !json["graph"]["node_list"].is_array())
-            return {};
-        for (const auto& n : json["graph"]["node_list"])
-            if (n.is_object() && n.value("name", std::string()) == name && n.contains("module")
-                && n["module"].is_object() && n["module"].contains("path") && n["module"]["path"].is_string())
-                return QString::fromStdString(n["module"]["path"].get<std::string>());
-        return {};
-    };
-    QStringList links;
-    for (const auto& name : v.accuracy->driftStarts) {
-        const QString n = QString::fromStdString(name);
-        const QString path = modulePath(name);
+    // Named as everywhere else (model::DriftStart): the node computing the value, its module,
+    // the elements it was read through in the link's tooltip.
+    QStringList links, through;
+    for (const auto& start : model::DriftStart::of(*v.accuracy, model::JsonFields::member(json, "graph"))) {
+        const QString node = QString::fromStdString(start.node);
         links << QStringLiteral("<a href=\"node:%1\">%2</a>%3")
-                     .arg(QString::fromUtf8(QUrl::toPercentEncoding(n)), n.toHtmlEscaped(),
-                         path.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(path.toHtmlEscaped()));
+                     .arg(QString::fromUtf8(QUrl::toPercentEncoding(node)), node.toHtmlEscaped(),
+                         start.module.empty()
+                             ? QString()
+                             : QStringLiteral(" (%1)").arg(QString::fromStdString(start.module).toHtmlEscaped()));
+        QStringList via;
+        for (const auto& e : start.via)
+            via << QString::fromStdString(e);
+        if (!via.isEmpty())
+            through << tr("%1 is read through %2").arg(node, via.join(QStringLiteral(", ")));
     }
+    m_driftStarts->setToolTip(plainTip(m_driftStartsTip + (through.isEmpty() ? QString() : "\n" + through.join('\n'))));
     const bool drift = v.accuracy->verdict == model::Judgement::Drift;
     m_driftStarts->setText(
         (drift ? tr("Drift starts at %1") : tr("The difference starts at %1")).arg(links.join(", ")));

@@ -40,7 +40,7 @@ public:
     QString driftStartsText() const;
 
 signals:
-    /// A drift start was clicked: select that node in the graph (CrossSelection).
+    /// A drift start was clicked: show that node in the graph, centred (CrossSelection).
     void nodesActivated(const QStringList& names);
 
 protected:
@@ -62,6 +62,7 @@ private:
 
     QLabel* m_summary;
     QLabel* m_driftStarts;
+    QString m_driftStartsTip;
     CompileProfileBar* m_compileBar;
     QTreeWidget* m_rows;
     QChartView* m_loadChart;

@@ -37,7 +37,7 @@ CrossSelection::CrossSelection(ScriptEditor* editor, EditorTabs* tabs, NoticeBar
     connect(m_report->graphView(), &GraphView::locationActivated, this, &CrossSelection::onLocation);
     connect(m_report->graphView(), &GraphView::frameActivated, this, &CrossSelection::onFrame);
     connect(m_report->sourceView(), &SourceView::nodesActivated, this, &CrossSelection::onSourceNodes);
-    connect(m_report->verifyView(), &VerifyView::nodesActivated, this, &CrossSelection::onSourceNodes);
+    connect(m_report->verifyView(), &VerifyView::nodesActivated, this, &CrossSelection::onShowNodes);
     connect(m_report->violationsView(), &ViolationsView::locationActivated, this, &CrossSelection::onLocation);
     connect(m_report, &ReportView::captureChanged, this, [this]() { m_editor->highlightLines({}); });
 }
@@ -84,6 +84,21 @@ void CrossSelection::onSourceNodes(const QStringList& names)
         if (const int i = graph->indexOf(n.toStdString()); i >= 0)
             nodes << i;
     m_report->graphView()->selectNodes(nodes, /*reveal=*/true);
+}
+
+void CrossSelection::onShowNodes(const QStringList& names)
+{
+    const auto graph = m_report->currentGraph();
+    if (!graph || m_syncing)
+        return;
+    QList<int> nodes;
+    for (const QString& n : names)
+        if (const int i = graph->indexOf(n.toStdString()); i >= 0)
+            nodes << i;
+    if (nodes.isEmpty())
+        return;
+    m_report->tabs()->setCurrentWidget(m_report->graphView());
+    m_report->graphView()->goToNodes(nodes);
 }
 
 void CrossSelection::onLocation(const QString& file, int line)

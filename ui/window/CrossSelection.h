@@ -33,6 +33,8 @@ private:
     void onNodesSelected(const QList<int>& nodes);
     void onScriptLineClicked(int line);
     void onSourceNodes(const QStringList& names);
+    /// A node named elsewhere (a drift start in Verify): the Graph tab, the node selected and centred.
+    void onShowNodes(const QStringList& names);
     void onLocation(const QString& file, int line);
     void onFrame(const QString& file, int line, const QString& code);
 

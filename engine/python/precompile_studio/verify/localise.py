@@ -359,6 +359,24 @@ def drift_starts(nodes: list, observed: dict[str, tuple]) -> list[str]:
     return starts
 
 
+def named_starts(nodes: list, observed: dict[str, tuple]) -> tuple[list[str], dict[str, list[str]]]:
+    """drift_starts named as everywhere (the message, the window, the page, JSON): a start that
+    is an element of a node of several outputs (getitem_88) by that node, once; and per such
+    node the elements that left the band (drift_starts_via)."""
+    import operator
+
+    shown = {n.name: n.args[0].name for n in nodes
+             if n.target is operator.getitem and n.args and hasattr(n.args[0], "name")}
+    starts, via = [], {}
+    for name in drift_starts(nodes, observed):
+        node = shown.get(name, name)
+        if node not in starts:
+            starts.append(node)
+        if node != name:
+            via.setdefault(node, []).append(name)
+    return starts, via
+
+
 def localise(*, gm, snapshot: tuple, seed: int, backend: str, load=None, python_code: str | None = None,
              lowering: dict | None = None, call_args=None) -> dict:
     """{"nodes", "drift_starts", "localise"} for the accuracy section. ``load``: a function that
@@ -381,12 +399,8 @@ def localise(*, gm, snapshot: tuple, seed: int, backend: str, load=None, python_
     del captures
     entries = [{"node": n.name, "error": _num(observed[n.name][0]), "eager_error": _num(observed[n.name][1]),
                 "leaves_band": bool(observed[n.name][2])} for n in nodes if n.name in observed]
-    import operator
-
-    # the summary names an element of a node of several outputs (getitem_88) by that node
-    shown = {n.name: n.args[0].name for n in nodes
-             if n.target is operator.getitem and n.args and hasattr(n.args[0], "name")}
-    return {"nodes": entries, "drift_starts": drift_starts(nodes, observed), "_shown": shown,
+    starts, via = named_starts(nodes, observed)
+    return {"nodes": entries, "drift_starts": starts, "drift_starts_via": via,
             "localise": {"status": "done", "observed": len(entries),
                          "seconds": round(time.perf_counter() - t0, 3)}}
 
@@ -458,9 +472,8 @@ def localise_verified(verify: dict | None, timings: dict, warnings: list[dict], 
         found = {"localise": {"status": "failed", "reason": f"{type(exc).__name__}: {str(exc)[:300]}",
                               "observed": 0, "seconds": round(time.perf_counter() - t0, 3)}}
     timings["localise"] = time.perf_counter() - t0
-    shown = found.pop("_shown", None)
     acc.update(found)
-    phrase = starts_phrase(found.get("drift_starts") or [], modules or {}, shown)
+    phrase = starts_phrase(found.get("drift_starts") or [], modules or {})
     if phrase:
         old = acc.get("message")
         acc["message"] = with_starts(old, acc.get("verdict"), phrase)
