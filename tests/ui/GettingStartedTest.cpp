@@ -2,6 +2,7 @@
 // sensible folder, File > Examples opening a copy of a shipped example.
 #include "UiTestSupport.h"
 
+#include "ui/editor/EditorTabs.h"
 #include "ui/editor/ScriptEditor.h"
 #include "ui/editor/ScriptLocations.h"
 #include "ui/editor/UnsavedScript.h"
@@ -186,6 +187,10 @@ TEST(UiGettingStarted, FileExamplesOpensACopyOfAShippedExample)
     EXPECT_EQ(run->report.status, ps::model::RunStatus::Violation) << run->report.message;
     ASSERT_TRUE(file.open(QIODevice::ReadOnly));
     EXPECT_EQ(file.readAll(), before);  // the shipped file is never written
+    // Edited, it ran from its copy: said as unsaved, by the example's name.
+    const QString script = QString::fromStdString(run->report.script);
+    EXPECT_TRUE(ps::ui::UnsavedScript::isUnsavedCopy(script)) << script.toStdString();
+    EXPECT_EQ(QFileInfo(script).fileName(), "violation_closed_over_tensor.py");
 }
 
 TEST(UiGettingStarted, AnExampleGoesByItsOwnNameFromTheTitleToTheLibrary)
@@ -209,11 +214,17 @@ TEST(UiGettingStarted, AnExampleGoesByItsOwnNameFromTheTitleToTheLibrary)
     window.setBackendChoice("eager");
     const auto run = runAndWait(window);
     ASSERT_TRUE(run);
+    // Unedited, it ran from the example's own file: the run, its messages and its row name it.
     const QString script = QString::fromStdString(run->report.script);
-    EXPECT_TRUE(ps::ui::UnsavedScript::isUnsavedCopy(script)) << script.toStdString();
-    EXPECT_EQ(QFileInfo(script).fileName(), "mlp_inference.py");
-    EXPECT_TRUE(window.report()->header()->identityText().startsWith("mlp_inference.py (unsaved)"))
-        << window.report()->header()->identityText().toStdString();
+    EXPECT_FALSE(ps::ui::UnsavedScript::isUnsavedCopy(script)) << script.toStdString();
+    EXPECT_EQ(QFileInfo(script).absoluteFilePath(), QFileInfo(mlp->data().toString()).absoluteFilePath());
+    const QString identity = window.report()->header()->identityText();
+    EXPECT_TRUE(identity.startsWith("mlp_inference.py")) << identity.toStdString();
+    EXPECT_FALSE(identity.contains("unsaved")) << identity.toStdString();
+    EXPECT_TRUE(window.report()->staleReason().isEmpty()) << window.report()->staleReason().toStdString();
+    auto* tabs = window.findChild<ps::ui::EditorTabs*>();
+    ASSERT_NE(tabs, nullptr);
+    EXPECT_EQ(tabs->tabText(0), "mlp_inference.py");
     ASSERT_TRUE(run->report.runId.has_value());
     const ps::ui::StoredRun* row = window.libraryView()->run(*run->report.runId);
     ASSERT_NE(row, nullptr);

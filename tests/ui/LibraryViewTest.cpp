@@ -2,6 +2,10 @@
 // read-only library is browsed, its writing actions off.
 #include "UiTestSupport.h"
 
+#include "ui/editor/ScriptEditor.h"
+
+#include "ui/compare/CompareView.h"
+
 #include "ui/common/NoticeBar.h"
 #include "ui/graph/GraphView.h"
 #include "ui/library/LibraryActions.h"
@@ -135,6 +139,31 @@ TEST_F(UiLibrary, DoubleClickOpensAPastRun)
     EXPECT_EQ(window.report()->tabText(ps::ui::ReportView::GraphTab), "Graph (41)");
     EXPECT_FALSE(window.openStoredRun(999999));
     EXPECT_TRUE(window.notice()->text().contains("999999"));
+}
+
+// Enter with two runs selected means Compare: neither run is opened, the editor keeps its script.
+TEST_F(UiLibrary, EnterOnTwoSelectedRunsComparesThemAndOpensNeither)
+{
+    ps::ui::MainWindow window(windowOptions(dir, false));
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    const QString editing = window.editor()->filePath();
+    const QString text = window.editor()->text();
+    bool shown = false;
+    QObject::connect(&window, &ps::ui::MainWindow::runShown, [&]() { shown = true; });
+    auto* view = window.libraryView()->view();
+    view->setFocus();
+    view->selectionModel()->setCurrentIndex(
+        view->model()->index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    view->selectionModel()->select(view->model()->index(1, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    ASSERT_EQ(window.libraryView()->selectedRuns().size(), 2);
+    QTest::keyClick(view, Qt::Key_Return);
+    const auto compared = window.libraryView()->actions()->compareWindows();
+    ASSERT_EQ(compared.size(), 1);
+    EXPECT_FALSE(shown) << "Enter opened one of the two runs";
+    EXPECT_EQ(window.editor()->filePath(), editing);
+    EXPECT_EQ(window.editor()->text(), text);
+    compared.front()->close();
 }
 
 TEST_F(UiLibrary, WhereAndByAppearWhenRunsComeFromElsewhereAndOthersRunsAreMarked)

@@ -178,6 +178,13 @@ TEST_F(UiNodeStack, ALibraryFrameOpensItsFileReadOnlyInAViewerTabAtTheLine)
     EXPECT_EQ(line + 1, 4);
     EXPECT_EQ(window.editor()->highlightedLines(), QList<int>{4});
 
+    // Another script opened while a viewer is in front: the script's tab comes to the front.
+    clickFrame(0);  // resnet.py again, in front
+    ASSERT_EQ(tabs->currentWidget(), viewer);
+    ASSERT_TRUE(window.openPath(dir.write("another.py", tinyScript())));
+    EXPECT_EQ(tabs->currentIndex(), 0) << "resnet.py stayed in front of the script just opened";
+    EXPECT_EQ(tabs->tabText(0), QStringLiteral("another.py"));
+
     // Closing the viewer's tab leaves the editor alone.
     emit tabs->tabCloseRequested(1);
     EXPECT_EQ(tabs->viewerCount(), 0);

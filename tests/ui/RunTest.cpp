@@ -6,6 +6,7 @@
 #include "ui/editor/ScriptEditor.h"
 #include "ui/graph/GraphView.h"
 #include "ui/library/LibraryView.h"
+#include "ui/library/RunStore.h"
 #include "ui/report/CacheView.h"
 #include "ui/report/ReportView.h"
 #include "ui/report/SourceView.h"
@@ -211,6 +212,36 @@ TEST_F(UiRun, CancelKillsAnEndlessLoopAndTheNextRunWorks)
     const auto next = runAndWait(window);
     ASSERT_TRUE(next);
     EXPECT_EQ(next->report.status, ps::model::RunStatus::Ok) << next->report.message;
+}
+
+// Opening a stored run while a run is on changes nothing behind the user's back: the editor keeps
+// the running script, the report keeps its progress, and the window says why the run was not opened.
+TEST_F(UiRun, AStoredRunOpenedDuringARunLeavesTheEditorAndTheRunAlone)
+{
+    const std::string other = dir.write("other.py", tinyScript()).toStdString();
+    ps::ui::RunStore store(dir.file("library.sqlite3"));
+    QString error;
+    const qint64 older = store.insert(syntheticRun(other, matmulReluGraph(other)), &error);
+    ASSERT_GT(older, 0) << error.toStdString();
+
+    ps::ui::MainWindow window(windowOptions(dir));
+    window.show();
+    const QString endless = fixtureScript("endless_loop.py");
+    ASSERT_TRUE(window.openPath(endless));
+    std::optional<ps::model::Stage> stage;
+    QObject::connect(
+        window.worker(), &ps::ui::WorkerClient::stageChanged, [&](ps::model::Stage s, const QString&) { stage = s; });
+    window.runAction()->trigger();
+    ASSERT_TRUE(waitFor([&]() { return stage == ps::model::Stage::Script; }, 300000)) << "the script never started";
+    EXPECT_FALSE(window.openStoredRun(older));
+    EXPECT_EQ(window.editor()->filePath(), endless);
+    EXPECT_TRUE(window.isRunning());
+    EXPECT_EQ(window.report()->run(), nullptr) << "the running script's report was replaced";
+    EXPECT_TRUE(window.notice()->text().contains(QStringLiteral("is not opened while endless_loop.py runs")))
+        << window.notice()->text().toStdString();
+    window.cancelAction()->trigger();
+    ASSERT_TRUE(waitFor([&]() { return !window.isRunning(); }, 20000));
+    EXPECT_TRUE(window.openStoredRun(older));  // once the run ended, it opens
 }
 
 TEST_F(UiRun, ClosingTheWindowDuringARunKillsTheWorkerAtOnce)

@@ -62,6 +62,7 @@ ScriptFile ScriptEditor::open(const QString& path)
     dropRunMarks();
     setCursorPosition(0, 0);
     setPath(file.path);
+    emit scriptReplaced();
     return file;
 }
 
@@ -75,6 +76,7 @@ void ScriptEditor::newScript()
     setModified(false);
     dropRunMarks();
     setPath(QString());
+    emit scriptReplaced();
 }
 
 bool ScriptEditor::save(QString* error)

@@ -50,6 +50,8 @@ signals:
     /// A file was dropped on the editor.
     void fileDropped(const QString& path);
     void filePathChanged(const QString& path);
+    /// The editor's text was replaced by a script opened or a new one (not by an edit).
+    void scriptReplaced();
     /// Esc then Tab (forward) or Shift+Tab: the user leaves the editor for the next pane. Tab
     /// alone indents, as in every code editor.
     void leaveRequested(bool forward);

@@ -190,6 +190,13 @@ LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
         menu->popup(m_view->header()->mapToGlobal(pos));
     });
     connect(m_view, &QTreeView::activated, this, [this](const QModelIndex& index) {
+        // Enter on two selected runs means Compare, never opening one of them; more than two
+        // name no one run to open.
+        if (const auto selected = selectedRuns(); selected.size() >= 2) {
+            if (selected.size() == 2 && m_actions->compareAction()->isEnabled())
+                m_actions->compareAction()->trigger();
+            return;
+        }
         const qint64 id = index.sibling(index.row(), OutcomeColumn).data(kIdRole).toLongLong();
         if (id > 0)
             emit runActivated(id);

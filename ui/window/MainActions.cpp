@@ -163,9 +163,8 @@ void MainActions::buildMenus()
     m_p.document->setRecentMenu(file->addMenu(tr("Open &Recent")));
     auto* examples = new ExamplesMenu(QString(), file);
     file->addMenu(examples);
-    connect(examples, &ExamplesMenu::exampleChosen, this, [this](const QString& path, const QString& text) {
-        m_p.document->openScriptCopy(text, QFileInfo(path).fileName(), tr("example"));
-    });
+    connect(examples, &ExamplesMenu::exampleChosen, this,
+        [this](const QString& path, const QString& text) { m_p.document->openExample(path, text); });
     connect(examples, &ExamplesMenu::exampleFailed, this,
         [this](const QString& message) { m_p.notice->showNotice(NoticeBar::Level::Error, message); });
     file->addAction(m_saveAction);

@@ -74,8 +74,14 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
 
     // The script, and beside it the library files opened from a node's stack (read-only tabs).
     m_editorTabs = new EditorTabs(editorPane);
-    connect(m_editor, &ScriptEditor::filePathChanged, m_editorTabs, [this](const QString& path) {
-        m_editorTabs->setScriptTitle(path.isEmpty() ? tr("Script") : QFileInfo(path).fileName());
+    // The script's tab says its name: its file's, or its copy's (untitled.py, an example's own).
+    const auto retitle
+        = [this]() { m_editorTabs->setScriptTitle(m_document ? m_document->scriptName() : tr("Script")); };
+    connect(m_editor, &ScriptEditor::filePathChanged, m_editorTabs, retitle);
+    // A script opened (from a menu, a run, a lesson) is shown, whatever viewer tab was in front.
+    connect(m_editor, &ScriptEditor::scriptReplaced, m_editorTabs, [this, retitle]() {
+        retitle();
+        m_editorTabs->showScript();
     });
 
     m_report = new ReportView;

@@ -162,9 +162,9 @@ private:
     PythonEnvironmentControl* m_environment;
     RunHostControl* m_hosts;
     std::unique_ptr<RunStore> m_store;
-    ScriptDocument* m_document;   ///< open, save, recent files, the title, the untitled copy
-    CrossSelection* m_selection;  ///< editor, graph, Source and Violations in step
-    MainActions* m_actions;       ///< the actions, menus and the Run toolbar
+    ScriptDocument* m_document = nullptr;  ///< open, save, recent files, the title, the untitled copy
+    CrossSelection* m_selection;           ///< editor, graph, Source and Violations in step
+    MainActions* m_actions;                ///< the actions, menus and the Run toolbar
     ElidedLabel* m_stageLabel;
     QLabel* m_workerLabel;
 };

@@ -305,12 +305,22 @@ bool RunController::openStoredRun(qint64 id)
 {
     if (!m_store)
         return false;
+    // While a run is on, the editor's script and the run's progress stay: what the run ends
+    // with is of the script it started from.
+    if (isRunning()) {
+        m_p.notice->showNotice(NoticeBar::Level::Info,
+            tr("Run #%1 is not opened while %2 runs: open it when the run ends, or cancel the run (Ctrl+.).")
+                .arg(id)
+                .arg(QFileInfo(editorScript()).fileName()));
+        return false;
+    }
     QString error;
     auto doc = m_store->load(id, &error);
     if (!doc) {
         m_p.notice->showNotice(NoticeBar::Level::Error, tr("Run #%1 cannot be opened: %2").arg(id).arg(error));
         return false;
     }
+    // The run's script comes into the editor only when nothing there is being edited.
     const QString script = QString::fromStdString(doc->report.script);
     if (!ScriptLocations::sameFile(script, m_p.editor->filePath()) && QFileInfo(script).isFile()
         && !m_p.editor->isModified())

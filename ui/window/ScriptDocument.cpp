@@ -95,6 +95,7 @@ void ScriptDocument::newScript()
     if (maybeSave()) {
         m_unsaved->rename(QString());
         m_copyNote.clear();
+        m_origin.clear();
         m_untrusted = {};
         m_editor->newScript();
         updateTitle();
@@ -154,15 +155,35 @@ bool ScriptDocument::openScriptCopy(const QString& text, const QString& name, co
         return false;
     m_unsaved->rename(name);
     m_copyNote = note;
+    m_origin.clear();
+    m_ranCopy = false;
     m_untrusted = std::move(untrusted);
     UnsavedScript::show(m_editor, text);
     updateTitle();
     return true;
 }
 
+bool ScriptDocument::openExample(const QString& path, const QString& text)
+{
+    if (!openScriptCopy(text, QFileInfo(path).fileName(), tr("example")))
+        return false;
+    m_origin = QFileInfo(path).absoluteFilePath();
+    return true;
+}
+
+bool ScriptDocument::runsOrigin() const
+{
+    return m_editor->filePath().isEmpty() && !m_origin.isEmpty() && !m_editor->isModified()
+        && QFileInfo(m_origin).isFile();
+}
+
 QString ScriptDocument::runScriptPath() const
 {
-    return m_editor->filePath().isEmpty() ? m_unsaved->path() : m_editor->filePath();
+    if (!m_editor->filePath().isEmpty())
+        return m_editor->filePath();
+    if (!m_origin.isEmpty() && !m_ranCopy)
+        return m_origin;
+    return m_unsaved->path();
 }
 
 QString ScriptDocument::scriptForRun()
@@ -178,7 +199,12 @@ QString ScriptDocument::scriptForRun()
             return QString();
         }
     }
+    if (script.isEmpty() && runsOrigin()) {
+        m_ranCopy = false;
+        return m_origin;
+    }
     if (script.isEmpty()) {
+        m_ranCopy = true;
         QString error;
         script = m_unsaved->write(m_editor->text(), &error);
         if (script.isEmpty())

@@ -54,7 +54,12 @@ public:
     using TrustCheck = std::function<QString()>;
     bool openScriptCopy(const QString& text, const QString& name = QString(), const QString& note = QString(),
         TrustCheck untrusted = {});
-    /// The file a run of the editor's script reads: its file, or the unsaved copy last run.
+    /// An example (File > Examples): a copy as openScriptCopy makes, named after it; while it
+    /// is unedited it runs from `path` itself, so that the run, its messages and its library row
+    /// name the example's own file.
+    bool openExample(const QString& path, const QString& text);
+    /// The file a run of the editor's script reads: its file, an unedited example's own file,
+    /// or the unsaved copy last run.
     QString runScriptPath() const;
     /// The file to run now: the editor's file (saved first when it has changes) or a fresh copy
     /// of an untitled script's text; "" when it cannot be had (the notice says why) or the
@@ -72,6 +77,8 @@ public:
     void updateTitle();
 
 private:
+    /// The editor holds an example, unedited: runs read the example's own file.
+    bool runsOrigin() const;
     void addRecent(const QString& path);
     void rebuildRecentMenu();
 
@@ -82,6 +89,8 @@ private:
     std::unique_ptr<UnsavedScript> m_unsaved;
     QMenu* m_recentMenu = nullptr;
     QString m_copyNote;      ///< where the copy in the editor came from, for the title
+    QString m_origin;        ///< the example the copy in the editor is of ("" when none)
+    bool m_ranCopy = false;  ///< the last run of the example read its copy (it was edited)
     TrustCheck m_untrusted;  ///< why the copy may not run (a stored run's, not trusted)
 };
 
