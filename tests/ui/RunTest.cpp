@@ -26,9 +26,11 @@
 #include <QSettings>
 #include <QTabWidget>
 #include <QTest>
+#include <QTextBrowser>
 #include <QThread>
 #include <QTimer>
 #include <QTreeWidget>
+#include <QUrl>
 
 #include <gtest/gtest.h>
 
@@ -181,6 +183,37 @@ TEST_F(UiRun, AViolationIsListedWithItsInvariantAndAClickGoesToItsLine)
         EXPECT_EQ(line + 1, e.line);
     }
     EXPECT_FALSE(violations->detailsText().isEmpty());
+}
+
+// From a violation to the graph node it is marked on ("inv 1"): the details' link, a double click
+// (Enter) on the row, and its context menu each show the node in the Graph tab.
+TEST_F(UiRun, AViolationLeadsToItsGraphNode)
+{
+    ps::ui::MainWindow window(windowOptions(dir));
+    window.show();
+    ASSERT_TRUE(window.openPath(example("violation_closed_over_tensor.py")));
+    const auto run = runAndWait(window);
+    ASSERT_TRUE(run);
+    ASSERT_EQ(run->report.status, ps::model::RunStatus::Violation) << run->report.message;
+    auto* violations = window.report()->violationsView();
+    ASSERT_GE(violations->count(), 1);
+    const auto& e = violations->entries().front();
+    ASSERT_FALSE(e.nodes.isEmpty() && e.line <= 0);
+    violations->list()->setCurrentItem(violations->list()->topLevelItem(0));
+    EXPECT_TRUE(violations->detailsText().contains("in the graph")) << violations->detailsText().toStdString();
+    auto* details = violations->findChild<QTextBrowser*>();
+    ASSERT_NE(details, nullptr);
+    auto* graph = window.report()->graphView();
+    for (int way = 0; way < 2; ++way) {
+        window.report()->tabs()->setCurrentIndex(ReportView::ViolationsTab);
+        graph->selectNodes({}, false);
+        if (way == 0)
+            emit details->anchorClicked(QUrl("graph:"));  // what a click on the link sends
+        else
+            QTest::keyClick(violations->list(), Qt::Key_Return);
+        EXPECT_EQ(window.report()->tabs()->currentIndex(), ReportView::GraphTab) << "way " << way;
+        EXPECT_TRUE(waitFor([&]() { return !graph->selectedNodes().isEmpty(); }, 5000)) << "way " << way;
+    }
 }
 
 TEST_F(UiRun, CancelKillsAnEndlessLoopAndTheNextRunWorks)

@@ -29,6 +29,11 @@ RunMarkers::RunMarkers(ScriptEditor* editor, ReportView* report, QObject* parent
     connect(m_lineColours, &QAction::toggled, this, &RunMarkers::applyLineColours);
     connect(report, &ReportView::captureChanged, this, &RunMarkers::refresh);
     connect(report->violationsView(), &ViolationsView::violationActivated, this, &RunMarkers::revealViolation);
+    connect(report->violationsView(), &ViolationsView::showInGraphRequested, this,
+        [this](const QString& capture, const QString& file, int line, const QStringList& nodes) {
+            m_report->tabs()->setCurrentWidget(m_report->graphView());
+            revealViolation(capture, file, line, nodes);
+        });
     // Another file in the editor loses the marks (ScriptEditor drops them); the run's script,
     // opened again, gets them back.
     connect(editor, &ScriptEditor::filePathChanged, this, &RunMarkers::refresh);

@@ -8,10 +8,12 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QSplitter>
 #include <QStyle>
 #include <QTextBrowser>
 #include <QTreeWidget>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -91,7 +93,32 @@ ViolationsView::ViolationsView(QWidget* parent) : QWidget(parent)
             emit locationActivated(e.file, e.line);
         emit violationActivated(e.capture, e.file, e.line, e.nodes);
     });
-    connect(m_list, &QTreeWidget::itemActivated, m_list, &QTreeWidget::itemClicked);
+    // A double click or Enter: the line, then the graph (the entry's nodes, or its line's).
+    connect(m_list, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+        emit m_list->itemClicked(item, 0);
+        requestGraph(m_list->indexOfTopLevelItem(item));
+    });
+    m_list->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_list, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QTreeWidgetItem* item = m_list->itemAt(pos);
+        const int row = item ? m_list->indexOfTopLevelItem(item) : -1;
+        if (row < 0 || row >= count())
+            return;
+        const Entry& e = m_entries[row];
+        QMenu menu(this);
+        QAction* graph = menu.addAction(tr("Show in the &Graph"), this, [this, row]() { requestGraph(row); });
+        graph->setEnabled(!e.nodes.isEmpty() || e.line > 0);
+        QAction* line = menu.addAction(tr("Go to &Line %1").arg(e.line), this, [this, row]() {
+            const Entry& entry = m_entries[row];
+            emit locationActivated(entry.file, entry.line);
+        });
+        line->setEnabled(e.line > 0);
+        menu.exec(m_list->viewport()->mapToGlobal(pos));
+    });
+    connect(m_details, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.toString() == QLatin1String("graph:"))
+            requestGraph(m_list->indexOfTopLevelItem(m_list->currentItem()));
+    });
     clear();
 }
 
@@ -205,6 +232,15 @@ QString ViolationsView::countsText() const
     return parts.join(QStringLiteral(", "));
 }
 
+void ViolationsView::requestGraph(int row)
+{
+    if (row < 0 || row >= count())
+        return;
+    const Entry& e = m_entries[row];
+    if (!e.nodes.isEmpty() || e.line > 0)
+        emit showInGraphRequested(e.capture, e.file, e.line, e.nodes);
+}
+
 void ViolationsView::showDetails(int row)
 {
     if (row < 0 || row >= count()) {
@@ -229,6 +265,12 @@ void ViolationsView::showDetails(int row)
         facts << tr("line %1 of %2").arg(e.line).arg(esc(e.file));
     if (!facts.isEmpty())
         html += "<p><i>" + facts.join(" · ") + "</i></p>";
+    // The way to the graph node the violation is marked on ("inv 1").
+    if (!e.nodes.isEmpty() || e.line > 0)
+        html += "<p><a href=\"graph:\">"
+            + (e.nodes.isEmpty() ? tr("Show the nodes of line %1 in the graph").arg(e.line)
+                                 : tr("Show %1 in the graph").arg(esc(e.nodes.join(QStringLiteral(", ")))))
+            + "</a></p>";
     if (!e.summary.isEmpty())
         html += "<p><b>" + esc(e.summary) + "</b></p>";
     if (!e.guard.isEmpty()) {

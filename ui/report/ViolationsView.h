@@ -63,9 +63,13 @@ signals:
     /// Any entry was clicked (after locationActivated): where it is and the nodes it names, so
     /// that the graph can show them (line 0: no location).
     void violationActivated(const QString& capture, const QString& file, int line, const QStringList& nodes);
+    /// "Show in the graph" (the details' link, a double click or Enter on the row, its context
+    /// menu): the Graph tab with the entry's nodes (or its line's) selected and centred.
+    void showInGraphRequested(const QString& capture, const QString& file, int line, const QStringList& nodes);
 
 private:
     void showDetails(int row);
+    void requestGraph(int row);
 
     std::vector<Entry> m_entries;
     QLabel* m_summary;
