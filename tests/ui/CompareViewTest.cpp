@@ -2,6 +2,9 @@
 // top, the graphs coloured and their selections synchronised, python_code by section, and the
 // library's "Compare Two Runs" action that opens it.
 #include "CompareUiSupport.h"
+#include "ui/common/FocusFrame.h"
+#include "ui/graph/GraphCanvas.h"
+#include <QPointer>
 
 #include <gtest/gtest.h>
 
@@ -96,6 +99,33 @@ TEST(UiCompareView, SelectingANodeOnASelectsItsMatchOnB)
     ASSERT_TRUE(waitFor([&]() { return a->selectedNodes().contains(first.first) && !a->layoutPending(); }, 20000));
     EXPECT_TRUE(view->graphPane()->detail().endsWith("the same on both sides."))
         << view->graphPane()->detail().toStdString();
+}
+
+// Keys alone: the side with the keyboard is framed, Enter selects the box in the middle of the
+// view and the arrows walk from it, and Escape closes the window.
+TEST(UiCompareView, TheKeysAloneSelectNodesOnAFramedSideAndEscapeCloses)
+{
+    auto view = shown(side("run #1", {{8}, {2}}), side("run #2", {{8}, {8}, {2}}));
+    ps::ui::GraphView* a = view->graphPane()->view(0);
+    ps::ui::GraphView* b = view->graphPane()->view(1);
+    ASSERT_TRUE(waitFor([&]() { return !a->layoutPending() && !b->layoutPending(); }, 20000));
+    view->activateWindow();
+    a->canvas()->setFocus();
+    ASSERT_TRUE(waitFor([&]() { return a->canvas()->hasFocus(); }, 2000));
+    auto* frame = view->findChild<ps::ui::FocusFrame*>("compareFocusFrame");
+    ASSERT_NE(frame, nullptr);
+    EXPECT_TRUE(waitFor([&]() { return frame->isVisible() && frame->target() == a; }, 2000));
+    ASSERT_TRUE(a->selectedNodes().isEmpty());
+    QTest::keyClick(a->canvas(), Qt::Key_Return);  // nothing selected: the box in the middle
+    ASSERT_FALSE(a->selectedNodes().isEmpty()) << "no node selected by a key";
+    const QList<int> first = a->selectedNodes();
+    QTest::keyClick(a->canvas(), Qt::Key_Down);  // then the arrows walk
+    EXPECT_TRUE(waitFor([&]() { return !a->selectedNodes().isEmpty() && a->selectedNodes() != first; }, 5000));
+    b->canvas()->setFocus();
+    EXPECT_TRUE(waitFor([&]() { return frame->target() == b; }, 2000));
+    QPointer<ps::ui::CompareView> alive(view.get());
+    QTest::keyClick(b->canvas(), Qt::Key_Escape);
+    EXPECT_TRUE(waitFor([&]() { return alive.isNull() || !alive->isVisible(); }, 2000)) << "Escape left Compare open";
 }
 
 TEST(UiCompareView, TheCodeTabListsTheChangedSectionAndShowsBothTexts)

@@ -2,6 +2,9 @@
 // Esc then Tab leaves it, Ctrl+Shift+L shows and focuses the library, and Help > Keyboard
 // Shortcuts lists what the actions say.
 #include "UiTestSupport.h"
+#include "ui/lessons/LessonsWindow.h"
+#include "ui/library/LibraryActions.h"
+#include <QToolBar>
 
 #include "graph/GraphModel.h"
 #include "ui/editor/ScriptEditor.h"
@@ -268,6 +271,27 @@ TEST_F(UiKeyboard, F1ListsTheGraphsTheLibrarysAndTheEditorsKeys)
     dialog->setFilter("compare");
     EXPECT_GE(dialog->visibleRowCount(), 2);
     EXPECT_EQ(dialog->keysFor("Swap the sides: compare with the other run as the base"), "Ctrl+Shift+X");
+    EXPECT_EQ(dialog->keysFor("Close the Compare window"), "Esc");
+    EXPECT_TRUE(dialog->keysFor("Compare two runs (select both in the library)").contains("Enter"));
+}
+
+// What F1 promises is reachable by keys: the library's tool buttons are in the Tab order, and
+// Escape closes the Lessons window as it closes Compare.
+TEST_F(UiKeyboard, TheLibrarysButtonsTakeTheFocusAndEscapeClosesLessons)
+{
+    auto* tools = window->libraryView()->findChild<QToolBar*>();
+    ASSERT_NE(tools, nullptr);
+    QAction* compare = window->libraryView()->actions()->compareAction();
+    QWidget* button = tools->widgetForAction(compare);
+    ASSERT_NE(button, nullptr);
+    EXPECT_EQ(button->focusPolicy(), Qt::TabFocus);
+
+    ps::ui::LessonsWindow lessons(QString(), /*prewarm=*/false);
+    lessons.showAndRaise();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&lessons));
+    lessons.activateWindow();
+    QTest::keyClick(&lessons, Qt::Key_Escape);
+    EXPECT_TRUE(waitFor([&]() { return !lessons.isVisible(); }, 2000)) << "Escape left Lessons open";
 }
 
 TEST_F(UiKeyboard, CtrlFFindsInThePaneThatHasTheFocus)

@@ -12,7 +12,7 @@ namespace ps::ui {
 class FocusFrame : public OverlayWidget {
     Q_OBJECT
 public:
-    static constexpr int kWidth = 2;
+    static constexpr int kWidth = 3;  ///< seen at a glance, not a hairline
 
     FocusFrame();
 

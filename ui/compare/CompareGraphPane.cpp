@@ -7,6 +7,7 @@
 #include "compare/GraphDiff.h"
 #include "graph/GraphModel.h"
 #include "graph/ModuleTree.h"
+#include "ui/common/FocusFrame.h"
 #include "ui/compare/CompareOpening.h"
 #include "ui/compare/CompareViewportSync.h"
 #include "ui/compare/DiffColours.h"
@@ -14,6 +15,7 @@
 #include "ui/graph/GraphCanvas.h"
 #include "ui/graph/GraphView.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -99,13 +101,26 @@ CompareGraphPane::CompareGraphPane(QWidget* parent) : QWidget(parent)
             m_views[k], &GraphView::nodesSelected, this, [this, k](const QList<int>& nodes) { onSelected(k, nodes); });
         connect(m_views[k], &GraphView::graphShown, this, &CompareGraphPane::refreshFills);
     }
+    // The side that has the keyboard (the arrows walk its nodes) is framed, as a pane of the
+    // main window is.
+    m_focusFrame = new FocusFrame;
+    m_focusFrame->setObjectName(QStringLiteral("compareFocusFrame"));
+    m_focusFrame->setTarget(m_views[0]);  // a child of a side from now on, hidden until the focus comes
+    m_focusFrame->setTarget(nullptr);
+    connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
+        for (GraphView* view : m_views)
+            if (now && view->isAncestorOf(now)) {
+                m_focusFrame->setTarget(view);
+                return;
+            }
+        m_focusFrame->setTarget(nullptr);
+    });
     m_sync = new CompareViewportSync(m_views[0], m_views[1], this);
     m_opening = new CompareOpening(m_views[0], m_views[1], m_sync, this);
     m_together = new QCheckBox(tr("Move together"));
     m_together->setObjectName(QStringLiteral("compareMoveTogether"));
     m_together->setChecked(true);
-    m_together->setToolTip(
-        tr("Scroll, zoom, expand and collapse both graphs indexAt once, matching nodes side by side"));
+    m_together->setToolTip(tr("Scroll, zoom, expand and collapse both graphs at once, matching nodes side by side"));
     connect(m_together, &QCheckBox::toggled, m_sync, &CompareViewportSync::setEnabled);
     auto* top = new QHBoxLayout;
     top->setContentsMargins(0, 0, 0, 0);
@@ -363,7 +378,7 @@ QString CompareGraphPane::summary() const
 void CompareGraphPane::onSelected(int side, const QList<int>& nodes)
 {
     if (m_expect[side] >= 0 && nodes.contains(m_expect[side])) {
-        // The selection this pane made, now shown (indexAt once, or after the layout that revealed
+        // The selection this pane made, now shown (at once, or after the layout that revealed
         // it): centre it, and do not echo it back.
         if (GraphBoxItem* box = m_views[side]->boxOfNode(m_expect[side]))
             m_views[side]->canvas()->centerOn(box);

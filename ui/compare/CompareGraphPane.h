@@ -21,6 +21,8 @@ class QSplitter;
 
 namespace ps::ui {
 
+class FocusFrame;
+
 class CompareOpening;
 class CompareViewportSync;
 class GraphView;
@@ -80,6 +82,7 @@ private:
     QString legend() const;
 
     GraphView* m_views[2];
+    FocusFrame* m_focusFrame;  ///< around the side that has the keyboard (owned by that side)
     QLabel* m_titles[2];
     QLabel* m_summary;
     QLabel* m_detail;

@@ -115,6 +115,9 @@ CompareView::CompareView(compare::RunSide a, compare::RunSide b, QWidget* parent
     layout->addWidget(m_tabs, 1);
     auto* close = new QShortcut(QKeySequence::Close, this);
     connect(close, &QShortcut::activated, this, &QWidget::close);
+    // Escape closes it too, as it closes a dialog (a field that uses Escape takes it first).
+    auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    connect(escape, &QShortcut::activated, this, &QWidget::close);
     connect(m_captures, &QComboBox::currentIndexChanged, this, &CompareView::setCapture);
 
     showDiff();
@@ -136,8 +139,9 @@ QList<QPair<QString, QString>> CompareView::keyHelp()
 {
     return {
         {tr("Swap the sides: compare with the other run as the base"), swapKey().toString(QKeySequence::NativeText)},
-        {tr("Compare two runs (select both in the library)"), tr("Ctrl+click, then the Compare button")},
-        {tr("Select a node's match on the other side"), tr("click it")},
+        {tr("Compare two runs (select both in the library)"),
+            tr("Ctrl+click (or Shift+arrows) two runs, then Enter, the Compare button or the menu key")},
+        {tr("Close the Compare window"), tr("Esc")}, {tr("Select a node's match on the other side"), tr("click it")},
         {tr("Walk the graph's nodes, expand and collapse (as in the Graph tab)"), tr("arrows, Enter, +, -")}};
 }
 

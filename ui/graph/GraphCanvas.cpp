@@ -6,6 +6,7 @@
 #include <QGraphicsItem>
 #include <QGraphicsScene>
 #include <QKeyEvent>
+#include <QLineF>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
@@ -145,6 +146,27 @@ void GraphCanvas::keyPressEvent(QKeyEvent* event)
         event->accept();
         return;
     }
+    if (opens && scene() && scene()->selectedItems().isEmpty()
+        && !(event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))) {
+        // Nothing selected: the box nearest the middle of the view is, so that the keys alone
+        // start walking the graph (the arrows pan until something is selected).
+        const QPointF middle = mapToScene(viewport()->rect().center());
+        QGraphicsItem* nearest = nullptr;
+        qreal best = 0;
+        for (QGraphicsItem* item : items(viewport()->rect()))
+            if (item->flags() & QGraphicsItem::ItemIsSelectable) {
+                const qreal d = QLineF(item->sceneBoundingRect().center(), middle).length();
+                if (!nearest || d < best) {
+                    nearest = item;
+                    best = d;
+                }
+            }
+        if (nearest) {
+            nearest->setSelected(true);
+            event->accept();
+            return;
+        }
+    }
     if (key != Qt::Key_Up && key != Qt::Key_Down && key != Qt::Key_Left && key != Qt::Key_Right) {
         QGraphicsView::keyPressEvent(event);
         return;
@@ -232,6 +254,7 @@ QList<QPair<QString, QString>> GraphCanvas::keyHelp()
         {tr("Go to the next / previous node that matches (in the node search)"), tr("Enter, Shift+Enter")},
         {tr("From the node search to the canvas"), tr("Tab")}, {tr("Select the node's input / user"), tr("Up, Down")},
         {tr("Select the previous / next node"), tr("Left, Right")},
+        {tr("Select the box in the middle of the view (nothing selected)"), tr("Enter, Space")},
         {tr("Expand the selected module"), tr("Enter, Space, +")},
         {tr("Collapse the module around the selected node"), tr("-")}, {tr("Pan the graph"), tr("Ctrl+arrows")},
         {tr("Zoom in / out"), tr("Ctrl++, Ctrl+-, Ctrl+wheel")}, {tr("Fit the graph"), tr("Ctrl+0")}};

@@ -27,6 +27,9 @@ LessonsWindow::LessonsWindow(const QString& pythonEnv, bool prewarm, QWidget* pa
     layout->addWidget(m_view);
     auto* close = new QShortcut(QKeySequence::Close, this);
     connect(close, &QShortcut::activated, this, &QWidget::close);
+    // Escape closes it too, as it closes a dialog (a field that uses Escape takes it first).
+    auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    connect(escape, &QShortcut::activated, this, &QWidget::close);
 }
 
 void LessonsWindow::showAndRaise()

@@ -224,8 +224,13 @@ LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
     m_tools->setIconSize(QSize(16, 16));
     m_tools->setToolButtonStyle(Qt::ToolButtonIconOnly);
     for (QAction* a : {m_actions->scriptAction(), m_actions->compareAction(), m_actions->exportAction(),
-             m_actions->importAction(), m_actions->trustAction(), m_actions->deleteAction()})
+             m_actions->importAction(), m_actions->trustAction(), m_actions->deleteAction()}) {
         m_tools->addAction(a);
+        // In the Tab order, as every other control of the window: Compare and the rest are
+        // reachable without the mouse.
+        if (QWidget* button = m_tools->widgetForAction(a))
+            button->setFocusPolicy(Qt::TabFocus);
+    }
 
     m_debounce = new QTimer(this);
     m_debounce->setSingleShot(true);
