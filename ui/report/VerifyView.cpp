@@ -89,8 +89,15 @@ QString toleranceHtml(const Verification& v)
     if (*v.maxAbsDiff == 0.0)
         return QObject::tr("<b>bit-for-bit</b>: yes");
     const bool within = v.withinTolerance.value_or(!(v.accuracy && v.accuracy->againstFloat64));
-    QString html = QObject::tr("<b>bit-for-bit</b>: no, max |Δ| %1, max rel Δ %2")
-                       .arg(number(v.maxAbsDiff), number(v.maxRelDiff));
+    QString html = QObject::tr("<b>bit-for-bit</b>: no, max |Δ| %1").arg(number(v.maxAbsDiff));
+    // A relative Δ far over 100 % beside a verdict of matches alarms for nothing: it is taken at
+    // elements near zero, where any Δ is a large ratio. Said so, after the judge's figures.
+    if (v.verdict() == Judgement::Matches && v.maxRelDiff && *v.maxRelDiff >= 1.0)
+        html += QObject::tr(", max rel Δ %1 at elements near zero, where a Δ that small is a large ratio "
+                            "(the judge above weighs each element against float64)")
+                    .arg(number(v.maxRelDiff));
+    else
+        html += QObject::tr(", max rel Δ %1").arg(number(v.maxRelDiff));
     if (within)
         html += QObject::tr(": within the dtype's tolerance");
     else if (v.verdict() == Judgement::Matches)
@@ -398,6 +405,8 @@ QString VerifyView::summaryHtml(const Verification& v) const
                        .arg(verdictWord(v.verdict(), v.status).toHtmlEscaped(), groupVerdict(v, Group::Outputs),
                            groupVerdict(v, Group::Grads), groupVerdict(v, Group::Buffers),
                            groupVerdict(v, Group::Inputs), v.calls ? QString::number(*v.calls) : QString());
+    // The judge's figures first; the tight comparison after them, as a detail.
+    html += accuracyHtml(v);
     if (const QString tol = toleranceHtml(v); !tol.isEmpty())
         html += "<br>" + tol;
     if (const auto& rt = v.runtime) {
@@ -410,7 +419,7 @@ QString VerifyView::summaryHtml(const Verification& v) const
                                         : QStringLiteral("✗ no");
         html += tr("<br><b>runtime_inputs</b>: %1, matches eager: %2").arg(StatusStyle::word(rt->status), matches);
     }
-    return html + accuracyHtml(v) + trialsHtml(tr("perturbed inputs"), v.perturbed)
+    return html + trialsHtml(tr("perturbed inputs"), v.perturbed)
         + trialsHtml(tr("marked dims at other sizes"), v.resized);
 }
 
