@@ -381,6 +381,11 @@ std::optional<model::Report> RunClient::onMessage(
     const WorkerMessage& message, const RunOptions& options, model::Stage& stage, const RunObserver& observer)
 {
     if (const auto* s = message.get<StageMessage>()) {
+        if (!s->detail.empty() && s->stage == stage) {
+            if (observer.onStageDetail)
+                observer.onStageDetail(s->detail);
+            return std::nullopt;
+        }
         stage = s->stage;
         if (observer.onStage)
             observer.onStage(stage, s->capture);

@@ -14,6 +14,8 @@ struct RunObserver {
     /// A stage began: one the worker announced (Script, Capture, Lower, Verify) or the front
     /// end's Store; capture is "" for the script and store stages.
     std::function<void(model::Stage stage, const std::string& capture)> onStage;
+    /// Within the stage under way, what the worker is doing now ("inductor lowering: code_gen").
+    std::function<void(const std::string& detail)> onStageDetail;
     std::function<void(int stream, std::string_view data)> onOutput;
     /// The worker restarted after one died; says what happened.
     std::function<void(const std::string& what)> onWorkerEvent;

@@ -69,6 +69,7 @@ WorkerMessage WorkerMessage::parse(const nlohmann::json& j)
             throw ProtocolError("the worker announced an unknown stage '" + word.substr(0, 40) + "'");
         m.stage = *stage;
         m.capture = optionalString(j, "stage", "capture");
+        m.detail = optionalString(j, "stage", "detail");
         return WorkerMessage(std::move(m));
     }
     if (t == "result") {

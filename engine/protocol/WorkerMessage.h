@@ -24,6 +24,9 @@ struct HelloMessage {
 struct StageMessage {
     model::Stage stage = model::Stage::Script;  ///< Script, Capture, Lower or Verify
     std::string capture;                        ///< the capture's name, "" for the script stage
+    /// Within the stage, what is being done now ("inductor lowering: code_gen"): the same stage
+    /// goes on; "" for the stage's start.
+    std::string detail;
 };
 
 struct ResultMessage {

@@ -36,6 +36,10 @@ TEST(WorkerMessage, ParsesEachKnownType)
     const auto stage = WorkerMessage::parse({{"type", "stage"}, {"stage", "lower"}, {"capture", "mlp"}});
     ASSERT_NE(stage.get<ps::protocol::StageMessage>(), nullptr);
     EXPECT_EQ(stage.get<ps::protocol::StageMessage>()->capture, "mlp");
+    EXPECT_EQ(stage.get<ps::protocol::StageMessage>()->detail, "");
+    const auto detail = WorkerMessage::parse(
+        {{"type", "stage"}, {"stage", "lower"}, {"capture", "mlp"}, {"detail", "inductor lowering: code_gen"}});
+    EXPECT_EQ(detail.get<ps::protocol::StageMessage>()->detail, "inductor lowering: code_gen");
 
     const auto result = WorkerMessage::parse({{"type", "result"}, {"report", goodReport()}});
     ASSERT_NE(result.get<ps::protocol::ResultMessage>(), nullptr);

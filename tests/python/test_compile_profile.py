@@ -81,6 +81,25 @@ def test_a_second_capture_hits_the_cache_and_still_adds_up():
     check_trace(cap["compile_trace"])
 
 
+def test_what_a_capture_does_now_is_sent_as_its_stages_detail(monkeypatch):
+    """A long lowering is seen to move: each new phase or torch event goes out as the detail of
+    the stage under way (the same stage, its capture), and nothing after the run."""
+    from precompile_studio.capture import compile_profile
+
+    monkeypatch.setattr(compile_profile, "SAY_EVERY_S", 0.0)
+    events: list = []
+    rep = run_script("prof_mlp.py", events=events, verify=False)
+    assert rep["status"] == "ok", rep["message"]
+    details = [e for e in events if e.get("type") == "stage" and e.get("detail")]
+    assert details, [e for e in events if e.get("type") == "stage"]
+    assert {e["stage"] for e in details} <= {"capture", "lower"}
+    words = [e["detail"] for e in details]
+    assert "tracing" in words
+    assert any(w.startswith("inductor lowering") for w in words), words
+    assert all(e.get("capture") for e in details)  # the capture it belongs to
+    assert compile_profile._listener is None  # nobody hears a call after the run
+
+
 def test_the_eager_backend_is_tracing_and_writing_python_code():
     rep = run_script("prof_mlp.py", verify=False, backend="eager")
     cap = rep["captures"][0]

@@ -8,6 +8,7 @@
 #include "ui/library/LibraryView.h"
 #include "ui/library/RunStore.h"
 #include "ui/report/CacheView.h"
+#include "ui/report/ReportHeader.h"
 #include "ui/report/ReportView.h"
 #include "ui/report/SourceView.h"
 #include "ui/report/VerifyView.h"
@@ -266,6 +267,10 @@ TEST_F(UiRun, AStoredRunOpenedDuringARunLeavesTheEditorAndTheRunAlone)
         window.worker(), &ps::ui::WorkerClient::stageChanged, [&](ps::model::Stage s, const QString&) { stage = s; });
     window.runAction()->trigger();
     ASSERT_TRUE(waitFor([&]() { return stage == ps::model::Stage::Script; }, 300000)) << "the script never started";
+    // What the stage does now is shown beside it (a long lowering is seen to move).
+    emit window.worker()->stageDetail(QStringLiteral("inductor lowering: code_gen"));
+    EXPECT_TRUE(window.report()->header()->progressText().contains("inductor lowering: code_gen"))
+        << window.report()->header()->progressText().toStdString();
     EXPECT_FALSE(window.openStoredRun(older));
     EXPECT_EQ(window.editor()->filePath(), endless);
     EXPECT_TRUE(window.isRunning());

@@ -317,6 +317,11 @@ bool WorkerClient::run(const protocol::RunOptions& options)
             QMetaObject::invokeMethod(
                 this, [this, stage, c]() { emit stageChanged(stage, c); }, Qt::QueuedConnection);
         };
+        observer.onStageDetail = [this](const std::string& detail) {
+            const QString d = QString::fromStdString(detail);
+            QMetaObject::invokeMethod(
+                this, [this, d]() { emit stageDetail(d); }, Qt::QueuedConnection);
+        };
         observer.onOutput = [this, &decoders](int stream, std::string_view data) {
             QStringDecoder& d = decoders[stream == 2 ? 1 : 0];
             addOutput(stream == 2 ? 2 : 1, d.decode(QByteArrayView(data.data(), static_cast<qsizetype>(data.size()))));

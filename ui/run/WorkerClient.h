@@ -102,6 +102,8 @@ public slots:
 
 signals:
     void stageChanged(model::Stage stage, const QString& capture);
+    /// Within the stage under way, what the worker is doing now (RunObserver::onStageDetail).
+    void stageDetail(const QString& detail);
     /// The script's output, in batches (at most every 100 ms, at most 256 KiB each; what is
     /// beyond that is dropped and counted in a line of its own). stream: 1 stdout, 2 stderr.
     void output(int stream, const QString& text);

@@ -51,6 +51,10 @@ QString runLabel(const RunDocument& run)
 RunController::RunController(const Parts& parts, QObject* parent) : QObject(parent), m_p(parts)
 {
     connect(m_p.worker, &WorkerClient::stageChanged, this, &RunController::onStage);
+    connect(m_p.worker, &WorkerClient::stageDetail, this, [this](const QString& detail) {
+        m_stageDetail = detail;
+        showProgress();
+    });
     connect(m_p.worker, &WorkerClient::finished, this, &RunController::onFinished);
     connect(m_p.worker, &WorkerClient::stateChanged, this, &RunController::updateWorkerLabel);
     connect(m_p.worker, &WorkerClient::helloChanged, this, &RunController::updateWorkerLabel);
@@ -150,6 +154,8 @@ void RunController::onStage(model::Stage stage, const QString& capture)
     m_transfer.clear();
     m_stage = stage;
     m_stageCapture = capture;
+    m_stageDetail.clear();
+    m_stageClock.start();
     showProgress();
 }
 
@@ -160,7 +166,15 @@ void RunController::showProgress()
     m_p.stageLabel->setStyleSheet(QString());
     m_p.stageLabel->setFullText(stageText());
     const int step = static_cast<int>(m_steps.indexOf(m_stage)) + 1;
-    m_p.report->setProgress(WorkerClient::stageWords(m_stage), m_stageCapture, step, static_cast<int>(m_steps.size()),
+    // What the stage is doing now, and for how long, once it takes a while: a long lowering is
+    // seen to move.
+    QString what = m_stageCapture;
+    if (!m_stageDetail.isEmpty())
+        what += (what.isEmpty() ? QString() : QStringLiteral(" · ")) + m_stageDetail;
+    if (m_stageClock.isValid() && m_stageClock.elapsed() >= 5000)
+        what += (what.isEmpty() ? QString() : QStringLiteral(" · "))
+            + tr("this step %1 s").arg(m_stageClock.elapsed() / 1000);
+    m_p.report->setProgress(WorkerClient::stageWords(m_stage), what, step, static_cast<int>(m_steps.size()),
         static_cast<double>(m_clock.elapsed()) / 1000.0);
 }
 

@@ -102,10 +102,12 @@ private:
     RunStore* m_store = nullptr;
     model::Stage m_stage = model::Stage::Start;
     QString m_stageCapture;
-    QString m_transfer;  ///< "receiving capture-0.cache · 48 of 200 MiB" while bytes arrive
+    QString m_stageDetail;  ///< what the stage does now (WorkerClient::stageDetail)
+    QString m_transfer;     ///< "receiving capture-0.cache · 48 of 200 MiB" while bytes arrive
     QList<model::Stage> m_steps;
     QElapsedTimer m_clock;
-    QTimer m_tick;  ///< refreshes the seconds shown while a run goes
+    QElapsedTimer m_stageClock;  ///< since the stage under way began
+    QTimer m_tick;               ///< refreshes the seconds shown while a run goes
     QString m_lastOutcome;
     std::shared_ptr<const RunDocument> m_previous;  ///< shown when the run started
     QString m_baseline;                             ///< the text the shown run was made from

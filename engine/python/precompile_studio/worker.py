@@ -8,12 +8,14 @@ escape is a bug in this package, and the C++ side reports it with its traceback.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import socket
 import sys
 import time
 from collections.abc import Callable
 
+from precompile_studio.capture import compile_profile
 from precompile_studio.capture.runner import PrecompileRecorder, run_capture, verify_record, write_artifact
 from precompile_studio.common import internal_errors
 from precompile_studio.common.devices import cuda_devices
@@ -24,6 +26,21 @@ from precompile_studio.script.loader import execute, read_source
 from precompile_studio.script.names import read_contract
 from precompile_studio.script.provenance import run_provenance
 from precompile_studio.verify.outcome import capture_message, drift_message, run_status
+
+
+class _NoCudaRuntimeNote(logging.Filter):
+    """torch's cpp_extension warns "No CUDA runtime is found, using CUDA_HOME=..." on every
+    machine without a GPU when inductor first imports it: noise in every run's log, since the
+    run says which devices it ran on. Only that line is dropped; the logger's others stay."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            return not record.getMessage().startswith("No CUDA runtime is found")
+        except Exception:  # noqa: BLE001 - a record that cannot be formatted is kept
+            return True
+
+
+logging.getLogger("torch.utils.cpp_extension").addFilter(_NoCudaRuntimeNote())
 
 
 def warm_up() -> str:
@@ -82,6 +99,7 @@ class _Run:
         self.source = None
         self.module = None
         self.script_warnings: list[dict] = []  # logged by torch._precompile in the script's own calls
+        self._stage: tuple[str | None, dict] = (None, {})  # the stage under way, for its details
         self.report: dict = {
             "schema": 1,
             "script": self.script,
@@ -94,7 +112,15 @@ class _Run:
         self._emit(json.dumps(event))
 
     def stage(self, stage: str, **extra) -> None:
+        self._stage = (stage, extra)
         self.emit(type="stage", stage=stage, **extra)
+
+    def detail(self, words: str) -> None:
+        """What the stage under way does now (compile_profile's listener): the same stage, with
+        a detail the front end shows beside it."""
+        stage, extra = self._stage
+        if stage in ("capture", "lower"):
+            self.emit(type="stage", stage=stage, **extra, detail=words)
 
     def fail(self, exc: BaseException) -> None:
         desc = describe(exc, self.script)
@@ -288,11 +314,13 @@ class _Run:
 def run(request_json: str, emit: Callable[[str], None]) -> str:
     internal_errors.reset()  # the report's internal_errors are this run's
     job = _Run(json.loads(request_json), emit)
+    compile_profile.listen(job.detail)
     try:
         job.execute()
     except BaseException as exc:  # contract errors, exceptions in example_inputs, sys.exit: the report's error
         job.fail(exc)
     finally:
+        compile_profile.listen(None)
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()

@@ -97,6 +97,27 @@ def _inductor_counters() -> dict[str, int]:
         return {}
 
 
+# Who hears what a precompile call is doing now (the worker, which sends it as the stage's
+# detail so that a long lowering is seen to move); None: nobody.
+_listener: Callable[[str], None] | None = None
+SAY_EVERY_S = 0.25  # at most four details a second
+
+PHASE_WORDS = {
+    "tracing": "tracing",
+    "aot_autograd": "AOT autograd",
+    "inductor_lowering": "inductor lowering",
+    "code_generation": "code generation",
+    "cache": "the cache",
+}
+
+
+def listen(listener: Callable[[str], None] | None) -> None:
+    """``listener(words)`` hears each new phase or torch event of the precompile calls profiled
+    from now on (``None``: stop)."""
+    global _listener
+    _listener = listener
+
+
 class CompileProfiler:
     """Context manager around one precompile call; see the module docstring."""
 
@@ -115,6 +136,8 @@ class CompileProfiler:
         self._pending: list[tuple[str, str, str]] = []
         self._importing = False
         self._ident = 0
+        self._said = ""
+        self._said_at = 0.0
 
     # ------------------------------------------------------------------ patching
     def __enter__(self) -> CompileProfiler:
@@ -141,6 +164,19 @@ class CompileProfiler:
                 self._restore.pop()()
         self.cache_after = _inductor_counters()
 
+    def _say(self, words: str) -> None:
+        """Tells the listener what the call does now: on the calling thread, what changed, at
+        most every SAY_EVERY_S."""
+        listener = _listener
+        if listener is None or not words or threading.get_ident() != self._ident or words == self._said:
+            return
+        now = time.monotonic()
+        if now - self._said_at < SAY_EVERY_S:
+            return
+        self._said, self._said_at = words, now
+        with internal_errors.survive("compile profile: saying what the call does"):
+            listener(words)
+
     def _note_thread(self, tid: int) -> None:
         if tid not in self.thread_names:
             self.thread_names[tid] = threading.current_thread().name
@@ -162,7 +198,11 @@ class CompileProfiler:
                 if ph in ("B", "E"):
                     tid = threading.get_native_id()
                     profiler._note_thread(tid)
-                    raw.append((str(event.get("name")), ph, int(event["ts"] * 1000), tid))
+                    name = str(event.get("name"))
+                    raw.append((name, ph, int(event["ts"] * 1000), tid))
+                    if ph == "B":
+                        phase = TORCH_PHASES.get(name)
+                        profiler._say(f"{PHASE_WORDS.get(phase, phase)}: {name}" if phase else name)
             return orig(event, *a, **kw)
 
         setattr(mod, _HOOK_NAME, record)
@@ -205,6 +245,7 @@ class CompileProfiler:
 
         @functools.wraps(fn)
         def timed(*a, **kw):
+            profiler._say(PHASE_WORDS.get(phase, phase))
             t0 = time.time_ns()
             try:
                 return fn(*a, **kw)
