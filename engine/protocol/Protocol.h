@@ -29,8 +29,8 @@ inline constexpr const char* kStudioVersion = "0.1.0";
 /// The version of the front end <-> worker protocol, checked when a front end reaches a studio
 /// on another host (remote::RemoteRelay's hello): a change to a message's fields raises it.
 /// 2: the remote relay's messages (remote, script, output, file, chunk, exited) and the
-/// worker's hello with hostname, cuda and devices.
-inline constexpr int kProtocolVersion = 2;
+/// worker's hello with hostname, cuda and devices. 3: a stage's detail (what it does now).
+inline constexpr int kProtocolVersion = 3;
 
 /// The descriptor number the worker finds its end of the channel on at exec.
 inline constexpr int kWorkerChannelFd = 3;

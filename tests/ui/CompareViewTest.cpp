@@ -3,8 +3,10 @@
 // library's "Compare Two Runs" action that opens it.
 #include "CompareUiSupport.h"
 #include "ui/common/FocusFrame.h"
+#include "ui/common/WindowPlacement.h"
 #include "ui/graph/GraphCanvas.h"
 #include <QPointer>
+#include <QScreen>
 
 #include <gtest/gtest.h>
 
@@ -126,6 +128,20 @@ TEST(UiCompareView, TheKeysAloneSelectNodesOnAFramedSideAndEscapeCloses)
     QPointer<ps::ui::CompareView> alive(view.get());
     QTest::keyClick(b->canvas(), Qt::Key_Escape);
     EXPECT_TRUE(waitFor([&]() { return alive.isNull() || !alive->isVisible(); }, 2000)) << "Escape left Compare open";
+}
+
+// A window of its own opens within the screen, its frame included, and centred on it.
+TEST(UiWindowPlacement, AWindowOpensWithinTheScreenAndCentred)
+{
+    QWidget window(nullptr, Qt::Window);
+    ps::ui::WindowPlacement::fitAndCentre(&window, QSize(100000, 100000));
+    const QRect available = window.screen()->availableGeometry();
+    EXPECT_LE(window.height(), available.height() - ps::ui::WindowPlacement::kFrameAllowance);
+    EXPECT_LE(window.width(), available.width());
+    EXPECT_TRUE(available.contains(window.geometry())) << window.x() << "," << window.y();
+    ps::ui::WindowPlacement::fitAndCentre(&window, QSize(300, 200));
+    EXPECT_EQ(window.size(), QSize(300, 200));
+    EXPECT_LE(std::abs(window.geometry().center().x() - available.center().x()), 2);
 }
 
 TEST(UiCompareView, TheCodeTabListsTheChangedSectionAndShowsBothTexts)

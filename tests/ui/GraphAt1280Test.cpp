@@ -12,7 +12,9 @@
 #include "ui/graph/ModuleItem.h"
 #include "ui/graph/NodeItem.h"
 
+#include <QApplication>
 #include <QFile>
+#include <QFontMetricsF>
 #include <QGraphicsScene>
 #include <QSignalSpy>
 #include <QTest>
@@ -22,6 +24,20 @@
 using namespace ps::uitest;
 
 namespace {
+
+// A dotted name too long for its box is cut in the middle: the root and the last two parts stay,
+// so the module is never lost ("…1.weight" named nothing).
+TEST(UiGraphNames, ADottedNameIsCutInTheMiddleKeepingItsLastTwoParts)
+{
+    const QFontMetricsF fm(QApplication::font());
+    const QString path = QStringLiteral("model.layer4.1.bn2.weight");
+    EXPECT_EQ(ps::ui::GraphBoxItem::elidedPath(path, fm, fm.horizontalAdvance(path)), path);
+    const QString cut
+        = ps::ui::GraphBoxItem::elidedPath(path, fm, fm.horizontalAdvance(QStringLiteral("model…bn2.weight")));
+    EXPECT_EQ(cut, QStringLiteral("model…bn2.weight"));
+    EXPECT_EQ(ps::ui::GraphBoxItem::elidedPath(path, fm, fm.horizontalAdvance(QStringLiteral("…bn2.weight"))),
+        QStringLiteral("…bn2.weight"));
+}
 
 /// tests/gallery/resnet18_inference.py as the worker captured it (276 nodes).
 std::shared_ptr<ps::graph::GraphModel> resnet18()

@@ -18,6 +18,7 @@
 #include "ui/graph/LensPalette.h"
 #include "ui/graph/TopNodesPanel.h"
 
+#include <QApplication>
 #include <QFile>
 #include <QHeaderView>
 #include <QSignalSpy>
@@ -209,14 +210,34 @@ TEST_F(UiGraphLenses, TopNodesSortAndAClickSelectsTheNode)
     EXPECT_GT(selected.count(), 0);
 }
 
+// At the size a 1280x800 window gives the Graph tab, the top nodes go under the canvas: neither
+// the graph nor the values are squeezed.
+TEST_F(UiGraphLenses, At1280TheTopNodesGoUnderTheCanvasAndNothingIsSqueezed)
+{
+    view.resize(806, 445);
+    QApplication::processEvents();
+    view.setLens(Lens::Time);
+    ASSERT_TRUE(view.topNodes()->isVisible());
+    QApplication::processEvents();
+    EXPECT_GE(view.canvas()->width(), 600) << "the graph squeezed beside the table";
+    EXPECT_GE(view.topNodes()->width(), 600) << "the table squeezed beside the graph";
+    EXPECT_GT(view.topNodes()->mapTo(&view, QPoint(0, 0)).y(), view.canvas()->mapTo(&view, QPoint(0, 0)).y());
+    EXPECT_GE(view.canvas()->height(), 180);
+    save("lens_time_1280");
+}
+
 TEST_F(UiGraphLenses, LensesWithoutDataAreOffAndSayWhy)
 {
     QString why;
     EXPECT_TRUE(view.toolBar()->lensAvailable(Lens::Time, &why));
-    // The same graph from a run neither profiled nor localised: only Memory stays on.
+    // The same graph from a run neither profiled nor localised: only Memory stays on, and the
+    // time lens chosen for the last run is not kept (every box grey, the lens greyed).
+    view.setLens(Lens::Time);
     const auto plainCapture = ps::model::Capture::fromJson(
         {{"name", "fn"}, {"status", "ok"}, {"verify", {{"ran", true}, {"status", "ok"}}}});
     ASSERT_TRUE(shown([&]() { view.setGraph(graph, &plainCapture); }));
+    EXPECT_EQ(view.lens(), Lens::Kind);
+    EXPECT_FALSE(view.topNodes()->isVisible());
     EXPECT_FALSE(view.toolBar()->lensAvailable(Lens::Time, &why));
     EXPECT_TRUE(why.contains(QStringLiteral("not profiled: Run > Profile"))) << why.toStdString();
     EXPECT_FALSE(view.toolBar()->lensAvailable(Lens::Error, &why));

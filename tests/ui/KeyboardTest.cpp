@@ -264,6 +264,7 @@ TEST_F(UiKeyboard, F1ListsTheGraphsTheLibrarysAndTheEditorsKeys)
     ASSERT_NE(dialog, nullptr);
     EXPECT_EQ(dialog->keysFor("Expand the selected module"), "Enter, Space, +");
     EXPECT_EQ(dialog->keysFor("Delete the selected runs"), "Delete");
+    EXPECT_NE(dialog->groupOf("Delete…"), "Window") << "the library's Delete is listed as the window's";
     dialog->setFilter("node");
     EXPECT_GE(dialog->visibleRowCount(), 3);
     dialog->setFilter("library");

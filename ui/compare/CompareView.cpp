@@ -1,4 +1,5 @@
 #include "ui/compare/CompareView.h"
+#include "ui/common/WindowPlacement.h"
 
 #include "ui/common/QtText.h"
 #include "ui/compare/CompareCodePane.h"
@@ -8,11 +9,9 @@
 #include "ui/run/RunDocument.h"
 
 #include <QComboBox>
-#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
-#include <QScreen>
 #include <QShortcut>
 #include <QSignalBlocker>
 #include <QTabWidget>
@@ -267,10 +266,7 @@ void CompareView::showEvent(QShowEvent* event)
 
 void CompareView::showAndRaise()
 {
-    QSize size(1400, 900);
-    if (const QScreen* screen = QGuiApplication::primaryScreen())
-        size = size.boundedTo(screen->availableGeometry().size() * 0.92);
-    resize(size);
+    WindowPlacement::fitAndCentre(this, QSize(1400, 900));
     show();
     raise();
     activateWindow();

@@ -181,6 +181,24 @@ QFont GraphBoxItem::titleFont(const QFont& base, qreal lod, qreal fontPx)
     return font;
 }
 
+QString GraphBoxItem::elidedPath(const QString& path, const QFontMetricsF& fm, qreal width)
+{
+    if (fm.horizontalAdvance(path) <= width)
+        return path;
+    const QStringList parts = path.split('.');
+    const QString ellipsis = QStringLiteral("…");
+    if (parts.size() >= 3) {
+        // Cut in the middle: the root and the last two parts ("model…bn2.weight"), then the
+        // last two alone ("…bn2.weight"): the module and what of it, never "…2.weight".
+        const QString tail = parts.mid(parts.size() - 2).join('.');
+        for (const QString& candidate : {parts.front() + ellipsis + tail, ellipsis + tail})
+            if (fm.horizontalAdvance(candidate) <= width)
+                return candidate;
+        return fm.elidedText(tail, Qt::ElideMiddle, width);
+    }
+    return fm.elidedText(path, Qt::ElideMiddle, width);
+}
+
 void GraphBoxItem::paintTitle(QPainter* painter, qreal lod, qreal fontPx, bool beside)
 {
     const QFont base = painter->font();
@@ -194,7 +212,8 @@ void GraphBoxItem::paintTitle(QPainter* painter, qreal lod, qreal fontPx, bool b
         // type ("0 · Block") at its start.
         const QString title = shortTitle();
         const bool path = title.contains('.') && !title.contains(' ');
-        m_elided = QFontMetricsF(font).elidedText(title, path ? Qt::ElideLeft : Qt::ElideRight, inner.width());
+        const QFontMetricsF fm(font);
+        m_elided = path ? elidedPath(title, fm, inner.width()) : fm.elidedText(title, Qt::ElideRight, inner.width());
         m_elidedLod = lod;
         m_elidedBeside = beside;
     }

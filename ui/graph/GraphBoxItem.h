@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QColor>
+#include <QFontMetricsF>
 #include <QGraphicsItem>
 #include <QString>
 
@@ -22,6 +23,9 @@ namespace ps::ui {
 /// drawn beside the box instead, at kTitlePx: a fitted chain of modules reads, box by box.
 class GraphBoxItem : public QGraphicsItem {
 public:
+    /// A dotted path cut to `width`: whole when it fits, else cut in the middle keeping the
+    /// root and the last two parts ("model…bn2.weight"), then the last two ("…bn2.weight").
+    static QString elidedPath(const QString& path, const QFontMetricsF& fm, qreal width);
     struct Colors {
         QColor fill;
         QColor border;

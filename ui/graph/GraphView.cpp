@@ -96,13 +96,19 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
     // on request (the toolbar's toggle, remembered), so that the graph has the room by default.
     m_split = new QSplitter(Qt::Horizontal);
     m_split->setObjectName(QStringLiteral("graphSplitter"));
-    m_split->addWidget(m_canvas);
+    // The canvas's column: the top nodes go under the canvas when the view is too narrow for
+    // both side by side (placeTopNodes).
+    m_column = new QSplitter(Qt::Vertical);
+    m_column->setObjectName(QStringLiteral("graphColumn"));
+    m_column->setChildrenCollapsible(false);
+    m_column->addWidget(m_canvas);
+    m_split->addWidget(m_column);
     m_split->setStretchFactor(0, 1);
     m_split->setCollapsible(0, false);
     m_side->placeIn(m_split);
     m_topNodes = new TopNodesPanel;
     m_topNodes->setVisible(false);
-    m_split->addWidget(m_topNodes);
+    m_column->addWidget(m_topNodes);  // placed for real when first shown (placeTopNodes)
     connect(m_topNodes, &TopNodesPanel::nodeActivated, this, [this](int node) { selectNodes({node}, true); });
     m_toolBar->setSidePanelShown(sidePanelShown());
 
@@ -172,6 +178,12 @@ void GraphView::setGraph(std::shared_ptr<const graph::GraphModel> g, const model
     m_measures = GraphMeasures(*g, capture);
     for (auto lens : {graph::Lens::Time, graph::Lens::Error, graph::Lens::Memory})
         m_toolBar->setLensAvailable(lens, m_measures.unavailable(lens));
+    // A measuring lens this run has no data for is not kept from the last one: every box grey
+    // and the lens greyed in its own list say nothing.
+    if (graph::GraphLens::numeric(m_lens) && !m_measures.unavailable(m_lens).isEmpty()) {
+        m_lens = graph::Lens::Kind;
+        m_toolBar->setLens(m_lens);
+    }
     m_expansion->anchorOn(-1);
     m_toolBar->setSourceScopes(graph::GraphLens::sourceScopes(*g));
     m_sourceScope = m_toolBar->sourceScope().toStdString();  // kept where the new graph has it
@@ -309,14 +321,8 @@ void GraphView::applyLens()
         m_toolBar->setMeasureLegend(QStringLiteral("<i>%1</i>").arg(m_measures.unavailable(m_lens).toHtmlEscaped()),
             m_measures.unavailable(m_lens));
     }
-    if (values && m_topNodes->isHidden()) {  // beside the canvas, taking its room from the canvas
-        m_topNodes->setVisible(true);
-        auto sizes = m_split->sizes();
-        const int width = std::min(340, std::max(sizes.value(0) / 3, 200));
-        sizes[0] = std::max(sizes.value(0) - width, width);
-        sizes[m_split->indexOf(m_topNodes)] = width;
-        m_split->setSizes(sizes);
-    }
+    if (values && m_topNodes->isHidden())
+        placeTopNodes();
     m_topNodes->setVisible(values != nullptr);
     showMeasured();
     if (!m_nodeFills.empty()) {
@@ -355,6 +361,28 @@ QColor GraphView::boxFill(int node) const
 {
     const auto* box = boxOfNode(node);
     return box ? box->fill() : QColor();
+}
+
+void GraphView::placeTopNodes()
+{
+    m_topNodes->setVisible(true);
+    const int canvasWidth = m_split->sizes().value(0);
+    if (canvasWidth - 340 < kBesideMinCanvas) {
+        // Too narrow for both side by side (a 1280-pixel window): under the canvas, the whole
+        // width for its names and values, a third of the height at most.
+        m_column->addWidget(m_topNodes);
+        const int total = m_column->height();
+        const int rows = std::clamp(total / 3, 120, 220);
+        m_column->setSizes({std::max(total - rows, rows), rows});
+        return;
+    }
+    // Beside the canvas, taking its room from the canvas.
+    m_split->addWidget(m_topNodes);
+    auto sizes = m_split->sizes();
+    const int width = std::min(340, std::max(sizes.value(0) / 3, 200));
+    sizes[0] = std::max(sizes.value(0) - width, width);
+    sizes[m_split->indexOf(m_topNodes)] = width;
+    m_split->setSizes(sizes);
 }
 
 void GraphView::setLens(graph::Lens lens)

@@ -132,6 +132,8 @@ public:
     // Lenses and neighbourhoods.
     void setLens(graph::Lens lens);
     graph::Lens lens() const { return m_lens; }
+    /// Why the graph shown has no data for a numeric lens ("" when it has).
+    QString lensUnavailable(graph::Lens lens) const { return m_measures.unavailable(lens); }
     /// The source lens's scope: "" the innermost line of the user's code that made each node,
     /// else of that package's ("torchvision"). False when the graph's stacks have no such package.
     bool setSourceScope(const QString& scope);
@@ -188,6 +190,9 @@ signals:
     void frameActivated(const QString& file, int line, const QString& code);
 
 private:
+    /// Shows the top nodes beside the canvas, or under it when the canvas would be narrower
+    /// than kBesideMinCanvas.
+    void placeTopNodes();
     void onLayoutShown(bool opened);
     void onLayoutFailed(const QString& why);
     void buildScene();
@@ -216,6 +221,9 @@ private:
     GraphToolBar* m_toolBar;
     GraphSidePanel* m_side;
     QSplitter* m_split;
+    QSplitter* m_column;  ///< the canvas, and the top nodes under it when the view is narrow
+    /// The canvas is kept at least this wide when the top nodes go beside it; else they go under.
+    static constexpr int kBesideMinCanvas = 640;
     graph::Lens m_lens = graph::Lens::Kind;
     std::string m_sourceScope;  ///< the source lens's: "" the user's code, else a package
     QList<int> m_marked;

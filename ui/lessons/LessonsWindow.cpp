@@ -1,11 +1,10 @@
 #include "ui/lessons/LessonsWindow.h"
+#include "ui/common/WindowPlacement.h"
 
 #include "ui/lessons/LessonsView.h"
 
 #include <QCloseEvent>
-#include <QGuiApplication>
 #include <QKeySequence>
-#include <QScreen>
 #include <QSettings>
 #include <QShortcut>
 #include <QVBoxLayout>
@@ -37,12 +36,8 @@ void LessonsWindow::showAndRaise()
     if (!m_placed) {
         m_placed = true;
         const QByteArray saved = QSettings().value(kGeometryKey).toByteArray();
-        if (saved.isEmpty() || !restoreGeometry(saved)) {
-            QSize size(1400, 900);
-            if (const QScreen* screen = QGuiApplication::primaryScreen())
-                size = size.boundedTo(screen->availableGeometry().size() * 0.92);
-            resize(size);
-        }
+        if (saved.isEmpty() || !restoreGeometry(saved))
+            WindowPlacement::fitAndCentre(this, QSize(1400, 900));
     }
     show();
     raise();

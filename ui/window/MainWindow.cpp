@@ -36,6 +36,8 @@
 
 #include "protocol/WorkerLocator.h"
 
+#include <utility>
+
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -152,6 +154,11 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     m_selection = new CrossSelection(m_editor, m_editorTabs, m_notice, m_report, m_runs, m_document, this);
     connect(m_runs, &RunController::runningChanged, this, &MainWindow::updateRunActions);
     connect(m_runs, &RunController::runFinished, this, &MainWindow::runFinished);
+    // Profile shows what it measured: the time lens, where the run has kernel times.
+    connect(m_runs, &RunController::runFinished, this, [this]() {
+        if (std::exchange(m_profiling, false) && m_report->graphView()->lensUnavailable(graph::Lens::Time).isEmpty())
+            m_report->graphView()->setLens(graph::Lens::Time);
+    });
     connect(m_runs, &RunController::runShown, this, &MainWindow::runShown);
     m_markers = new RunMarkers(m_editor, m_report, this);  // the run's findings where the user looks
     connect(m_runs, &RunController::runShown, m_markers, &RunMarkers::refresh);
@@ -490,6 +497,7 @@ void MainWindow::startRun(bool profile)
     how << (tracerChoice().isEmpty() ? tr("script's tracer") : tracerChoice());
     if (profile)
         how << tr("profiled");
+    m_profiling = profile;
     m_runs->start(options, tr("%1 (%2)").arg(UnsavedScript::displayName(script), how.join(", ")));
     updateRunActions();
 }

@@ -157,8 +157,9 @@ private:
     LessonsView* m_lessons;
     std::unique_ptr<LessonsWindow> m_lessonsWindow;  ///< a top-level window, not a child
     WorkerClient* m_worker;
-    RunController* m_runs;  ///< the run flow: runs, their progress, what the report shows
-    RunMarkers* m_markers;  ///< violations, warnings and line colours in the editor, graph and source
+    RunController* m_runs;     ///< the run flow: runs, their progress, what the report shows
+    bool m_profiling = false;  ///< the run under way was asked by Profile
+    RunMarkers* m_markers;     ///< violations, warnings and line colours in the editor, graph and source
     PythonEnvironmentControl* m_environment;
     RunHostControl* m_hosts;
     std::unique_ptr<RunStore> m_store;

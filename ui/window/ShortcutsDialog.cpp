@@ -83,13 +83,28 @@ ShortcutsDialog::ShortcutsDialog(QMainWindow* window, QWidget* parent) : QDialog
                 continue;
             seen.insert(a);
             if (const QString keys = keysOf(a); !keys.isEmpty())
-                addRow(tr("Window"), plainText(a), keys, a->toolTip());
+                addRow(paneOf(a), plainText(a), keys, a->toolTip());
         }
     }
     m_tree->expandAll();
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_tree->header()->setStretchLastSection(true);
     resize(760, 640);  // the keys whole beside the longest action
+}
+
+QString ShortcutsDialog::paneOf(const QObject* action)
+{
+    // An action in no menu belongs to the pane that made it (the library's Delete, the graph's
+    // keys): its group is that pane's name, "Window" only for the window's own.
+    for (const QObject* o = action->parent(); o; o = o->parent()) {
+        if (o->inherits("ps::ui::LibraryView") || o->inherits("ps::ui::LibraryActions"))
+            return tr("Library");
+        if (o->inherits("ps::ui::GraphView"))
+            return tr("Graph");
+        if (o->inherits("ps::ui::ScriptEditor"))
+            return tr("Editor");
+    }
+    return tr("Window");
 }
 
 void ShortcutsDialog::addRow(const QString& group, const QString& action, const QString& keys, const QString& tip)
@@ -148,6 +163,17 @@ QString ShortcutsDialog::keysFor(const QString& action) const
         for (int j = 0; j < group->childCount(); ++j)
             if (group->child(j)->text(0) == action)
                 return group->child(j)->text(1);
+    }
+    return {};
+}
+
+QString ShortcutsDialog::groupOf(const QString& action) const
+{
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem* group = m_tree->topLevelItem(i);
+        for (int j = 0; j < group->childCount(); ++j)
+            if (group->child(j)->text(0) == action)
+                return group->text(0);
     }
     return {};
 }

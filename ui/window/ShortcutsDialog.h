@@ -28,11 +28,15 @@ public:
     /// The keys listed for an action, by its text without '&' ("Run"); "" if not listed. Where
     /// several actions share the text, the first listed.
     QString keysFor(const QString& action) const;
+    /// The group an action is listed under ("" when it is not listed).
+    QString groupOf(const QString& action) const;
     /// Rows shown (not filtered out), every group.
     int visibleRowCount() const;
     QTreeWidget* tree() const { return m_tree; }
 
 private:
+    /// The group of an action that is in no menu: the pane that made it ("Library"), else "Window".
+    static QString paneOf(const QObject* action);
     void addRow(const QString& group, const QString& action, const QString& keys, const QString& tip);
 
     QLineEdit* m_filter;
