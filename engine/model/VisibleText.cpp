@@ -1,5 +1,7 @@
 #include "model/VisibleText.h"
 
+#include <cstdint>
+
 namespace ps::model {
 
 namespace {
@@ -20,9 +22,10 @@ bool isBidiControl(std::uint32_t cp)
         || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-}  // namespace
-
-int VisibleText::decode(std::string_view s, std::uint32_t& cp)
+/// The length of the valid UTF-8 sequence at the start of `s` (1..4) and its code point in
+/// `cp`, or 0 when the bytes there are not valid UTF-8 (overlong forms, surrogates and values
+/// past U+10FFFF included, and a sequence cut short by the end of `s`).
+int decode(std::string_view s, std::uint32_t& cp)
 {
     const auto b = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
     const unsigned char lead = b(0);
@@ -54,6 +57,8 @@ int VisibleText::decode(std::string_view s, std::uint32_t& cp)
         return 0;
     return n;
 }
+
+}  // namespace
 
 std::string VisibleText::of(std::string_view text, Keep keep)
 {

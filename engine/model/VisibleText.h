@@ -1,6 +1,5 @@
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -22,11 +21,6 @@ public:
         Layout,    ///< \n, \r and \t kept: a program's output (progress bars, tables)
     };
     static std::string of(std::string_view text, Keep keep = Keep::Nothing);
-
-    /// The length of the valid UTF-8 sequence at the start of `s` (1..4) and its code point in
-    /// `cp`, or 0 when the bytes there are not valid UTF-8 (overlong forms, surrogates and values
-    /// past U+10FFFF included, and a sequence cut short by the end of `s`).
-    static int decode(std::string_view s, std::uint32_t& cp);
 };
 
 }  // namespace ps::model

@@ -367,7 +367,7 @@ void GraphView::placeTopNodes()
 {
     m_topNodes->setVisible(true);
     const int canvasWidth = m_split->sizes().value(0);
-    if (canvasWidth - 340 < kBesideMinCanvas) {
+    if (canvasWidth - kTopNodesWidth < kBesideMinCanvas) {
         // Too narrow for both side by side (a 1280-pixel window): under the canvas, the whole
         // width for its names and values, a third of the height at most.
         m_column->addWidget(m_topNodes);
@@ -379,7 +379,7 @@ void GraphView::placeTopNodes()
     // Beside the canvas, taking its room from the canvas.
     m_split->addWidget(m_topNodes);
     auto sizes = m_split->sizes();
-    const int width = std::min(340, std::max(sizes.value(0) / 3, 200));
+    const int width = std::min(kTopNodesWidth, std::max(sizes.value(0) / 3, 200));
     sizes[0] = std::max(sizes.value(0) - width, width);
     sizes[m_split->indexOf(m_topNodes)] = width;
     m_split->setSizes(sizes);

@@ -224,6 +224,7 @@ private:
     QSplitter* m_column;  ///< the canvas, and the top nodes under it when the view is narrow
     /// The canvas is kept at least this wide when the top nodes go beside it; else they go under.
     static constexpr int kBesideMinCanvas = 640;
+    static constexpr int kTopNodesWidth = 340;  ///< the most the top nodes take beside the canvas
     graph::Lens m_lens = graph::Lens::Kind;
     std::string m_sourceScope;  ///< the source lens's: "" the user's code, else a package
     QList<int> m_marked;

@@ -84,19 +84,13 @@ ViolationsView::ViolationsView(QWidget* parent) : QWidget(parent)
 
     connect(m_list, &QTreeWidget::currentItemChanged, this,
         [this](QTreeWidgetItem* item) { showDetails(item ? m_list->indexOfTopLevelItem(item) : -1); });
-    connect(m_list, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
-        const int row = m_list->indexOfTopLevelItem(item);
-        if (row < 0 || row >= count())
-            return;
-        const Entry& e = m_entries[row];
-        if (e.line > 0)
-            emit locationActivated(e.file, e.line);
-        emit violationActivated(e.capture, e.file, e.line, e.nodes);
-    });
+    connect(m_list, &QTreeWidget::itemClicked, this,
+        [this](QTreeWidgetItem* item) { activate(m_list->indexOfTopLevelItem(item)); });
     // A double click or Enter: the line, then the graph (the entry's nodes, or its line's).
     connect(m_list, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
-        emit m_list->itemClicked(item, 0);
-        requestGraph(m_list->indexOfTopLevelItem(item));
+        const int row = m_list->indexOfTopLevelItem(item);
+        activate(row);
+        requestGraph(row);
     });
     m_list->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_list, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
@@ -230,6 +224,16 @@ QString ViolationsView::countsText() const
             parts << QStringLiteral("%1 %2").arg(n).arg(n == 1 ? k.one : k.many);
     }
     return parts.join(QStringLiteral(", "));
+}
+
+void ViolationsView::activate(int row)
+{
+    if (row < 0 || row >= count())
+        return;
+    const Entry& e = m_entries[row];
+    if (e.line > 0)
+        emit locationActivated(e.file, e.line);
+    emit violationActivated(e.capture, e.file, e.line, e.nodes);
 }
 
 void ViolationsView::requestGraph(int row)

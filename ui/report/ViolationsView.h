@@ -69,6 +69,8 @@ signals:
 
 private:
     void showDetails(int row);
+    /// A row clicked: its line (when it has one), and where it is for the graph.
+    void activate(int row);
     void requestGraph(int row);
 
     std::vector<Entry> m_entries;

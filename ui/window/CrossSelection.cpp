@@ -74,27 +74,26 @@ void CrossSelection::onScriptLineClicked(int line)
     m_report->graphView()->selectNodes(QList<int>(nodes.begin(), nodes.end()), /*reveal=*/true);
 }
 
+QList<int> CrossSelection::nodesNamed(const QStringList& names) const
+{
+    QList<int> nodes;
+    if (const auto graph = m_report->currentGraph())
+        for (const QString& n : names)
+            if (const int i = graph->indexOf(n.toStdString()); i >= 0)
+                nodes << i;
+    return nodes;
+}
+
 void CrossSelection::onSourceNodes(const QStringList& names)
 {
-    const auto graph = m_report->currentGraph();
-    if (!graph || m_syncing)
+    if (!m_report->currentGraph() || m_syncing)
         return;
-    QList<int> nodes;
-    for (const QString& n : names)
-        if (const int i = graph->indexOf(n.toStdString()); i >= 0)
-            nodes << i;
-    m_report->graphView()->selectNodes(nodes, /*reveal=*/true);
+    m_report->graphView()->selectNodes(nodesNamed(names), /*reveal=*/true);
 }
 
 void CrossSelection::onShowNodes(const QStringList& names)
 {
-    const auto graph = m_report->currentGraph();
-    if (!graph || m_syncing)
-        return;
-    QList<int> nodes;
-    for (const QString& n : names)
-        if (const int i = graph->indexOf(n.toStdString()); i >= 0)
-            nodes << i;
+    const QList<int> nodes = m_syncing ? QList<int>() : nodesNamed(names);
     if (nodes.isEmpty())
         return;
     m_report->tabs()->setCurrentWidget(m_report->graphView());

@@ -32,6 +32,8 @@ public:
 private:
     void onNodesSelected(const QList<int>& nodes);
     void onScriptLineClicked(int line);
+    /// The current graph's nodes of these names (those it has).
+    QList<int> nodesNamed(const QStringList& names) const;
     void onSourceNodes(const QStringList& names);
     /// A node named elsewhere (a drift start in Verify): the Graph tab, the node selected and centred.
     void onShowNodes(const QStringList& names);

@@ -200,7 +200,7 @@ class CompileProfiler:
                     profiler._note_thread(tid)
                     name = str(event.get("name"))
                     raw.append((name, ph, int(event["ts"] * 1000), tid))
-                    if ph == "B":
+                    if ph == "B" and _listener is not None:
                         phase = TORCH_PHASES.get(name)
                         profiler._say(f"{PHASE_WORDS.get(phase, phase)}: {name}" if phase else name)
             return orig(event, *a, **kw)
