@@ -44,13 +44,20 @@ MeasuredLens MeasuredLens::time(const GraphModel& graph, const std::vector<Kerne
             lens.m_unattributed += k.selfUs;
             continue;
         }
-        const double share = k.selfUs / static_cast<double>(known.size());
+        std::sort(known.begin(), known.end());
         for (int i : known) {
-            lens.m_values[i] = lens.m_values[i].value_or(0) + share;
+            lens.m_values[i] = lens.m_values[i].value_or(0) + k.selfUs;
             auto& names = lens.m_kernels[i];
             names += (names.empty() ? "" : ", ") + k.name;
         }
+        lens.m_groups.push_back({k.name, std::move(known), k.selfUs});
     }
+    std::stable_sort(lens.m_groups.begin(), lens.m_groups.end(),
+        [](const Group& a, const Group& b) { return a.us != b.us ? a.us > b.us : a.kernel < b.kernel; });
+    lens.m_nodeGroups.assign(n, {});
+    for (int g = 0; g < static_cast<int>(lens.m_groups.size()); ++g)
+        for (int i : lens.m_groups[static_cast<std::size_t>(g)].nodes)
+            lens.m_nodeGroups[static_cast<std::size_t>(i)].push_back(g);
     lens.finish();
     return lens;
 }
@@ -127,13 +134,28 @@ const std::string& MeasuredLens::kernelOf(int node) const
     return node >= 0 && node < static_cast<int>(m_kernels.size()) ? m_kernels[node] : kNone;
 }
 
+std::vector<int> MeasuredLens::kernelsOf(int node) const
+{
+    return node >= 0 && node < static_cast<int>(m_nodeGroups.size()) ? m_nodeGroups[static_cast<std::size_t>(node)]
+                                                                     : std::vector<int>{};
+}
+
 std::optional<double> MeasuredLens::module(const ModuleTree& tree, int module) const
 {
     std::optional<double> out;
+    std::vector<bool> counted(m_measure == Measure::Time ? m_groups.size() : 0, false);
     for (int i : tree.nodesIn(module)) {
         const auto v = node(i);
         if (!v)
             continue;
+        if (m_measure == Measure::Time) {  // each kernel computing a node of it, once
+            for (int g : kernelsOf(i))
+                if (!counted[static_cast<std::size_t>(g)]) {
+                    counted[static_cast<std::size_t>(g)] = true;
+                    out = out.value_or(0) + m_groups[static_cast<std::size_t>(g)].us;
+                }
+            continue;
+        }
         out = m_measure == Measure::Error ? std::max(out.value_or(0), *v) : out.value_or(0) + *v;
     }
     return out;

@@ -1,8 +1,10 @@
 #pragma once
 
-// Numeric lenses: a measured value per node painted on the graph ([overlays]). Time is a
-// kernel's self time per artifact call split evenly over the graph nodes it computes (so that a
-// module's total adds up to its kernels' time); Error is the artifact's error against float64
+// Numeric lenses: a measured value per node painted on the graph ([overlays]). Time is the self
+// time per artifact call of the kernel(s) computing the node, the whole kernel's on each node of
+// its group (a view fused into an 8 ms kernel is part of those 8 ms, not an 8 ms node of its own);
+// a module's total is the time of the kernels computing its nodes, each once (a kernel spanning
+// two modules counts in both, once in their parent). Error is the artifact's error against float64
 // over eager's own at the node ("x band": 1 is eager's own error, leaves_band marks where the
 // artifact leaves it); Memory is the bytes the node's output allocates (GraphMemory). A
 // collapsed module shows its nodes' total (Time, Memory) or worst (Error). Plain data: the UI
@@ -37,6 +39,13 @@ public:
         bool leavesBand = false;
     };
 
+    /// Time: one attributed kernel, its self time and the graph nodes it computes.
+    struct Group {
+        std::string kernel;
+        std::vector<int> nodes;
+        double us = 0;
+    };
+
     MeasuredLens() = default;
     /// Kernels naming no node of the graph, or with a time that is not finite and positive, are
     /// left out (unattributedUs()).
@@ -52,7 +61,12 @@ public:
     bool leavesBand(int node) const;
     /// Time: the kernel(s) the node's time comes from ("cpp_fused_relu_3"), else "".
     const std::string& kernelOf(int node) const;
-    /// The module's total (Time, Memory) or worst (Error) over its nodes and those below it.
+    /// Time: the kernels naming a node of the graph, the slowest first (ties by name).
+    const std::vector<Group>& kernels() const { return m_groups; }
+    /// Time: the indices in kernels() of those computing `node`.
+    std::vector<int> kernelsOf(int node) const;
+    /// The module's total (Memory; Time: of the kernels computing its nodes, each once) or worst
+    /// (Error) over its nodes and those below it.
     std::optional<double> module(const ModuleTree& tree, int module) const;
     /// The smallest and largest node values (0, 0 without values).
     double min() const { return m_min; }
@@ -74,6 +88,8 @@ private:
     std::vector<std::optional<double>> m_values;
     std::vector<bool> m_leaves;
     std::vector<std::string> m_kernels;
+    std::vector<Group> m_groups;
+    std::vector<std::vector<int>> m_nodeGroups;  ///< Time: a node's kernels, indices in m_groups
     std::size_t m_count = 0;
     double m_min = 0, m_max = 0, m_minPositive = 0, m_unattributed = 0;
 

@@ -26,8 +26,13 @@ json lensJson(const LensValues::Lens& lens, const graph::GraphModel& g, const gr
             nodes.push_back({i, *v, graph::MeasuredLens::format(lens.measure, *v)});
         if (values.leavesBand(i))
             leaves.push_back(i);
-        if (const auto& k = values.kernelOf(i); !k.empty())
-            kernels.push_back({i, k});
+        if (const auto& k = values.kernelOf(i); !k.empty()) {
+            // A fused kernel's time is its group's: say so beside the value ("all of K, 5 nodes").
+            const auto groups = values.kernelsOf(i);
+            const auto size
+                = groups.size() == 1 ? values.kernels()[static_cast<std::size_t>(groups[0])].nodes.size() : 0;
+            kernels.push_back({i, size > 1 ? "all of " + k + ", " + std::to_string(size) + " nodes" : k});
+        }
     }
     for (int m = 1; m < static_cast<int>(tree.modules().size()); ++m)
         if (const auto v = values.module(tree, m); v && std::isfinite(*v))

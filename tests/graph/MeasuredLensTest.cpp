@@ -1,4 +1,4 @@
-// Numeric lenses: a kernel's time split over its nodes so that module totals add up, the error
+// Numeric lenses: a kernel's time on each node of its group and once in a module's total, the error
 // over eager's band with a module's worst, memory per node with a module's total, units, and
 // hostile values (unknown nodes, NaN, negative) left out.
 #include "GraphTestSupport.h"
@@ -25,27 +25,40 @@ GraphModel lensChain()
 
 }  // namespace
 
-TEST(MeasuredLens, TimeSplitsAKernelOverItsNodesSoModulesAddUp)
+TEST(MeasuredLens, TimeShowsAKernelOnceOnItsGroupAndModulesCountItOnce)
 {
     const auto g = lensChain();
     const auto t = ModuleTree::build(g);
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const auto lens = MeasuredLens::time(g,
-        {{"k_fused", {"b", "c", "ghost"}, 300.0}, {"k_a", {"a"}, 50.0}, {"k_lost", {"nowhere"}, 7.0},
-            {"k_bad", {"a"}, nan}, {"k_neg", {"a"}, -4.0}});
+        {{"k_fused", {"b", "c", "ghost"}, 300.0}, {"k_a", {"a"}, 50.0}, {"k_span", {"a", "b"}, 10.0},
+            {"k_lost", {"nowhere"}, 7.0}, {"k_bad", {"a"}, nan}, {"k_neg", {"a"}, -4.0}});
     ASSERT_TRUE(lens.any());
-    EXPECT_FALSE(lens.node(0));  // the input: no kernel
-    EXPECT_DOUBLE_EQ(*lens.node(1), 50.0);
-    EXPECT_DOUBLE_EQ(*lens.node(2), 150.0);  // 300 over b and c (the unknown node left out)
-    EXPECT_DOUBLE_EQ(*lens.node(3), 150.0);
-    EXPECT_EQ(lens.kernelOf(2), "k_fused");
+    EXPECT_FALSE(lens.node(0));             // the input: no kernel
+    EXPECT_DOUBLE_EQ(*lens.node(1), 60.0);  // in k_a and k_span
+    // b and c are one kernel's group (the unknown node left out): each shows the kernel's 300 µs.
+    EXPECT_DOUBLE_EQ(*lens.node(2), 310.0);  // and k_span's 10
+    EXPECT_DOUBLE_EQ(*lens.node(3), 300.0);
+    EXPECT_EQ(lens.kernelOf(2), "k_fused, k_span");
+    EXPECT_EQ(lens.kernelOf(3), "k_fused");
+    // The kernels, slowest first, each with its group; a node knows its kernel.
+    ASSERT_EQ(lens.kernels().size(), 3u);
+    EXPECT_EQ(lens.kernels()[0].kernel, "k_fused");
+    EXPECT_EQ(lens.kernels()[0].nodes, (std::vector<int>{2, 3}));
+    EXPECT_DOUBLE_EQ(lens.kernels()[0].us, 300.0);
+    EXPECT_EQ(lens.kernels()[1].kernel, "k_a");
+    EXPECT_EQ(lens.kernelsOf(3), std::vector<int>{0});
+    EXPECT_EQ(lens.kernelsOf(2), (std::vector<int>{0, 2}));
+    EXPECT_TRUE(lens.kernelsOf(0).empty());
     EXPECT_DOUBLE_EQ(lens.unattributedUs(), 7.0);
-    EXPECT_DOUBLE_EQ(*lens.module(t, t.find("m.1")), 300.0);
-    EXPECT_DOUBLE_EQ(*lens.module(t, t.find("m")), 350.0);
-    EXPECT_DOUBLE_EQ(lens.min(), 50.0);
-    EXPECT_DOUBLE_EQ(lens.max(), 150.0);
-    EXPECT_DOUBLE_EQ(lens.position(50.0), 0.0);
-    EXPECT_DOUBLE_EQ(lens.position(150.0), 1.0);
+    // A module counts each kernel computing its nodes once: k_span in both m.0 and m.1, once in m.
+    EXPECT_DOUBLE_EQ(*lens.module(t, t.find("m.0")), 60.0);
+    EXPECT_DOUBLE_EQ(*lens.module(t, t.find("m.1")), 310.0);
+    EXPECT_DOUBLE_EQ(*lens.module(t, t.find("m")), 360.0);
+    EXPECT_DOUBLE_EQ(lens.min(), 60.0);
+    EXPECT_DOUBLE_EQ(lens.max(), 310.0);
+    EXPECT_DOUBLE_EQ(lens.position(60.0), 0.0);
+    EXPECT_DOUBLE_EQ(lens.position(310.0), 1.0);
     EXPECT_FALSE(lens.node(99));
     // Over a range of boxes shown: logarithmic, clamped, nothing for a range without values.
     EXPECT_DOUBLE_EQ(MeasuredLens::position(100.0, 10.0, 1000.0), 0.5);

@@ -112,7 +112,7 @@ TEST(DotGraph, SeveralCapturesAreClustersWithTheirNodesPrefixed)
 TEST(DotGraph, ALensPaintsTheNodesItMeasuredWithTheirValues)
 {
     const auto capture = dotFixture("resnet18_inference_profiled.json");
-    // The nodes the profile's kernels name (each kernel's time is split over them).
+    // The nodes the profile's kernels name (each carries its kernel's time).
     std::set<std::string> names, timed;
     for (const auto& n : capture.json["graph"]["node_list"])
         names.insert(n["name"].get<std::string>());

@@ -21,6 +21,7 @@
 #include <QApplication>
 #include <QFile>
 #include <QHeaderView>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
@@ -123,15 +124,17 @@ TEST_F(UiGraphLenses, TimeColoursTheProfiledNodesAndModulesByTheirTotal)
     view.setLens(Lens::Time);
     const auto* values = view.measures().lens(Lens::Time);
     ASSERT_TRUE(values);
-    // conv1's kernel (40 µs) covers convolution, bn1 and relu: 13.3 µs each.
-    EXPECT_NEAR(*values->node(node("convolution")), 40.0 / 3, 1e-9);
+    // conv1's kernel (40 µs) covers convolution, bn1 and relu: each shows the kernel's 40 µs, and
+    // the module counts it once.
+    EXPECT_NEAR(*values->node(node("convolution")), 40.0, 1e-9);
+    EXPECT_NEAR(*values->node(node("relu_")), 40.0, 1e-9);
     EXPECT_NEAR(values->unattributedUs(), 12.0, 1e-9);
     // Every box with a value is on the ramp; a box whose nodes have none (the input) is plain.
     view.expandModule("model");
     ASSERT_TRUE(waitFor([&]() { return !view.layoutPending(); }, 60000));
     auto* conv = view.boxOfNode(node("convolution"));
     ASSERT_TRUE(conv);
-    // The ramp spans the boxes shown: conv1's nodes (13.3 µs) are its smallest, layer4's total its largest.
+    // The ramp spans the boxes shown: conv1's nodes (40 µs) are its smallest, layer4's total its largest.
     EXPECT_EQ(conv->fill(), ps::ui::LensPalette::ramp(0.0));
     EXPECT_NE(conv->fill(), plain());
     // A collapsed block takes its nodes' total: layer4.0, the most expensive box of all.
@@ -140,9 +143,30 @@ TEST_F(UiGraphLenses, TimeColoursTheProfiledNodesAndModulesByTheirTotal)
     EXPECT_EQ(layer4->fill(), ps::ui::LensPalette::ramp(1.0));
     const QString legend = view.legend().join('\n');
     EXPECT_TRUE(legend.contains(QStringLiteral("µs")) || legend.contains(QStringLiteral("ms"))) << legend.toStdString();
-    EXPECT_TRUE(legend.contains(QStringLiteral("split evenly"))) << legend.toStdString();
-    EXPECT_TRUE(view.topNodes()->isVisible());
-    EXPECT_EQ(view.topNodes()->table()->rowCount(), 20 * 3 - 3);  // every conv, bn and relu it names
+    EXPECT_TRUE(legend.contains(QStringLiteral("shown once on the group"))) << legend.toStdString();
+    // The panel ranks kernels, not nodes: one row per kernel naming a node, the slowest first,
+    // its group beside it; a click selects the whole group.
+    auto* top = view.topNodes();
+    EXPECT_TRUE(top->isVisible());
+    EXPECT_TRUE(top->showsKernels());
+    ASSERT_EQ(top->table()->rowCount(), 20);  // the kernel naming no node is not a row
+    EXPECT_EQ(top->table()->horizontalHeaderItem(0)->text(), QStringLiteral("Kernel"));
+    EXPECT_EQ(top->table()->item(0, 0)->text(), QStringLiteral("cpp_fused_convolution_19"));
+    EXPECT_EQ(top->table()->item(0, 1)->text(), QStringLiteral("515 µs"));
+    EXPECT_EQ(top->nodesAt(0).size(), 3);
+    EXPECT_TRUE(top->table()->item(0, 2)->text().endsWith(QStringLiteral("+2")))
+        << top->table()->item(0, 2)->text().toStdString();
+    EXPECT_EQ(top->table()->item(0, 3)->text(), QStringLiteral("model.layer4.1"));
+    const QList<int> group = top->nodesAt(0);
+    QTest::mouseClick(
+        top->table()->viewport(), Qt::LeftButton, {}, top->table()->visualItemRect(top->table()->item(0, 0)).center());
+    ASSERT_TRUE(waitFor([&]() { return view.selectedNodes().size() == group.size(); }, 60000));
+    for (int n : group)
+        EXPECT_TRUE(view.selectedNodes().contains(n));
+    // A node's details name the kernel it is part of and how many nodes share its time.
+    EXPECT_TRUE(view.measures()
+                    .detailsHtml(Lens::Time, *view.moduleTree(), {node("relu_")}, {})
+                    .contains(QStringLiteral("all of cpp_fused_convolution_0, which computes it and 2 other nodes")));
     save("lens_time");
 }
 
@@ -199,7 +223,9 @@ TEST_F(UiGraphLenses, TopNodesSortAndAClickSelectsTheNode)
     EXPECT_LE(valueAt(0), valueAt(table->rowCount() - 1));
     table->sortByColumn(0, Qt::AscendingOrder);
     EXPECT_LE(table->item(0, 0)->text(), table->item(1, 0)->text());
-    // A click on a row selects its node in the graph (opening its module).
+    // Under a lens of nodes, a click on a row selects its node in the graph (opening its module).
+    view.setLens(Lens::Error);
+    EXPECT_FALSE(view.topNodes()->showsKernels());
     const int row = 3;
     const int wanted = view.topNodes()->nodeAt(row);
     ASSERT_GE(wanted, 0);
@@ -223,7 +249,24 @@ TEST_F(UiGraphLenses, At1280TheTopNodesGoUnderTheCanvasAndNothingIsSqueezed)
     EXPECT_GE(view.topNodes()->width(), 600) << "the table squeezed beside the graph";
     EXPECT_GT(view.topNodes()->mapTo(&view, QPoint(0, 0)).y(), view.canvas()->mapTo(&view, QPoint(0, 0)).y());
     EXPECT_GE(view.canvas()->height(), 180);
+    // The legend is whole, both ends of its ramp read: on a row of its own where the lens's row
+    // has no room for it.
+    auto* legend = view.toolBar()->legendLabel();
+    EXPECT_TRUE(view.toolBar()->legendOnItsOwnRow());
+    EXPECT_LE(legend->sizeHint().width(), legend->width());
+    EXPECT_TRUE(
+        legend->text().startsWith(QStringLiteral("40 µs")) && legend->text().contains(QStringLiteral("per call")))
+        << legend->text().toStdString();
     save("lens_time_1280");
+    // Wide again, it goes back beside the lens; so does a lens of categories.
+    view.resize(1600, 600);
+    QApplication::processEvents();
+    EXPECT_FALSE(view.toolBar()->legendOnItsOwnRow());
+    EXPECT_LE(legend->sizeHint().width(), legend->width());
+    view.resize(806, 445);
+    QApplication::processEvents();
+    view.setLens(Lens::Kind);
+    EXPECT_FALSE(view.toolBar()->legendOnItsOwnRow());
 }
 
 TEST_F(UiGraphLenses, LensesWithoutDataAreOffAndSayWhy)
@@ -298,22 +341,32 @@ TEST_F(UiGraphLensesOnARun, Resnet18InferenceProfiledOnInductorPaintsItsKernels)
     view.setLens(Lens::Time);
     const auto* values = view.measures().lens(Lens::Time);
     ASSERT_TRUE(values) << view.measures().unavailable(Lens::Time).toStdString();
-    // The nodes' times add up to the self time of every kernel that names a node of the graph.
-    double named = 0, painted = 0;
+    // The kernels ranked are those naming a node of the graph, and the model's total is their
+    // time, each counted once.
+    double named = 0;
+    int naming = 0;
     for (const auto& k : capture.profile->kernels)
         for (const auto& n : k.nodes)
-            if (graph->indexOf(n) >= 0) {
+            if (graph->indexOf(n) >= 0 && std::isfinite(k.selfUs) && k.selfUs >= 0) {
                 named += k.selfUs;
+                ++naming;
                 break;
             }
-    for (int i = 0; i < static_cast<int>(graph->nodes().size()); ++i)
-        painted += values->node(i).value_or(0);
-    EXPECT_GT(painted, 0);
-    EXPECT_NEAR(painted, named, 1e-6 * named);
+    EXPECT_GT(named, 0);
     const auto* root = view.moduleTree();
     ASSERT_TRUE(root);
-    EXPECT_NEAR(*values->module(*root, root->find("model")) + 0.0, painted, 1e-6 * painted + 1e-9);
-    EXPECT_GT(view.topNodes()->table()->rowCount(), 10);
+    EXPECT_NEAR(*values->module(*root, root->find("model")) + 0.0, named, 1e-6 * named);
+    auto* top = view.topNodes();
+    ASSERT_TRUE(top->showsKernels());
+    EXPECT_EQ(top->table()->rowCount(), naming);
+    // A kernel computing three nodes is one row of its whole time, and each node shows it.
+    for (int r = 0; r < top->table()->rowCount(); ++r)
+        if (const QList<int> nodes = top->nodesAt(r); nodes.size() == 3) {
+            const double us = top->table()->item(r, 1)->data(Qt::UserRole).toDouble();
+            for (int n : nodes)
+                EXPECT_GE(*values->node(n), us);
+            break;
+        }
     save("real_resnet18_time");
 
     view.setLens(Lens::Memory);

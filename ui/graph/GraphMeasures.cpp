@@ -1,4 +1,5 @@
 #include "ui/graph/GraphMeasures.h"
+#include "ui/common/Plural.h"
 #include "ui/common/QtText.h"
 
 #include "graph/GraphModel.h"
@@ -14,6 +15,30 @@ namespace {
 QString text(graph::MeasuredLens::Measure m, double v)
 {
     return QString::fromStdString(graph::MeasuredLens::format(m, v));
+}
+
+/// A node's time in words: the kernel whose group it is part of ("1.20 ms: all of
+/// cpp_fused_relu_3, which computes it and 4 other nodes"), or the kernels it is in.
+QString kernelLine(const graph::MeasuredLens& values, int node, const QString& value)
+{
+    const auto groups = values.kernelsOf(node);
+    if (groups.empty())
+        return value;
+    if (groups.size() == 1) {
+        const auto& k = values.kernels()[static_cast<std::size_t>(groups.front())];
+        if (k.nodes.size() == 1)
+            return QObject::tr("%1 (%2)").arg(value, escaped(k.kernel));
+        return QObject::tr("%1: all of %2, which computes it and %3")
+            .arg(value, escaped(k.kernel),
+                counted(
+                    static_cast<qint64>(k.nodes.size()) - 1, QObject::tr("other node"), QObject::tr("other nodes")));
+    }
+    QStringList parts;
+    for (int g : groups) {
+        const auto& k = values.kernels()[static_cast<std::size_t>(g)];
+        parts << QStringLiteral("%1 %2").arg(escaped(k.kernel), text(graph::MeasuredLens::Measure::Time, k.us));
+    }
+    return QObject::tr("%1: the kernels computing it, %2").arg(value, parts.join(QStringLiteral(", ")));
 }
 
 graph::MeasuredLens::Measure measureOf(graph::Lens lens)
@@ -103,20 +128,24 @@ std::vector<int> GraphMeasures::marked(graph::Lens lens) const
     return out;
 }
 
-QString GraphMeasures::legendHtml(graph::Lens lens, double low, double high) const
+QString GraphMeasures::legendHtml(graph::Lens lens, double low, double high, bool brief) const
 {
     const auto* values = this->lens(lens);
     if (!values)
         return {};
     const auto m = measureOf(lens);
     QString ramp;
-    for (int k = 0; k <= 8; ++k)
-        ramp
-            += QStringLiteral("<span style='background:%1'>&nbsp;&nbsp;</span>").arg(LensPalette::ramp(k / 8.0).name());
+    const int steps = brief ? 4 : 8;
+    for (int k = 0; k <= steps; ++k)
+        ramp += QStringLiteral("<span style='background:%1'>&nbsp;&nbsp;</span>")
+                    .arg(LensPalette::ramp(k / double(steps)).name());
+    if (brief)
+        return QStringLiteral("%1&nbsp;%2&nbsp;%3")
+            .arg(text(m, low).toHtmlEscaped(), ramp, text(m, high).toHtmlEscaped());
     QString what;
     switch (m) {
     case graph::MeasuredLens::Measure::Time:
-        what = QObject::tr("per call, a kernel split over its nodes");
+        what = QObject::tr("per call, a kernel's on each of its nodes");
         break;
     case graph::MeasuredLens::Measure::Error:
         what = QObject::tr("error over eager's; framed: leaves its band");
@@ -141,8 +170,9 @@ QString GraphMeasures::legendTip(graph::Lens lens, double low, double high) cons
                           text(m, values->min()), text(m, values->max()));
     if (m == graph::MeasuredLens::Measure::Time) {
         tip += '\n'
-            + QObject::tr("A kernel's self time is split evenly over the graph nodes it computes, so a module's "
-                          "total adds up to its kernels' time.");
+            + QObject::tr("A fused kernel's self time is shown once on the group of nodes it computes: each "
+                          "has the kernel's colour, and Top kernels ranks the kernels. A module's total counts "
+                          "each kernel once.");
         if (!m_timeNote.isEmpty())
             tip += '\n' + m_timeNote;
         if (values->unattributedUs() > 0)
@@ -191,8 +221,8 @@ QString GraphMeasures::detailsHtml(
         const int n = nodes.front();
         const auto v = values->node(n);
         QString line = v ? text(m, *v) : QObject::tr("no value");
-        if (m == graph::MeasuredLens::Measure::Time && !values->kernelOf(n).empty())
-            line += QObject::tr(" (from %1, split over its nodes)").arg(escaped(values->kernelOf(n)));
+        if (m == graph::MeasuredLens::Measure::Time)
+            line = kernelLine(*values, n, line);
         if (m == graph::MeasuredLens::Measure::Error && values->leavesBand(n))
             line += QObject::tr(", leaves eager's band");
         if (m == bytes) {

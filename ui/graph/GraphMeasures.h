@@ -37,8 +37,9 @@ public:
     /// The nodes a lens marks: the memory's peak, the nodes where the error leaves eager's band.
     std::vector<int> marked(graph::Lens lens) const;
     /// The legend of a numeric lens as rich text: the ramp from `low` to `high` (the range shown)
-    /// in its unit and what the values are; and a longer tooltip.
-    QString legendHtml(graph::Lens lens, double low, double high) const;
+    /// in its unit and what the values are (`brief`: a shorter ramp, without the words); and a
+    /// longer tooltip.
+    QString legendHtml(graph::Lens lens, double low, double high, bool brief = false) const;
     QString legendTip(graph::Lens lens, double low, double high) const;
     /// One line about the memory's peak: "peak 512 KiB live at native_batch_norm, 2 tensors;
     /// 44.7 MiB held by inputs and parameters".

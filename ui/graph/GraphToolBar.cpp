@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QResizeEvent>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTimer>
@@ -117,7 +118,7 @@ GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
     m_panelButton->setCheckable(true);
     m_panelButton->setAutoRaise(true);
     connect(m_panelButton, &QToolButton::toggled, this, &GraphToolBar::sidePanelToggled);
-    auto* row2 = new QHBoxLayout;
+    auto* row2 = m_lensRow = new QHBoxLayout;
     row2->setContentsMargins(6, 0, 6, 2);
     row2->addWidget(new QLabel(tr("Lens ")));
     row2->addWidget(m_lensBox);
@@ -125,6 +126,7 @@ GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
     row2->addWidget(new QLabel(tr("Depth")));
     row2->addWidget(m_depthBox);
     row2->addWidget(m_legend, 1);
+    row2->addStretch(0);  // keeps the buttons at the right while the legend is on its own row
     row2->addWidget(
         button(tr("Expand all"), tr("Show every node (slow on very large graphs)"), &GraphToolBar::expandAll));
     row2->addWidget(button(tr("Collapse all"), tr("One box per top-level module"), &GraphToolBar::collapseAll));
@@ -140,6 +142,9 @@ GraphToolBar::GraphToolBar(QWidget* parent) : QWidget(parent)
     layout->setSpacing(0);
     layout->addLayout(row1);
     layout->addLayout(row2);
+    m_legendRow = new QHBoxLayout;  // row 3: a measured legend too wide for row 2
+    m_legendRow->setContentsMargins(6, 0, 6, 2);
+    layout->addLayout(m_legendRow);
 }
 
 void GraphToolBar::emitSearch()
@@ -288,6 +293,7 @@ void GraphToolBar::setDepth(int depth)
 void GraphToolBar::setLegend(const std::vector<std::pair<std::string, int>>& counts, graph::Lens lens)
 {
     m_measureLegend.clear();
+    placeLegend(false);  // the categories' legend is cut to fit beside the lens
     m_legendCounts = counts;
     m_legendLens = lens;
     m_legendSet = true;
@@ -298,13 +304,63 @@ void GraphToolBar::setLegend(const std::vector<std::pair<std::string, int>>& cou
     renderLegend();
 }
 
-void GraphToolBar::setMeasureLegend(const QString& html, const QString& tip)
+void GraphToolBar::setMeasureLegend(const QStringList& forms, const QString& tip)
 {
     clearLegend();
-    m_measureLegend = html;
+    m_measureLegend = forms;
     m_legendEntries << tip;
     m_legend->setToolTip(plainTip(tip));
-    m_legend->setText(html);
+    renderMeasureLegend();
+}
+
+bool GraphToolBar::legendOnItsOwnRow() const
+{
+    return m_legendRow->indexOf(m_legend) >= 0;
+}
+
+int GraphToolBar::roomBesideLens() const
+{
+    int others = 0, count = 0;
+    for (int i = 0; i < m_lensRow->count(); ++i) {
+        QWidget* w = m_lensRow->itemAt(i)->widget();
+        if (!w || w == m_legend || w->isHidden())
+            continue;
+        others += w->sizeHint().width();
+        ++count;
+    }
+    const QMargins margins = m_lensRow->contentsMargins();
+    return width() - margins.left() - margins.right() - others - count * std::max(0, m_lensRow->spacing());
+}
+
+void GraphToolBar::renderMeasureLegend()
+{
+    if (m_placing || m_measureLegend.isEmpty())
+        return;
+    m_placing = true;
+    const auto widthOf = [this](const QString& html) {
+        m_legend->setText(html);
+        return m_legend->sizeHint().width();
+    };
+    const int room = roomBesideLens();
+    QString chosen;
+    for (const QString& form : m_measureLegend)
+        if (widthOf(form) <= room) {
+            chosen = form;
+            break;
+        }
+    const bool ownRow = chosen.isEmpty();
+    placeLegend(ownRow);
+    if (ownRow) {  // the fullest form that fits the row, else the briefest
+        const int full = width() - m_legendRow->contentsMargins().left() - m_legendRow->contentsMargins().right();
+        chosen = m_measureLegend.back();
+        for (const QString& form : m_measureLegend)
+            if (widthOf(form) <= full) {
+                chosen = form;
+                break;
+            }
+    }
+    m_legend->setText(chosen);
+    m_placing = false;
 }
 
 void GraphToolBar::setLensAvailable(graph::Lens lens, const QString& why)
@@ -332,7 +388,7 @@ bool GraphToolBar::lensAvailable(graph::Lens lens, QString* why) const
 void GraphToolBar::renderLegend()
 {
     if (!m_measureLegend.isEmpty()) {
-        m_legend->setText(m_measureLegend);
+        renderMeasureLegend();
         return;
     }
     const QPalette pal = palette();
@@ -382,6 +438,13 @@ bool GraphToolBar::eventFilter(QObject* watched, QEvent* event)
     return QWidget::eventFilter(watched, event);
 }
 
+void GraphToolBar::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (!m_measureLegend.isEmpty())  // where the legend goes depends on the toolbar's width
+        renderMeasureLegend();
+}
+
 void GraphToolBar::clearLegend()
 {
     m_measureLegend.clear();
@@ -391,6 +454,18 @@ void GraphToolBar::clearLegend()
     m_legendShown = 0;
     m_legend->clear();
     m_legend->setToolTip(QString());
+    placeLegend(false);
+}
+
+void GraphToolBar::placeLegend(bool ownRow)
+{
+    if (ownRow == legendOnItsOwnRow())
+        return;
+    (ownRow ? m_lensRow : m_legendRow)->removeWidget(m_legend);
+    if (ownRow)
+        m_legendRow->addWidget(m_legend, 1);
+    else
+        m_lensRow->insertWidget(m_lensRow->indexOf(m_depthBox) + 1, m_legend, 1);
 }
 
 void GraphToolBar::setSidePanelShown(bool shown)

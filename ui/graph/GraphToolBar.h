@@ -11,6 +11,7 @@
 #include <vector>
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -83,7 +84,12 @@ public:
     void clearLegend();
     /// A numeric lens's legend (GraphMeasures::legendHtml: the ramp, min and max in units) in
     /// place of the categories'; `tip` its tooltip.
-    void setMeasureLegend(const QString& html, const QString& tip);
+    /// `forms`: the legend from its fullest to its briefest; the fullest that fits beside the
+    /// lens is drawn there, and when none does the legend takes a row of its own under it.
+    void setMeasureLegend(const QStringList& forms, const QString& tip);
+    /// True while the legend is on its own row under the lens (a measured legend too wide).
+    bool legendOnItsOwnRow() const;
+    QLabel* legendLabel() const { return m_legend; }
     /// Enables a lens in the box, or disables it with `why` as its tooltip ("not profiled: Run >
     /// Profile"); a disabled lens that is current stays selected until another is chosen.
     void setLensAvailable(graph::Lens lens, const QString& why);
@@ -101,6 +107,7 @@ public:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 signals:
     void searchChanged(const QString& text, graph::SearchField field);
@@ -123,6 +130,12 @@ private:
     void showMatchCount();
     void renderLegend();
     void elideSummary();
+    /// Draws the measured legend in the fullest form that fits, on the lens's row or its own.
+    void renderMeasureLegend();
+    /// The width the legend has on the lens's row: the toolbar's less the other widgets'.
+    int roomBesideLens() const;
+    /// Puts the legend on its own row under the lens's, or back beside the lens.
+    void placeLegend(bool ownRow);
 
     QLabel* m_summary;
     QString m_summaryText;  ///< the whole summary; the label shows what fits
@@ -139,7 +152,10 @@ private:
     std::vector<std::pair<std::string, int>> m_legendCounts;
     graph::Lens m_legendLens{};
     bool m_legendSet = false;
-    QString m_measureLegend;  ///< a numeric lens's legend, drawn instead of the categories
+    QStringList m_measureLegend;  ///< a numeric lens's legend, fullest first, drawn instead of the categories
+    QHBoxLayout* m_lensRow;
+    QHBoxLayout* m_legendRow;
+    bool m_placing = false;
     int m_legendShown = 0;
     std::vector<int> m_matches;
     int m_matchIndex = -1;

@@ -109,7 +109,8 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
     m_topNodes = new TopNodesPanel;
     m_topNodes->setVisible(false);
     m_column->addWidget(m_topNodes);  // placed for real when first shown (placeTopNodes)
-    connect(m_topNodes, &TopNodesPanel::nodeActivated, this, [this](int node) { selectNodes({node}, true); });
+    connect(m_topNodes, &TopNodesPanel::nodesActivated, this,
+        [this](const QList<int>& nodes) { selectNodes(nodes, true); });
     m_toolBar->setSidePanelShown(sidePanelShown());
 
     auto* graphPage = new QWidget;
@@ -313,12 +314,14 @@ void GraphView::applyLens()
     const graph::MeasuredLens* values = m_measures.lens(m_lens);
     if (values) {  // a numeric lens: the ramp, its legend, the top nodes and what it marks
         const auto [low, high] = m_scene->applyMeasure(*moduleTree(), *m_visible, *values, palette(), &mini);
-        m_toolBar->setMeasureLegend(m_measures.legendHtml(m_lens, low, high), m_measures.legendTip(m_lens, low, high));
+        m_toolBar->setMeasureLegend(
+            {m_measures.legendHtml(m_lens, low, high), m_measures.legendHtml(m_lens, low, high, true)},
+            m_measures.legendTip(m_lens, low, high));
         for (int n : m_measures.marked(m_lens))
             marked.append(n);
         m_topNodes->show(*graph(), *values, m_lens == graph::Lens::Memory ? m_measures.peakText() : QString());
     } else if (graph::GraphLens::numeric(m_lens)) {
-        m_toolBar->setMeasureLegend(QStringLiteral("<i>%1</i>").arg(m_measures.unavailable(m_lens).toHtmlEscaped()),
+        m_toolBar->setMeasureLegend({QStringLiteral("<i>%1</i>").arg(m_measures.unavailable(m_lens).toHtmlEscaped())},
             m_measures.unavailable(m_lens));
     }
     if (values && m_topNodes->isHidden())

@@ -27,16 +27,43 @@ public:
     }
 };
 
+/// The module all of `nodes` are in: their paths' longest common dotted prefix ("" for the root).
+QString topKernelModule(const graph::GraphModel& graph, const std::vector<int>& nodes)
+{
+    QStringList common;
+    bool first = true;
+    for (int n : nodes) {
+        const QStringList parts = QString::fromStdString(graph.nodes()[static_cast<std::size_t>(n)].modulePath)
+                                      .split('.', Qt::SkipEmptyParts);
+        if (first) {
+            common = parts;
+            first = false;
+            continue;
+        }
+        int same = 0;
+        while (same < common.size() && same < parts.size() && common[same] == parts[same])
+            ++same;
+        common = common.mid(0, same);
+    }
+    return common.join('.');
+}
+
+QString topSourceOf(const graph::GraphNode& n)
+{
+    const QString file = QString::fromStdString(n.sourceFile).section('/', -1);
+    return n.sourceLine > 0 ? QStringLiteral("%1:%2").arg(file).arg(n.sourceLine) : QString();
+}
+
 }  // namespace
 
 TopNodesPanel::TopNodesPanel(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("graphTopNodes"));
+    m_title = new QLabel;
     m_note = new QLabel;
     m_note->setTextFormat(Qt::PlainText);  // run-derived text
     m_note->setWordWrap(true);
     m_table = new QTableWidget(0, 4);
-    m_table->setHorizontalHeaderLabels({tr("Node"), tr("Value"), tr("Module"), tr("Source")});
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -44,22 +71,40 @@ TopNodesPanel::TopNodesPanel(QWidget* parent) : QWidget(parent)
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setSortingEnabled(true);
-    m_table->setToolTip(tr("The nodes with the largest values under the lens; click a header to sort, a row to "
-                           "select the node"));
     connect(m_table, &QTableWidget::cellClicked, this, [this](int row, int) {
-        if (const int node = nodeAt(row); node >= 0)
-            emit nodeActivated(node);
+        if (const QList<int> nodes = nodesAt(row); !nodes.isEmpty())
+            emit nodesActivated(nodes);
     });
-    auto* title = new QLabel(tr("<b>Top nodes</b>"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(title);
+    layout->addWidget(m_title);
     layout->addWidget(m_note);
     layout->addWidget(m_table, 1);
 }
 
 void TopNodesPanel::show(const graph::GraphModel& graph, const graph::MeasuredLens& values, const QString& note)
 {
+    m_note->setText(note);
+    m_note->setVisible(!note.isEmpty());
+    m_table->setSortingEnabled(false);
+    m_table->clearContents();
+    m_kernels = values.measure() == graph::MeasuredLens::Measure::Time && !values.kernels().empty();
+    if (m_kernels)
+        showKernels(graph, values);
+    else
+        showNodes(graph, values);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(1, Qt::DescendingOrder);
+    m_table->resizeColumnsToContents();
+}
+
+void TopNodesPanel::showNodes(const graph::GraphModel& graph, const graph::MeasuredLens& values)
+{
+    m_title->setText(tr("<b>Top nodes</b>"));
+    m_table->setColumnCount(4);
+    m_table->setHorizontalHeaderLabels({tr("Node"), tr("Value"), tr("Module"), tr("Source")});
+    m_table->setToolTip(tr("The nodes with the largest values under the lens; click a header to sort, a row to "
+                           "select the node"));
     std::vector<std::pair<double, int>> rows;
     for (int i = 0; i < static_cast<int>(graph.nodes().size()); ++i)
         if (const auto v = values.node(i))
@@ -67,33 +112,59 @@ void TopNodesPanel::show(const graph::GraphModel& graph, const graph::MeasuredLe
     std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     if (rows.size() > static_cast<std::size_t>(kMaxRows))
         rows.resize(kMaxRows);
-    m_note->setText(note);
-    m_note->setVisible(!note.isEmpty());
-    m_table->setSortingEnabled(false);
-    m_table->clearContents();
     m_table->setRowCount(static_cast<int>(rows.size()));
     for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
         const auto& [value, node] = rows[static_cast<std::size_t>(r)];
         const auto& n = graph.nodes()[static_cast<std::size_t>(node)];
         auto* name = new QTableWidgetItem(QString::fromStdString(n.name));
-        name->setData(kNodeRole, node);
+        name->setData(kNodeRole, QVariant::fromValue(QList<int>{node}));
         QString shown = QString::fromStdString(graph::MeasuredLens::format(values.measure(), value));
         if (values.leavesBand(node))
             shown += tr(" (leaves band)");
         auto* cell = new ValueCell(shown, value);
         cell->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        if (!values.kernelOf(node).empty())
-            cell->setToolTip(plainTip(QString::fromStdString(values.kernelOf(node))));
-        const QString file = QString::fromStdString(n.sourceFile).section('/', -1);
         m_table->setItem(r, 0, name);
         m_table->setItem(r, 1, cell);
         m_table->setItem(r, 2, new QTableWidgetItem(QString::fromStdString(n.modulePath)));
-        m_table->setItem(r, 3,
-            new QTableWidgetItem(n.sourceLine > 0 ? QStringLiteral("%1:%2").arg(file).arg(n.sourceLine) : QString()));
+        m_table->setItem(r, 3, new QTableWidgetItem(topSourceOf(n)));
     }
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(1, Qt::DescendingOrder);
-    m_table->resizeColumnsToContents();
+}
+
+void TopNodesPanel::showKernels(const graph::GraphModel& graph, const graph::MeasuredLens& values)
+{
+    m_title->setText(tr("<b>Top kernels</b>"));
+    m_table->setColumnCount(5);
+    m_table->setHorizontalHeaderLabels({tr("Kernel"), tr("Time"), tr("Nodes"), tr("Module"), tr("Source")});
+    m_table->setToolTip(tr("The kernels, the slowest first: a fused kernel's time is its group's, once; click a "
+                           "header to sort, a row to select the kernel's nodes"));
+    const auto& kernels = values.kernels();
+    const int count = std::min(static_cast<int>(kernels.size()), kMaxRows);
+    m_table->setRowCount(count);
+    for (int r = 0; r < count; ++r) {
+        const auto& k = kernels[static_cast<std::size_t>(r)];
+        QList<int> nodes(k.nodes.begin(), k.nodes.end());
+        QStringList names;
+        for (int n : k.nodes)
+            names << QString::fromStdString(graph.nodes()[static_cast<std::size_t>(n)].name);
+        auto* name = new QTableWidgetItem(QString::fromStdString(k.kernel));
+        name->setData(kNodeRole, QVariant::fromValue(nodes));
+        auto* cell = new ValueCell(QString::fromStdString(graph::MeasuredLens::format(values.measure(), k.us)), k.us);
+        cell->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        // The nodes in words, sorting by their count: "convolution_3 +2".
+        auto* members
+            = new ValueCell(names.size() > 1 ? tr("%1 +%2").arg(names.front()).arg(names.size() - 1) : names.value(0),
+                static_cast<double>(names.size()));
+        members->setToolTip(plainTip(names.join(QStringLiteral(", "))));
+        QString source;
+        for (int n : k.nodes)
+            if (source.isEmpty())
+                source = topSourceOf(graph.nodes()[static_cast<std::size_t>(n)]);
+        m_table->setItem(r, 0, name);
+        m_table->setItem(r, 1, cell);
+        m_table->setItem(r, 2, members);
+        m_table->setItem(r, 3, new QTableWidgetItem(topKernelModule(graph, k.nodes)));
+        m_table->setItem(r, 4, new QTableWidgetItem(source));
+    }
 }
 
 void TopNodesPanel::clear()
@@ -104,8 +175,14 @@ void TopNodesPanel::clear()
 
 int TopNodesPanel::nodeAt(int row) const
 {
+    const QList<int> nodes = nodesAt(row);
+    return nodes.isEmpty() ? -1 : nodes.front();
+}
+
+QList<int> TopNodesPanel::nodesAt(int row) const
+{
     const auto* item = m_table->item(row, 0);
-    return item ? item->data(kNodeRole).toInt() : -1;
+    return item ? item->data(kNodeRole).value<QList<int>>() : QList<int>{};
 }
 
 }  // namespace ps::ui

@@ -2,6 +2,7 @@
 
 #include "graph/GraphLens.h"
 
+#include <QList>
 #include <QWidget>
 
 class QLabel;
@@ -15,9 +16,10 @@ class MeasuredLens;
 namespace ps::ui {
 
 /// "Top nodes" beside the graph ([overlays]): under a numeric lens, the nodes with a value, the
-/// largest first (node, value in its unit, module, source line); any column sorts by a click on
-/// its header; clicking a row selects that node in the graph (nodeActivated), and so its source
-/// line and kernel as a selection in the graph does.
+/// largest first (node, value in its unit, module, source line); under Time, the kernels instead,
+/// the slowest first (kernel, time, the nodes it computes, their module, a source line), since a
+/// fused kernel's time belongs to its group, not to each node. Any column sorts by a click on its
+/// header; clicking a row selects its node or the kernel's nodes in the graph (nodesActivated).
 class TopNodesPanel : public QWidget {
     Q_OBJECT
 public:
@@ -30,15 +32,24 @@ public:
     void show(const graph::GraphModel& graph, const graph::MeasuredLens& values, const QString& note);
     void clear();
     QTableWidget* table() const { return m_table; }
-    /// The graph node of a row as the table is sorted now (-1: none).
+    /// The graph node of a row as the table is sorted now (-1: none); a kernel's row: its first.
     int nodeAt(int row) const;
+    /// The graph nodes of a row: a node's own, or every node of a kernel's group.
+    QList<int> nodesAt(int row) const;
+    /// True while the rows are kernels (the time lens).
+    bool showsKernels() const { return m_kernels; }
 
 signals:
-    void nodeActivated(int node);
+    void nodesActivated(const QList<int>& nodes);
 
 private:
+    void showNodes(const graph::GraphModel& graph, const graph::MeasuredLens& values);
+    void showKernels(const graph::GraphModel& graph, const graph::MeasuredLens& values);
+
+    QLabel* m_title;
     QLabel* m_note;
     QTableWidget* m_table;
+    bool m_kernels = false;
 };
 
 }  // namespace ps::ui
