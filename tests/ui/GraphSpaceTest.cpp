@@ -351,6 +351,44 @@ TEST_F(UiGraphSpace, AtFitAndOneToOneNoTitleCoversAnother)
     }
 }
 
+TEST_F(UiGraphSpace, AtFitAResnetsModuleHeadersCoverNoBoxAndKeepTheirNames)
+{
+    // resnet18 at Fit in the Graph tab of a 1280x800 window: the headers were drawn over each
+    // region's first box and cut to "mode…" and "layer…" by the narrow column of the chain.
+    QFile f(sourcePath("tests/fixtures/graphs/resnet18_inference.json"));
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const auto graph = nlohmann::json::parse(f.readAll().toStdString())["graph"];
+    for (const bool all : {false, true}) {
+        SCOPED_TRACE(all ? "expanded" : "opening");
+        ps::ui::GraphView view;
+        view.resize(806, 445);
+        view.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+        ASSERT_TRUE(shown(view, [&]() { view.setGraph(model(graph)); }));
+        if (all) {
+            ASSERT_TRUE(shown(view, [&]() { view.expandAll(); }));
+        }
+        view.zoomToFit();
+        ASSERT_TRUE(fitted(view));
+        auto* canvas = view.canvas();
+        if (const QString dir = qEnvironmentVariable("PS_SHOT_DIR"); !dir.isEmpty())
+            view.grab().save(QStringLiteral("%1/resnet-headers-%2.png").arg(dir, all ? "all" : "opening"));
+        const auto labels
+            = view.regions()->labelsAt(canvas->viewportTransform(), canvas->viewport()->rect(), canvas->font());
+        ASSERT_GE(labels.size(), all ? 3u : 1u) << "the expanded modules are named";
+        for (const auto& l : labels) {
+            SCOPED_TRACE(l.text.toStdString());
+            const QString name = view.regions()->regions()[static_cast<std::size_t>(l.region)].label.section(' ', 0, 0);
+            EXPECT_TRUE(l.text.startsWith(name)) << "the module's name is whole: " << name.toStdString();
+            for (auto* box : boxes(view))
+                if (box->isVisible()) {
+                    EXPECT_FALSE(canvas->mapFromScene(box->rect()).boundingRect().intersects(l.chip.toRect()))
+                        << "covers a box";
+                }
+        }
+    }
+}
+
 TEST_F(UiGraphSpace, TheMinimapSitsInTheBottomRightCornerOnlyWhenTheGraphDoesNotFit)
 {
     ps::ui::GraphView view;

@@ -1,4 +1,5 @@
 #include "ui/graph/GraphExport.h"
+#include "ui/graph/ModuleRegionsItem.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -28,13 +29,24 @@ bool writable(const QString& path, QString* error)
     return false;
 }
 
+/// What the graph's items cover, with a margin: the region headers' room beside the regions (a
+/// margin in screen pixels, wide when zoomed out) is not part of the picture.
+QRectF drawnRect(QGraphicsScene* scene)
+{
+    QRectF out;
+    for (const QGraphicsItem* item : scene->items())
+        if (item->type() != ModuleRegionsItem::Type)
+            out = out.united(item->sceneBoundingRect());
+    return out.adjusted(-20, -20, 20, 20);
+}
+
 }  // namespace
 
 bool GraphExport::toSvg(QGraphicsScene* scene, const QString& path, const QString& title, QString* error)
 {
     if (!writable(path, error))
         return false;
-    const QRectF source = scene->itemsBoundingRect().adjusted(-20, -20, 20, 20);
+    const QRectF source = drawnRect(scene);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
         if (error)
@@ -67,7 +79,7 @@ bool GraphExport::toPng(QGraphicsScene* scene, const QString& path, int maxSide,
 {
     if (!writable(path, error))
         return false;
-    const QRectF source = scene->itemsBoundingRect().adjusted(-20, -20, 20, 20);
+    const QRectF source = drawnRect(scene);
     const qreal scale = std::min<qreal>(1.0, maxSide / std::max(source.width(), source.height()));
     const QSize size = (source.size() * scale).toSize().expandedTo(QSize(1, 1));
     QImage image(size, QImage::Format_ARGB32_Premultiplied);

@@ -70,6 +70,7 @@ ModuleRegionsItem::ModuleRegionsItem(
         m_bounds = m_bounds.united(r.rect);
     m_elided.resize(m_regions.size());
     m_elidedWidth.assign(m_regions.size(), -1);
+    m_whole.resize(m_regions.size());
     setZValue(3);  // above the boxes and the edges: the labels name what is below them
     setAcceptedMouseButtons(Qt::NoButton);
     setAcceptHoverEvents(false);
@@ -77,7 +78,16 @@ ModuleRegionsItem::ModuleRegionsItem(
 
 QRectF ModuleRegionsItem::boundingRect() const
 {
-    return m_bounds;
+    return m_bounds.adjusted(-m_room, -m_room, m_room, 0);
+}
+
+void ModuleRegionsItem::setZoom(qreal lod)
+{
+    const qreal room = shownAt(lod) && lod > 0 ? (kLabelMaxPx + 8) / lod : 0;
+    if (std::abs(room - m_room) <= 0.5)
+        return;
+    prepareGeometryChange();
+    m_room = room;
 }
 
 QPainterPath ModuleRegionsItem::shape() const
@@ -122,7 +132,17 @@ std::vector<ModuleRegionsItem::Label> ModuleRegionsItem::labelsAt(
     bold.setBold(true);
     const QFontMetricsF fm(bold);
     const qreal chipHeight = std::ceil(fm.height()) + 4;
-    const qreal minWidth = fm.horizontalAdvance(QStringLiteral("mmmm")) + 8;
+    const qreal minWidth = fm.horizontalAdvance(QStringLiteral("mmmm")) + 8;  // a region narrower goes unnamed
+    // Where a header may go: along an axis the scene fits in the viewport, the viewport (the view
+    // cannot scroll that way); along one it does not, the scene. Never where a scroll is.
+    QRectF room = area;
+    if (scene()) {
+        const QRectF sceneOnScreen = toScreen.mapRect(scene()->sceneRect());
+        if (sceneOnScreen.width() > area.width() + 1)
+            room.setLeft(sceneOnScreen.left()), room.setRight(sceneOnScreen.right());
+        if (sceneOnScreen.height() > area.height() + 1)
+            room.setTop(sceneOnScreen.top()), room.setBottom(sceneOnScreen.bottom());
+    }
     LabelGrid placed;
     // Innermost first: children come after their parents.
     for (int i = static_cast<int>(m_regions.size()) - 1; i >= 0; --i) {
@@ -130,49 +150,52 @@ std::vector<ModuleRegionsItem::Label> ModuleRegionsItem::labelsAt(
         if (rect.height() * lod < chipHeight + 4 || rect.width() * lod < minWidth)
             continue;  // too small to name, known without mapping it (thousands are, zoomed out)
         const QRectF screen = toScreen.mapRect(rect);
-        if (screen.height() < chipHeight + 4 || screen.width() < minWidth || !screen.intersects(area))
+        if (screen.height() < chipHeight + 4 || screen.width() < minWidth
+            || !screen.adjusted(-kLabelMaxPx - 4, -chipHeight - 4, kLabelMaxPx + 4, 0).intersects(area))
             continue;
-        const qreal room = screen.width() - 8;
-        // Where even the narrowest chip would cover a placed label, no need to elide this one.
-        const QRectF narrowest(screen.left() + 2, screen.top() + 2, 9, chipHeight);
-        if (!narrowest.intersects(area) || placed.overlaps(narrowest.adjusted(-1, -1, 1, 1)))
-            continue;
+        // The whole name wherever there is room for it (up to kLabelMaxPx), else cut at its end:
+        // the name leads, the type follows.
+        const QString& label = m_regions[static_cast<std::size_t>(i)].label;
         auto& elided = m_elided[static_cast<std::size_t>(i)];
-        if (std::abs(m_elidedWidth[static_cast<std::size_t>(i)] - room) > 0.5) {
-            // The name leads, the type follows: cut the end.
-            elided = fm.elidedText(m_regions[static_cast<std::size_t>(i)].label, Qt::ElideRight, room);
+        const qreal inside = screen.width() - 8;
+        if (std::abs(m_elidedWidth[static_cast<std::size_t>(i)] - inside) > 0.5) {
+            elided = fm.elidedText(label, Qt::ElideRight, std::min(inside, kLabelMaxPx - 8));
             if (elided.size() < 4)
                 elided.clear();  // "h…" names nothing
-            m_elidedWidth[static_cast<std::size_t>(i)] = room;
+            m_elidedWidth[static_cast<std::size_t>(i)] = inside;
         }
-        if (elided.isEmpty())
-            continue;
-        // At the region's top-left corner, in the scene: a label that followed the view would
-        // smear as the canvas scrolls (it moves what is drawn and repaints only what comes in).
-        const qreal width = fm.horizontalAdvance(elided) + 8;
-        QRectF chip(screen.left() + 2, screen.top() + 2, width, chipHeight);
-        if (!chip.intersects(area) || placed.overlaps(chip.adjusted(-1, -1, 1, 1)))
-            continue;
-        if (covers(chip, toScreen, lod, fontPx, false)) {
-            // The corner holds a box's title (a box of the region's first row named beside it):
-            // the top-right corner, else just outside the frame on the left, then above it, where
-            // the label covers no box either. Where the viewport is does not choose the place (a
-            // label moved by a scroll would leave its old pixels behind), only whether it is drawn.
-            const QRectF others[] = {
-                QRectF(screen.right() - 2 - width, screen.top() + 2, width, chipHeight),
-                QRectF(screen.left() - 1 - width, screen.top() + 2, width, chipHeight),
-                QRectF(screen.left() + 2, screen.top() - 1 - chipHeight, width, chipHeight),
-            };
-            chip = QRectF();
-            for (std::size_t k = 0; k < std::size(others) && chip.isNull(); ++k)
-                if (!placed.overlaps(others[k].adjusted(-1, -1, 1, 1))
-                    && !covers(others[k], toScreen, lod, fontPx, /*boxesToo=*/k > 0))
-                    chip = others[k];
-            if (chip.isNull() || !chip.intersects(area))
+        QString& whole = m_whole[static_cast<std::size_t>(i)];
+        if (whole.isEmpty())
+            whole = fm.elidedText(label, Qt::ElideRight, kLabelMaxPx - 8);
+        const qreal wholeWidth = fm.horizontalAdvance(whole) + 8;
+        // A header never covers a box, a box's title or another header. Its places, in order, all
+        // at the region's top: inside its top-left corner when the whole name fits there; just
+        // outside its frame on the left, then on the right (the margin a fitted chain leaves);
+        // above it; inside again, cut to the region's width. Where the viewport is does not
+        // choose the place (a label moved by a scroll would leave its old pixels behind), only
+        // whether it is drawn.
+        struct Place {
+            QRectF chip;
+            const QString* text;
+        };
+        std::vector<Place> places;
+        if (wholeWidth <= screen.width() - 4)
+            places.push_back({QRectF(screen.left() + 2, screen.top() + 2, wholeWidth, chipHeight), &whole});
+        places.push_back({QRectF(screen.left() - 2 - wholeWidth, screen.top() + 2, wholeWidth, chipHeight), &whole});
+        places.push_back({QRectF(screen.right() + 2, screen.top() + 2, wholeWidth, chipHeight), &whole});
+        places.push_back({QRectF(screen.left() + 2, screen.top() - 1 - chipHeight, wholeWidth, chipHeight), &whole});
+        if (!elided.isEmpty() && elided != whole)
+            places.push_back(
+                {QRectF(screen.left() + 2, screen.top() + 2, fm.horizontalAdvance(elided) + 8, chipHeight), &elided});
+        for (const Place& p : places) {
+            if (!room.contains(p.chip) || placed.overlaps(p.chip.adjusted(-1, -1, 1, 1))
+                || covers(p.chip, toScreen, lod, fontPx, true))
                 continue;
+            placed.add(p.chip);
+            if (p.chip.intersects(area))
+                out.push_back({i, p.chip, *p.text});
+            break;
         }
-        placed.add(chip);
-        out.push_back({i, chip, elided});
     }
     return out;
 }

@@ -21,11 +21,11 @@ namespace ps::ui {
 /// the boxes draw without text (GraphBoxItem::Detail::Plain): each region is the rectangle
 /// around the boxes the module holds, framed, its name in a label of the canvas's font size
 /// whatever the zoom. Where regions nest, the innermost that can hold its label is named first.
-/// A label that would cover another is left out. Nor does a label cover a box's title drawn
-/// beside it (a fitted chain's names): where the region's top-left corner holds one, the label
-/// goes in its top-right corner, else just outside it on the left, else above it (outside, it
-/// covers no box either), else it is left out. One item for every region: a zoomed-out frame
-/// costs one pass over the regions, not an item each.
+/// A label (a header) covers no other, no box and no box's title drawn beside it (a fitted
+/// chain's names): it goes at the region's top, inside its top-left corner where its whole name
+/// fits there, else just outside the frame on the left or the right (the margin a fitted chain
+/// leaves), else above it, else inside cut to the region's width, else it is left out. One item
+/// for every region: a zoomed-out frame costs one pass over the regions, not an item each.
 class ModuleRegionsItem : public QGraphicsItem {
 public:
     enum { Type = UserType + 4 };
@@ -40,6 +40,9 @@ public:
     /// compute (their parameters and inputs, laid out at the top, left out).
     static std::vector<Region> build(const graph::GraphModel& graph, const graph::ModuleTree& tree,
         const graph::VisibleGraph& visible, const std::vector<graph::NodeBox>& boxes);
+
+    /// The widest a header is drawn, in pixels; a longer name is cut at its end.
+    static constexpr qreal kLabelMaxPx = 260;
 
     /// `boxHeight`: the boxes' height in the scene (they turn plain at the same zoom).
     ModuleRegionsItem(std::vector<Region> regions, qreal boxHeight, const QColor& frame, const QColor& text,
@@ -60,6 +63,10 @@ public:
     std::vector<Label> labelsAt(
         const QTransform& toScreen, const QRectF& area, const QFont& font, const QPaintDevice* device = nullptr) const;
 
+    /// The canvas's zoom now: the item's bounds take in the room its headers may take outside
+    /// the regions at that zoom (so that a repaint there draws them).
+    void setZoom(qreal lod);
+
     int type() const override { return Type; }
     QRectF boundingRect() const override;
     /// Empty: clicks and itemAt() go to the boxes under the regions.
@@ -75,7 +82,9 @@ private:
     // Per region, its label as last elided and for which width: zooming re-elides, panning not.
     mutable std::vector<QString> m_elided;
     mutable std::vector<qreal> m_elidedWidth;
+    mutable std::vector<QString> m_whole;  ///< per region, its name cut at kLabelMaxPx ("" until drawn)
     QRectF m_bounds;
+    qreal m_room = 0;  ///< the headers' room outside the regions, in the scene
     qreal m_boxHeight;
     QColor m_frame;
     QColor m_text;
