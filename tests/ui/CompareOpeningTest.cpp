@@ -65,6 +65,41 @@ TEST(UiCompareView, BothGraphsOpenInTheSameCollapseState)
     EXPECT_TRUE(collapseMismatches(*view->graphPane()).isEmpty());
 }
 
+TEST(UiCompareView, WithMoveTogetherBothSidesAreFittedToOneZoom)
+{
+    // A two-layer graph beside a six-layer one: each fitted to its own pane, the same layer was
+    // drawn at two sizes with "Move together" on.
+    const auto view = shown(side("run #1", {{8}, {2}}), side("run #2", {{8}, {8}, {8}, {8}, {8}, {2}}));
+    auto* pane = view->graphPane();
+    ps::ui::GraphCanvas* a = pane->view(0)->canvas();
+    ps::ui::GraphCanvas* b = pane->view(1)->canvas();
+    auto* together = pane->moveTogether();
+    ASSERT_TRUE(together && together->isChecked());
+    const auto wholeInView = [](ps::ui::GraphCanvas* c) {
+        return QRectF(c->viewport()->rect())
+            .adjusted(-1, -1, 1, 1)
+            .contains(c->mapFromScene(c->sceneRect()).boundingRect());
+    };
+    ASSERT_GT(std::abs(std::min(a->fitZoom(), 1.0) - std::min(b->fitZoom(), 1.0)), 0.01)
+        << "the two graphs fit at the same zoom: nothing to test";
+    const qreal common = std::min({a->fitZoom(), b->fitZoom(), 1.0});
+    EXPECT_NEAR(a->zoom(), common, 1e-6);
+    EXPECT_NEAR(b->zoom(), common, 1e-6);
+    EXPECT_TRUE(wholeInView(a));
+    EXPECT_TRUE(wholeInView(b));
+    // Off, each side fits its own pane.
+    together->setChecked(false);
+    EXPECT_NEAR(a->zoom(), std::min(a->fitZoom(), 1.0), 1e-6);
+    EXPECT_NEAR(b->zoom(), std::min(b->fitZoom(), 1.0), 1e-6);
+    // On again, after zooming one side, Fit on it fits both to one zoom.
+    together->setChecked(true);
+    pane->view(1)->zoomIn();
+    pane->view(1)->zoomToFit();
+    EXPECT_NEAR(a->zoom(), common, 1e-6);
+    EXPECT_NEAR(b->zoom(), common, 1e-6);
+    EXPECT_TRUE(a->keepsFitted() && b->keepsFitted());
+}
+
 TEST(UiCompareView, AMatchedModuleIsAmberOnBothSides)
 {
     // B adds a layer inside the model: the model holds 5 added nodes and 1 changed one on B, 1

@@ -69,6 +69,7 @@ void CompareOpening::finish()
         if (v->moduleTree())
             v->zoomToFit();
     m_sync->setSuspended(false);
+    m_sync->shareFit();
     emit finished();
 }
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <utility>
 
@@ -51,6 +52,26 @@ void CompareViewportSync::setMatches(std::vector<int> match, std::map<std::strin
 void CompareViewportSync::setEnabled(bool enabled)
 {
     m_enabled = enabled;
+    shareFit();
+}
+
+void CompareViewportSync::shareFit()
+{
+    if (m_following || m_suspended)
+        return;
+    const bool together = m_enabled && m_views[0]->graph() && m_views[1]->graph();
+    qreal common = std::numeric_limits<qreal>::infinity();
+    if (together)
+        for (GraphView* view : m_views)
+            common = std::min(common, std::min(view->canvas()->fitZoom(), 1.0));
+    m_following = true;
+    for (GraphView* view : m_views) {
+        GraphCanvas* canvas = view->canvas();
+        canvas->setFitCap(common);
+        if (canvas->keepsFitted())
+            canvas->fitScene(0);
+    }
+    m_following = false;
 }
 
 qreal CompareViewportSync::Row::offsetAt(qreal x) const
@@ -159,9 +180,13 @@ void CompareViewportSync::onMoved(int side)
 {
     // Only a side the user has moved leads (both open fitted, each to its own pane), and not
     // while an expansion on either side is being laid out (its scene moves under the view).
-    if (!m_enabled || m_suspended || m_following || m_relayout[0] || m_relayout[1]
-        || m_views[side]->canvas()->keepsFitted())
+    if (!m_enabled || m_suspended || m_following || m_relayout[0] || m_relayout[1])
         return;
+    if (m_views[side]->canvas()->keepsFitted()) {  // fitted (Fit, or a resize of a fitted side): both
+        m_views[1 - side]->canvas()->setKeepFitted(true);
+        shareFit();
+        return;
+    }
     m_leader = side;
     follow(side);
 }
@@ -176,6 +201,8 @@ void CompareViewportSync::onShown(int side)
     const int leader = m_leader >= 0 ? m_leader : side;
     if (m_enabled && !m_suspended && !m_views[leader]->canvas()->keepsFitted())
         follow(leader);
+    else
+        shareFit();
 }
 
 void CompareViewportSync::onExpansion(int side, const QString& path, bool expand)

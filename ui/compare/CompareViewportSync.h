@@ -25,8 +25,9 @@ class GraphView;
 /// linear, so the other side moves smoothly as one is scrolled. Horizontally, the offset is that
 /// of the matched box in the row nearest the centre.
 ///
-/// A side the user has not moved (its canvas still fitted, as both open) leads nothing: the two
-/// graphs open fitted each to its own pane.
+/// A side the user has not moved (its canvas still fitted, as both open) leads nothing, but the
+/// fitted sides share one zoom, the smaller of their fits, so that the same part is the same size
+/// on both; Fit on one side fits both. Off, each fits its own pane.
 class CompareViewportSync : public QObject {
     Q_OBJECT
 public:
@@ -46,6 +47,8 @@ public:
     QPointF map(int side, const QPointF& point) const;
     /// Puts the other side at `side`'s zoom, centred on what matches `side`'s centre.
     void follow(int side);
+    /// The fitted sides at one zoom (the smaller of their fits) while enabled, each its own when not.
+    void shareFit();
     /// A module path of one side on the other, through `renames` (that side's paths -> the
     /// other's), by its longest renamed prefix ("layers.1" -> "layers.2" makes "layers.1.fc"
     /// "layers.2.fc"), in the same phase ("backward:layers.1.fc" -> "backward:layers.2.fc").

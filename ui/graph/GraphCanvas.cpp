@@ -95,7 +95,7 @@ void GraphCanvas::fitScene(qreal minZoom)
     const QSizeF vp = viewport()->size();
     const qreal fit = fitZoom();
     if (fit >= minZoom) {
-        applyZoom(std::min(fit, 1.0));
+        applyZoom(std::max(std::min({fit, 1.0, m_fitCap}), minZoom));
         centerOn(r.center());
     } else {
         applyZoom(minZoom);

@@ -5,6 +5,7 @@
 #include <QGraphicsView>
 
 #include <functional>
+#include <limits>
 #include <vector>
 
 namespace ps::ui {
@@ -34,9 +35,12 @@ public:
     void zoomBy(qreal factor);
     /// Scrolls the view by `delta` viewport pixels (what was at delta is then at 0,0).
     void scrollBy(const QPointF& delta);
-    /// The whole scene in view (never past 1:1), but never smaller than `minZoom` (then the top
-    /// is shown).
+    /// The whole scene in view (never past 1:1 nor past the fit cap), but never smaller than
+    /// `minZoom` (then the top is shown).
     void fitScene(qreal minZoom);
+    /// The most a fit zooms in (Compare's two sides fitted to one zoom); infinity: no cap.
+    void setFitCap(qreal cap) { m_fitCap = cap; }
+    qreal fitCap() const { return m_fitCap; }
     /// 1:1, centred on `on` (null: where the view is centred now).
     void showActualSize(const QGraphicsItem* on);
     /// Centres `item`, at 1:1 first when the zoom is too small for its text.
@@ -76,6 +80,7 @@ private:
     void applyZoom(qreal zoom);
 
     bool m_keepFitted = false;
+    qreal m_fitCap = std::numeric_limits<qreal>::infinity();
     std::function<std::vector<QGraphicsItem*>()> m_overviewItems;
 };
 
