@@ -209,12 +209,23 @@ TEST_F(UiLibraryActions, TheContextMenuOffersTheActionsForTheRowUnderTheMouse)
             texts << a->text().remove('&');
     EXPECT_EQ(texts.join(", ").toStdString(),
         "Open Run, Open Script in Editor, Show Script Folder, Compare Two Runs, Compare with Current Run, Export…, "
-        "Import…, Trust, Delete…");
+        "Trust, Delete…");
     EXPECT_FALSE(lib->actions()->compareAction()->isEnabled());  // one run selected
     EXPECT_TRUE(lib->actions()->exportAction()->isEnabled());
     EXPECT_TRUE(lib->actions()->deleteAction()->isEnabled());
     EXPECT_FALSE(lib->actions()->trustAction()->isEnabled());  // a run of ours is trusted
     menu->close();
+    // On a row at the screen's bottom the menu opens upwards, whole, from the click.
+    const QRect screen = lib->screen()->availableGeometry();
+    const QPoint bottomLeft = view->viewport()->mapToGlobal(rect.center());
+    const QPoint nearBottom(rect.center().x(), rect.center().y() + (screen.bottom() - 4 - bottomLeft.y()));
+    QMenu* low = lib->popupContextMenu(nearBottom);
+    ASSERT_NE(low, nullptr);
+    ASSERT_TRUE(waitFor([&]() { return low->isVisible(); }, 5000));
+    EXPECT_LE(low->geometry().bottom(), screen.bottom() - 3);
+    EXPECT_LE(low->geometry().bottom(), view->viewport()->mapToGlobal(nearBottom).y() + 1) << "opens upwards";
+    EXPECT_GE(low->geometry().top(), screen.top());
+    low->close();
     // The toolbar carries the same actions.
     EXPECT_TRUE(lib->toolBar()->actions().contains(lib->actions()->exportAction()));
     EXPECT_TRUE(lib->toolBar()->actions().contains(lib->actions()->importAction()));

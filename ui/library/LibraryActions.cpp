@@ -195,8 +195,7 @@ void LibraryActions::fillMenu(QMenu* menu) const
     menu->addAction(m_compare);
     menu->addAction(m_compareCurrent);
     menu->addSeparator();
-    menu->addAction(m_export);
-    menu->addAction(m_import);
+    menu->addAction(m_export);  // Import is not about the rows: the toolbar has it
     menu->addAction(m_trust);
     menu->addSeparator();
     menu->addAction(m_delete);

@@ -64,7 +64,7 @@ public:
     QAction* importAction() const { return m_import; }
     QAction* trustAction() const { return m_trust; }
     QAction* deleteAction() const { return m_delete; }
-    /// The context menu for the current selection.
+    /// The context menu for the current selection: what acts on the selected runs.
     void fillMenu(QMenu* menu) const;
     /// Enables what the selection and the library allow (the tooltip says why not).
     void update();

@@ -17,7 +17,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QGuiApplication>
 #include <QMenu>
+#include <QScreen>
 #include <QPainter>
 #include <QPushButton>
 #include <QSet>
@@ -533,7 +535,16 @@ QMenu* LibraryView::popupContextMenu(const QPoint& viewportPos)
     auto* menu = new QMenu(this);
     menu->setAttribute(Qt::WA_DeleteOnClose);
     m_actions->fillMenu(menu);
-    menu->popup(m_view->viewport()->mapToGlobal(viewportPos));
+    // Near the screen's bottom (the dock's last rows) the menu opens upwards from the click,
+    // whole, instead of being pushed up over it to touch the screen's edge.
+    QPoint at = m_view->viewport()->mapToGlobal(viewportPos);
+    if (const QScreen* screen = QGuiApplication::screenAt(at) ? QGuiApplication::screenAt(at) : this->screen()) {
+        const QRect avail = screen->availableGeometry();
+        const int height = menu->sizeHint().height();
+        if (at.y() + height > avail.bottom() && at.y() - height >= avail.top())
+            at.ry() -= height;
+    }
+    menu->popup(at);
     return menu;
 }
 
