@@ -2,12 +2,20 @@
 // segment per phase, a legend, a tooltip with seconds and %), shown whether or not the capture
 // was verified, and File > Export Compile Trace's file, a Chrome trace Perfetto opens.
 #include "ui/report/CompileProfileBar.h"
+#include "UiTestSupport.h"
 #include "ui/report/CompileTraceExport.h"
 #include "ui/report/VerifyView.h"
 #include "ui/run/RunDocument.h"
 
+#include <QAbstractTextDocumentLayout>
+#include <QApplication>
 #include <QFile>
+#include <QHeaderView>
 #include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
+#include <QTreeWidget>
 
 #include <gtest/gtest.h>
 
@@ -112,4 +120,59 @@ TEST(UiCompileProfileBar, ExportCompileTraceWritesAChromeTrace)
 
     EXPECT_NE(CompileTraceExport::write(*runOf(capture(false, true)), dir.filePath("none.json")), "");
     EXPECT_FALSE(QFile::exists(dir.filePath("none.json")));
+}
+
+// At the size a 1280x800 window gives the Verify tab (about 806x445), on resnet18's training step
+// that drifts, profiled: the compared values show more than a few rows, and no legend entry is
+// split over two lines ("1.0" on one, "s" on the next).
+TEST(UiCompileProfileBar, At1280TheComparedValuesReadAndNoLegendEntryIsSplit)
+{
+    QFile f(ps::uitest::sourcePath(QStringLiteral("tests/fixtures/graphs/resnet18_training_drift.json")));
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    nlohmann::json c = nlohmann::json::parse(f.readAll().toStdString())["capture"];
+    const auto profiled = capture(true, true);
+    c["compile_profile"] = profiled["compile_profile"];
+    c["compile_trace"] = profiled["compile_trace"];
+    c["timings_s"] = {{"precompile", 5.9}, {"load", 0.05}, {"call", 0.012}, {"call_eager", 0.02}};
+    VerifyView view;
+    view.resize(806, 445);
+    view.show();
+    view.setCapture(runOf(c), 0);
+    QApplication::processEvents();
+    if (const QString dir = qEnvironmentVariable("PS_SHOT_DIR"); !dir.isEmpty())
+        view.grab().save(dir + "/verify_1280.png");
+    auto* rows = view.findChild<QTreeWidget*>();
+    ASSERT_NE(rows, nullptr);
+    ASSERT_GE(rows->topLevelItemCount(), 6);
+    const int rowHeight = rows->visualItemRect(rows->topLevelItem(0)).height();
+    ASSERT_GT(rowHeight, 0);
+    EXPECT_GE(rows->viewport()->height() / rowHeight, 6) << "the compared values show only a few rows";
+    // The timings are said in the summary; their charts come back where the tab is tall enough.
+    EXPECT_TRUE(view.summaryText().contains(QStringLiteral("call 12 ms"))) << view.summaryText().toStdString();
+    auto* chart = view.findChild<QWidget*>(QStringLiteral("verifyChart"));
+    ASSERT_NE(chart, nullptr);
+    EXPECT_FALSE(chart->isVisible());
+    view.resize(1100, 900);
+    QApplication::processEvents();
+    EXPECT_TRUE(chart->isVisible());
+    view.resize(806, 445);
+    QApplication::processEvents();
+
+    // The legend laid out at the bar's width: every line starts with an entry's swatch.
+    const CompileProfileBar* bar = view.compileBar();
+    ASSERT_TRUE(bar->isVisible());
+    for (const int width : {bar->width(), 420, 300}) {
+        QTextDocument doc;
+        doc.setDefaultFont(bar->font());
+        doc.setHtml(bar->legendHtml());
+        doc.setTextWidth(width);
+        doc.documentLayout();  // lays it out
+        for (QTextBlock b = doc.begin(); b.isValid(); b = b.next())
+            for (int i = 0; i < b.layout()->lineCount(); ++i) {
+                const QTextLine line = b.layout()->lineAt(i);
+                const QString text = b.text().mid(line.textStart(), line.textLength()).trimmed();
+                EXPECT_TRUE(text.startsWith(QStringLiteral("■")))
+                    << "at " << width << " a line starts: " << text.toStdString();
+            }
+    }
 }

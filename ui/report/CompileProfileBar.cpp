@@ -106,8 +106,13 @@ void CompileProfileBar::setProfile(const std::optional<model::CompileProfile>& p
     m_title->setText(title);
     QStringList legend;
     for (const auto& s : segments())
-        legend << QStringLiteral("<span style=\"color:%1\">■</span> %2 %3")
-                      .arg(s.colour.name(), phaseName(s.phase).toHtmlEscaped(), seconds(s.seconds));
+        // One entry never breaks ("1.0" at a line's end, "s" on the next): its spaces do not.
+        legend << QStringLiteral("<span style=\"color:%1\">■</span>&nbsp;%2")
+                      .arg(s.colour.name(),
+                          QStringLiteral("%1 %2")
+                              .arg(phaseName(s.phase), seconds(s.seconds))
+                              .toHtmlEscaped()
+                              .replace(' ', QStringLiteral("&nbsp;")));
     m_legend->setText(legend.join(QStringLiteral(" &nbsp; ")));
     setVisible(true);
     update();
@@ -160,6 +165,11 @@ QString CompileProfileBar::titleText() const
 QString CompileProfileBar::legendText() const
 {
     return plainOf(m_legend->text());
+}
+
+QString CompileProfileBar::legendHtml() const
+{
+    return m_legend->text();
 }
 
 bool CompileProfileBar::event(QEvent* event)

@@ -43,6 +43,8 @@ public:
     /// The lines above and under the bar as plain text (tests read them).
     QString titleText() const;
     QString legendText() const;
+    /// The legend as the label draws it (rich text).
+    QString legendHtml() const;
     /// The colour of a phase, the same in the bar and its legend.
     static QColor colour(model::CompilePhase phase);
 

@@ -16,6 +16,7 @@
 #include <QHeaderView>
 #include <QHorizontalBarSeries>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QSplitter>
 #include <QTextDocument>
 #include <QTreeWidget>
@@ -336,6 +337,21 @@ void VerifyView::changeEvent(QEvent* event)
         setCharts(std::map<std::string, double>(m_timings));
 }
 
+void VerifyView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    placeCharts();
+}
+
+void VerifyView::placeCharts()
+{
+    // The charts say again what the summary's Timings line says: where the tab is short (a
+    // 1280x800 window), they would leave the compared values three or four rows, so they go.
+    const bool shown = !m_chartValues.empty() && height() >= kChartsMinHeight;
+    m_loadChart->setVisible(shown);
+    m_callChart->setVisible(shown);
+}
+
 void VerifyView::setCharts(const std::map<std::string, double>& t)
 {
     m_timings = t;
@@ -347,10 +363,8 @@ void VerifyView::setCharts(const std::map<std::string, double>& t)
     for (const char* key : {"load", "load_no_cache", "call", "call_eager"})
         if (t.count(key))
             m_chartValues[key] = ms(key);
-    const bool any = !m_chartValues.empty();
-    m_loadChart->setVisible(any);
-    m_callChart->setVisible(any);
-    if (!any)
+    placeCharts();
+    if (m_chartValues.empty())
         return;
     // The colours of the widget's state: greyed like the rows when disabled.
     QPalette pal = palette();

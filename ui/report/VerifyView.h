@@ -10,6 +10,7 @@
 
 class QChartView;
 class QLabel;
+class QResizeEvent;
 class QTreeWidget;
 
 namespace ps::ui {
@@ -48,8 +49,11 @@ protected:
     /// the charts are drawn again in the palette's colours for that state, greyed as the rows
     /// beside them are (a chart's colours are its own, set when it is filled, not the widget's).
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
+    static constexpr int kChartsMinHeight = 600;  ///< a shorter tab shows the compared values, not the charts
+    void placeCharts();
     /// Fills the charts from a capture's timings (seconds by name), in the colours of the
     /// widget's state (enabled or disabled).
     void setCharts(const std::map<std::string, double>& timings);
