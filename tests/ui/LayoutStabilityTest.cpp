@@ -216,10 +216,11 @@ TEST_F(UiLayout, TheVerifyTabsLabelsAreWholeAt1280x800)
 
 TEST_F(UiLayout, TheCutLabelCheckSeesACut)
 {
-    // The check above can fail: the same tab squeezed into 420x300 has its chart text cut.
+    // The check above can fail: the same tab squeezed to 420 wide (tall enough for its charts)
+    // has its chart text cut.
     ps::ui::VerifyView verify;
     verify.setCapture(std::make_shared<ps::ui::RunDocument>(verifiedRun("/s.py")), 0);
-    verify.resize(420, 300);
+    verify.resize(420, 640);
     verify.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&verify));
     waitFor([&]() { return !cutLabels(&verify).isEmpty(); }, 5000);

@@ -194,6 +194,23 @@ TEST_F(UiLibraryActions, ASingleClickShowsTheDetailsLine)
         << lib->details().toStdString();  // a violation keeps none  // a violation keeps no bytes
 }
 
+// In a 1280x800 window the library sits at the bottom beside the log: its rows, not its tools,
+// get the height (it showed three or four).
+TEST_F(UiLibraryActions, At1280TheLibraryShowsItsRows)
+{
+    auto w = window();
+    LibraryView* lib = w->libraryView();
+    click(lib, ids[1]);  // a run selected: its details shown too
+    QApplication::processEvents();
+    if (const QString shots = qEnvironmentVariable("PS_SHOT_DIR"); !shots.isEmpty())
+        w->grab().save(shots + "/library_1280.png");
+    QTreeView* view = lib->view();
+    ASSERT_GT(lib->rowCount(), 0);
+    const int rowHeight = view->visualRect(view->model()->index(0, 0)).height();
+    ASSERT_GT(rowHeight, 0);
+    EXPECT_GE(view->viewport()->height() / rowHeight, 6) << "the library shows only a few rows";
+}
+
 TEST_F(UiLibraryActions, TheContextMenuOffersTheActionsForTheRowUnderTheMouse)
 {
     auto w = window();

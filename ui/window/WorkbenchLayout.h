@@ -27,7 +27,7 @@ public:
     static constexpr int kEditorMinimum = 200;
     static constexpr int kReportMinimum = 420;
     static constexpr int kLibraryWidth = 300;     ///< on the left: its name, backend and time
-    static constexpr double kBottomShare = 0.24;  ///< of the window's height, for library and log
+    static constexpr double kBottomShare = 0.27;  ///< of the window's height, for library and log (6 rows at 800)
 
     WorkbenchLayout(QMainWindow* window, QSplitter* split, QDockWidget* library, QDockWidget* log);
 
