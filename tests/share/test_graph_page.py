@@ -137,7 +137,7 @@ def test_resnet18_panel_interactive(browser, tmp_path):
     page.click(f'#g g.ps-module[data-path="{path}"]')
     page.wait_for(f"document.querySelector('#g g.ps-module-frame[data-path=\"{path}\"]') !== null")
     # The view stays on the module: its frame's corner is where its box's was.
-    after = page.eval(box_at.format(json.dumps(f'#g g.ps-module-frame[data-path="{path}"] rect.ps-frame')))
+    after = page.eval(box_at.format(json.dumps(f'#g g.ps-module-frame[data-path="{path}"] .ps-frame')))
     assert abs(after[0] - before[0]) < 1 and abs(after[1] - before[1]) < 1, (before, after)
     assert page.eval(count) > nodes_before
     want = native_layouts(fixture, [*opening_ops(graph), f"expand:{path}", "layout"])[0]
@@ -228,7 +228,7 @@ def test_training_step_phases(browser, tmp_path):
     )
     assert any(d.startswith("backward:") or phase_of.get(d) == "backward" for d in lit)
     top = page.eval(
-        "(() => { const f = document.querySelector('#g g.ps-module-frame[data-path=\"backward:\"] rect');"
+        "(() => { const f = document.querySelector('#g g.ps-module-frame[data-path=\"backward:\"] .ps-frame');"
         " const v = document.querySelector('#g .ps-graph-view').getBoundingClientRect();"
         " return f.getBoundingClientRect().top - v.top; })()"
     )
@@ -332,3 +332,86 @@ def test_a_marked_input_says_its_dynamic_dims(browser, tmp_path):
     page.eval(f"panel.select({json.dumps(other['name'])})")
     assert "dynamic" not in page.eval("document.querySelector('#g .ps-graph-details').textContent")
     page.assert_clean()
+
+
+# Where each drawn box is and which module frames' outlines hold its centre (isPointInFill in the
+# layout's coordinates): node boxes by name, collapsed module boxes by path.
+FRAMED_BOXES = r"""(() => {
+  const svg = document.querySelector('#g svg.ps-graph');
+  const frames = Array.from(document.querySelectorAll('#g g.ps-module-frame'));
+  return Array.from(document.querySelectorAll('#g g.ps-node, #g g.ps-module')).map((g) => {
+    const at = /translate\(([-\d.e]+),([-\d.e]+)\)/.exec(g.getAttribute('transform'));
+    const r = g.querySelector('rect');
+    const p = svg.createSVGPoint();
+    p.x = Number(at[1]) + Number(r.getAttribute('width')) / 2;
+    p.y = Number(at[2]) + Number(r.getAttribute('height')) / 2;
+    const inside = frames.filter((f) => Array.from(f.querySelectorAll('.ps-frame')).some((e) => e.isPointInFill(p)));
+    return [g.dataset.name || null, g.dataset.path || null, inside.map((f) => f.dataset.path).sort()];
+  });
+})()"""
+
+
+def test_frames_hold_what_their_module_computes(browser, tmp_path):
+    # A module's frame goes around the boxes it computes and no other: not around an input, not
+    # around another module's boxes (a ReLU called twice in a BasicBlock has a frame at each call,
+    # not one across conv2 and bn2), and frames nest as their modules do.
+    graph = page_graph("resnet18_inference.json")
+    nodes = {n["name"]: n for n in graph["graph"]["node_list"]}
+    page = browser.open(harness(tmp_path, graph))
+    for state in ("opening", "expanded"):
+        if state == "expanded":
+            page.eval("panel.expandAll()")
+        frames = page.eval("Array.from(document.querySelectorAll('#g g.ps-module-frame')).map(g => g.dataset.path)")
+        assert frames
+
+        def above(path: str, frames=frames) -> list[str]:
+            return sorted(f for f in frames if path.startswith(f + "."))
+
+        boxes = page.eval(FRAMED_BOXES)
+        for name, path, inside in boxes:
+            if path is not None:  # a collapsed module: inside the frames of the modules above it
+                assert inside == above(path), (state, path, inside)
+                continue
+            node = nodes[name]
+            if node["op"] == "placeholder":
+                # an input in no frame; a parameter at most in its own modules' (laid out beside them)
+                assert node.get("kind") != "input" or not inside, (state, name, inside)
+                assert set(inside) <= set(above(node.get("qualname") or "")), (state, name, inside)
+                continue
+            module = (node.get("module") or {}).get("path") or ""
+            assert inside == above(module + "."), (state, name, module, inside)
+    # A training step: its inputs (x, and the loss's y) in no frame, opened and expanded.
+    graph = page_graph("resnet18_training_drift.json")
+    inputs = {n["name"] for n in graph["graph"]["node_list"] if n.get("kind") == "input"}
+    page = browser.open(harness(tmp_path, graph))
+    for state in ("opening", "expanded"):
+        if state == "expanded":
+            page.eval("panel.expandAll()")
+        framed = [(name, inside) for name, _, inside in page.eval(FRAMED_BOXES) if name in inputs and inside]
+        assert not framed, (state, framed)
+    page.assert_clean()
+
+
+def test_opening_view_fits_or_centres_the_top(browser, tmp_path):
+    # The window opens a graph whole (GraphCanvas::fitScene). The page opens it whole and centred
+    # where its text can still be read (zoom 0.5), else its top at the widest zoom not under that,
+    # centred: never a corner of it.
+    def opening(fixture):
+        page = browser.open(harness(tmp_path, page_graph(fixture)))
+        width, height = page.eval("panel.layoutNumbers().slice(1, 3)")
+        view = page.eval("[document.querySelector('#g .ps-graph-view')].map(v => [v.clientWidth, v.clientHeight])[0]")
+        t = page.eval("document.querySelector('#g g.ps-viewport').getAttribute('transform')")
+        x, y = (float(v) for v in t.split("translate(")[1].split(")")[0].split(","))
+        k = float(t.split("scale(")[1].split(")")[0])
+        page.assert_clean()
+        return width, height, view, x, y, k
+
+    # training_step fits at a readable zoom: whole, centred both ways.
+    width, height, (w, h), x, y, k = opening("training_step.json")
+    assert 0.5 <= k <= 1 and width * k <= w and height * k <= h
+    assert abs(x + width * k / 2 - w / 2) < 1 and abs(y + height * k / 2 - h / 2) < 1
+    # The resnet18 training step is too big for that: its top, centred, at zoom 0.5 (it is wider
+    # than the view there, so the view shows its middle, not its left edge).
+    width, height, (w, h), x, y, k = opening("resnet18_training_drift.json")
+    assert k == 0.5 and width * k > w
+    assert abs(x + width * k / 2 - w / 2) < 1 and 0 <= y <= 30

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -25,6 +27,7 @@ STUDIO = os.environ.get("PS_STUDIO", str(ROOT / "build" / "bin" / "precompile-st
 VIOLATION = ROOT / "tests" / "python" / "scripts" / "inv5_buffer.py"
 CLEAN = ROOT / "tests" / "python" / "scripts" / "chk_clean_mlp.py"
 RESNET = ROOT / "tests" / "gallery" / "resnet18_training.py"
+PAIR = ROOT / "tests" / "library" / "fixtures" / "sin_plus_one"
 
 needs_chromium = pytest.mark.skipif(
     find_chromium() is None, reason="Debian's chromium is not installed (packaging/debian-packages.txt)"
@@ -302,3 +305,39 @@ def test_several_scripts_write_one_page_each_into_a_folder(runs):
     assert r.returncode == 1, r.stdout + r.stderr  # the worst of 0, 1, 0
     names = sorted(p.name for p in folder.iterdir())
     assert names == ["chk_clean_mlp-2.html", "chk_clean_mlp.html", "inv5_buffer.html"]
+
+
+@needs_chromium
+def test_compile_phases_in_the_windows_colours(browser, tmp_path):
+    # The compile profile's bar and legend colour each phase as the window's CompileProfileBar
+    # does (its colour per model::CompilePhase, read from its source), whatever the phases' order;
+    # a word it does not know is "other" there.
+    source = (ROOT / "ui" / "report" / "CompileProfileBar.cpp").read_text()
+    window = {
+        re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower(): f"rgb({r}, {g}, {b})"
+        for name, r, g, b in re.findall(r"case CompilePhase::(\w+):\s*return QColor\((\d+), (\d+), (\d+)\);", source)
+    }
+    assert len(window) == 8, window
+    phases = ["other", "code_generation", "tracing", "cache", "inductor_lowering", "studio", "imports", "aot_autograd"]
+    report = json.loads(Path(f"{PAIR}.json").read_text())
+    report["captures"][0]["compile_profile"] = [{"phase": p, "seconds": 0.5 + i} for i, p in enumerate(phases)] + [
+        {"phase": "not_a_phase", "seconds": 0.25}
+    ]
+    for suffix in ("py", "cache"):
+        shutil.copy(f"{PAIR}.{suffix}", tmp_path / f"profiled.{suffix}")
+    (tmp_path / "profiled.json").write_text(json.dumps(report))
+    lib = tmp_path / "lib.db"
+    done = studio("--library", lib, "library", "import", tmp_path / "profiled.py", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    page_file = tmp_path / "profiled.html"
+    done = studio("--library", lib, "library", "html", json.loads(done.stdout)["run_id"], page_file)
+    assert done.returncode == 0, done.stderr
+    page = browser.open(page_file)
+    want = [window[p] for p in phases] + [window["other"]]
+    for part in ("bar-part", "swatch"):
+        got = page.eval(
+            f"[...document.querySelectorAll('#capture-0 .ps-part-profile .ps-{part}')]"
+            ".map(e => getComputedStyle(e).backgroundColor)"
+        )
+        assert got == want, (part, got)
+    page.assert_clean()

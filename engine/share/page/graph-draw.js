@@ -153,41 +153,152 @@
     return path;
   }
 
+  // Room around the boxes an expanded module holds (ModuleRegions::kMargin), and between a frame
+  // and the frames nested in it.
+  const FRAME_MARGIN = 6;
+  const FRAME_NEST = 3;
+
+  // One run of a frame's layers as one outline, down its right side and up its left: `rows` its
+  // rows top to bottom ([x0, y0, x1, y1], the margin in), `gaps` the gap between each layer and
+  // the next ([top, bottom, wide], its lines the same for every frame). In a layer the outline
+  // keeps to the row; in a gap, where no box is, it keeps to where both rows are, or where either
+  // is when `wide` (rows that do not meet, or a frame nested in this one wide there), so it never
+  // crosses itself and a frame nested in this one, whose rows are inside these, stays inside it.
+  // Corners only: a chain of boxes of one width is a rectangle of four points, however long.
+  function outline(rows, gaps) {
+    const last = rows.length - 1;
+    const p = [[rows[0][0], rows[0][1]], [rows[0][2], rows[0][1]]];
+    for (let k = 0; k < last; k++) {
+      const [top, bottom, wide] = gaps[k];
+      const x = (wide ? Math.max : Math.min)(rows[k][2], rows[k + 1][2]);
+      p.push([rows[k][2], top], [x, top], [x, bottom], [rows[k + 1][2], bottom]);
+    }
+    p.push([rows[last][2], rows[last][3]], [rows[last][0], rows[last][3]]);
+    for (let k = last; k > 0; k--) {
+      const [top, bottom, wide] = gaps[k - 1];
+      const x = (wide ? Math.min : Math.max)(rows[k][0], rows[k - 1][0]);
+      p.push([rows[k][0], bottom], [x, bottom], [x, top], [rows[k - 1][0], top]);
+    }
+    const at = p.filter((q, i) => i === 0 || q[0] !== p[i - 1][0] || q[1] !== p[i - 1][1]);
+    const corners = at.filter((q, i) => {
+      const a = at[(i + at.length - 1) % at.length];
+      const b = at[(i + 1) % at.length];
+      return !(a[0] === q[0] && q[0] === b[0]) && !(a[1] === q[1] && q[1] === b[1]);
+    });
+    return 'M' + corners.map((q) => q[0] + ',' + q[1]).join('L') + 'Z';
+  }
+
+  // Each expanded module's frame, drawn closer than ModuleRegions' rectangle around all it holds
+  // (which the window draws only zoomed out, and only where its header fits): the outline around
+  // its boxes layer by layer, so that what is laid out beside them (a parameter or input, another
+  // module's boxes between two calls of a reused one) stays outside, in one piece per run of
+  // consecutive layers it has a box in (a module called twice is framed at each call),
+  // FRAME_NEST clear of the frames nested in it. Sets each region's pieces ({d: the SVG path, x,
+  // y, w, h: its bounds, left: its first row's left}, top to bottom) and bounds ([x0, y0, x1, y1]
+  // of them all).
+  function framePieces(layout, tree, nodeJson, modules) {
+    const tops = Array.from(new Set(layout.items.map((it) => it.y))).sort((a, b) => a - b);
+    const rowOf = new Map(tops.map((y, i) => [y, i]));
+    const bottoms = tops.map(() => -Infinity);
+    for (const it of layout.items) bottoms[rowOf.get(it.y)] = Math.max(bottoms[rowOf.get(it.y)], it.y + it.h);
+    const framed = new Set(layout.regions.map((r) => r.module));
+    const rows = new Map(); // module -> row -> [x0, y0, x1, y1], the margin in
+    const wide = new Map(); // module -> the rows below which its outline spans both rows (outline)
+    const grow = (m, row, x0, y0, x1, y1) => {
+      if (!rows.has(m)) rows.set(m, new Map());
+      const b = rows.get(m).get(row);
+      if (b) rows.get(m).set(row, [Math.min(b[0], x0), Math.min(b[1], y0), Math.max(b[2], x1), Math.max(b[3], y1)]);
+      else rows.get(m).set(row, [x0, y0, x1, y1]);
+    };
+    // Each box to the innermost frame above it, its placeholders (laid out at the top) to none.
+    for (const it of layout.items) {
+      if (it.kind === 'node' && nodeJson[it.id].op === 'placeholder') continue;
+      const m = it.kind === 'node' ? tree.moduleOf[it.id] : modules[it.id].parent;
+      if (framed.has(m)) grow(m, rowOf.get(it.y), it.x - FRAME_MARGIN, it.y - FRAME_MARGIN, it.x + it.w + FRAME_MARGIN, it.y + it.h + FRAME_MARGIN);
+    }
+    // Innermost first (the regions come parents first): each frame into its parent's.
+    for (let k = layout.regions.length - 1; k >= 0; k--) {
+      const r = layout.regions[k];
+      const own = Array.from(rows.get(r.module) || []).sort((a, b) => a[0] - b[0]);
+      const parent = modules[r.module].parent;
+      const wideBelow = wide.get(r.module) || new Set();
+      own.forEach(([row, b], i) => {
+        const next = own[i + 1];
+        if (next && next[0] === row + 1 && (next[1][0] >= b[2] || b[0] >= next[1][2])) wideBelow.add(row);
+      });
+      if (framed.has(parent)) {
+        const n = FRAME_NEST;
+        for (const [row, b] of own) grow(parent, row, b[0] - n, b[1] - n, b[2] + n, b[3] + n);
+        // The parent spans both rows where this one is wide, and where a piece of this one starts
+        // or ends (its top and bottom edges are in the gap, FRAME_NEST further out than its rows).
+        if (!wide.has(parent)) wide.set(parent, new Set());
+        const parentWide = wide.get(parent);
+        for (const row of wideBelow) parentWide.add(row);
+        own.forEach(([row], i) => {
+          if (i === 0 || own[i - 1][0] !== row - 1) parentWide.add(row - 1);
+          if (i === own.length - 1 || own[i + 1][0] !== row + 1) parentWide.add(row);
+        });
+      }
+      r.pieces = [];
+      r.bounds = [Infinity, Infinity, -Infinity, -Infinity];
+      for (let i = 0; i < own.length;) {
+        let j = i + 1;
+        while (j < own.length && own[j][0] === own[j - 1][0] + 1) j++;
+        const run = own.slice(i, j).map((e) => e[1]);
+        const gaps = own.slice(i, j - 1).map((e) => [bottoms[e[0]] + FRAME_MARGIN, tops[e[0] + 1] - FRAME_MARGIN, wideBelow.has(e[0])]);
+        let x0 = Infinity, x1 = -Infinity;
+        for (const b of run) {
+          x0 = Math.min(x0, b[0]);
+          x1 = Math.max(x1, b[2]);
+        }
+        const y0 = run[0][1], y1 = run[run.length - 1][3];
+        r.pieces.push({ d: outline(run, gaps), x: x0, y: y0, w: x1 - x0, h: y1 - y0, left: run[0][0] });
+        r.bounds = [Math.min(r.bounds[0], x0), Math.min(r.bounds[1], y0), Math.max(r.bounds[2], x1), Math.max(r.bounds[3], y1)];
+        i = j;
+      }
+    }
+  }
+
   function drawRegion(r, modules) {
     const g = el('g', { class: 'ps-module-frame', 'data-path': modules[r.module].path });
-    g.append(el('rect', { class: 'ps-frame', x: r.x, y: r.y, width: r.w, height: r.h, rx: 10 }));
-    const title = el('g', { class: 'ps-frame-title', transform: 'translate(' + r.tx + ',' + (r.y - 16) + ')' });
-    title.append(el('rect', { width: r.tw, height: 15, rx: 3 }));
-    title.append(el('text', { x: 4, y: 11 }, r.label));
-    title.append(el('title', null, (modules[r.module].path || 'root') + ': click to collapse'));
-    g.append(title);
+    for (const p of r.pieces) {
+      g.append(el('path', { class: 'ps-frame', d: p.d }));
+      const title = el('g', { class: 'ps-frame-title', transform: 'translate(' + p.tx + ',' + (p.y - 16) + ')' });
+      title.append(el('rect', { width: p.tw, height: 15, rx: 3 }));
+      title.append(el('text', { x: 4, y: 11 }, p.label));
+      title.append(el('title', null, (modules[r.module].path || 'root') + ': click to collapse'));
+      g.append(title);
+    }
     return g;
   }
 
-  // Frame titles sit on the frame's top edge, left; one that would cover another title (nested
+  // Frame titles sit on each piece's top edge, left; one that would cover another title (nested
   // frames sharing a top) moves right past it. Parents come first, so they keep the corner.
   function placeTitles(regions, modules) {
     const rows = new Map(); // top edge, rounded -> titles placed there
     for (const r of regions) {
       const text = '▾ ' + moduleTitle(modules, r.module);
-      r.tw = Math.min(Math.max(40, r.w - 8), 14 + text.length * 6.4);
-      r.label = clip(text, r.tw + 14, 6.4);
-      r.tx = r.x + 4;
-      const keys = [Math.floor(r.y / 16) - 1, Math.floor(r.y / 16), Math.floor(r.y / 16) + 1];
-      for (let moved = true, tries = 0; moved && tries < 50; tries++) {
-        moved = false;
-        for (const k of keys) {
-          for (const o of rows.get(k) || []) {
-            if (Math.abs(o.y - r.y) < 16 && r.tx < o.tx + o.tw + 4 && o.tx < r.tx + r.tw + 4) {
-              r.tx = o.tx + o.tw + 6;
-              moved = true;
+      for (const p of r.pieces) {
+        p.tx = p.left + 4;
+        p.tw = Math.min(Math.max(40, p.x + p.w - p.tx - 4), 14 + text.length * 6.4);
+        p.label = clip(text, p.tw + 14, 6.4);
+        const keys = [Math.floor(p.y / 16) - 1, Math.floor(p.y / 16), Math.floor(p.y / 16) + 1];
+        for (let moved = true, tries = 0; moved && tries < 50; tries++) {
+          moved = false;
+          for (const k of keys) {
+            for (const o of rows.get(k) || []) {
+              if (Math.abs(o.y - p.y) < 16 && p.tx < o.tx + o.tw + 4 && o.tx < p.tx + p.tw + 4) {
+                p.tx = o.tx + o.tw + 6;
+                moved = true;
+              }
             }
           }
         }
+        const k = Math.floor(p.y / 16);
+        if (!rows.has(k)) rows.set(k, []);
+        rows.get(k).push(p);
+        r.bounds[2] = Math.max(r.bounds[2], p.tx + p.tw);
       }
-      const k = Math.floor(r.y / 16);
-      if (!rows.has(k)) rows.set(k, []);
-      rows.get(k).push(r);
     }
   }
 
@@ -336,6 +447,6 @@
 
   Object.assign(parts, {
     MIN_ZOOM, el, html, clip, listText, rampColour, rampPosition, moduleTitle, boxTitle, nodeTitle,
-    canvas, drawBox, drawRoute, drawRegion, placeTitles, routeBoxes, showDetails, showLegend, wirePointer,
+    canvas, drawBox, drawRoute, framePieces, drawRegion, placeTitles, routeBoxes, showDetails, showLegend, wirePointer,
   });
 })();

@@ -17,7 +17,7 @@
   'use strict';
 
   const {
-    MIN_ZOOM, instantiate, readLayout, html, rampColour, rampPosition, canvas, drawBox, drawRoute, drawRegion, placeTitles,
+    MIN_ZOOM, instantiate, readLayout, html, rampColour, rampPosition, canvas, drawBox, drawRoute, framePieces, drawRegion, placeTitles,
     routeBoxes: boxesOf, showDetails: fillDetails, showLegend: fillLegend, wirePointer,
   } = window.PsGraphParts;
 
@@ -176,6 +176,7 @@
     let routeBoxes = [];
     let edgeCounts = new Map();
     function indexLayout() {
+      framePieces(layout, tree, nodeJson, modules);
       placeTitles(layout.regions, modules);
       edgeCounts = new Map();
       for (const e of layout.edges) edgeCounts.set(e.from + ',' + e.to, e.count);
@@ -214,7 +215,7 @@
         if (inView(item.x, item.y, item.x + item.w, item.y + item.h)) add('i' + i, () => drawItem(item, i), boxLayer);
       });
       layout.regions.forEach((r, i) => {
-        if (inView(r.x, r.y - 16, Math.max(r.x + r.w, r.tx + r.tw), r.y + r.h)) add('r' + i, () => drawRegion(r, modules), frameLayer);
+        if (inView(r.bounds[0], r.bounds[1] - 16, r.bounds[2], r.bounds[3])) add('r' + i, () => drawRegion(r, modules), frameLayer);
       });
       for (const [key, e] of drawn) {
         if (!want.has(key)) {
@@ -234,21 +235,19 @@
       }
     }
 
-    function fit() {
+    // The whole graph in the view, centred (never past 1:1); not smaller than `least`: then as
+    // wide as the view allows, centred, its top in view (GraphCanvas::fitScene).
+    function fit(least = MIN_ZOOM) {
       if (!layout) return;
       const w = view.clientWidth || 800;
       const h = view.clientHeight || 600;
-      const k = Math.max(MIN_ZOOM, Math.min(1, (w - 40) / Math.max(1, layout.width), (h - 40) / Math.max(1, layout.height)));
-      t = { k, x: (w - layout.width * k) / 2, y: 20 };
-      apply();
-    }
-
-    // The opening view: the graph's top, as wide as the view allows (never past 1:1, never so
-    // small that the boxes' text cannot be read).
-    function openView() {
-      const w = view.clientWidth || 800;
-      const k = Math.max(0.5, Math.min(1, (w - 40) / Math.max(1, layout.width)));
-      t = { k, x: Math.max(20, (w - layout.width * k) / 2), y: 24 };
+      const whole = Math.min(1, (w - 40) / Math.max(1, layout.width), (h - 40) / Math.max(1, layout.height));
+      if (whole >= least) {
+        t = { k: whole, x: (w - layout.width * whole) / 2, y: (h - layout.height * whole) / 2 };
+      } else {
+        const k = Math.max(least, Math.min(1, (w - 40) / Math.max(1, layout.width)));
+        t = { k, x: (w - layout.width * k) / 2, y: 24 };
+      }
       apply();
     }
 
@@ -290,10 +289,10 @@
       container.dataset.ready = '1';
     }
 
-    // Where a module shows: its box when collapsed, its frame when expanded.
+    // Where a module shows: its box when collapsed, its frame (the first piece) when expanded.
     function boxOfModule(m) {
       for (const item of layout.items) if (item.kind === 'module' && item.id === m) return item;
-      for (const r of layout.regions) if (r.module === m) return r;
+      for (const r of layout.regions) if (r.module === m && r.pieces.length) return r.pieces[0];
       return null;
     }
 
@@ -427,7 +426,9 @@
     // Its layout was computed when the page was written (the same numbers the engine gives).
     const given = data.opening && Array.isArray(data.opening.layout) && data.opening.layout.length ? data.opening.layout : null;
     relayout(undefined, given);
-    openView();
+    // The opening view: the whole graph where its boxes' text can still be read, else its top
+    // at the least zoom that can, centred.
+    fit(0.5);
     sync(false);
     container.psGraph = panel;
     return panel;

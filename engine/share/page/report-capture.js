@@ -135,6 +135,11 @@
     return table(['step', 'time'], keys.map((k) => [k, seconds(t[k])]), 'ps-timings');
   }
 
+  // The compile phases (model::CompilePhase), each in the window's colour for it
+  // (CompileProfileBar::colour; report.css, .ps-phase-*): a word not among them is "other", as there.
+  const PHASES = ['tracing', 'aot_autograd', 'inductor_lowering', 'code_generation', 'cache', 'imports', 'studio', 'other'];
+  const phaseClass = (p) => 'ps-phase-' + (PHASES.includes(p.phase) ? p.phase : 'other');
+
   function compileProfile(c) {
     const phases = Array.isArray(c.compile_profile) ? c.compile_profile
       : isObject(c.compile_profile) && Array.isArray(c.compile_profile.phases) ? c.compile_profile.phases : [];
@@ -142,10 +147,10 @@
     if (!list.length) return null;
     const total = list.reduce((s, p) => s + p.seconds, 0) || 1;
     const bar = el('div', { class: 'ps-bar', role: 'img', 'aria-label': 'precompile time by phase' },
-      list.map((p, i) => el('span', { class: 'ps-bar-part ps-c' + (i % 8), title: p.phase + ' ' + seconds(p.seconds),
+      list.map((p) => el('span', { class: 'ps-bar-part ' + phaseClass(p), title: p.phase + ' ' + seconds(p.seconds),
         style: 'width:' + (100 * p.seconds / total).toFixed(2) + '%' })));
-    return el('div', {}, bar, table(['phase', 'time', 'share'], list.map((p, i) =>
-      [el('span', {}, el('span', { class: 'ps-swatch ps-c' + (i % 8) }), str(p.phase)), seconds(p.seconds),
+    return el('div', {}, bar, table(['phase', 'time', 'share'], list.map((p) =>
+      [el('span', {}, el('span', { class: 'ps-swatch ' + phaseClass(p) }), str(p.phase)), seconds(p.seconds),
         (100 * p.seconds / total).toFixed(1) + ' %'])));
   }
 
