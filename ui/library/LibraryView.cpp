@@ -5,6 +5,7 @@
 #include "ui/common/StatusStyle.h"
 #include "ui/editor/UnsavedScript.h"
 #include "ui/library/LibraryActions.h"
+#include "ui/library/LibraryRow.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -33,82 +34,6 @@
 #include <algorithm>
 
 namespace ps::ui {
-
-namespace {
-constexpr int kIdRole = Qt::UserRole + 1;
-constexpr int kSortRole = Qt::UserRole + 2;
-
-// Worst first when sorted by status ascending.
-constexpr model::RunStatus kWorstFirst[] = {
-    model::RunStatus::ConnectionLost,
-    model::RunStatus::ProtocolError,
-    model::RunStatus::WorkerDied,
-    model::RunStatus::Timeout,
-    model::RunStatus::Error,
-    model::RunStatus::Violation,
-    model::RunStatus::Mismatch,
-    model::RunStatus::Cancelled,
-    model::RunStatus::Ok,
-};
-
-int statusRank(const std::optional<model::RunStatus>& status)
-{
-    for (int i = 0; status && i < static_cast<int>(std::size(kWorstFirst)); ++i)
-        if (kWorstFirst[i] == *status)
-            return i;
-    return static_cast<int>(std::size(kWorstFirst));
-}
-
-QColor statusColor(const std::optional<model::RunStatus>& status)
-{
-    return status ? StatusStyle::color(*status) : QColor(Qt::gray);
-}
-
-/// A filled dot in the status's colour: the outcome column at a glance.
-/// The word a listed status shows as: the window's word, "unknown" for none.
-QString statusText(const std::optional<model::RunStatus>& status)
-{
-    return status ? StatusStyle::word(*status) : QStringLiteral("unknown");
-}
-
-QIcon outcomeIcon(const std::optional<model::RunStatus>& status)
-{
-    QPixmap pixmap(12, 12);
-    pixmap.fill(Qt::transparent);
-    QPainter p(&pixmap);
-    p.setRenderHint(QPainter::Antialiasing);
-    p.setPen(Qt::NoPen);
-    p.setBrush(statusColor(status));
-    p.drawEllipse(QRectF(1.5, 1.5, 9, 9));
-    return QIcon(pixmap);
-}
-
-QDateTime localTime(const QString& createdAt)
-{
-    const QDateTime t = QDateTime::fromString(createdAt, Qt::ISODateWithMs);
-    return t.isValid() ? t.toLocalTime() : t;
-}
-
-/// Short enough for the dock: the time today, the day this year, else the date.
-QString shortTime(const QString& createdAt)
-{
-    const QDateTime t = localTime(createdAt);
-    if (!t.isValid())
-        return createdAt;
-    const QDate today = QDate::currentDate();
-    if (t.date() == today)
-        return t.toString(QStringLiteral("HH:mm"));
-    if (t.date().year() == today.year())
-        return t.toString(QStringLiteral("d MMM HH:mm"));
-    return t.toString(QStringLiteral("yyyy-MM-dd"));
-}
-
-QString fullTime(const QString& createdAt)
-{
-    const QDateTime t = localTime(createdAt);
-    return t.isValid() ? t.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : createdAt;
-}
-}  // namespace
 
 LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
 {
@@ -154,7 +79,7 @@ LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
     m_model->horizontalHeaderItem(OutcomeColumn)->setToolTip(tr("Outcome"));
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(kSortRole);
+    m_proxy->setSortRole(LibraryRow::kSortRole);
     m_view = new QTreeView;
     m_view->setModel(m_proxy);
     m_view->setRootIsDecorated(false);
@@ -199,7 +124,7 @@ LibraryView::LibraryView(QWidget* parent) : QWidget(parent)
                 m_actions->compareAction()->trigger();
             return;
         }
-        const qint64 id = index.sibling(index.row(), OutcomeColumn).data(kIdRole).toLongLong();
+        const qint64 id = index.sibling(index.row(), OutcomeColumn).data(LibraryRow::kIdRole).toLongLong();
         if (id > 0)
             emit runActivated(id);
     });
@@ -271,7 +196,7 @@ void LibraryView::reload()
     m_debounce->stop();
     const QList<qint64> selected = selectedRuns();
     const qint64 current = m_view->currentIndex().isValid()
-        ? m_view->currentIndex().siblingAtColumn(OutcomeColumn).data(kIdRole).toLongLong()
+        ? m_view->currentIndex().siblingAtColumn(OutcomeColumn).data(LibraryRow::kIdRole).toLongLong()
         : -1;
     m_model->removeRows(0, m_model->rowCount());
     m_runs.clear();
@@ -306,42 +231,7 @@ void LibraryView::reload()
     QSet<QString> places;
     bool someoneElse = false;
     for (const auto& r : runs) {
-        const auto text = [](const QString& shown, const QString& sortKey) {
-            auto* item = new QStandardItem(shown);
-            item->setData(sortKey, kSortRole);
-            return item;
-        };
-        const QString createdKey = r.createdAt + QStringLiteral("#%1").arg(r.id, 12, 10, QLatin1Char('0'));
-        const QString rank = QStringLiteral("%1 %2").arg(statusRank(r.status)).arg(createdKey);
-        auto* outcome = text(QString(), rank);
-        outcome->setIcon(outcomeIcon(r.status));
-        outcome->setData(r.id, kIdRole);
-        outcome->setToolTip(statusText(r.status));
-        auto* name = text(r.name + (r.trusted ? QString() : tr(" (untrusted)")), r.name);
-        name->setToolTip(plainTip(r.scriptPath));
-        auto* backend = text(r.backends.join(", "), r.backends.join(", "));
-        auto* time = text(shortTime(r.createdAt), createdKey);
-        time->setToolTip(plainTip(tr("run #%1, %2 (%3 UTC)").arg(r.id).arg(fullTime(r.createdAt), r.createdAt)));
-        auto* status = text(statusText(r.status), rank);
-        status->setForeground(statusColor(r.status));
-        auto* message = text(r.message.section('\n', 0, 0), r.message.section('\n', 0, 0));
-        message->setToolTip(plainTip(r.message.left(1000)));
-        auto* id = text(QString::number(r.id), QStringLiteral("%1").arg(r.id, 12, 10, QLatin1Char('0')));
-        auto* script = text(UnsavedScript::displayName(r.scriptPath), r.scriptPath);
-        script->setToolTip(plainTip(r.scriptPath));
-        auto* where = text(r.ranOn, r.ranOn);
-        auto* by = text(r.storedBy, r.storedBy);
-        if (!r.storedRole.isEmpty())
-            by->setToolTip(plainTip(tr("database role %1").arg(r.storedRole)));
-        if (r.byOthers) {
-            // Someone else's run in a shared library: marked, so one's own stand out.
-            name->setToolTip(plainTip(tr("%1\nstored by %2").arg(r.scriptPath, r.storedBy)));
-            QFont italic = name->font();
-            italic.setItalic(true);
-            for (auto* item : {name, by})
-                item->setFont(italic);
-        }
-        m_model->appendRow({outcome, name, backend, time, status, message, id, script, where, by});
+        m_model->appendRow(LibraryRow::items(r));
         m_runs.insert(r.id, r);
         places.insert(r.ranOn);
         someoneElse |= r.byOthers;
@@ -467,34 +357,13 @@ QString LibraryView::details() const
     const QModelIndex index = m_view->currentIndex();
     if (!index.isValid() || !m_view->selectionModel()->isSelected(index))
         return QString();
-    const auto it = m_runs.constFind(index.siblingAtColumn(OutcomeColumn).data(kIdRole).toLongLong());
+    const auto it = m_runs.constFind(index.siblingAtColumn(OutcomeColumn).data(LibraryRow::kIdRole).toLongLong());
     if (it == m_runs.constEnd())
         return QString();
-    const StoredRun& r = *it;
-    QStringList parts;
-    parts << tr("run #%1 %2: %3").arg(r.id).arg(r.name, statusText(r.status));
-    const QString message = r.message.section('\n', 0, 0);
-    if (!message.isEmpty())
-        parts.back() += QStringLiteral(" — ") + message;
-    QStringList facts;
-    facts << UnsavedScript::displayName(r.scriptPath);
-    facts << (r.backends.isEmpty() ? tr("no capture") : r.backends.join(", "));
     StoredRunDetails more;
     QString error;
-    if (m_store && m_store->details(r.id, &more, &error))
-        facts << (more.captures == 1 ? tr("1 capture") : tr("%1 captures").arg(more.captures))
-              << QLocale().formattedDataSize(more.bytes);
-    facts << tr("stored %1").arg(fullTime(r.createdAt));
-    if (!r.storedBy.isEmpty())
-        facts.back() += r.storedRole.isEmpty() ? tr(" by %1").arg(r.storedBy)
-                                               : tr(" by %1 (role %2)").arg(r.storedBy, r.storedRole);
-    if (!r.ranOn.isEmpty())
-        facts << tr("ran on %1").arg(r.ranOn);
-    if (r.imported)
-        facts << tr("imported");
-    facts << (r.trusted ? tr("trusted") : tr("not trusted: %1").arg(r.untrustedBecause));
-    parts << facts.join(QStringLiteral(" · "));
-    return parts.join('\n');
+    const bool known = m_store && m_store->details(it->id, &more, &error);
+    return LibraryRow::details(*it, known ? &more : nullptr);
 }
 
 QString LibraryView::message() const
@@ -590,7 +459,8 @@ int LibraryView::rowCount() const
 
 qint64 LibraryView::runIdAt(int row) const
 {
-    return row >= 0 && row < rowCount() ? m_proxy->index(row, OutcomeColumn).data(kIdRole).toLongLong() : -1;
+    return row >= 0 && row < rowCount() ? m_proxy->index(row, OutcomeColumn).data(LibraryRow::kIdRole).toLongLong()
+                                        : -1;
 }
 
 QString LibraryView::statusAt(int row) const
