@@ -359,6 +359,15 @@ TEST_F(UiGraphLensesOnARun, Resnet18InferenceProfiledOnInductorPaintsItsKernels)
     auto* top = view.topNodes();
     ASSERT_TRUE(top->showsKernels());
     EXPECT_EQ(top->table()->rowCount(), naming);
+    // A row names the node its kernel is named after first (extern_kernels.convolution computes
+    // native_batch_norm_18, relu__15 and convolution_19), and its time stays in view.
+    bool leads = false;
+    for (int r = 0; r < top->table()->rowCount(); ++r) {
+        leads |= top->table()->item(r, 2)->text() == QStringLiteral("convolution_19 +2");
+        EXPECT_LE(top->table()->visualItemRect(top->table()->item(r, 1)).right(), top->table()->viewport()->width())
+            << "the time is off to the right";
+    }
+    EXPECT_TRUE(leads);
     // A kernel computing three nodes is one row of its whole time, and each node shows it.
     for (int r = 0; r < top->table()->rowCount(); ++r)
         if (const QList<int> nodes = top->nodesAt(r); nodes.size() == 3) {

@@ -145,7 +145,7 @@ QString GraphMeasures::legendHtml(graph::Lens lens, double low, double high, boo
     QString what;
     switch (m) {
     case graph::MeasuredLens::Measure::Time:
-        what = QObject::tr("per call, a kernel's on each of its nodes");
+        what = QObject::tr("per call: a node shows its kernel's time, a module its kernels'");
         break;
     case graph::MeasuredLens::Measure::Error:
         what = QObject::tr("error over eager's; framed: leaves its band");

@@ -378,10 +378,10 @@ void GraphView::placeTopNodes()
     const int canvasWidth = m_split->sizes().value(0);
     if (canvasWidth - kTopNodesWidth < kBesideMinCanvas) {
         // Too narrow for both side by side (a 1280-pixel window): under the canvas, the whole
-        // width for its names and values, a third of the height at most.
+        // width for its names and values, two fifths of the height at most (five rows or more).
         m_column->addWidget(m_topNodes);
         const int total = m_column->height();
-        const int rows = std::clamp(total / 3, 120, 220);
+        const int rows = std::clamp(total * 2 / 5, 150, 260);
         m_column->setSizes({std::max(total - rows, rows), rows});
         return;
     }

@@ -6,6 +6,8 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QRegularExpression>
+#include <QResizeEvent>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -48,6 +50,24 @@ QString topKernelModule(const graph::GraphModel& graph, const std::vector<int>& 
     return common.join('.');
 }
 
+/// Which of `names` the kernel is named after: the first holding a word of the kernel's name
+/// ("convolution" of "cpp_fused_convolution_relu_3" or of "aten.convolution_backward"), else 0.
+int leadNode(const QString& kernel, const QStringList& names)
+{
+    static const QStringList kNoise
+        = {QStringLiteral("cpp"), QStringLiteral("triton"), QStringLiteral("fused"), QStringLiteral("poi"),
+            QStringLiteral("red"), QStringLiteral("per"), QStringLiteral("extern"), QStringLiteral("kernels"),
+            QStringLiteral("torch"), QStringLiteral("ops"), QStringLiteral("aten"), QStringLiteral("default")};
+    for (const QString& word : kernel.split(QRegularExpression(QStringLiteral("[._]")), Qt::SkipEmptyParts)) {
+        if (word.size() < 3 || kNoise.contains(word) || word.front().isDigit())
+            continue;
+        for (int i = 0; i < names.size(); ++i)
+            if (names[i].startsWith(word))
+                return i;
+    }
+    return 0;
+}
+
 QString topSourceOf(const graph::GraphNode& n)
 {
     const QString file = QString::fromStdString(n.sourceFile).section('/', -1);
@@ -67,6 +87,7 @@ TopNodesPanel::TopNodesPanel(QWidget* parent) : QWidget(parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->verticalHeader()->setVisible(false);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
@@ -96,6 +117,24 @@ void TopNodesPanel::show(const graph::GraphModel& graph, const graph::MeasuredLe
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(1, Qt::DescendingOrder);
     m_table->resizeColumnsToContents();
+    fitNames();
+}
+
+void TopNodesPanel::fitNames()
+{
+    // A long kernel or node name is cut in the middle (its tooltip has it whole): the value
+    // beside it stays in view.
+    m_table->resizeColumnToContents(0);
+    const int room = std::max(60, m_table->viewport()->width() - m_table->columnWidth(1) - 4);
+    if (m_table->columnWidth(0) > std::min(kNameWidth, room))
+        m_table->setColumnWidth(0, std::min(kNameWidth, room));
+}
+
+void TopNodesPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (m_table->rowCount() > 0)
+        fitNames();
 }
 
 void TopNodesPanel::showNodes(const graph::GraphModel& graph, const graph::MeasuredLens& values)
@@ -146,7 +185,12 @@ void TopNodesPanel::showKernels(const graph::GraphModel& graph, const graph::Mea
         QStringList names;
         for (int n : k.nodes)
             names << QString::fromStdString(graph.nodes()[static_cast<std::size_t>(n)].name);
+        // The node the kernel is named after leads ("cpp_fused_convolution_relu_3": a convolution),
+        // else its first.
+        const int lead = leadNode(QString::fromStdString(k.kernel), names);
+        names.move(lead, 0);
         auto* name = new QTableWidgetItem(QString::fromStdString(k.kernel));
+        name->setToolTip(plainTip(name->text()));
         name->setData(kNodeRole, QVariant::fromValue(nodes));
         auto* cell = new ValueCell(QString::fromStdString(graph::MeasuredLens::format(values.measure(), k.us)), k.us);
         cell->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);

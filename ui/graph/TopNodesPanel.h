@@ -25,6 +25,8 @@ class TopNodesPanel : public QWidget {
 public:
     /// Rows shown at most (the largest values).
     static constexpr int kMaxRows = 500;
+    /// The widest the name column opens (a long kernel name is cut in the middle).
+    static constexpr int kNameWidth = 220;
 
     explicit TopNodesPanel(QWidget* parent = nullptr);
 
@@ -42,7 +44,12 @@ public:
 signals:
     void nodesActivated(const QList<int>& nodes);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    /// The name column no wider than leaves the value in view (and kNameWidth at most).
+    void fitNames();
     void showNodes(const graph::GraphModel& graph, const graph::MeasuredLens& values);
     void showKernels(const graph::GraphModel& graph, const graph::MeasuredLens& values);
 

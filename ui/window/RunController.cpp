@@ -191,7 +191,7 @@ void RunController::onFinished(const std::shared_ptr<const RunDocument>& run)
         m_lastOutcome += tr(" · run #%1").arg(*r.runId);
     m_p.stageLabel->setFullText(m_lastOutcome);
     m_p.stageLabel->setStyleSheet(QStringLiteral("color: %1").arg(StatusStyle::verdictColor(r).name()));
-    m_p.log->appendNote(tr("%1: %2").arg(StatusStyle::word(r.status), message.section('\n', 0, 0))
+    m_p.log->appendNote(tr("%1: %2").arg(verdict, message.section('\n', 0, 0))
         + (r.runId                     ? tr(" (stored as run #%1)").arg(*r.runId)
                 : storeError.isEmpty() ? QString()
                                        : tr(" (not stored: %1)").arg(storeError)));
