@@ -24,6 +24,8 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include <algorithm>
+
 namespace ps::ui {
 
 namespace {
@@ -238,6 +240,7 @@ VerifyView::VerifyView(QWidget* parent) : QWidget(parent)
     m_rows->setHeaderLabels({tr("Compared"), tr("Name"), tr("Match"), tr("max |Δ|"), tr("rel Δ (RMS)"), tr("Sizes"),
         tr("Strides"), tr("Dtypes"), tr("Note")});
     m_rows->header()->setStretchLastSection(true);
+    m_rows->setTextElideMode(Qt::ElideMiddle);
     m_loadChart = makeChart(tr("Load: with the cache / without (JIT)"));
     m_callChart = makeChart(tr("Call: artifact / eager fn"));
     auto* charts = new QWidget;
@@ -405,6 +408,10 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
             addRow(v, *e, label);
     for (int col = 0; col < 8; ++col)
         m_rows->resizeColumnToContents(col);
+    // A long name (model.layer4.1.bn2.weight) never pushes the figures and the note out of view.
+    const int nameWidth = std::max(kNameMinWidth, m_rows->viewport()->width() / 4);
+    if (m_rows->columnWidth(1) > nameWidth)
+        m_rows->setColumnWidth(1, nameWidth);
     setCharts(c.timings);
     m_compileBar->setProfile(c.compileProfile);
 }
@@ -453,6 +460,7 @@ void VerifyView::addRow(const Verification& v, const Verification::Comparison& e
     auto* item = new QTreeWidgetItem(m_rows);
     item->setText(0, label);
     item->setText(1, q(e.name));
+    item->setToolTip(1, plainTip(q(e.name)));  // cut in the middle where the column is narrower
     // The Match column says the verdict: within tolerance ✓, rounding against float64 ≈,
     // numerics drift ~ (amber); only wrong or unjudged is a red ✗.
     const Verification::JudgedValue* judged = v.judgedValue(e.group, e.name);

@@ -52,7 +52,9 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    static constexpr int kChartsMinHeight = 600;  ///< a shorter tab shows the compared values, not the charts
+    static constexpr int kChartsMinHeight = 600;
+    static constexpr int kNameMinWidth = 160;  ///< the compared value's name column, cut in the middle  ///< a shorter
+                                               ///< tab shows the compared values, not the charts
     void placeCharts();
     /// Fills the charts from a capture's timings (seconds by name), in the colours of the
     /// widget's state (enabled or disabled).
