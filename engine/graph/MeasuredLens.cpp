@@ -32,7 +32,6 @@ MeasuredLens MeasuredLens::time(const GraphModel& graph, const std::vector<Kerne
     lens.m_measure = Measure::Time;
     const std::size_t n = graph.nodes().size();
     lens.m_values.assign(n, std::nullopt);
-    lens.m_kernels.assign(n, {});
     for (const auto& k : kernels) {
         if (!usable(k.selfUs))
             continue;
@@ -45,11 +44,8 @@ MeasuredLens MeasuredLens::time(const GraphModel& graph, const std::vector<Kerne
             continue;
         }
         std::sort(known.begin(), known.end());
-        for (int i : known) {
+        for (int i : known)
             lens.m_values[i] = lens.m_values[i].value_or(0) + k.selfUs;
-            auto& names = lens.m_kernels[i];
-            names += (names.empty() ? "" : ", ") + k.name;
-        }
         lens.m_groups.push_back({k.name, std::move(known), k.selfUs});
     }
     std::stable_sort(lens.m_groups.begin(), lens.m_groups.end(),
@@ -128,10 +124,12 @@ bool MeasuredLens::leavesBand(int node) const
     return node >= 0 && node < static_cast<int>(m_leaves.size()) && m_leaves[node];
 }
 
-const std::string& MeasuredLens::kernelOf(int node) const
+std::string MeasuredLens::kernelOf(int node) const
 {
-    static const std::string kNone;
-    return node >= 0 && node < static_cast<int>(m_kernels.size()) ? m_kernels[node] : kNone;
+    std::string names;
+    for (int g : kernelsOf(node))
+        names += (names.empty() ? "" : ", ") + m_groups[static_cast<std::size_t>(g)].kernel;
+    return names;
 }
 
 std::vector<int> MeasuredLens::kernelsOf(int node) const

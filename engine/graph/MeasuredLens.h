@@ -59,8 +59,8 @@ public:
     std::optional<double> node(int node) const;
     /// Error: the node leaves eager's band.
     bool leavesBand(int node) const;
-    /// Time: the kernel(s) the node's time comes from ("cpp_fused_relu_3"), else "".
-    const std::string& kernelOf(int node) const;
+    /// Time: the kernel(s) the node's time comes from, the slowest first ("cpp_fused_relu_3"), else "".
+    std::string kernelOf(int node) const;
     /// Time: the kernels naming a node of the graph, the slowest first (ties by name).
     const std::vector<Group>& kernels() const { return m_groups; }
     /// Time: the indices in kernels() of those computing `node`.
@@ -87,7 +87,6 @@ private:
     Measure m_measure = Measure::Time;
     std::vector<std::optional<double>> m_values;
     std::vector<bool> m_leaves;
-    std::vector<std::string> m_kernels;
     std::vector<Group> m_groups;
     std::vector<std::vector<int>> m_nodeGroups;  ///< Time: a node's kernels, indices in m_groups
     std::size_t m_count = 0;

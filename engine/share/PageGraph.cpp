@@ -26,7 +26,7 @@ json lensJson(const LensValues::Lens& lens, const graph::GraphModel& g, const gr
             nodes.push_back({i, *v, graph::MeasuredLens::format(lens.measure, *v)});
         if (values.leavesBand(i))
             leaves.push_back(i);
-        if (const auto& k = values.kernelOf(i); !k.empty()) {
+        if (const std::string k = values.kernelOf(i); !k.empty()) {
             // A fused kernel's time is its group's: say so beside the value ("all of K, 5 nodes").
             const auto groups = values.kernelsOf(i);
             const auto size

@@ -7,6 +7,7 @@
 #include "graph/Neighbourhood.h"
 #include "graph/VisibleGraph.h"
 #include "ui/graph/EdgesItem.h"
+#include "ui/graph/GraphCanvas.h"
 #include "ui/graph/GraphOverviewItem.h"
 #include "ui/graph/LensPalette.h"
 #include "ui/graph/ModuleItem.h"
@@ -244,6 +245,13 @@ void GraphScene::setOverview(bool on)
         box->setVisible(!on);
     if (m_edges)
         m_edges->setVisible(!on);
+}
+
+void GraphScene::setZoom(qreal zoom)
+{
+    setOverview(zoom < GraphCanvas::kFloorZoom);
+    if (m_regions)
+        m_regions->setZoom(zoom);
 }
 
 std::vector<QGraphicsItem*> GraphScene::overviewItems() const

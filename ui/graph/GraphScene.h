@@ -86,6 +86,9 @@ public:
     /// regions stay. Off: the boxes and edges again.
     void setOverview(bool on);
     bool overview() const { return m_overview; }
+    /// The canvas's zoom now: the overview below GraphCanvas::kFloorZoom, and the regions'
+    /// headers' room at that zoom (ModuleRegionsItem::setZoom).
+    void setZoom(qreal zoom);
     /// In the overview, what is drawn (the boxes' picture, then the regions); else empty.
     std::vector<QGraphicsItem*> overviewItems() const;
     /// Every box and edge shown while it lives, the overview as it was after (an export draws

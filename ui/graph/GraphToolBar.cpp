@@ -337,27 +337,23 @@ void GraphToolBar::renderMeasureLegend()
     if (m_placing || m_measureLegend.isEmpty())
         return;
     m_placing = true;
-    const auto widthOf = [this](const QString& html) {
-        m_legend->setText(html);
-        return m_legend->sizeHint().width();
-    };
-    const int room = roomBesideLens();
-    QString chosen;
-    for (const QString& form : m_measureLegend)
-        if (widthOf(form) <= room) {
-            chosen = form;
-            break;
+    // The fullest form no wider than `room`, else "".
+    const auto fullest = [this](int room) {
+        for (const QString& form : m_measureLegend) {
+            m_legend->setText(form);
+            if (m_legend->sizeHint().width() <= room)
+                return form;
         }
+        return QString();
+    };
+    QString chosen = fullest(roomBesideLens());
     const bool ownRow = chosen.isEmpty();
     placeLegend(ownRow);
     if (ownRow) {  // the fullest form that fits the row, else the briefest
-        const int full = width() - m_legendRow->contentsMargins().left() - m_legendRow->contentsMargins().right();
-        chosen = m_measureLegend.back();
-        for (const QString& form : m_measureLegend)
-            if (widthOf(form) <= full) {
-                chosen = form;
-                break;
-            }
+        const QMargins margins = m_legendRow->contentsMargins();
+        chosen = fullest(width() - margins.left() - margins.right());
+        if (chosen.isEmpty())
+            chosen = m_measureLegend.back();
     }
     m_legend->setText(chosen);
     m_placing = false;

@@ -16,7 +16,6 @@
 #include "ui/graph/GraphSidePanel.h"
 #include "ui/graph/GraphToolBar.h"
 #include "ui/graph/ModuleItem.h"
-#include "ui/graph/ModuleRegionsItem.h"
 #include "ui/graph/ModuleTreeModel.h"
 #include "ui/graph/TopNodesPanel.h"
 
@@ -51,11 +50,7 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent)
         [this](QGraphicsItem* item, const QPoint& at) { GraphContextMenu::exec(*this, item, at); });
     connect(m_canvas, &GraphCanvas::expandRequested, this, &GraphView::onExpandRequested);
     // Below the zoom floor (a big graph fitted whole) the boxes are one picture.
-    connect(m_canvas, &GraphCanvas::zoomChanged, this, [this](qreal zoom) {
-        m_scene->setOverview(zoom < GraphCanvas::kFloorZoom);
-        if (auto* r = regions())
-            r->setZoom(zoom);
-    });
+    connect(m_canvas, &GraphCanvas::zoomChanged, m_scene, &GraphScene::setZoom);
     m_canvas->setOverviewItems([this]() { return m_scene->overviewItems(); });
 
     m_toolBar = new GraphToolBar;
@@ -294,9 +289,7 @@ void GraphView::buildScene()
         m_scene->showEdges(*m_visible, *m_layout, pal);
     }
     applyLens();
-    m_scene->setOverview(m_canvas->zoom() < GraphCanvas::kFloorZoom);
-    if (auto* r = regions())
-        r->setZoom(m_canvas->zoom());
+    m_scene->setZoom(m_canvas->zoom());
     updateSummary();
     m_stack->setCurrentIndex(1);
     m_side->clearDetails();

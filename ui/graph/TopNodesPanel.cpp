@@ -117,6 +117,7 @@ void TopNodesPanel::show(const graph::GraphModel& graph, const graph::MeasuredLe
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(1, Qt::DescendingOrder);
     m_table->resizeColumnsToContents();
+    m_nameWidth = m_table->columnWidth(0);
     fitNames();
 }
 
@@ -124,10 +125,8 @@ void TopNodesPanel::fitNames()
 {
     // A long kernel or node name is cut in the middle (its tooltip has it whole): the value
     // beside it stays in view.
-    m_table->resizeColumnToContents(0);
     const int room = std::max(60, m_table->viewport()->width() - m_table->columnWidth(1) - 4);
-    if (m_table->columnWidth(0) > std::min(kNameWidth, room))
-        m_table->setColumnWidth(0, std::min(kNameWidth, room));
+    m_table->setColumnWidth(0, std::min({m_nameWidth, kNameWidth, room}));
 }
 
 void TopNodesPanel::resizeEvent(QResizeEvent* event)

@@ -57,6 +57,7 @@ private:
     QLabel* m_note;
     QTableWidget* m_table;
     bool m_kernels = false;
+    int m_nameWidth = 0;  ///< the name column's width for its contents, measured once per show()
 };
 
 }  // namespace ps::ui

@@ -407,7 +407,8 @@ QMenu* LibraryView::popupContextMenu(const QPoint& viewportPos)
     // Near the screen's bottom (the dock's last rows) the menu opens upwards from the click,
     // whole, instead of being pushed up over it to touch the screen's edge.
     QPoint at = m_view->viewport()->mapToGlobal(viewportPos);
-    if (const QScreen* screen = QGuiApplication::screenAt(at) ? QGuiApplication::screenAt(at) : this->screen()) {
+    const QScreen* screen = QGuiApplication::screenAt(at);
+    if (screen || (screen = this->screen())) {
         const QRect avail = screen->availableGeometry();
         const int height = menu->sizeHint().height();
         if (at.y() + height > avail.bottom() && at.y() - height >= avail.top())
