@@ -1,5 +1,7 @@
 #include "LibraryCommands.h"
 
+#include "RemoteCommands.h"
+
 #include "commands/LibraryCommand.h"
 #include "library/core/DefaultLibraryPath.h"
 
@@ -10,7 +12,8 @@
 using ps::commands::LibraryCommand;
 using ps::commands::LibraryOptions;
 
-void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode)
+void addLibraryCommands(
+    CLI::App& app, std::string* libraryPath, int* exitCode, const std::string* pythonEnv, const HostOptions* hosts)
 {
     auto options = std::make_shared<LibraryOptions>();
     CLI::App* library = app.add_subcommand("library", "Browse, export, import and check the artifact library");
@@ -46,6 +49,9 @@ void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode)
     CLI::App* exp = library->add_subcommand("export", "Write NAME.py, NAME.cache and NAME.json per capture");
     addId(exp);
     exp->add_option("DIR", options->dir, "Folder to write into (created if needed)")->required();
+    exp->add_flag("--with-loader", options->withLoader,
+        "Also write load_NAME.py per pair: loads it with plain torch, first checking that this machine's torch, "
+        "Python, Triton, CPU instruction set and GPUs are those it was made with, and says in one line what differs");
     addJson(exp);
     bind(exp, LibraryCommand::Action::Export);
 
@@ -129,6 +135,32 @@ void addLibraryCommands(CLI::App& app, std::string* libraryPath, int* exitCode)
     html->add_option("FILE", options->path, "The HTML file to write")->required();
     addJson(html);
     bind(html, LibraryCommand::Action::Html);
+
+    CLI::App* check = library->add_subcommand("check",
+        "Will it load there? Load a run's pair in each environment as a server would (a fresh process, plain "
+        "torch.compiler.precompile, an empty Inductor cache), call it once and compare with eager there; exit 0 it "
+        "runs everywhere, 1 refused or other numbers somewhere (or the run is not trusted here), 2 not checked");
+    addId(check);
+    check->add_option("--python-env", options->pythonEnvs,
+        "A Python environment (a venv or conda folder) to check in; repeat for several (default: the studio's own)");
+    check->add_option("--on", options->hosts,
+        "A host to check on over ssh, as `run --host` reaches it (the studio's environment there; --remote-studio "
+        "and --remote-dir apply); repeat for several");
+    check->add_option("--timeout", options->timeoutSeconds, "Seconds before a target's worker is killed")
+        ->capture_default_str();
+    addJson(check);
+    check->callback([=] {
+        // The global --python-env (before the subcommand) names the one environment when check names none.
+        if (options->pythonEnvs.empty() && pythonEnv && !pythonEnv->empty())
+            options->pythonEnvs.push_back(*pythonEnv);
+        if (hosts) {
+            options->remoteStudio = hosts->remoteStudio;
+            options->remoteDir = hosts->remoteDir;
+        }
+        const std::string path
+            = libraryPath && !libraryPath->empty() ? *libraryPath : ps::library::defaultLibraryPath();
+        *exitCode = LibraryCommand::run(LibraryCommand::Action::Check, path, *options);
+    });
 
     CLI::App* gc = library->add_subcommand("gc", "Delete blobs no run refers to");
     addJson(gc);

@@ -75,7 +75,7 @@ int studioMain(int argc, char** argv)
     ps::commands::RunCommandOptions run;
     double timeout = 600;
     std::string backend, tracer, exportDir, traceFile, junitFile;
-    bool noVerify = false, noStore = false, deepVerify = false, profile = false;
+    bool noVerify = false, noStore = false, deepVerify = false, profile = false, coldStart = false;
     auto* runCmd = app.add_subcommand("run", "run precompile on a script and report what happened");
     runCmd
         ->add_option("scripts", run.scripts,
@@ -92,6 +92,9 @@ int studioMain(int argc, char** argv)
     runCmd->add_flag("--profile", profile,
         "after verification, call the artifact a few times under torch.profiler and print the ten most "
         "expensive kernels with their graph nodes and source lines (captures[i].profile)");
+    runCmd->add_flag("--cold-start", coldStart,
+        "after verification, measure the start-up in fresh processes: eager's first call, torch.compile with an "
+        "empty and a warm Inductor cache, the pair loaded with and without its cache (captures[i].cold_start)");
     runCmd->add_flag("--no-store", noStore, "do not keep the run in the library");
     runCmd->add_option("--export", exportDir,
         "also write NAME.py, NAME.cache and NAME.json into this folder (every script's captures)");
@@ -108,7 +111,7 @@ int studioMain(int argc, char** argv)
     int exitCode = 0;
     addLessonsCommands(app, &exitCode, &pythonEnv, &hosts);
     addRemoteCommands(app, &exitCode, &hosts, &pythonEnv);
-    addLibraryCommands(app, &libraryPath, &exitCode);
+    addLibraryCommands(app, &libraryPath, &exitCode, &pythonEnv, &hosts);
     addSetupCommands(app, &exitCode, &pythonEnv);
 
     try {
@@ -145,6 +148,7 @@ int studioMain(int argc, char** argv)
         run.run.verify = !noVerify;
         run.run.deepVerify = deepVerify;
         run.run.profile = profile;
+        run.run.coldStart = coldStart;
         run.store = !noStore;
         run.libraryPath = libraryPath;
         return ps::commands::RunCommand::execute(run, std::cout, std::cerr);

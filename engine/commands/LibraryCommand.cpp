@@ -4,12 +4,14 @@
 #include "commands/LibrarySync.h"
 #include "commands/NodeStackPrinter.h"
 #include "library/core/LibraryLocator.h"
+#include "library/core/LoaderScript.h"
 
 #include "model/ChromeTrace.h"
 #include "model/JsonFields.h"
 #include "model/Report.h"
 #include "model/WorkerInfo.h"
 
+#include "commands/LibraryCheck.h"
 #include "commands/LibraryDiff.h"
 #include "library/core/ArtifactLibrary.h"
 #include "library/core/LibraryError.h"
@@ -259,6 +261,8 @@ int showRun(const std::string& path, const LibraryOptions& o)
             std::cout << "where     " << TerminalText::safe(worker->machine())
                       << (worker->torch.empty() ? std::string() : " \u00b7 torch " + TerminalText::safe(worker->torch))
                       << " \u00b7 " << TerminalText::safe(worker->deviceSummary()) << "\n";
+        if (const auto stamps = ps::model::Stamps::fromJson(ps::model::JsonFields::member(record.report, "stamps")))
+            std::cout << "stamps    " << TerminalText::safe(stamps->summary()) << "\n";
         if (!s.storedBy.user.empty() || !s.storedBy.role.empty())
             std::cout << "stored by " << TerminalText::safe(storedByText(s.storedBy))
                       << (s.storedBy.role.empty() ? std::string()
@@ -289,10 +293,38 @@ int showRun(const std::string& path, const LibraryOptions& o)
     return record.damaged.empty() ? 0 : 1;
 }
 
+/// export --with-loader: load_NAME.py beside each NAME.py written (LoaderScript), added to `written`.
+void writeLoaders(const ArtifactLibrary& library, const LibraryOptions& o, std::vector<std::string>& written)
+{
+    const nlohmann::json report = library.show(o.id, false).report;
+    std::string torch = ps::model::JsonFields::text(ps::model::JsonFields::member(report, "worker"), "torch");
+    if (torch.empty())
+        torch = ps::model::JsonFields::text(
+            ps::model::JsonFields::member(ps::model::JsonFields::member(report, "provenance"), "torch"), "version");
+    const nlohmann::json& stamps = ps::model::JsonFields::member(report, "stamps");
+    std::vector<std::string> loaders;
+    for (const auto& file : written) {
+        const std::filesystem::path p(file);
+        if (p.extension() != ".py")
+            continue;
+        const std::string stem = p.stem().string();
+        const std::filesystem::path loader = p.parent_path() / library::LoaderScript::fileName(stem);
+        std::ofstream f(loader, std::ios::binary | std::ios::trunc);
+        f << library::LoaderScript::text(stem, stamps, torch);
+        f.close();
+        if (!f.good())
+            throw LibraryError(LibraryError::Kind::Io, loader.string(), "cannot write " + loader.string());
+        loaders.push_back(loader.string());
+    }
+    written.insert(written.end(), loaders.begin(), loaders.end());
+}
+
 int exportRun(const std::string& path, const LibraryOptions& o)
 {
     ArtifactLibrary library(path, kReadOnly);
-    const auto written = library.exportRun(o.id, o.dir);
+    auto written = library.exportRun(o.id, o.dir);
+    if (o.withLoader)
+        writeLoaders(library, o, written);
     if (o.json) {
         std::cout << dumpJson(
             {{"library", library::LibraryLocator::redacted(path)}, {"run_id", o.id}, {"files", written}})
@@ -468,6 +500,13 @@ int diffRuns(const std::string& path, const LibraryOptions& o)
     }
 }
 
+/// `library check RUN`: LibraryCheck, over the library opened read-only.
+int checkRun(const std::string& path, const LibraryOptions& o)
+{
+    ArtifactLibrary library(path, kReadOnly);
+    return LibraryCheck::run(library, o, std::cout, std::cerr);
+}
+
 }  // namespace
 
 int LibraryCommand::run(Action action, const std::string& libraryPath, const LibraryOptions& options)
@@ -514,6 +553,9 @@ int LibraryCommand::run(Action action, const std::string& libraryPath, const Lib
         break;
     case Action::ExportGraph:
         body = exportGraph;
+        break;
+    case Action::Check:
+        body = checkRun;
         break;
     }
     return guarded(libraryPath, [&] { return body(libraryPath, options); });

@@ -153,6 +153,14 @@ std::vector<Difference> DiffCauses::provenance(const json& reportA, const json& 
     const json& isaB = JsonFields::member(JsonFields::member(pb, "machine"), "cpu_vec_isa");
     if (!isaA.is_null() && !isaB.is_null())  // null: inductor did not run there
         compareAt("CPU vector ISA", isaA, isaB);
+    // What only the stamps record (deploy/stamps.py): Triton's build and the GPUs' architectures,
+    // which decide whether a GPU artifact's kernels are reused where it loads.
+    const json& sa = JsonFields::member(reportA, "stamps");
+    const json& sb = JsonFields::member(reportB, "stamps");
+    if (sa.is_object() && sb.is_object()) {
+        compareAt("Triton", JsonFields::member(sa, "triton"), JsonFields::member(sb, "triton"));
+        compareAt("GPU architectures", JsonFields::member(sa, "gpus"), JsonFields::member(sb, "gpus"));
+    }
     compareAt("environment", JsonFields::member(JsonFields::member(pa, "environment"), "user_env"),
         JsonFields::member(JsonFields::member(pb, "environment"), "user_env"));
     return out;

@@ -16,7 +16,8 @@ public:
     static std::vector<Difference> inputs(const nlohmann::json& captureA, const nlohmann::json& captureB);
     /// backend, tracer, decompositions.
     static std::vector<Difference> options(const nlohmann::json& captureA, const nlohmann::json& captureB);
-    /// torch, Python, machine, environment (the reports' provenance objects).
+    /// torch, Python, machine, environment (the reports' provenance objects), Triton and the GPUs
+    /// (their stamps).
     static std::vector<Difference> provenance(const nlohmann::json& reportA, const nlohmann::json& reportB);
     /// Where each run ran (the report's `worker`): the host and its devices, when both record it.
     static std::vector<Difference> where(const nlohmann::json& reportA, const nlohmann::json& reportB);

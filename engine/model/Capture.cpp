@@ -35,6 +35,7 @@ Capture Capture::fromJson(const nlohmann::json& j)
     c.compileProfile = CompileProfile::fromJson(j);
     c.specialisation = Specialisation::fromJson(F::member(j, "specialisation"));
     c.profile = KernelProfile::fromJson(F::member(j, "profile"));
+    c.coldStart = ColdStart::fromJson(F::member(j, "cold_start"));
     c.cache = CacheInfo::fromJson(F::member(j, "cache"));
     if (auto it = j.find("timings_s"); it != j.end() && it->is_object())
         for (auto& [k, v] : it->items())

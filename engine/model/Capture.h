@@ -3,6 +3,7 @@
 #include "model/ArtifactInfo.h"
 #include "model/CacheInfo.h"
 #include "model/CaptureStatus.h"
+#include "model/ColdStart.h"
 #include "model/CompileProfile.h"
 #include "model/KernelProfile.h"
 #include "model/Specialisation.h"
@@ -47,6 +48,8 @@ struct Capture {
     std::optional<Specialisation> specialisation;
     /// Where an artifact call's time goes per kernel (`run --profile`); nullopt: not profiled.
     std::optional<KernelProfile> profile;
+    /// The start-up ledger (`run --cold-start`); nullopt: not measured.
+    std::optional<ColdStart> coldStart;
     /// What the worker read from the cache (nullopt: the report holds no inspection).
     std::optional<CacheInfo> cache;
     nlohmann::json json = nlohmann::json::object();

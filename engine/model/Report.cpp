@@ -40,6 +40,9 @@ Report Report::fromJson(const nlohmann::json& j)
         r.storeError = it->get<std::string>();
     if (auto it = j.find("start_failure"); it != j.end() && it->is_string())
         r.startFailure = startFailureFromString(it->get<std::string>());
+    // Read typed, and kept as they came among the extra fields (toJson writes them back unchanged).
+    r.stamps = Stamps::fromJson(JsonFields::member(j, "stamps"));
+    r.check = LoadCheck::fromJson(JsonFields::member(j, "check"));
     for (auto& [k, v] : j.items())
         if (!isTypedField(k))
             r.m_extra[k] = v;

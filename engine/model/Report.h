@@ -1,8 +1,10 @@
 #pragma once
 
 #include "model/Capture.h"
+#include "model/LoadCheck.h"
 #include "model/RunStatus.h"
 #include "model/RunVerdict.h"
+#include "model/Stamps.h"
 #include "model/StartFailure.h"
 
 #include <nlohmann/json.hpp>
@@ -33,6 +35,10 @@ public:
     std::optional<std::string> storeError;
     /// Set when no worker could take the run.
     std::optional<StartFailure> startFailure;
+    /// What the run's artifacts depend on, read where they were made; nullopt in older reports.
+    std::optional<Stamps> stamps;
+    /// Only in a `library check` report: the stored pair loaded there.
+    std::optional<LoadCheck> check;
 
     /// Never throws: a field of the wrong type reads as absent, an unknown status as Error
     /// (with the word kept in the message).

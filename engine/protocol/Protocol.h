@@ -30,7 +30,8 @@ inline constexpr const char* kStudioVersion = "0.1.0";
 /// on another host (remote::RemoteRelay's hello): a change to a message's fields raises it.
 /// 2: the remote relay's messages (remote, script, output, file, chunk, exited) and the
 /// worker's hello with hostname, cuda and devices. 3: a stage's detail (what it does now).
-inline constexpr int kProtocolVersion = 3;
+/// 4: a run request's cold_start and check (docs/design/deploy.md), the stages cold_start and check.
+inline constexpr int kProtocolVersion = 4;
 
 /// The descriptor number the worker finds its end of the channel on at exec.
 inline constexpr int kWorkerChannelFd = 3;

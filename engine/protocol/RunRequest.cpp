@@ -13,6 +13,8 @@ RunRequest RunRequest::from(const RunOptions& options)
     r.verify = options.verify;
     r.deepVerify = options.deepVerify;
     r.profile = options.profile;
+    r.coldStart = options.coldStart;
+    r.check = options.check;
     r.outDir = options.outDir;
     r.timeoutSeconds = options.timeoutSeconds;
     return r;
@@ -20,11 +22,44 @@ RunRequest RunRequest::from(const RunOptions& options)
 
 nlohmann::json RunRequest::toJson() const
 {
-    return {{"type", "run"}, {"script", script},
+    nlohmann::json j = {{"type", "run"}, {"script", script},
         {"backend", backend ? nlohmann::json(*backend) : nlohmann::json(nullptr)},
         {"tracer", tracer ? nlohmann::json(*tracer) : nlohmann::json(nullptr)}, {"verify", verify},
-        {"deep_verify", deepVerify}, {"profile", profile}, {"out_dir", outDir}, {"timeout_s", timeoutSeconds}};
+        {"deep_verify", deepVerify}, {"profile", profile}, {"cold_start", coldStart}, {"out_dir", outDir},
+        {"timeout_s", timeoutSeconds}};
+    if (check)
+        j["check"] = {{"python_code", check->pythonCode}, {"cache", check->cache}, {"backend", check->backend},
+            {"tracer", check->tracer}, {"stamps", check->stamps}, {"uses_gpu", check->usesGpu}};
+    return j;
 }
+
+namespace {
+
+std::string requestText(const nlohmann::json& j, const char* key, const char* what)
+{
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_string())
+        throw ProtocolError(std::string("a run request's '") + what + "." + key + "' must be a string");
+    return it->get<std::string>();
+}
+
+PairCheck parsePairCheck(const nlohmann::json& j)
+{
+    if (!j.is_object())
+        throw ProtocolError("a run request's 'check' must be an object");
+    PairCheck c;
+    c.pythonCode = requestText(j, "python_code", "check");
+    c.cache = requestText(j, "cache", "check");
+    c.backend = requestText(j, "backend", "check");
+    c.tracer = requestText(j, "tracer", "check");
+    if (auto it = j.find("stamps"); it != j.end() && (it->is_object() || it->is_null()))
+        c.stamps = *it;
+    if (auto it = j.find("uses_gpu"); it != j.end() && it->is_boolean())
+        c.usesGpu = it->get<bool>();
+    return c;
+}
+
+}  // namespace
 
 RunRequest RunRequest::parse(const nlohmann::json& j)
 {
@@ -61,6 +96,13 @@ RunRequest RunRequest::parse(const nlohmann::json& j)
             throw ProtocolError("a run request's 'profile' must be true or false");
         r.profile = it->get<bool>();
     }
+    if (auto it = j.find("cold_start"); it != j.end()) {
+        if (!it->is_boolean())
+            throw ProtocolError("a run request's 'cold_start' must be true or false");
+        r.coldStart = it->get<bool>();
+    }
+    if (auto it = j.find("check"); it != j.end() && !it->is_null())
+        r.check = parsePairCheck(*it);
     if (auto it = j.find("out_dir"); it != j.end() && !it->is_null()) {
         if (!it->is_string())
             throw ProtocolError("a run request's 'out_dir' must be a string");

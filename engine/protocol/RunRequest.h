@@ -22,6 +22,11 @@ struct RunRequest {
     /// After verification, the artifact's calls profiled per kernel (captures[i].profile); absent
     /// in a request means false.
     bool profile = false;
+    /// After verification, the start-up ledger of the contract's capture in fresh processes
+    /// (captures[i].cold_start); absent in a request means false.
+    bool coldStart = false;
+    /// Instead of a run, the stored pair loaded there (the report's `check`); absent: a run.
+    std::optional<PairCheck> check;
     std::string outDir;
     /// The front end's timeout; the worker keeps its own copy (plus a grace) and kills its
     /// process group when it passes, in case the front end is gone. 0: none.

@@ -148,6 +148,7 @@ int RemoteRelay::serve(int in, int out)
         }
     } removeFolder{folder};
     fs::create_directory(folder + "/script", ec);
+    fs::create_directory(folder + "/pair", ec);
     fs::create_directory(RemoteLayout::outDir(folder), ec);
     std::ofstream(folder + "/pid") << ::getpid() << "\n";
 
@@ -194,6 +195,7 @@ int RemoteRelay::serve(int in, int out)
 
     protocol::FrameDecoder requests;
     std::optional<std::string> scriptName;  // a `script` header came: its text is the next frame
+    std::optional<std::string> pairFile;    // a `pair` header came: that file's bytes are the next frame
     char chunk[64 * 1024];
     bool inputOpen = true;
     while (inputOpen && channel.ok()) {
@@ -225,6 +227,11 @@ int RemoteRelay::serve(int in, int out)
                         scriptName.reset();
                         continue;
                     }
+                    if (pairFile) {
+                        std::ofstream(*pairFile, std::ios::binary) << *payload;
+                        pairFile.reset();
+                        continue;
+                    }
                     std::string why;
                     auto message = model::JsonLimits::parse(*payload, protocol::kMaxFrameBytes, &why);
                     if (!message || !message->is_object())
@@ -232,10 +239,21 @@ int RemoteRelay::serve(int in, int out)
                     const std::string type = message->value("type", "");
                     if (type == "script") {
                         scriptName = RemoteLayout::scriptName(message->value("name", ""));
+                    } else if (type == "pair") {
+                        // `library check`'s pair: only its two files, only into the relay's folder
+                        const std::string part = message->value("part", "");
+                        if (part != "python_code" && part != "cache")
+                            throw protocol::ProtocolError(
+                                "the front end sent a pair part '" + part.substr(0, 40) + "'");
+                        pairFile = RemoteLayout::pairPath(folder, part);
                     } else if (type == "run") {
                         const std::string name = RemoteLayout::scriptName(message->value("script", ""));
                         (*message)["script"] = RemoteLayout::scriptPath(folder, name);
                         (*message)["out_dir"] = RemoteLayout::outDir(folder);
+                        if (auto check = message->find("check"); check != message->end() && check->is_object()) {
+                            (*check)["python_code"] = RemoteLayout::pairPath(folder, "python_code");
+                            (*check)["cache"] = RemoteLayout::pairPath(folder, "cache");
+                        }
                         worker.send(*message);
                     } else if (type == "quit") {
                         worker.send(*message);

@@ -20,6 +20,21 @@ constexpr std::size_t kWordsKept = 8 * 1024;
 // A script's text sent with the run, at most.
 constexpr std::size_t kMaxScriptBytes = 64u << 20;
 
+/// A file of the pair `library check` sends, whole: one frame each, within the frame limit.
+bool readWhole(const std::string& path, std::string& bytes)
+{
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in)
+        return false;
+    const auto size = static_cast<std::size_t>(in.tellg());
+    if (size >= protocol::kMaxFrameBytes)
+        return false;
+    bytes.resize(size);
+    in.seekg(0);
+    in.read(bytes.data(), static_cast<std::streamsize>(size));
+    return static_cast<std::size_t>(in.gcount()) == size;
+}
+
 }  // namespace
 
 RemoteWorker::RemoteWorker(RemoteTarget target)
@@ -61,6 +76,14 @@ bool RemoteWorker::send(const nlohmann::json& message)
             RemoteLayout::outDir(folder));
         if (!m_ssh->send({{"type", "script"}, {"name", name}}) || !m_ssh->sendPayload(text))
             return false;
+        // `library check`: the stored pair goes along; the relay points the request at its copy.
+        if (const auto check = message.find("check"); check != message.end() && check->is_object())
+            for (const char* part : {"python_code", "cache"}) {
+                std::string bytes;  // LibraryCheck sends no file past the frame limit
+                if (!readWhole(check->value(part, ""), bytes) || !m_ssh->send({{"type", "pair"}, {"part", part}})
+                    || !m_ssh->sendPayload(bytes))
+                    return false;
+            }
     }
     return m_ssh->send(message);
 }

@@ -19,6 +19,8 @@ run "$python" "$root/tests/bench/real_models/bench_verify_cost.py" "$build"
 run "$python" "$root/tests/bench/real_models/bench_false_warnings.py" "$build"
 # [overlays]: run --profile against run on resnet18 inference (inductor), the profiler's overhead per call
 run "$python" "$root/tests/bench/profile/bench_profile_overhead.py" "$build"
+# [deploy]: the cold-start ledger of resnet18 and a small GPT (inductor), and library check against a plain load + call
+run "$python" "$root/tests/bench/deploy/bench_cold_start.py" "$build"
 # [share]: the HTML report's graph panel on a 10k-node graph in headless Chromium (ready, Expand All)
 PYTHONPATH="$root/tests/support" run "$python" "$root/tests/bench/share/bench_graph_page.py" "$build"
 # bench_library: SQLite and PostgreSQL (a server of its own) side by side at 10,000 runs;

@@ -17,7 +17,8 @@ from conftest import ENGINE_PY
 pytestmark = pytest.mark.torch_free
 
 LAYERS = {"api": set(), "common": set(), "contract": {"common"}, "script": {"common"},
-          "verify": {"api", "common", "contract"}, "capture": {"api", "common", "contract", "script", "verify"}}
+          "verify": {"api", "common", "contract"}, "capture": {"api", "common", "contract", "script", "verify"},
+          "deploy": {"api", "common", "contract", "script", "verify"}}
 
 
 def _modules() -> dict[str, str]:

@@ -7,6 +7,7 @@ import pytest
 pytestmark = pytest.mark.torch_free
 
 from precompile_studio.common.outcomes import (  # noqa: E402
+    CheckOutcome,
     Judgement,
     RuntimeStatus,
     Status,
@@ -33,6 +34,7 @@ def test_each_enum_spells_exactly_the_schemas_words(schema):
     # the run's status: the worker's four, then those only the front end writes
     assert schema["properties"]["status"]["enum"][:4] == words(Status)
     assert words(VerifyStatus) == defs["verify"]["properties"]["status"]["enum"]
+    assert words(CheckOutcome) == defs["check"]["properties"]["outcome"]["enum"]
     assert words(RuntimeStatus) == defs["runtime"]["properties"]["status"]["enum"]
     assert words(Judgement) + [None] == defs["accuracy"]["properties"]["verdict"]["enum"]
     assert [j.value_word for j in Judgement] + [None] == defs["judged_tensor"]["properties"]["verdict"]["enum"]

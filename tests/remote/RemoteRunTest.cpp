@@ -375,3 +375,32 @@ TEST_F(RemoteRun, ALessonRunsOnTheHostAsHere)
     EXPECT_NE(r.out.find(TestSshServer::kHost), std::string::npos) << "the lesson's reports say where they ran";
     EXPECT_TRUE(server.waitUntilNoSessionProcess(10));
 }
+
+TEST_F(RemoteRun, ACheckOnAHostLoadsThePairThereAsHere)
+{
+    // library check --on: the stored pair and the script cross to the host, a worker there loads
+    // the pair in a fresh process as a server would; the outcome is the local check's.
+    const std::string library = dir.file("library.db");
+    const std::string script = ps::test::example("plain_function.py");
+    const auto stored = studio(script, {"--backend", "eager", "--no-verify"}, {"--library", library}, true);
+    ASSERT_EQ(stored.process.exitCode, 0) << stored.process.err;
+    const std::string id = std::to_string(stored.report["run_id"].get<int>());
+    const auto here = ps::test::runProcess(
+        {PS_TEST_STUDIO, "--library", library, "library", "check", id, "--json"}, server.environment());
+    const auto there = ps::test::runProcess({PS_TEST_STUDIO, "--library", library, "library", "check", id, "--on",
+                                                TestSshServer::kHost, "--remote-studio", kStudioDir, "--json"},
+        server.environment());
+    ASSERT_EQ(here.exitCode, 0) << here.out << here.err;
+    ASSERT_EQ(there.exitCode, 0) << there.out << there.err << server.log();
+    const auto local = nlohmann::json::parse(here.out)["targets"][0];
+    const auto far = nlohmann::json::parse(there.out)["targets"][0];
+    EXPECT_EQ(far["host"].get<std::string>(), std::string(TestSshServer::kHost));
+    EXPECT_EQ(far["check"]["outcome"], local["check"]["outcome"]) << far.dump(2);
+    EXPECT_EQ(far["check"]["outcome"], "loads");  // an eager pair: nothing to compile
+    EXPECT_EQ(far["check"]["target"]["torch"], local["check"]["target"]["torch"]);
+    EXPECT_TRUE(far["check"]["differences"].empty()) << far.dump(2);
+    EXPECT_EQ(far["check"]["accuracy"]["verdict"], "matches");
+    EXPECT_EQ(there.out.find("precompile-studio-remote-"), std::string::npos) << "no path of the host's folder";
+    EXPECT_TRUE(server.relayFolders().empty());
+    EXPECT_TRUE(server.waitUntilNoSessionProcess(10));
+}

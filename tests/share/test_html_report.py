@@ -341,3 +341,51 @@ def test_compile_phases_in_the_windows_colours(browser, tmp_path):
         )
         assert got == want, (part, got)
     page.assert_clean()
+
+
+def test_the_cold_start_ledger_reads_as_in_the_window(browser, tmp_path):
+    # run --cold-start's ledger: one row per step in the window's words and colours (ColdStartBars,
+    # read from its source), bars on one scale, a failed step said in its row, a step this page
+    # does not know left out, and the run's text never markup.
+    source = (ROOT / "ui" / "report" / "ColdStartBars.cpp").read_text()
+    colours = dict(re.findall(r"case model::ColdStart::Step::(\w+):\s*return QColor\((\d+, \d+, \d+)\);", source))
+    assert set(colours) == {"Precompiled", "PrecompiledNoCache", "CompileWarm", "Eager"}, colours
+    report = json.loads(Path(f"{PAIR}.json").read_text())
+    report["captures"][0]["cold_start"] = {
+        "ran": True, "reason": None, "import_s": 2.5, "saving": 4.0,
+        "message": "first call 5.0 s, against 20 s for torch.compile cold and 6.0 s warm",
+        "steps": [
+            {"step": "eager", "first_call_s": 0.02, "kernels_compiled": None, "error": None},
+            {"step": "compile_cold", "first_call_s": 20.0, "kernels_compiled": 3, "error": None},
+            {"step": "compile_warm", "first_call_s": 6.0, "kernels_compiled": 0, "error": None},
+            {"step": "warp_drive", "first_call_s": 1.0},
+            {"step": "precompiled", "first_call_s": 5.0, "kernels_compiled": 2, "error": None},
+            {"step": "precompiled_no_cache", "first_call_s": None,
+             "error": {"stage": "load", "message": "<img src=x onerror=alert(1)> boom"}},
+        ],
+    }
+    for suffix in ("py", "cache"):
+        shutil.copy(f"{PAIR}.{suffix}", tmp_path / f"started.{suffix}")
+    (tmp_path / "started.json").write_text(json.dumps(report))
+    lib = tmp_path / "lib.db"
+    done = studio("--library", lib, "library", "import", tmp_path / "started.py", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    page_file = tmp_path / "started.html"
+    done = studio("--library", lib, "library", "html", json.loads(done.stdout)["run_id"], page_file)
+    assert done.returncode == 0, done.stderr
+    page = browser.open(page_file)
+    part = "#capture-0 .ps-part-cold-start"
+    assert page.eval(f"document.querySelector('{part} p').textContent") == (
+        "Each in a fresh process: first call 5.0 s, against 20 s for torch.compile cold and 6.0 s warm "
+        "(import torch 2.50 s apart)")
+    rows = page.eval(f"[...document.querySelectorAll('{part} tbody tr')]"
+                     ".map(r => [...r.cells].map(c => c.textContent))")
+    assert [r[0] for r in rows] == ["eager", "torch.compile, cold cache", "torch.compile, warm cache",
+                                    "precompiled, with its cache", "precompiled, without its cache"]
+    assert rows[1][3] == "3 kernels compiled" and rows[4][3] == "failed: <img src=x onerror=alert(1)> boom"
+    assert page.eval(f"document.querySelectorAll('{part} img').length") == 0
+    widths = page.eval(f"[...document.querySelectorAll('{part} .ps-start-bar')].map(b => b.style.width)")
+    assert widths == ["0.5%", "100%", "30%", "25%"]  # one scale, the longest full
+    got = page.eval(f"getComputedStyle(document.querySelector('{part} .ps-start-precompiled')).backgroundColor")
+    assert got == "rgb(" + colours["Precompiled"] + ")"
+    page.assert_clean()

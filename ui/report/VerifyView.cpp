@@ -4,6 +4,7 @@
 #include "model/JsonFields.h"
 #include "ui/common/QtText.h"
 #include "ui/common/StatusStyle.h"
+#include "ui/report/ColdStartBars.h"
 #include "ui/report/CompileProfileBar.h"
 #include "ui/run/RunDocument.h"
 
@@ -234,6 +235,7 @@ VerifyView::VerifyView(QWidget* parent) : QWidget(parent)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setTextFormat(Qt::RichText);
     m_compileBar = new CompileProfileBar;
+    m_coldStart = new ColdStartBars;
     m_rows = new QTreeWidget;
     m_rows->setRootIsDecorated(false);
     m_rows->setUniformRowHeights(true);
@@ -271,6 +273,7 @@ VerifyView::VerifyView(QWidget* parent) : QWidget(parent)
     });
     layout->addWidget(m_driftStarts);
     layout->addWidget(m_compileBar);
+    layout->addWidget(m_coldStart);
     layout->addWidget(split, 1);
     clear(tr("No run yet."));
 }
@@ -319,6 +322,7 @@ void VerifyView::clear(const QString& message)
     m_chartValues.clear();
     setCharts({});
     m_compileBar->setProfile(std::nullopt);
+    m_coldStart->setLedger(std::nullopt);
 }
 
 int VerifyView::comparisonCount() const
@@ -393,6 +397,7 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
                 : tr("Not verified: the capture ended in a %1, so there is no artifact to load.")
                       .arg(StatusStyle::word(c.status)));
         m_compileBar->setProfile(c.compileProfile);  // how long precompile took, verified or not
+        m_coldStart->setLedger(c.coldStart);
         return;
     }
     m_rows->clear();
@@ -414,6 +419,7 @@ void VerifyView::setCapture(const std::shared_ptr<const RunDocument>& run, int c
         m_rows->setColumnWidth(1, nameWidth);
     setCharts(c.timings);
     m_compileBar->setProfile(c.compileProfile);
+    m_coldStart->setLedger(c.coldStart);
 }
 
 QString VerifyView::summaryHtml(const Verification& v) const

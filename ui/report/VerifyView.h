@@ -15,6 +15,7 @@ class QTreeWidget;
 
 namespace ps::ui {
 
+class ColdStartBars;
 class CompileProfileBar;
 struct RunDocument;
 
@@ -22,7 +23,8 @@ struct RunDocument;
 /// found (outputs, gradients, buffers, parameters, mutated inputs, runtime_inputs), and two
 /// small charts: load with the cache against load without it (JIT), and a call of the artifact
 /// against a call of eager fn. Under the summary, where the precompile time went
-/// (CompileProfileBar), verified or not. Where a drift starts (accuracy.drift_starts), each node a
+/// (CompileProfileBar), verified or not, and the cold-start ledger where it was measured
+/// (ColdStartBars). Where a drift starts (accuracy.drift_starts), each node a
 /// link that selects it in the graph.
 class VerifyView : public QWidget {
     Q_OBJECT
@@ -37,6 +39,8 @@ public:
     /// The bars the charts show, in milliseconds, by name ("load", "load_no_cache", ...).
     const std::map<std::string, double>& chartValues() const { return m_chartValues; }
     const CompileProfileBar* compileBar() const { return m_compileBar; }
+    /// The cold-start ledger (Run > Measure Cold Start), hidden when not measured.
+    const ColdStartBars* coldStartBars() const { return m_coldStart; }
     /// "Drift starts at" with each node of accuracy.drift_starts as a link (empty when none).
     QString driftStartsText() const;
 
@@ -70,6 +74,7 @@ private:
     QLabel* m_driftStarts;
     QString m_driftStartsTip;
     CompileProfileBar* m_compileBar;
+    ColdStartBars* m_coldStart;
     QTreeWidget* m_rows;
     QChartView* m_loadChart;
     QChartView* m_callChart;

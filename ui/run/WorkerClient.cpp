@@ -278,6 +278,10 @@ QString WorkerClient::stageWords(model::Stage stage)
         return tr("calling on runtime_inputs");
     case model::Stage::Verify:
         return tr("verifying");
+    case model::Stage::ColdStart:
+        return tr("measuring the cold start");
+    case model::Stage::Check:
+        return tr("checking the artifact there");
     case model::Stage::Artifact:
         return tr("reading the artifact");
     case model::Stage::Store:

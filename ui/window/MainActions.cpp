@@ -120,6 +120,11 @@ void MainActions::buildActions()
         = make(tr("&Profile"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), [w]() { w->startRun(true); });
     m_profileAction->setToolTip(tr("Run, verify, then call the artifact a few times under torch.profiler: the time "
                                    "of each kernel and the graph nodes it computes (--profile, Ctrl+Shift+R)"));
+    m_coldStartAction = make(tr("Measure Cold &Start"), QKeySequence(), [w]() { w->startRun(false, true); });
+    m_coldStartAction->setToolTip(
+        tr("Run, verify, then time the start-up in fresh processes: eager's first call, torch.compile with an empty "
+           "and a warm Inductor cache, the precompiled pair with and without its cache (--cold-start; the Verify "
+           "tab shows the ledger)"));
     m_cancelAction = make(tr("&Cancel Run"), QKeySequence(Qt::CTRL | Qt::Key_Period), [w]() { w->cancelRun(); });
     m_cancelAction->setToolTip(tr("Kill the worker running the script (Ctrl+.)"));
     // A setting, not an action: the menu shows a check mark and the tool bar a check box.
@@ -195,6 +200,7 @@ void MainActions::buildMenus()
     QMenu* run = bar->addMenu(tr("&Run"));
     run->addAction(m_runAction);
     run->addAction(m_profileAction);
+    run->addAction(m_coldStartAction);
     run->addAction(m_cancelAction);
     run->addSeparator();
     QMenu* backend = run->addMenu(tr("&Backend"));
@@ -323,6 +329,7 @@ void MainActions::setRunning(bool running)
 {
     m_runAction->setEnabled(!running);
     m_profileAction->setEnabled(!running);
+    m_coldStartAction->setEnabled(!running);
     m_cancelAction->setEnabled(running);
     m_backendCombo->setEnabled(!running);
     m_tracerCombo->setEnabled(!running);

@@ -55,6 +55,8 @@ public:
 
     QAction* runAction() const { return m_runAction; }
     QAction* profileAction() const { return m_profileAction; }  ///< Run > Profile: a run with --profile
+    /// Run > Measure Cold Start: a run with --cold-start.
+    QAction* coldStartAction() const { return m_coldStartAction; }
     QAction* pushKeptRunsAction() const { return m_pushKeptRunsAction; }
     QAction* exportTraceAction() const { return m_exportTraceAction; }
     QAction* exportReportAction() const { return m_exportReportAction; }
@@ -101,6 +103,7 @@ private:
     QAction* m_gotoAction;
     QAction* m_runAction;
     QAction* m_profileAction;
+    QAction* m_coldStartAction;
     QAction* m_cancelAction;
     QAction* m_verifyAction;
     QCheckBox* m_verifyToggle = nullptr;

@@ -158,6 +158,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     connect(m_runs, &RunController::runFinished, this, [this]() {
         if (std::exchange(m_profiling, false) && m_report->graphView()->lensUnavailable(graph::Lens::Time).isEmpty())
             m_report->graphView()->setLens(graph::Lens::Time);
+        // Measure Cold Start shows its ledger: the Verify tab, where the bars are.
+        if (std::exchange(m_measuringStart, false))
+            m_report->tabs()->setCurrentIndex(ReportView::VerifyTab);
     });
     connect(m_runs, &RunController::runShown, this, &MainWindow::runShown);
     m_markers = new RunMarkers(m_editor, m_report, this);  // the run's findings where the user looks
@@ -470,7 +473,7 @@ QString MainWindow::tracerChoice() const
     return m_actions->tracerChoice();
 }
 
-void MainWindow::startRun(bool profile)
+void MainWindow::startRun(bool profile, bool coldStart)
 {
     if (isRunning())
         return;
@@ -488,8 +491,9 @@ void MainWindow::startRun(bool profile)
     if (!tracerChoice().isEmpty())
         options.tracer = tracerChoice().toStdString();
     // the profile calls the artifact verification loaded: Profile verifies whatever the Verify box says
-    options.verify = profile || m_actions->verifyAction()->isChecked();
+    options.verify = profile || coldStart || m_actions->verifyAction()->isChecked();
     options.profile = profile;
+    options.coldStart = coldStart;
     options.deepVerify = options.verify && m_actions->deepVerifyAction()->isChecked();
     options.timeoutSeconds = QSettings().value(QStringLiteral("run/timeoutSeconds"), 600).toDouble();
     QStringList how;
@@ -497,7 +501,10 @@ void MainWindow::startRun(bool profile)
     how << (tracerChoice().isEmpty() ? tr("script's tracer") : tracerChoice());
     if (profile)
         how << tr("profiled");
+    if (coldStart)
+        how << tr("cold start measured");
     m_profiling = profile;
+    m_measuringStart = coldStart;
     m_runs->start(options, tr("%1 (%2)").arg(UnsavedScript::displayName(script), how.join(", ")));
     updateRunActions();
 }

@@ -103,7 +103,8 @@ public:
 
 public slots:
     /// `profile`: Run > Profile, a verified run whose artifact calls are then profiled per kernel.
-    void startRun(bool profile = false);
+    /// `coldStart`: Run > Measure Cold Start, a verified run whose start-up is then measured.
+    void startRun(bool profile = false, bool coldStart = false);
     void cancelRun();
     void showAbout();
     /// Help > Keyboard Shortcuts (ShortcutsDialog, non-modal).
@@ -157,9 +158,10 @@ private:
     LessonsView* m_lessons;
     std::unique_ptr<LessonsWindow> m_lessonsWindow;  ///< a top-level window, not a child
     WorkerClient* m_worker;
-    RunController* m_runs;     ///< the run flow: runs, their progress, what the report shows
-    bool m_profiling = false;  ///< the run under way was asked by Profile
-    RunMarkers* m_markers;     ///< violations, warnings and line colours in the editor, graph and source
+    RunController* m_runs;          ///< the run flow: runs, their progress, what the report shows
+    bool m_profiling = false;       ///< the run under way was asked by Profile
+    bool m_measuringStart = false;  ///< the run under way was asked by Measure Cold Start
+    RunMarkers* m_markers;          ///< violations, warnings and line colours in the editor, graph and source
     PythonEnvironmentControl* m_environment;
     RunHostControl* m_hosts;
     std::unique_ptr<RunStore> m_store;

@@ -124,6 +124,8 @@ bool RunController::start(const protocol::RunOptions& options, const QString& lo
     m_steps = {Stage::Start, Stage::Script, Stage::Capture, Stage::Lower};
     if (options.verify)
         m_steps << Stage::Verify;
+    if (options.coldStart)
+        m_steps << Stage::ColdStart;
     if (m_p.worker->storesRuns())
         m_steps << Stage::Store;
     m_previous = m_p.report->run();

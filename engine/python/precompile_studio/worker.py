@@ -96,6 +96,10 @@ class _Run:
         self.deep_verify = bool(request.get("deep_verify", False))
         # the verified artifact's calls profiled per kernel (verify/profile.py, run --profile)
         self.profile = bool(request.get("profile", False))
+        # after verification, the start-up ledger in fresh processes (deploy/cold_start.py, run --cold-start)
+        self.cold_start = bool(request.get("cold_start", False))
+        # instead of a run: a stored pair loaded here as a server would (deploy/check.py, library check)
+        self.pair_check = request.get("check")
         self.source = None
         self.module = None
         self.script_warnings: list[dict] = []  # logged by torch._precompile in the script's own calls
@@ -160,6 +164,9 @@ class _Run:
             self.report["error"] = v
 
     def execute(self) -> None:
+        if isinstance(self.pair_check, dict):
+            self.check_pair(self.pair_check)
+            return
         self.stage("script")
         default_name = os.path.splitext(os.path.basename(self.script))[0]
         t0 = time.perf_counter()
@@ -214,7 +221,40 @@ class _Run:
             check=self.check, share_parameters=True,  # nothing else touches args before verify
             decompositions=spec.decompositions,
         )
-        self._finish_records([rec], script_time, runtime_inputs=spec.runtime_inputs)
+        self._finish_records([rec], script_time, runtime_inputs=spec.runtime_inputs, contract=True)
+
+    def check_pair(self, request: dict) -> None:
+        """library check: the stored pair at request's paths, loaded here in a fresh process."""
+        from precompile_studio.common.outcomes import CheckOutcome
+        from precompile_studio.deploy.check import check
+
+        self.stage("check")
+        section = check(self.script, request.get("backend") or "inductor", request.get("tracer") or "make_fx",
+                        request["python_code"], request["cache"], request.get("stamps"),
+                        uses_gpu=bool(request.get("uses_gpu")))
+        self.report["check"] = section
+        self.report["message"] = section["reason"]
+        if section["outcome"] == CheckOutcome.ERROR:
+            self.report["status"] = Status.ERROR
+
+    def _measure_cold_start(self, rec, contract: bool) -> None:
+        """run --cold-start: the ledger of the contract's own capture (a fresh process needs fn
+        and example_inputs by name, which a script's own precompile calls do not give)."""
+        from precompile_studio.deploy.cold_start import ledger, not_measured
+
+        if not contract:
+            rec.cold_start = not_measured(
+                "not measured: the script makes its own precompile calls; the ledger starts fn and "
+                "example_inputs in fresh processes, so it needs the script contract's names")
+            return
+        self.stage("cold_start", capture=rec.name)
+        try:
+            rec.cold_start = ledger(self.script, rec.backend, rec.tracer, rec.python_code, rec.cache,
+                                    on_step=lambda words: self.emit(type="stage", stage="cold_start",
+                                                                    capture=rec.name, detail=words))
+        except Exception as e:  # noqa: BLE001 - the run stands without its ledger
+            internal_errors.record("worker: the cold-start ledger", e)
+            rec.cold_start = not_measured(f"not measured: {type(e).__name__}: {e}")
 
     def _runtime_location(self) -> dict | None:
         line = self.source.line_of("runtime_inputs") if self.source is not None else None
@@ -229,8 +269,10 @@ class _Run:
             return None
         return lambda: tuple(value())
 
-    def _finish_records(self, records, script_time: float, runtime_inputs=None, keep: bool = False) -> None:
-        """Verify and report each record; ``keep``: the caller releases them (after it is done)."""
+    def _finish_records(self, records, script_time: float, runtime_inputs=None, keep: bool = False,
+                        contract: bool = False) -> None:
+        """Verify and report each record; ``keep``: the caller releases them (after it is done);
+        ``contract``: the one record is the studio's capture of the contract's fn."""
         if runtime_inputs is None and records:
             runtime_inputs = self._recorded_runtime_inputs(records)
         for i, rec in enumerate(records):
@@ -248,6 +290,8 @@ class _Run:
                         rec.profile = {"calls": 0, "kernels": [], "error": (
                             "not profiled: the profile calls the artifact verification loads, and "
                             "verification was turned off")}
+                if self.cold_start:
+                    self._measure_cold_start(rec, contract)
             files = write_artifact(rec, self.out_dir, i)
             self.report["captures"].append(rec.to_report(files))
             if not keep:
@@ -286,6 +330,19 @@ class _Run:
             caps[-1].setdefault("warnings", []).extend(self.script_warnings)
         else:
             self.report["warnings"] = list(self.script_warnings)
+
+    def attach_stamps(self) -> None:
+        """What the run's artifacts depend on (deploy/stamps.py); a check's report carries the
+        target's own in check.target instead."""
+        if isinstance(self.pair_check, dict):
+            return
+        try:
+            from precompile_studio.deploy.stamps import current
+
+            inductor = any(c.get("backend") == "inductor" and c.get("artifact") for c in self.report["captures"])
+            self.report["stamps"] = current(cpu_isa=inductor)
+        except Exception as e:  # noqa: BLE001 - a report without them beats no report
+            internal_errors.record("worker: the run's stamps", e)
 
     def attach_provenance(self) -> None:
         """What the run was made from (provenance.py); never fails the run."""
@@ -328,5 +385,6 @@ def run(request_json: str, emit: Callable[[str], None]) -> str:
                 pass
     job.attach_script_warnings()
     job.attach_provenance()
+    job.attach_stamps()
     job.report["internal_errors"] = internal_errors.entries()
     return json.dumps(job.report)

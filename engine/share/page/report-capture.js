@@ -154,6 +154,32 @@
         (100 * p.seconds / total).toFixed(1) + ' %'])));
   }
 
+  // The cold-start ledger (run --cold-start; model::ColdStart, ColdStartBars in the window): one
+  // bar per step on one scale, the precompiled pair's steps in the window's colours (.ps-start-*).
+  const START_STEPS = {
+    eager: 'eager', compile_cold: 'torch.compile, cold cache', compile_warm: 'torch.compile, warm cache',
+    precompiled: 'precompiled, with its cache', precompiled_no_cache: 'precompiled, without its cache',
+  };
+
+  function coldStart(c) {
+    const cs = c.cold_start;
+    if (!isObject(cs)) return null;
+    if (cs.ran !== true) return el('p', { class: 'ps-note', text: 'Cold start: ' + str(cs.reason || cs.message) });
+    const steps = (Array.isArray(cs.steps) ? cs.steps : []).filter((s) => isObject(s) && START_STEPS[s.step]);
+    const longest = steps.reduce((m, s) => Math.max(m, typeof s.first_call_s === 'number' ? s.first_call_s : 0), 0) || 1;
+    const rows = steps.map((s) => {
+      const t = typeof s.first_call_s === 'number' && s.first_call_s >= 0 ? s.first_call_s : null;
+      const note = isObject(s.error) ? 'failed: ' + str(s.error.message)
+        : typeof s.kernels_compiled === 'number' && s.kernels_compiled > 0 ? s.kernels_compiled + ' kernel' + (s.kernels_compiled === 1 ? '' : 's') + ' compiled' : '';
+      const bar = el('div', { class: 'ps-start-track' }, t === null ? null
+        : el('span', { class: 'ps-start-bar ps-start-' + s.step, style: 'width:' + Math.max(0.5, 100 * t / longest).toFixed(2) + '%' }));
+      return [START_STEPS[s.step], bar, t === null ? '–' : seconds(t), note];
+    });
+    const head = 'Each in a fresh process: ' + str(cs.message)
+      + (typeof cs.import_s === 'number' ? ' (import torch ' + seconds(cs.import_s) + ' apart)' : '');
+    return el('div', {}, el('p', { text: head }), table(['step', '', 'first call', ''], rows, 'ps-cold-start'));
+  }
+
   function kernelProfile(c) {
     const p = c.profile;
     if (!isObject(p) || !Array.isArray(p.kernels) || !p.kernels.length) return null;
@@ -250,13 +276,14 @@
     add('Cache contents', 'ps-part-cache', cacheContents(extra));
     add('Timings', 'ps-part-timings', timings(c));
     add('Compile profile', 'ps-part-profile', compileProfile(c));
+    add('Cold start', 'ps-part-cold-start', coldStart(c));
     add('Kernel profile', 'ps-part-kernels', kernelProfile(c));
     box.append(...parts);
     return box;
   }
 
   Object.assign(parts, {
-    artifactFacts, groups, startsPhrase, nodeLink, verification, timings, compileProfile,
+    artifactFacts, groups, startsPhrase, nodeLink, verification, timings, compileProfile, coldStart,
     kernelProfile, cacheContents, pythonCode, graphPanel, capture,
   });
 })();

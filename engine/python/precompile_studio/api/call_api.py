@@ -37,6 +37,15 @@ class CallApi(PrecompileFrontEnd):
 
         return torch.compiler.precompile.load(python_code, cache)
 
+    def load_files(self, artifact_path: str, cache_path: str) -> Callable:
+        import torch
+
+        with open(artifact_path, encoding="utf-8") as f:
+            python_code = f.read()
+        with open(cache_path, "rb") as f:
+            cache = f.read()
+        return torch.compiler.precompile.load(python_code, cache)
+
     @contextlib.contextmanager
     def recording(self, record: Record) -> Iterator[None]:
         # The class is patched, so references the script took (`from torch.compiler import

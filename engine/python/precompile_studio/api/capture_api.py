@@ -65,6 +65,11 @@ class CaptureApi(PrecompileFrontEnd):
                 f.write(cache)
             return torch.compiler.precompile.load(code_path, cache_path)
 
+    def load_files(self, artifact_path: str, cache_path: str) -> Callable:
+        import torch
+
+        return torch.compiler.precompile.load(artifact_path, cache_path)
+
     @contextlib.contextmanager
     def recording(self, record: Record) -> Iterator[None]:
         original = self._call

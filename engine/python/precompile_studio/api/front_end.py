@@ -119,6 +119,11 @@ class PrecompileFrontEnd:
         """The artifact loaded as a user's reload would load it."""
         raise NotImplementedError
 
+    def load_files(self, artifact_path: str, cache_path: str) -> Callable:
+        """The pair exported as two files (NAME.py, NAME.cache) loaded as a user's server loads
+        it with this torch's own API, nothing of the studio's in between."""
+        raise NotImplementedError
+
     def recording(self, record: Record) -> contextlib.AbstractContextManager:
         """For a script's run: every capture it makes through the public API goes through
         ``record``; the script still sees the API's own results and exceptions. Every load it

@@ -58,6 +58,7 @@ class CaptureRecord:
     compile_profile: list | None = None  # [{phase, seconds}] adding up to timings["precompile"]
     compile_trace: dict | None = None    # the timed events behind it (compile_profile.py)
     profile: dict | None = None          # run --profile: where a call's time goes (verify/profile.py)
+    cold_start: dict | None = None       # run --cold-start: the start-up ledger (deploy/cold_start.py)
     # kept until verification, then dropped
     fn: Callable | None = None
     snapshot: tuple | None = None
@@ -104,6 +105,7 @@ class CaptureRecord:
             "compile_profile": self.compile_profile,
             "compile_trace": self.compile_trace,
             **({"profile": self.profile} if self.profile is not None else {}),
+            **({"cold_start": self.cold_start} if self.cold_start is not None else {}),
         }
 
     def release(self) -> None:

@@ -76,3 +76,12 @@ class TrialStatus(StrEnum):
     DIVERGED = "diverged"
     ACCEPTED = "accepted"
     SKIPPED = "skipped"
+
+
+class CheckOutcome(StrEnum):
+    """check.outcome: a stored pair loaded in another environment (deploy/check.py)."""
+
+    LOADS = "loads"
+    FALLBACK = "fallback"
+    REFUSED = "refused"
+    ERROR = "error"

@@ -1,0 +1,1 @@
+"""Where an artifact goes: its stamps, the cold-start ledger, and whether it loads elsewhere."""

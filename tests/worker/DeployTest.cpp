@@ -1,0 +1,152 @@
+// Where a stored run goes, through the real binaries: `library check` loads its pair in each torch
+// environment as a server would (the other series' row names the torch series), an untrusted
+// import is refused before anything of it executes, and `library export --with-loader` writes a
+// loader that plain Python runs in both environments.
+#include "StudioRun.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using namespace ps::test;
+using nlohmann::json;
+
+namespace {
+
+const char* kDeployMlp = R"(import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 4)).eval()
+backend = "eager"
+
+
+def fn(model, x):
+    return model(x).softmax(-1)
+
+
+def example_inputs():
+    return (model, torch.randn(8, 16))
+
+
+name = "mlp"
+)";
+
+/// The torch environment of the other series, "" when the build made only one.
+std::string otherEnvironment()
+{
+    std::stringstream all(PS_TEST_TORCH_ENVS);
+    std::string env;
+    while (std::getline(all, env, ',')) {  // SERIES=PATH
+        env = env.substr(env.find('=') + 1);
+        if (!env.empty()
+            && std::filesystem::weakly_canonical(env) != std::filesystem::weakly_canonical(suiteEnvironment()))
+            return env;
+    }
+    return {};
+}
+
+std::string seriesOf(const std::string& env)
+{
+    return ps::protocol::WorkerLocator::torchSeriesOf(env).value_or("?");
+}
+
+class DeployTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        library = dir.file("library.db");
+        script = dir.write("mlp.py", kDeployMlp);
+        const auto r = runProcess({PS_TEST_STUDIO, "--library", library, "run", script, "--json", "--no-verify"});
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        runId = json::parse(r.out).at("run_id").get<std::int64_t>();
+    }
+
+    /// `precompile-studio library ARGS`. The check names each environment itself: the suite's
+    /// PS_PYTHON_ENV (the torch-2.14 registration's, which would hold every worker to its series)
+    /// is cleared for it.
+    ProcessResult studio(std::vector<std::string> args)
+    {
+        std::vector<std::string> argv = {PS_TEST_STUDIO, "--library", library, "library"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return runProcess(argv, {"PS_PYTHON_ENV="});
+    }
+
+    TempDir dir;
+    std::string library;
+    std::string script;
+    std::int64_t runId = 0;
+};
+
+}  // namespace
+
+TEST_F(DeployTest, ACheckInBothTorchSeriesLoadsHereAndNamesTheSeriesThere)
+{
+    const std::string other = otherEnvironment();
+    if (other.empty())
+        GTEST_SKIP() << "the build made one torch environment";
+    const auto r
+        = studio({"check", std::to_string(runId), "--python-env", suiteEnvironment(), "--python-env", other, "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const json out = json::parse(r.out);
+    ASSERT_EQ(out["targets"].size(), 2u);
+    const json& here = out["targets"][0]["check"];
+    const json& there = out["targets"][1]["check"];
+    // Here: the eager pair has no kernel to compile, and nothing differs from where it was made.
+    EXPECT_EQ(here["outcome"], "loads") << here.dump(2);
+    EXPECT_TRUE(here["differences"].empty()) << here.dump(2);
+    EXPECT_EQ(here["accuracy"]["verdict"], "matches");
+    EXPECT_GT(here["first_call_s"].get<double>(), 0);
+    // There: plain torch of the other series runs it too, and the check names the series.
+    EXPECT_EQ(there["target"]["torch"].get<std::string>().substr(0, 4), seriesOf(other));
+    EXPECT_EQ(there["stamp"], nullptr);  // nothing failed for a stamp to explain
+    ASSERT_FALSE(there["differences"].empty()) << there.dump(2);
+    EXPECT_EQ(there["differences"][0]["stamp"], "torch_series");
+    EXPECT_NE(there["reason"].get<std::string>().find(
+                  "torch series " + seriesOf(suiteEnvironment()) + " where it was made, " + seriesOf(other) + " here"),
+        std::string::npos)
+        << there.dump(2);
+    EXPECT_EQ(there["accuracy"]["verdict"], "matches");
+
+    // The same for a person: the first line says where it runs, one row per target.
+    const auto text = studio({"check", std::to_string(runId), "--python-env", other});
+    EXPECT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_EQ(text.out.rfind("run " + std::to_string(runId) + " (mlp): runs on 1 of 1 target", 0), 0u) << text.out;
+    EXPECT_NE(text.out.find("made with torch " + seriesOf(suiteEnvironment())), std::string::npos) << text.out;
+}
+
+TEST_F(DeployTest, AnUntrustedImportIsNotCheckedAndNothingOfItRuns)
+{
+    ASSERT_EQ(studio({"export", std::to_string(runId), dir.file("out")}).exitCode, 0);
+    const auto imported = studio({"import", dir.file("out/mlp.py"), "--json"});
+    ASSERT_EQ(imported.exitCode, 0) << imported.err;
+    const auto id = json::parse(imported.out).at("run_id").get<std::int64_t>();
+    const auto r = studio({"check", std::to_string(id)});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("is not checked: its script and python_code would execute here"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("library trust " + std::to_string(id)), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+}
+
+TEST_F(DeployTest, TheExportedLoaderLoadsWithPlainTorchAndSaysWhatDiffersElsewhere)
+{
+    const auto exported = studio({"export", std::to_string(runId), dir.file("out"), "--with-loader", "--json"});
+    ASSERT_EQ(exported.exitCode, 0) << exported.err;
+    const json files = json::parse(exported.out)["files"];
+    EXPECT_NE(std::find(files.begin(), files.end(), dir.file("out/load_mlp.py")), files.end()) << files.dump();
+
+    // Plain Python of the environment that made it: no studio on its path.
+    const auto here = runProcess({suitePython(), "-I", dir.file("out/load_mlp.py")});
+    EXPECT_EQ(here.exitCode, 0) << here.out << here.err;
+    EXPECT_EQ(here.out.rfind("load_mlp: loads here, every stamp as it was made", 0), 0u) << here.out;
+
+    const std::string other = otherEnvironment();
+    if (other.empty())
+        return;
+    const auto there = runProcess({other + "/bin/python", "-I", dir.file("out/load_mlp.py")});
+    EXPECT_EQ(there.exitCode, 1) << there.out << there.err;
+    EXPECT_NE(there.out.find("load_mlp: loads, but torch " + seriesOf(suiteEnvironment()) + " where it was made, "
+                  + seriesOf(other) + " here"),
+        std::string::npos)
+        << there.out;
+}
