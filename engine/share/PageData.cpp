@@ -183,6 +183,8 @@ json PageData::forRun(const model::Report& report, const std::string& scriptText
             {"cache", cacheOf(report.captures[i])}});
     }
     page["captures"] = std::move(captures);
+    // What the artifacts depend on, in the words `library show` prints (model::Stamps).
+    page["stamps"] = report.stamps ? json(report.stamps->summary()) : json(nullptr);
     return page;
 }
 

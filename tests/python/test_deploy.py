@@ -70,6 +70,7 @@ def test_a_run_records_its_stamps():
     assert report["stamps"] == {**stamps.current(), "cpu_isa": None}
 
 
+@pytest.mark.skipif(precompile_api() != "capture-load", reason="an inductor capture and a check: once")
 def test_a_pair_checked_here_runs_and_matches_eager(pair):
     out = _check(pair, "inductor")
     assert out["differences"] == [] and out["target"]["torch"] == stamps.current()["torch"]

@@ -308,6 +308,21 @@ def test_several_scripts_write_one_page_each_into_a_folder(runs):
 
 
 @needs_chromium
+def _page_of_pair_with(report: dict, tmp_path: Path, name: str) -> Path:
+    """The fixture pair with `report` beside it as NAME.json, imported into a library of its own and
+    written as a page (`library html`): the page's path."""
+    for suffix in ("py", "cache"):
+        shutil.copy(f"{PAIR}.{suffix}", tmp_path / f"{name}.{suffix}")
+    (tmp_path / f"{name}.json").write_text(json.dumps(report))
+    lib = tmp_path / "lib.db"
+    done = studio("--library", lib, "library", "import", tmp_path / f"{name}.py", "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    page_file = tmp_path / f"{name}.html"
+    done = studio("--library", lib, "library", "html", json.loads(done.stdout)["run_id"], page_file)
+    assert done.returncode == 0, done.stderr
+    return page_file
+
+
 def test_compile_phases_in_the_windows_colours(browser, tmp_path):
     # The compile profile's bar and legend colour each phase as the window's CompileProfileBar
     # does (its colour per model::CompilePhase, read from its source), whatever the phases' order;
@@ -323,16 +338,7 @@ def test_compile_phases_in_the_windows_colours(browser, tmp_path):
     report["captures"][0]["compile_profile"] = [{"phase": p, "seconds": 0.5 + i} for i, p in enumerate(phases)] + [
         {"phase": "not_a_phase", "seconds": 0.25}
     ]
-    for suffix in ("py", "cache"):
-        shutil.copy(f"{PAIR}.{suffix}", tmp_path / f"profiled.{suffix}")
-    (tmp_path / "profiled.json").write_text(json.dumps(report))
-    lib = tmp_path / "lib.db"
-    done = studio("--library", lib, "library", "import", tmp_path / "profiled.py", "--json")
-    assert done.returncode == 0, done.stdout + done.stderr
-    page_file = tmp_path / "profiled.html"
-    done = studio("--library", lib, "library", "html", json.loads(done.stdout)["run_id"], page_file)
-    assert done.returncode == 0, done.stderr
-    page = browser.open(page_file)
+    page = browser.open(_page_of_pair_with(report, tmp_path, "profiled"))
     want = [window[p] for p in phases] + [window["other"]]
     for part in ("bar-part", "swatch"):
         got = page.eval(
@@ -351,6 +357,9 @@ def test_the_cold_start_ledger_reads_as_in_the_window(browser, tmp_path):
     colours = dict(re.findall(r"case model::ColdStart::Step::(\w+):\s*return QColor\((\d+, \d+, \d+)\);", source))
     assert set(colours) == {"Precompiled", "PrecompiledNoCache", "CompileWarm", "Eager"}, colours
     report = json.loads(Path(f"{PAIR}.json").read_text())
+    report["stamps"] = {"arch": "x86_64", "python": "3.11.7", "torch": "2.15.0+cu132", "torch_git": None,
+                        "cuda": "13.2", "triton": "3.9.0", "cpu_isa": "avx2", "gpus": ["9.0"],
+                        "precompile_api": "capture-load"}
     report["captures"][0]["cold_start"] = {
         "ran": True, "reason": None, "import_s": 2.5, "saving": 4.0,
         "message": "first call 5.0 s, against 20 s for torch.compile cold and 6.0 s warm",
@@ -364,16 +373,11 @@ def test_the_cold_start_ledger_reads_as_in_the_window(browser, tmp_path):
              "error": {"stage": "load", "message": "<img src=x onerror=alert(1)> boom"}},
         ],
     }
-    for suffix in ("py", "cache"):
-        shutil.copy(f"{PAIR}.{suffix}", tmp_path / f"started.{suffix}")
-    (tmp_path / "started.json").write_text(json.dumps(report))
-    lib = tmp_path / "lib.db"
-    done = studio("--library", lib, "library", "import", tmp_path / "started.py", "--json")
-    assert done.returncode == 0, done.stdout + done.stderr
-    page_file = tmp_path / "started.html"
-    done = studio("--library", lib, "library", "html", json.loads(done.stdout)["run_id"], page_file)
-    assert done.returncode == 0, done.stderr
-    page = browser.open(page_file)
+    page = browser.open(_page_of_pair_with(report, tmp_path, "started"))
+    # the run's stamps in the header, in the words `library show` prints (model::Stamps::summary)
+    facts = page.eval("[...document.querySelectorAll('.ps-header dt')].map(d => [d.textContent, "
+                      "d.nextElementSibling.textContent])")
+    assert ["made with", "torch 2.15.0+cu132 · Python 3.11.7 · Triton 3.9.0 · avx2 · sm 9.0"] in facts, facts
     part = "#capture-0 .ps-part-cold-start"
     assert page.eval(f"document.querySelector('{part} p').textContent") == (
         "Each in a fresh process: first call 5.0 s, against 20 s for torch.compile cold and 6.0 s warm "

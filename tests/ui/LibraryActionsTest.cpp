@@ -226,9 +226,10 @@ TEST_F(UiLibraryActions, TheContextMenuOffersTheActionsForTheRowUnderTheMouse)
             texts << a->text().remove('&');
     EXPECT_EQ(texts.join(", ").toStdString(),
         "Open Run, Open Script in Editor, Show Script Folder, Compare Two Runs, Compare with Current Run, Export…, "
-        "Trust, Delete…");
+        "Check On…, Trust, Delete…");
     EXPECT_FALSE(lib->actions()->compareAction()->isEnabled());  // one run selected
     EXPECT_TRUE(lib->actions()->exportAction()->isEnabled());
+    EXPECT_TRUE(lib->actions()->checkOnAction()->isEnabled());
     EXPECT_TRUE(lib->actions()->deleteAction()->isEnabled());
     EXPECT_FALSE(lib->actions()->trustAction()->isEnabled());  // a run of ours is trusted
     menu->close();

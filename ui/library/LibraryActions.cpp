@@ -1,6 +1,7 @@
 #include "ui/library/LibraryActions.h"
 
 #include "ui/common/QtText.h"
+#include "ui/library/CheckOnDialog.h"
 
 #include "ui/compare/CompareView.h"
 #include "ui/editor/ScriptFile.h"
@@ -86,6 +87,9 @@ LibraryActions::LibraryActions(LibraryView* view) : QObject(view), m_view(view),
         tr("Compare the selected run with the run the window shows now"));
     m_export = make(tr("&Export…"), QStyle::SP_ArrowUp,  // out of the library; Import is the arrow in
         tr("Write NAME.py, NAME.cache and NAME.json per capture into a folder (as `library export`)"));
+    m_checkOn = make(tr("Check &On…"), QStyle::SP_ComputerIcon,
+        tr("Will it load there? Load the run's pair in other environments or on hosts as a server would, and "
+           "compare with eager there (as `library check`)"));
     m_import = make(tr("&Import…"), QStyle::SP_ArrowDown,
         tr("Import NAME.py with the NAME.cache and NAME.json beside it, as an untrusted run"));
     m_trust = make(tr("&Trust"), QStyle::SP_DialogApplyButton,
@@ -134,6 +138,20 @@ LibraryActions::LibraryActions(LibraryView* view) : QObject(view), m_view(view),
         const QString dir = m_prompts.exportFolder(m_view);
         if (!dir.isEmpty())
             exportRun(ids.front(), dir);
+    });
+    connect(m_checkOn, &QAction::triggered, this, [this]() {
+        const auto ids = m_view->selectedRuns();
+        const StoredRun* run = ids.size() == 1 ? m_view->run(ids.front()) : nullptr;
+        if (!run || !m_view->store())
+            return;
+        // Modeless, the dock's child: the window stays usable while a check runs.
+        auto* dialog = new CheckOnDialog(
+            m_view->store()->path(), run->id, run->name, run->trusted ? QString() : run->untrustedBecause, m_view);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        if (m_prompts.environmentFolder)
+            dialog->setFolderPrompt(m_prompts.environmentFolder);
+        dialog->show();
+        emit checkOnOpened(dialog);
     });
     connect(m_import, &QAction::triggered, this, [this]() {
         const QString path = m_prompts.importFile(m_view);
@@ -196,6 +214,7 @@ void LibraryActions::fillMenu(QMenu* menu) const
     menu->addAction(m_compareCurrent);
     menu->addSeparator();
     menu->addAction(m_export);  // Import is not about the rows: the toolbar has it
+    menu->addAction(m_checkOn);
     menu->addAction(m_trust);
     menu->addSeparator();
     menu->addAction(m_delete);
@@ -239,6 +258,7 @@ void LibraryActions::update()
             : !current ? tr("The window shows no run yet: run the script, or open a run from the library.")
                        : tr("This is the run the window shows."));
     set(m_export, open && one, pickOne);
+    set(m_checkOn, open && one, pickOne);
     set(m_import, writable, cannotWrite);
     set(m_trust, anyUntrusted && (writable || !untrustedImportHere),
         anyUntrusted || !writable ? cannotWrite : tr("The selected runs are trusted: they may run here."));

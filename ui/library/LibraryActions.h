@@ -14,13 +14,15 @@ class QWidget;
 
 namespace ps::ui {
 
+class CheckOnDialog;
 class CompareView;
 class LibraryView;
 struct RunDocument;
 
 /// What the library dock does to runs, from its toolbar and its context menu: open a run,
 /// open its script, show the script's folder, compare two runs (or a run and the one the window
-/// shows) in a Compare window, export, import, trust and delete. The library's
+/// shows) in a Compare window, export, check on other environments and hosts (CheckOnDialog),
+/// import, trust and delete. The library's
 /// own operations run through RunStore (as `precompile-studio library` runs them); each action
 /// ends in one line for the dock (LibraryView::message()): what was done, or why not. Nothing
 /// stored is lost: a delete is confirmed, and removes the run only (its blobs stay until gc).
@@ -38,6 +40,8 @@ public:
         std::function<bool(QWidget* parent, const QString& title, const QString& text)> confirm;
         /// Shows a folder in the desktop's file manager.
         std::function<bool(const QString& folder)> showFolder;
+        /// Check On…'s Add Environment (null: a folder dialog).
+        std::function<QString(QWidget* parent)> environmentFolder;
     };
     /// Opens a script in the editor: the file `path` when `text` is empty, else `text` as an
     /// unsaved copy named after `path`'s file, `note` saying where it came from ("run #8"),
@@ -61,6 +65,8 @@ public:
     QAction* compareAction() const { return m_compare; }
     QAction* compareCurrentAction() const { return m_compareCurrent; }
     QAction* exportAction() const { return m_export; }
+    /// Check On…: the run's pair loaded elsewhere (CheckOnDialog).
+    QAction* checkOnAction() const { return m_checkOn; }
     QAction* importAction() const { return m_import; }
     QAction* trustAction() const { return m_trust; }
     QAction* deleteAction() const { return m_delete; }
@@ -86,6 +92,8 @@ public:
 signals:
     /// These runs were deleted from the library (by the Delete action).
     void runsDeleted(const QList<qint64>& ids);
+    /// Check On… opened its dialog (shown, modeless, deleted when closed).
+    void checkOnOpened(CheckOnDialog* dialog);
 
 private:
     void say(const QString& text, bool error = false);
@@ -102,6 +110,7 @@ private:
     QAction* m_compare;
     QAction* m_compareCurrent;
     QAction* m_export;
+    QAction* m_checkOn;
     QAction* m_import;
     QAction* m_trust;
     QAction* m_delete;

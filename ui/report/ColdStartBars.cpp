@@ -149,9 +149,11 @@ void ColdStartBars::paintEvent(QPaintEvent*)
             p.fillRect(QRect(left, y + (kStartRowHeight - kStartBarHeight) / 2, w, kStartBarHeight), c);
             end = left + w;
         }
-        QString value = r.seconds ? startSeconds(*r.seconds) : QStringLiteral("-");
+        QString value = r.seconds ? startSeconds(*r.seconds) : QString();
         if (!r.note.isEmpty())
-            value += QStringLiteral(" \u00b7 ") + r.note;
+            value += (value.isEmpty() ? QString() : QStringLiteral(" \u00b7 ")) + r.note;
+        if (value.isEmpty())
+            value = QStringLiteral("-");
         p.setPen(text);
         p.drawText(QRect(end + 6, y, width() - end - 6, kStartRowHeight), Qt::AlignLeft | Qt::AlignVCenter,
             fontMetrics().elidedText(value, Qt::ElideRight, std::max(0, width() - end - 6)));

@@ -41,6 +41,7 @@
         ['captures', String(captures.length)],
         ['ran on', isObject(report.worker) ? [report.worker.hostname, report.worker.torch ? 'torch ' + report.worker.torch : '']
           .filter(Boolean).join(' · ') : null],
+        ['made with', typeof data.stamps === 'string' ? data.stamps : null],
       ]));
     document.title = (baseName(report.script) || 'run') + ': ' + word + ' · Precompile Studio';
 

@@ -1,0 +1,315 @@
+#include "ui/library/CheckOnDialog.h"
+
+#include "model/VisibleText.h"
+#include "remote/SshDestination.h"
+#include "ui/common/QtText.h"
+#include "ui/common/StatusStyle.h"
+#include "ui/run/PythonEnvironmentSetting.h"
+#include "ui/run/RunHostSetting.h"
+
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace ps::ui {
+
+namespace {
+
+/// A target's worker may take this long: it imports torch, then a fresh process loads the pair
+/// (its kernels compiled where its cache does not serve them) and calls eager fn beside it.
+constexpr double kTargetTimeout = 900;
+
+/// A run's or a host's words for a label: controls shown as escapes.
+QString shownText(const std::string& text)
+{
+    return q(model::VisibleText::of(text));
+}
+
+QString firstCall(const std::optional<double>& s)
+{
+    if (!s)
+        return QStringLiteral("–");
+    return QStringLiteral("%1 s").arg(*s, 0, 'f', *s < 10 ? 2 : 1);
+}
+
+/// What preparing the check gives the GUI thread: the check, or why there is none.
+struct Prepared {
+    std::shared_ptr<run::StoredRunCheck> check;
+    QString failure;
+};
+
+}  // namespace
+
+CheckOnDialog::CheckOnDialog(
+    const QString& libraryLocation, qint64 runId, const QString& runName, const QString& untrusted, QWidget* parent)
+    : QDialog(parent), m_location(libraryLocation), m_runId(runId), m_untrusted(untrusted)
+{
+    setWindowTitle(tr("Check Run %1 On…").arg(runId));
+    m_intro = new QLabel(tr("Will run %1 (%2) load there? Each target loads its pair as a server would: a fresh "
+                            "process, plain torch.compiler.precompile, an empty Inductor cache, one call compared "
+                            "with eager fn there. Nothing is stored.")
+                             .arg(runId)
+                             .arg(runName));
+    m_intro->setWordWrap(true);
+    m_intro->setTextFormat(Qt::PlainText);
+    m_targets = new QListWidget;
+    m_targets->setObjectName(QStringLiteral("checkTargets"));
+    m_targets->setMaximumHeight(m_targets->fontMetrics().height() * 7);  // a few targets; the results get the room
+    m_offered.push_back({.label = "the studio's environment"});
+    if (const QString env = PythonEnvironmentSetting().defaultEnvironment(); !env.isEmpty())
+        m_offered.push_back({.pythonEnv = env.toStdString(), .label = env.toStdString()});
+    for (const remote::RemoteTarget& host : RunHostSetting().hosts())
+        m_offered.push_back({.host = host, .label = remote::SshDestination::displayName(host.host)});
+    for (std::size_t i = 0; i < m_offered.size(); ++i) {
+        const auto& t = m_offered[i];
+        const QString where = t.host ? tr("%1 (over ssh)")
+            : t.pythonEnv            ? tr("%1 (an environment here)")
+                                     : tr("this computer: %1");
+        auto* item = new QListWidgetItem(where.arg(shownText(t.label)), m_targets);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(i == 0 ? Qt::Checked : Qt::Unchecked);
+    }
+    m_addEnv = new QPushButton(tr("Add &Environment…"));
+    m_addEnv->setToolTip(tr("A Python environment folder (a venv or conda environment) on this computer"));
+    m_folderPrompt = [](QWidget* parent) {
+        return QFileDialog::getExistingDirectory(parent, tr("Python Environment"), QString());
+    };
+    connect(m_addEnv, &QPushButton::clicked, this, [this]() {
+        const QString folder = m_folderPrompt ? m_folderPrompt(this) : QString();
+        if (!folder.isEmpty())
+            addEnvironment(folder);
+    });
+    m_checkButton = new QPushButton(tr("&Check"));
+    m_checkButton->setObjectName(QStringLiteral("checkOnStart"));
+    connect(m_checkButton, &QPushButton::clicked, this, &CheckOnDialog::startCheck);
+    m_progress = new QProgressBar;
+    m_progress->setTextVisible(true);
+    m_progress->hide();
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_addEnv);
+    row->addStretch(1);
+    row->addWidget(m_progress);
+    row->addWidget(m_checkButton);
+
+    m_headline = new QLabel;
+    m_headline->setObjectName(QStringLiteral("checkHeadline"));
+    m_headline->setWordWrap(true);
+    m_headline->setTextFormat(Qt::PlainText);
+    m_results = new QTreeWidget;
+    m_results->setRootIsDecorated(false);
+    m_results->setHeaderLabels({tr("Target"), tr("torch"), tr("Outcome"), tr("First call"), tr("Matches eager")});
+    m_results->setTextElideMode(Qt::ElideMiddle);
+    m_results->header()->setStretchLastSection(false);
+    m_results->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_reason = new QLabel;
+    m_reason->setWordWrap(true);
+    m_reason->setTextFormat(Qt::PlainText);
+    m_reason->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    connect(m_results, &QTreeWidget::currentItemChanged, this,
+        [this](QTreeWidgetItem* item) { m_reason->setText(item ? item->toolTip(0) : QString()); });
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_intro);
+    layout->addWidget(m_targets);
+    layout->addLayout(row);
+    layout->addWidget(m_headline);
+    layout->addWidget(m_results, 1);
+    layout->addWidget(m_reason);
+    layout->addWidget(buttons);
+    if (!m_untrusted.isEmpty()) {
+        m_headline->setText(tr("Not checked: %1").arg(m_untrusted));
+        m_checkButton->setEnabled(false);
+        m_checkButton->setToolTip(tr("Its script and python_code would execute there: trust the run first"));
+    }
+    resize(720, 520);
+}
+
+CheckOnDialog::~CheckOnDialog()
+{
+    cancelCheck();
+}
+
+void CheckOnDialog::done(int result)
+{
+    cancelCheck();
+    QDialog::done(result);
+}
+
+void CheckOnDialog::addEnvironment(const QString& folder)
+{
+    m_offered.push_back({.pythonEnv = folder.toStdString(), .label = folder.toStdString()});
+    auto* item = new QListWidgetItem(tr("%1 (an environment here)").arg(folder), m_targets);
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(Qt::Checked);
+}
+
+QStringList CheckOnDialog::targetLabels() const
+{
+    QStringList out;
+    for (int i = 0; i < m_targets->count(); ++i)
+        out << m_targets->item(i)->text();
+    return out;
+}
+
+void CheckOnDialog::setTargetChecked(int row, bool checked)
+{
+    if (QListWidgetItem* item = m_targets->item(row))
+        item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+}
+
+QString CheckOnDialog::headline() const
+{
+    return m_headline->text();
+}
+
+QStringList CheckOnDialog::reasons() const
+{
+    QStringList out;
+    for (int i = 0; i < m_results->topLevelItemCount(); ++i)
+        out << m_results->topLevelItem(i)->toolTip(0);
+    return out;
+}
+
+void CheckOnDialog::startCheck()
+{
+    if (m_busy || !m_untrusted.isEmpty())
+        return;
+    m_queue.clear();
+    for (int i = 0; i < m_targets->count(); ++i)
+        if (m_targets->item(i)->checkState() == Qt::Checked)
+            m_queue.push_back(m_offered[static_cast<std::size_t>(i)]);
+    if (m_queue.empty()) {
+        m_headline->setText(tr("Choose a target to check on."));
+        return;
+    }
+    m_outcomes.clear();
+    m_results->clear();
+    m_reason->clear();
+    m_busy = true;
+    const int generation = ++m_generation;
+    m_checkButton->setEnabled(false);
+    m_targets->setEnabled(false);
+    m_addEnv->setEnabled(false);
+    m_progress->setRange(0, static_cast<int>(m_queue.size()));
+    m_progress->setValue(0);
+    m_progress->show();
+    m_headline->setStyleSheet(QString());
+    m_headline->setText(tr("Reading run %1 from the library…").arg(m_runId));
+    // The watcher is the dialog's: gone with it, so a thread's end never reaches a dead dialog.
+    auto* watcher = new QFutureWatcher<Prepared>(this);
+    connect(watcher, &QFutureWatcher<Prepared>::finished, this, [this, watcher, generation]() {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return;
+        const Prepared prepared = watcher->result();
+        if (!prepared.check) {
+            finish(prepared.failure);
+            return;
+        }
+        if (!prepared.check->refusal().empty()) {
+            finish(shownText(prepared.check->refusal()));
+            return;
+        }
+        m_check = prepared.check;
+        next();
+    });
+    const std::string location = m_location.toStdString();
+    const qint64 id = m_runId;
+    watcher->setFuture(QtConcurrent::run([location, id]() {
+        Prepared p;
+        try {
+            p.check = std::make_shared<run::StoredRunCheck>(location, id);
+        } catch (const std::exception& e) {
+            p.failure = shownText(e.what());
+        }
+        return p;
+    }));
+}
+
+void CheckOnDialog::next()
+{
+    if (m_outcomes.size() == m_queue.size()) {
+        finish(QString());
+        return;
+    }
+    const run::StoredRunCheck::Target target = m_queue[m_outcomes.size()];
+    m_headline->setText(
+        tr("Checking on %1 (%2 of %3)…").arg(shownText(target.label)).arg(m_outcomes.size() + 1).arg(m_queue.size()));
+    const int generation = m_generation;
+    auto* watcher = new QFutureWatcher<run::StoredRunCheck::Outcome>(this);
+    connect(watcher, &QFutureWatcher<run::StoredRunCheck::Outcome>::finished, this, [this, watcher, generation]() {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return;
+        m_outcomes.push_back(watcher->result());
+        addRow(m_outcomes.back());
+        m_progress->setValue(static_cast<int>(m_outcomes.size()));
+        next();
+    });
+    auto check = m_check;
+    watcher->setFuture(QtConcurrent::run([check, target]() { return check->check(target, kTargetTimeout); }));
+}
+
+void CheckOnDialog::addRow(const run::StoredRunCheck::Outcome& o)
+{
+    auto* item = new QTreeWidgetItem(m_results);
+    item->setText(0, shownText(o.target.label));
+    item->setText(1, o.check && o.check->target ? shownText(o.check->target->torch) : QStringLiteral("–"));
+    item->setText(2, q(run::StoredRunCheck::outcomeWords(o)));
+    item->setText(3, firstCall(o.check ? o.check->firstCallS : std::nullopt));
+    item->setText(4, o.check ? q(o.check->matchesWords()) : QStringLiteral("–"));
+    QString why = shownText(run::StoredRunCheck::reasonOf(o));
+    if (o.check && !o.check->verdictMessage.empty() && o.check->verdict != "matches")
+        why += QStringLiteral("\n") + tr("Against eager there: %1").arg(shownText(o.check->verdictMessage));
+    for (int c = 0; c < 5; ++c)
+        item->setToolTip(c, why);
+    const bool good = o.check && o.check->runs();
+    item->setForeground(2, StatusStyle::color(good ? model::RunStatus::Ok : model::RunStatus::Error));
+    for (int c = 1; c < 5; ++c)
+        m_results->resizeColumnToContents(c);
+    if (m_results->topLevelItemCount() == 1)
+        m_results->setCurrentItem(item);
+}
+
+void CheckOnDialog::finish(const QString& failure)
+{
+    m_busy = false;
+    m_check.reset();
+    m_progress->hide();
+    m_checkButton->setEnabled(true);
+    m_targets->setEnabled(true);
+    m_addEnv->setEnabled(true);
+    if (!failure.isEmpty()) {
+        m_headline->setText(tr("Not checked: %1").arg(failure));
+        m_headline->setStyleSheet(QStringLiteral("color: %1;").arg(StatusStyle::color(model::RunStatus::Error).name()));
+    } else {
+        m_headline->setText(tr("Run %1 %2").arg(m_runId).arg(q(run::StoredRunCheck::headline(m_outcomes))));
+        const bool good = run::StoredRunCheck::exitCode(m_outcomes) == 0;
+        m_headline->setStyleSheet(
+            QStringLiteral("color: %1;")
+                .arg(StatusStyle::color(good ? model::RunStatus::Ok : model::RunStatus::Error).name()));
+    }
+    emit checkFinished();
+}
+
+void CheckOnDialog::cancelCheck()
+{
+    ++m_generation;  // what is still running says nothing now
+    if (m_check)
+        m_check->cancel();  // kills its worker: the thread ends soon, holding what it uses
+    m_check.reset();
+    m_busy = false;
+}
+
+}  // namespace ps::ui

@@ -1,0 +1,87 @@
+#pragma once
+
+#include "run/StoredRunCheck.h"
+
+#include <QDialog>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+class QLabel;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QTreeWidget;
+
+namespace ps::ui {
+
+/// The library dock's Check On…: will a stored run's pair load there? The targets are this
+/// computer's studio environment, the default Python environment, the hosts added (Run > Run On)
+/// and any environment folder added here; each checked target loads the pair as a server would
+/// (run::StoredRunCheck, as `library check` does), one after another on a pool thread, each row
+/// filled as it ends: torch there, the outcome, the first call, whether it matched eager there,
+/// and why in its tooltip and under the table. The first line says on how many targets it runs,
+/// never "runs" when one refused it. Closing the dialog cancels the check under way.
+class CheckOnDialog : public QDialog {
+    Q_OBJECT
+public:
+    /// The folder of an environment to add; "" : cancelled (tests answer it).
+    using FolderPrompt = std::function<QString(QWidget* parent)>;
+
+    /// `untrusted`: why the run may not execute here ("" : it may): then nothing can be checked.
+    CheckOnDialog(const QString& libraryLocation, qint64 runId, const QString& runName, const QString& untrusted,
+        QWidget* parent = nullptr);
+    ~CheckOnDialog() override;
+
+    void setFolderPrompt(FolderPrompt prompt) { m_folderPrompt = std::move(prompt); }
+    /// Adds an environment folder as a target, checked.
+    void addEnvironment(const QString& folder);
+    /// The targets offered (their labels) and which are checked.
+    QStringList targetLabels() const;
+    void setTargetChecked(int row, bool checked);
+    /// Starts the check of the checked targets (the Check button).
+    void startCheck();
+    bool checking() const { return m_busy; }
+    /// The first line of the results ("runs on 1 of 1 target …"), "" before a check.
+    QString headline() const;
+    /// One row per checked target: target, torch, outcome, first call, matches eager.
+    const QTreeWidget* results() const { return m_results; }
+    /// The reason of each row, in the rows' order.
+    QStringList reasons() const;
+
+signals:
+    /// The check ended (every target done, or it failed before any).
+    void checkFinished();
+
+protected:
+    void done(int result) override;
+
+private:
+    void next();
+    void addRow(const run::StoredRunCheck::Outcome& outcome);
+    void finish(const QString& failure);
+    void cancelCheck();
+
+    QString m_location;
+    qint64 m_runId;
+    QString m_untrusted;
+    QLabel* m_intro;
+    QListWidget* m_targets;
+    QPushButton* m_addEnv;
+    QPushButton* m_checkButton;
+    QProgressBar* m_progress;
+    QLabel* m_headline;
+    QTreeWidget* m_results;
+    QLabel* m_reason;
+    FolderPrompt m_folderPrompt;
+    std::vector<run::StoredRunCheck::Target> m_offered;
+    std::vector<run::StoredRunCheck::Target> m_queue;
+    std::vector<run::StoredRunCheck::Outcome> m_outcomes;
+    std::shared_ptr<run::StoredRunCheck> m_check;
+    bool m_busy = false;
+    int m_generation = 0;  ///< a cancelled check's late answers are dropped
+};
+
+}  // namespace ps::ui
