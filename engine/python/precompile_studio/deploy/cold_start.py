@@ -36,7 +36,7 @@ def not_measured(reason: str) -> dict:
 def _seconds(x: float | None) -> str:
     if x is None:
         return "?"
-    return f"{x:.2g} s" if x < 10 else f"{x:.1f} s"
+    return f"{x:.2f} s" if x < 1 else f"{x:.1f} s"  # 0.41 s, 4.0 s, 31.8 s
 
 
 def _message(steps: dict[str, dict]) -> str:
