@@ -12,6 +12,8 @@ from __future__ import annotations
 import platform
 import sys
 
+from precompile_studio.api.front_end import series
+
 # The stamps, in the order a difference decides a load: another machine architecture or torch
 # series cannot run the artifact at all; another build, Triton, ISA or GPU recompiles kernels.
 ORDER = ("arch", "torch_series", "torch", "python", "triton", "cpu_isa", "gpus", "precompile_api")
@@ -46,9 +48,7 @@ NAMES = {"arch": "machine", "torch_series": "torch series", "torch": "torch", "p
 
 
 def _series(version: str | None) -> str | None:
-    if not version:
-        return None
-    return ".".join(version.split("+")[0].split(".")[:2])
+    return series(version) if version else None
 
 
 def _triton() -> str | None:
