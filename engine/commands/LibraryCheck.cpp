@@ -2,6 +2,7 @@
 
 #include "commands/LibraryCommand.h"
 #include "library/core/ArtifactLibrary.h"
+#include "library/core/LibraryError.h"
 #include "library/core/TerminalText.h"
 #include "model/JsonFields.h"
 #include "remote/SshDestination.h"
@@ -16,7 +17,7 @@
 namespace ps::commands {
 
 using library::TerminalText;
-using Outcome = run::StoredRunCheck::Outcome;
+using TargetOutcome = run::StoredRunCheck::Outcome;
 
 namespace {
 
@@ -29,7 +30,7 @@ std::string seconds(const std::optional<double>& s)
     return buf;
 }
 
-nlohmann::json toJson(const run::StoredRunCheck& check, const std::vector<Outcome>& outcomes, int code)
+nlohmann::json toJson(const run::StoredRunCheck& check, const std::vector<TargetOutcome>& outcomes, int code)
 {
     nlohmann::json rows = nlohmann::json::array();
     for (const auto& o : outcomes)
@@ -42,7 +43,7 @@ nlohmann::json toJson(const run::StoredRunCheck& check, const std::vector<Outcom
         {"summary", run::StoredRunCheck::headline(outcomes)}, {"exit_code", code}, {"targets", rows}};
 }
 
-void printMatrix(std::ostream& out, const std::vector<Outcome>& outcomes)
+void printMatrix(std::ostream& out, const std::vector<TargetOutcome>& outcomes)
 {
     std::size_t width = 6;
     for (const auto& o : outcomes)
@@ -72,8 +73,8 @@ void printMatrix(std::ostream& out, const std::vector<Outcome>& outcomes)
 
 }  // namespace
 
-int LibraryCheck::run(
-    library::ArtifactLibrary& library, const LibraryOptions& options, std::ostream& out, std::ostream& err)
+int LibraryCheck::run(library::ArtifactLibrary& library, const LibraryOptions& options, std::ostream& out,
+    std::ostream& err, const std::string& cannotKeep)
 {
     run::StoredRunCheck check(library, options.id);
     if (!check.refusal().empty()) {
@@ -90,7 +91,7 @@ int LibraryCheck::run(
     if (targets.empty())
         targets.push_back({.label = "the studio's environment"});
 
-    std::vector<Outcome> outcomes;
+    std::vector<TargetOutcome> outcomes;
     for (const auto& t : targets) {
         if (!options.json)
             err << "checking run " << options.id << (t.host ? " on " : " in ") << TerminalText::safe(t.label)
@@ -98,8 +99,21 @@ int LibraryCheck::run(
         outcomes.push_back(check.check(t, options.timeoutSeconds));
     }
     const int code = run::StoredRunCheck::exitCode(outcomes);
+    // Kept with the run, so that `library show` and the window say where it was checked.
+    std::string notKept = cannotKeep.empty() ? library.readOnlyReason() : cannotKeep;
+    int kept = 0;
+    if (notKept.empty()) {
+        try {
+            kept = check.keep(library, outcomes);
+        } catch (const library::LibraryError& e) {
+            notKept = e.what();
+        }
+    }
     if (options.json) {
-        out << toJson(check, outcomes, code).dump(2) << "\n";
+        nlohmann::json j = toJson(check, outcomes, code);
+        j["kept"] = notKept.empty() ? nlohmann::json(kept) : nlohmann::json(false);
+        j["not_kept_because"] = notKept;
+        out << j.dump(2) << "\n";
         return code;
     }
     out << "run " << options.id << " (" << TerminalText::safe(check.captureName())
@@ -107,6 +121,10 @@ int LibraryCheck::run(
     if (const auto made = model::Stamps::fromJson(check.stamps()))
         out << "  made with " << TerminalText::safe(made->summary()) << "\n";
     printMatrix(out, outcomes);
+    if (!notKept.empty())
+        out << "  not kept in the library: " << TerminalText::safe(notKept) << "\n";
+    else if (kept > 0)
+        out << "  kept with run " << options.id << " (library show " << options.id << " lists where it was checked)\n";
     return code;
 }
 

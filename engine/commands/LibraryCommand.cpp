@@ -6,6 +6,7 @@
 #include "library/core/LibraryLocator.h"
 #include "library/core/LoaderScript.h"
 
+#include "model/CheckOutcome.h"
 #include "model/ChromeTrace.h"
 #include "model/JsonFields.h"
 #include "model/Report.h"
@@ -13,6 +14,8 @@
 
 #include "commands/LibraryCheck.h"
 #include "commands/LibraryDiff.h"
+#include "commands/LibraryListing.h"
+#include "commands/LibraryText.h"
 #include "library/core/ArtifactLibrary.h"
 #include "library/core/LibraryError.h"
 #include "library/core/RunSideLoader.h"
@@ -20,10 +23,12 @@
 #include "share/HtmlReport.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -39,11 +44,14 @@ using json = nlohmann::json;
 /// printed for a person (JSON output does not: it is exact).
 using library::TerminalText;
 
-/// JSON output: exact, except that bytes that are not UTF-8 (a file name need not be) become
-/// U+FFFD instead of failing the command.
 std::string dumpJson(const json& value, int indent = -1)
 {
-    return value.dump(indent, ' ', false, json::error_handler_t::replace);
+    return LibraryText::dumpJson(value, indent);
+}
+
+std::string humanBytes(std::int64_t bytes)
+{
+    return LibraryText::humanBytes(bytes);
 }
 
 /// For the commands that only read: works on a read-only library and never takes its write lock.
@@ -83,85 +91,6 @@ template <class Body> int guarded(const std::string& libraryPath, Body&& body)
     }
 }
 
-std::string humanBytes(std::int64_t bytes)
-{
-    std::ostringstream out;
-    if (bytes < 1024) {
-        out << bytes << " B";
-    } else {
-        static const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
-        double v = static_cast<double>(bytes);
-        int unit = -1;
-        while (v >= 1024 && unit < 3) {
-            v /= 1024;
-            ++unit;
-        }
-        out << std::fixed << std::setprecision(1) << v << " " << kUnits[unit];
-    }
-    return out.str();
-}
-
-/// The first line of a message, terminal-safe, at most `width` bytes (cut between characters).
-std::string shortLine(const std::string& text, std::size_t width)
-{
-    std::string line = TerminalText::safe(std::string_view(text).substr(0, text.find('\n')));
-    if (line.size() > width) {
-        std::size_t cut = width - 3;
-        while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xc0) == 0x80)
-            --cut;  // not inside a UTF-8 sequence
-        line = line.substr(0, cut) + "...";
-    }
-    return line;
-}
-
-/// A text printed on several lines: each line terminal-safe, continuation lines indented.
-std::string indentedLines(const std::string& text, const std::string& indent)
-{
-    std::string out = ps::library::TerminalText::safe(text, true);
-    for (std::size_t at = out.find('\n'); at != std::string::npos; at = out.find('\n', at + 1))
-        out.insert(at + 1, indent);
-    return out;
-}
-
-std::string backendsOf(const ps::library::RunSummary& run)
-{
-    std::set<std::string> seen;
-    std::string out;
-    for (const auto& c : run.captures)
-        if (seen.insert(c.backend).second)
-            out += (out.empty() ? "" : ",") + c.backend;
-    return out.empty() ? "-" : out;
-}
-
-json captureJson(const ps::library::CaptureRecord& c)
-{
-    json j = {{"index", c.index}, {"name", c.name}, {"backend", c.backend}, {"tracer", c.tracer},
-        {"status", ps::library::statusWord(c.status)}, {"message", c.message}};
-    j["invariant"] = c.invariant ? json(*c.invariant) : json(nullptr);
-    j["python_code_sha256"] = c.pythonCodeSha256 ? json(*c.pythonCodeSha256) : json(nullptr);
-    j["cache_sha256"] = c.cacheSha256 ? json(*c.cacheSha256) : json(nullptr);
-    return j;
-}
-
-json summaryJson(const ps::library::RunSummary& s, const ps::library::RunTrust& trust)
-{
-    json captures = json::array();
-    for (const auto& c : s.captures)
-        captures.push_back(captureJson(c));
-    return {{"run_id", s.id}, {"created_at", s.createdAt}, {"name", s.name}, {"script", s.scriptPath},
-        {"status", ps::library::statusWord(s.status)}, {"message", s.message}, {"origin", toString(s.origin)},
-        {"trusted", trust.trusted()}, {"untrusted_because", trust.why()}, {"uid", s.uid}, {"ran_on", s.ranOn},
-        {"stored_by", {{"user", s.storedBy.user}, {"role", s.storedBy.role}}}, {"captures", captures}};
-}
-
-/// "alice", or the role when the OS user is unknown, or "-".
-std::string storedByText(const ps::library::Identity& by)
-{
-    if (!by.user.empty())
-        return by.user;
-    return by.role.empty() ? std::string("-") : by.role;
-}
-
 json damageJson(const ps::library::BlobDamage& d)
 {
     return {{"sha256", d.sha256}, {"role", d.role}, {"detail", d.detail}, {"runs", d.runIds}};
@@ -178,119 +107,6 @@ int saidWritten(const std::string& path, const LibraryOptions& o)
     else
         std::cout << TerminalText::safe(o.path) << "\n";
     return 0;
-}
-
-int listRuns(const std::string& path, const LibraryOptions& o)
-{
-    std::vector<ps::library::RunSummary> runs;
-    std::vector<ps::library::RunTrust> trust;  // each run's, for this user
-    using Kind = ps::library::LibraryLocator::Kind;
-    if (ps::library::LibraryLocator::kindOf(path) != Kind::File || std::filesystem::exists(path)) {
-        ArtifactLibrary library(path, kReadOnly);
-        ps::library::ListQuery query;
-        query.search = o.search;
-        if (!o.status.empty()) {
-            query.status = ps::model::runStatusFromString(o.status);
-            if (!query.status) {
-                std::cerr << "precompile-studio: library ls --status " << TerminalText::safe(o.status)
-                          << ": not a run status (ok, mismatch, violation, error, timeout, worker_died, cancelled, "
-                             "protocol_error, connection_lost)\n";
-                return 2;
-            }
-        }
-        query.backend = o.backend;
-        runs = library.list(query);
-        for (const auto& r : runs)
-            trust.push_back(library.trustOf(r));
-    }
-    if (o.json) {
-        json out = {{"schema", 1}, {"library", library::LibraryLocator::redacted(path)}, {"runs", json::array()}};
-        for (std::size_t i = 0; i < runs.size(); ++i)
-            out["runs"].push_back(summaryJson(runs[i], trust[i]));
-        std::cout << dumpJson(out) << "\n";
-        return 0;
-    }
-    if (runs.empty()) {
-        std::cout << "no runs in " << TerminalText::location(path) << "\n";
-        return 0;
-    }
-    std::cout << std::left << std::setw(7) << "ID" << std::setw(21) << "CREATED (UTC)" << std::setw(11) << "STATUS"
-              << std::setw(15) << "BACKEND" << std::setw(9) << "TRUSTED" << std::setw(25) << "WHERE" << std::setw(13)
-              << "BY" << std::setw(28) << "NAME"
-              << "MESSAGE\n";
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        const auto& r = runs[i];
-        std::string created = shortLine(r.createdAt.substr(0, 19), 20);
-        if (created.size() > 10)
-            created[10] = ' ';
-        std::cout << std::left << std::setw(7) << r.id << std::setw(21) << created << std::setw(11)
-                  << shortLine(std::string(ps::library::statusWord(r.status)), 10) << std::setw(15)
-                  << shortLine(backendsOf(r), 14) << std::setw(9) << (trust[i].trusted() ? "yes" : "no")
-                  << std::setw(25) << shortLine(r.ranOn.empty() ? "-" : r.ranOn, 24) << std::setw(13)
-                  << shortLine(storedByText(r.storedBy), 12) << std::setw(28) << shortLine(r.name, 27)
-                  << shortLine(r.message, 60) << "\n";
-    }
-    return 0;
-}
-
-int showRun(const std::string& path, const LibraryOptions& o)
-{
-    ArtifactLibrary library(path, kReadOnly);
-    const ps::library::RunRecord record = library.show(o.id);
-    const auto& s = record.summary;
-    if (!o.node.empty()) {
-        const int found = NodeStackPrinter::print(record.report, o.node, o.json, std::cout, std::cerr);
-        for (const auto& d : record.damaged)
-            std::cerr << "precompile-studio: " << TerminalText::location(path) << ": run " << s.id << ": damaged blob "
-                      << TerminalText::safe(d.sha256) << ": " << TerminalText::safe(d.detail) << "\n";
-        return found != 0 || !record.damaged.empty() ? 1 : 0;
-    }
-    if (o.json) {
-        std::cout << dumpJson(record.report, 2) << "\n";
-    } else {
-        std::cout << "run " << s.id << "  " << TerminalText::safe(s.name) << "  " << ps::library::statusWord(s.status)
-                  << "  " << TerminalText::safe(s.createdAt) << "\n"
-                  << "script    " << TerminalText::safe(s.scriptPath) << "\n"
-                  << "origin    " << toString(s.origin) << "\n";
-        if (const auto trust = library.trustOf(s); trust.trusted())
-            std::cout << "trust     trusted\n";
-        else
-            std::cout << "trust     not trusted: " << TerminalText::safe(trust.why())
-                      << "\n          once you trust it: precompile-studio library trust " << s.id << "\n";
-        if (const auto worker = ps::model::WorkerInfo::fromJson(ps::model::JsonFields::member(record.report, "worker")))
-            std::cout << "where     " << TerminalText::safe(worker->machine())
-                      << (worker->torch.empty() ? std::string() : " \u00b7 torch " + TerminalText::safe(worker->torch))
-                      << " \u00b7 " << TerminalText::safe(worker->deviceSummary()) << "\n";
-        if (const auto stamps = ps::model::Stamps::fromJson(ps::model::JsonFields::member(record.report, "stamps")))
-            std::cout << "stamps    " << TerminalText::safe(stamps->summary()) << "\n";
-        if (!s.storedBy.user.empty() || !s.storedBy.role.empty())
-            std::cout << "stored by " << TerminalText::safe(storedByText(s.storedBy))
-                      << (s.storedBy.role.empty() ? std::string()
-                                                  : " (database role " + TerminalText::safe(s.storedBy.role) + ")")
-                      << "\n";
-        if (!s.message.empty())
-            std::cout << "message   " << indentedLines(s.message, "          ") << "\n";
-        for (const auto& c : s.captures) {
-            std::cout << "capture " << c.index << "  " << TerminalText::safe(c.name) << "  "
-                      << TerminalText::safe(c.backend) << "/" << TerminalText::safe(c.tracer) << "  "
-                      << ps::library::statusWord(c.status);
-            if (c.invariant)
-                std::cout << "  invariant " << *c.invariant;
-            std::cout << "\n";
-            if (!c.message.empty())
-                std::cout << "    " << shortLine(c.message, 100) << "\n";
-            if (c.pythonCodeSha256)
-                std::cout << "    python_code  " << humanBytes(c.pythonCodeBytes.value_or(0)) << "  sha256 "
-                          << TerminalText::safe(*c.pythonCodeSha256) << "\n";
-            if (c.cacheSha256)
-                std::cout << "    cache        " << humanBytes(c.cacheBytes.value_or(0)) << "  sha256 "
-                          << TerminalText::safe(*c.cacheSha256) << "\n";
-        }
-    }
-    for (const auto& d : record.damaged)
-        std::cerr << "precompile-studio: " << TerminalText::location(path) << ": run " << s.id << ": damaged blob "
-                  << TerminalText::safe(d.sha256) << ": " << TerminalText::safe(d.detail) << "\n";
-    return record.damaged.empty() ? 0 : 1;
 }
 
 /// export --with-loader: load_NAME.py beside each NAME.py written (LoaderScript), added to `written`.
@@ -500,11 +316,21 @@ int diffRuns(const std::string& path, const LibraryOptions& o)
     }
 }
 
-/// `library check RUN`: LibraryCheck, over the library opened read-only.
+/// `library check RUN`: LibraryCheck, which keeps its outcomes with the run; a library that
+/// cannot be written is checked all the same, read-only, and the check says it was not kept.
 int checkRun(const std::string& path, const LibraryOptions& o)
 {
-    ArtifactLibrary library(path, kReadOnly);
-    return LibraryCheck::run(library, o, std::cout, std::cerr);
+    std::optional<ArtifactLibrary> library;
+    std::string cannotKeep;
+    try {
+        library.emplace(path, ArtifactLibrary::OpenOptions{.create = false, .readOnly = false});
+    } catch (const LibraryError& e) {
+        if (e.kind() != LibraryError::Kind::ReadOnly && e.kind() != LibraryError::Kind::DiskFull)
+            throw;
+        cannotKeep = e.what();
+        library.emplace(path, kReadOnly);
+    }
+    return LibraryCheck::run(*library, o, std::cout, std::cerr, cannotKeep);
 }
 
 }  // namespace
@@ -514,10 +340,10 @@ int LibraryCommand::run(Action action, const std::string& libraryPath, const Lib
     int (*body)(const std::string&, const LibraryOptions&) = nullptr;
     switch (action) {
     case Action::List:
-        body = listRuns;
+        body = LibraryListing::list;
         break;
     case Action::Show:
-        body = showRun;
+        body = LibraryListing::show;
         break;
     case Action::Export:
         body = exportRun;

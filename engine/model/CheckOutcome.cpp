@@ -40,4 +40,14 @@ std::string_view words(CheckOutcome outcome)
     return "not checked";
 }
 
+std::string keptCheckWords(std::string_view outcome, bool runs)
+{
+    const auto known = checkOutcomeFromString(outcome);
+    if (!known)
+        return "unknown outcome";
+    if (!runs && (*known == CheckOutcome::Loads || *known == CheckOutcome::Fallback))
+        return "runs, with other numbers than eager";
+    return std::string(words(*known));
+}
+
 }  // namespace ps::model

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace ps::model {
@@ -18,5 +19,8 @@ std::string_view toString(CheckOutcome outcome);
 std::optional<CheckOutcome> checkOutcomeFromString(std::string_view text);
 /// "loads with its cache", "compiles its kernels", "refused", "not checked".
 std::string_view words(CheckOutcome outcome);
+/// A kept check in words: words() of a known outcome word, "runs, with other numbers than
+/// eager" when it ran but `runs` is false, "unknown outcome" for a word no studio writes.
+std::string keptCheckWords(std::string_view outcome, bool runs);
 
 }  // namespace ps::model

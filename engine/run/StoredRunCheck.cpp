@@ -2,6 +2,7 @@
 
 #include "library/core/ArtifactFiles.h"
 #include "library/core/ArtifactLibrary.h"
+#include "library/core/LibraryError.h"
 #include "model/JsonFields.h"
 #include "protocol/Protocol.h"
 #include "run/RunPipeline.h"
@@ -189,6 +190,47 @@ std::string StoredRunCheck::headline(const std::vector<Outcome>& outcomes)
     if (unchecked)
         s << "; not checked on " << unchecked;
     return s.str();
+}
+
+std::optional<library::CheckRecord> StoredRunCheck::recordOf(const Outcome& o)
+{
+    if (!o.check)
+        return std::nullopt;
+    library::CheckRecord r;
+    r.target = o.target.label;
+    r.outcome = std::string(model::toString(o.check->outcome));
+    r.runs = o.check->runs();
+    if (o.check->firstCallS)
+        r.firstCallMs = static_cast<std::int64_t>(*o.check->firstCallS * 1000.0 + 0.5);
+    if (o.check->target)
+        r.torch = o.check->target->torch;
+    r.reason = o.check->reason;
+    r.check = model::JsonFields::member(o.report.extra(), "check");
+    return r;
+}
+
+int StoredRunCheck::keep(library::ArtifactLibrary& library, const std::vector<Outcome>& outcomes) const
+{
+    int kept = 0;
+    for (const auto& o : outcomes)
+        if (const auto record = recordOf(o)) {
+            library.addCheck(m_runId, *record);
+            ++kept;
+        }
+    return kept;
+}
+
+std::string StoredRunCheck::keep(const std::string& location, const std::vector<Outcome>& outcomes) const
+{
+    try {
+        library::ArtifactLibrary library(location, {.create = false, .readOnly = false});
+        if (const std::string why = library.readOnlyReason(); !why.empty())
+            return why;
+        keep(library, outcomes);
+        return {};
+    } catch (const library::LibraryError& e) {
+        return e.what();
+    }
 }
 
 int StoredRunCheck::exitCode(const std::vector<Outcome>& outcomes)

@@ -15,7 +15,8 @@
 
 namespace ps::library {
 class ArtifactLibrary;
-}
+struct CheckRecord;
+}  // namespace ps::library
 
 namespace ps::run {
 
@@ -72,6 +73,16 @@ public:
     static std::string outcomeWords(const Outcome& outcome);
     /// The check's reason, or why there was none.
     static std::string reasonOf(const Outcome& outcome);
+
+    /// The outcome as the library keeps it; nullopt for a target where nothing was learned of
+    /// the pair (cancelled, unreachable, no check in its report).
+    static std::optional<library::CheckRecord> recordOf(const Outcome& outcome);
+    /// Keeps the outcomes that say something of the pair with the run in `library` (its
+    /// identity as who checked). Returns how many were kept, or throws library::LibraryError.
+    int keep(library::ArtifactLibrary& library, const std::vector<Outcome>& outcomes) const;
+    /// The same in the library at `location`, opened for writing here (the window's pool
+    /// thread); "" when kept, else one line saying why not.
+    std::string keep(const std::string& location, const std::vector<Outcome>& outcomes) const;
 
 private:
     void prepare(const library::ArtifactLibrary& library);

@@ -110,6 +110,20 @@ TEST_F(DeployTest, ACheckInTheOtherTorchSeriesNamesTheSeries)
     EXPECT_GT(there["first_call_s"].get<double>(), 0);
     // The first line a person reads says the same.
     EXPECT_EQ(out["summary"], "runs on 1 of 1 target (1 with its cache, 0 compiling its kernels)");
+
+    // Kept with the run: `library show` and `ls` say where it was checked, and by whom.
+    EXPECT_EQ(out["kept"], 1);
+    const auto shown = studio({"show", std::to_string(runId)});
+    ASSERT_EQ(shown.exitCode, 0) << shown.err;
+    EXPECT_NE(shown.out.find("checked   "), std::string::npos) << shown.out;
+    EXPECT_NE(shown.out.find(": loads with its cache \u00b7 first call "), std::string::npos) << shown.out;
+    const auto listed = studio({"ls", "--json"});
+    ASSERT_EQ(listed.exitCode, 0) << listed.err;
+    const json checks = json::parse(listed.out)["runs"][0]["checks"];
+    ASSERT_EQ(checks.size(), 1u) << listed.out;
+    EXPECT_EQ(checks[0]["target"], other);
+    EXPECT_EQ(checks[0]["outcome"], "loads");
+    EXPECT_EQ(checks[0]["runs"], true);
 }
 
 TEST_F(DeployTest, AnUntrustedImportIsNotCheckedAndNothingOfItRuns)

@@ -118,6 +118,16 @@ GcResult ArtifactLibrary::gc()
     return store_->gc();
 }
 
+std::int64_t ArtifactLibrary::addCheck(std::int64_t runId, const CheckRecord& check)
+{
+    return store_->addCheck(runId, check);
+}
+
+std::vector<CheckRecord> ArtifactLibrary::checks(std::int64_t runId) const
+{
+    return store_->checks(runId);
+}
+
 void ArtifactLibrary::keepForPush(std::int64_t runId, const std::string& target, const std::string& reason)
 {
     store_->keepForPush(runId, target, reason);

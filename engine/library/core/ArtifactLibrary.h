@@ -87,6 +87,12 @@ public:
     /// Deletes blobs no capture refers to and gives the space back.
     GcResult gc();
 
+    /// Keeps a load check of a run's pair (`library check`, Check On…); returns its id. Who
+    /// checked is this library's identity. checks(): every check of the run, newest first;
+    /// list() and show() carry the latest at each target.
+    std::int64_t addCheck(std::int64_t runId, const CheckRecord& check);
+    std::vector<CheckRecord> checks(std::int64_t runId) const;
+
     /// The outbox of a local library: runs kept here because the team library `target` could
     /// not be reached (`library push` sends them). A team library keeps none (Invalid).
     void keepForPush(std::int64_t runId, const std::string& target, const std::string& reason);

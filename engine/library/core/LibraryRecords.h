@@ -86,6 +86,23 @@ struct CaptureRecord {
     std::optional<std::int64_t> cacheBytes;       ///< filled by show(), not by list()
 };
 
+/// One load check of a run's pair at a target, as the library keeps it (`library check`, the
+/// window's Check On…): where it was checked, the outcome and why, and who checked it.
+struct CheckRecord {
+    std::int64_t id = 0;     ///< filled by the store
+    std::int64_t runId = 0;  ///< filled by the store
+    std::string checkedAt;   ///< ISO 8601 UTC; filled by the store
+    std::string target;      ///< the target's label: an environment's path, a host's name
+    std::string outcome;     ///< model::CheckOutcome's word: loads, fallback, refused, error
+    bool runs = false;       ///< it ran there and gave eager's numbers (LoadCheck::runs)
+    std::optional<std::int64_t> firstCallMs;
+    std::string torch;   ///< torch there; "" unknown
+    std::string reason;  ///< the check's reason, or why there was none
+    /// The report's whole check object (null: none); read by checks(), left null by list().
+    nlohmann::json check;
+    Identity checkedBy;  ///< filled by the store: its identity (in a team library, the server's role)
+};
+
 /// One line of `library ls`.
 struct RunSummary {
     std::int64_t id = 0;
@@ -100,6 +117,8 @@ struct RunSummary {
     std::string ranOn;  ///< where it ran: "gpu-box · 1x NVIDIA H200"; "" unknown
     Identity storedBy;  ///< who stored it; empty in libraries older than schema 4
     std::vector<CaptureRecord> captures;
+    /// The latest check at each target, by target (list() and show(); their `check` is null).
+    std::vector<CheckRecord> checks;
 };
 
 /// A blob that failed its check, and who refers to it.

@@ -41,6 +41,11 @@ public:
     virtual VerifyReport verify() const = 0;
     virtual GcResult gc() = 0;
 
+    /// Keeps a load check of run `runId` (NotFound: no such run) and returns its id; who
+    /// checked it is the store's identity. checks(): every check of the run, newest first.
+    virtual std::int64_t addCheck(std::int64_t runId, const CheckRecord& check) = 0;
+    virtual std::vector<CheckRecord> checks(std::int64_t runId) const = 0;
+
     /// The outbox: runs kept here for a team library that could not be reached. Only a file
     /// library has one; a team library refuses (Invalid).
     virtual void keepForPush(std::int64_t runId, const std::string& target, const std::string& reason) = 0;

@@ -7,10 +7,12 @@
 
 #include "library/core/ArtifactFiles.h"
 #include "library/core/BlobCodec.h"
+#include "library/core/CheckColumns.h"
 #include "library/core/LibraryError.h"
 #include "library/core/RunColumns.h"
 #include "library/core/SearchText.h"
 #include "library/postgres/PostgresConnection.h"
+#include "library/postgres/PostgresRow.h"
 #include "library/postgres/PostgresTransaction.h"
 #include "model/JsonLimits.h"
 
@@ -22,24 +24,30 @@ using Param = PostgresConnection::Param;
 
 namespace {
 
-/// One row of a PostgresResult as RunColumns reads it.
-struct Row {
-    const PostgresResult& r;
-    int row;
-    std::string_view text(int column) const { return r.text(row, column); }
-    std::int64_t integer(int column) const { return r.integer(row, column); }
-    bool boolean(int column) const { return r.boolean(row, column); }
-    bool isNull(int column) const { return r.isNull(row, column); }
-};
-
 void readSummary(const PostgresResult& r, int row, RunSummary& s)
 {
-    RunColumns::readSummary(Row{r, row}, s);
+    RunColumns::readSummary(PostgresRow{r, row}, s);
 }
 
 void readCapture(const PostgresResult& r, int row, int first, CaptureRecord& c)
 {
-    RunColumns::readCapture(Row{r, row}, first, c);
+    RunColumns::readCapture(PostgresRow{r, row}, first, c);
+}
+
+/// The latest check at each target of every run, or of run `runId` (> 0).
+std::vector<CheckRecord> latestChecks(PostgresConnection& db, std::int64_t runId)
+{
+    std::vector<PostgresConnection::Param> params;
+    if (runId > 0)
+        params.emplace_back(runId);
+    const PostgresResult r = db.exec("SELECT " + CheckColumns::list() + " FROM checks k WHERE "
+            + std::string(CheckColumns::kLatestPerTarget) + (runId > 0 ? " AND k.run_id = $1" : "")
+            + " ORDER BY k.run_id, k.target",
+        params);
+    std::vector<CheckRecord> out(static_cast<std::size_t>(r.rows()));
+    for (int i = 0; i < r.rows(); ++i)
+        CheckColumns::read(PostgresRow{r, i}, 0, out[static_cast<std::size_t>(i)]);
+    return out;
 }
 
 }  // namespace
@@ -104,6 +112,7 @@ std::vector<RunSummary> PostgresRunReader::list(const ListQuery& q) const
             if (run->id == runId)
                 readCapture(captureRows, i, 1, run->captures.emplace_back());
         }
+        CheckColumns::attach(out, latestChecks(db_, 0));
     }
     snapshot.commit();
     return out;
@@ -143,6 +152,7 @@ RunRecord PostgresRunReader::show(std::int64_t runId, bool checkBlobs) const
     }
     if (record.report.is_object())  // a crafted row may hold any JSON: RunDocumentCheck names it
         record.report["run_id"] = runId;
+    record.summary.checks = latestChecks(db_, runId);
     if (checkBlobs) {
         std::map<std::string, bool> seen;
         for (const CaptureRecord& c : record.summary.captures) {
@@ -158,6 +168,21 @@ RunRecord PostgresRunReader::show(std::int64_t runId, bool checkBlobs) const
     }
     snapshot.commit();
     return record;
+}
+
+std::vector<CheckRecord> PostgresRunReader::checks(std::int64_t runId) const
+{
+    const PostgresResult r = db_.exec(
+        "SELECT " + CheckColumns::list() + ", k.check_json FROM checks k WHERE k.run_id = $1 ORDER BY k.id DESC",
+        {runId});
+    constexpr int kJson = static_cast<int>(CheckColumns::Column::CheckedRole) + 1;
+    std::vector<CheckRecord> out(static_cast<std::size_t>(r.rows()));
+    for (int i = 0; i < r.rows(); ++i) {
+        CheckRecord& c = out[static_cast<std::size_t>(i)];
+        CheckColumns::read(PostgresRow{r, i}, 0, c);
+        c.check = CheckColumns::parseCheck(r.text(i, kJson));
+    }
+    return out;
 }
 
 CaptureArtifact PostgresRunReader::artifact(std::int64_t runId, int captureIndex) const

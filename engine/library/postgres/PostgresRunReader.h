@@ -20,6 +20,8 @@ public:
 
     std::vector<RunSummary> list(const ListQuery& query) const;
     RunRecord show(std::int64_t runId, bool checkBlobs) const;
+    /// Every check of a run, newest first, with its check object.
+    std::vector<CheckRecord> checks(std::int64_t runId) const;
     CaptureArtifact artifact(std::int64_t runId, int captureIndex) const;
 
     /// The verified bytes of a blob; Damaged, naming `owner`, when missing or not whole.

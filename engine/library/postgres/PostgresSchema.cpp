@@ -88,6 +88,34 @@ CREATE TRIGGER runs_stored_role BEFORE INSERT OR UPDATE OF stored_role ON runs
     FOR EACH ROW EXECUTE FUNCTION studio_stored_role();
 )sql";
 
+// v3: load checks of a run's pair at a target (`library check`, Check On…). Who checked is the
+// server's word too: a member cannot record a check as someone else's.
+constexpr const char* kPgV3 = R"sql(
+CREATE TABLE checks (
+    id BIGSERIAL PRIMARY KEY,
+    run_id BIGINT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    checked_at TEXT NOT NULL,
+    target TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('loads', 'fallback', 'refused', 'error')),
+    runs INTEGER NOT NULL CHECK (runs IN (0, 1)),
+    first_call_ms BIGINT,
+    torch TEXT NOT NULL DEFAULT '',
+    reason TEXT NOT NULL DEFAULT '',
+    check_json TEXT NOT NULL DEFAULT '{}',
+    checked_by TEXT NOT NULL DEFAULT '',
+    checked_role TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX checks_run ON checks(run_id, target);
+CREATE FUNCTION studio_checked_role() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+    NEW.checked_role := session_user;
+    RETURN NEW;
+END
+$fn$;
+CREATE TRIGGER checks_checked_role BEFORE INSERT OR UPDATE OF checked_role ON checks
+    FOR EACH ROW EXECUTE FUNCTION studio_checked_role();
+)sql";
+
 }  // namespace
 
 std::optional<std::string> PostgresSchema::roleGuardProblem(PostgresConnection& db)
@@ -146,6 +174,8 @@ void PostgresSchema::migrate(PostgresConnection& db)
     }
     if (from < 2)
         db.run(kPgV2);
+    if (from < 3)
+        db.run(kPgV3);
     db.exec("UPDATE studio_library SET version = $1", {kVersion});
     tx.commit();
 }

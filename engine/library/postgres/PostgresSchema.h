@@ -20,7 +20,7 @@ class PostgresConnection;
 ///     client.
 class PostgresSchema {
 public:
-    static constexpr int kVersion = 2;
+    static constexpr int kVersion = 3;
 
     /// The database's version (0: empty, ours to create). Throws NotLibrary (tables of
     /// someone else's) or, unless `allowNewer`, NewerSchema.

@@ -6,9 +6,11 @@
 #include <utility>
 
 #include "library/core/BlobCodec.h"
+#include "library/core/CheckColumns.h"
 #include "library/core/LibraryError.h"
 #include "library/core/LibraryLocator.h"
 #include "library/core/OsUser.h"
+#include "library/core/PreparedRun.h"
 #include "library/core/ZstdCodec.h"
 #include "library/postgres/PostgresConnection.h"
 #include "library/postgres/PostgresRunReader.h"
@@ -192,6 +194,26 @@ GcResult PostgresStore::gc()
     }
     result.fileBytesAfter = db_->queryInt(kDatabaseBytes);
     return result;
+}
+
+std::int64_t PostgresStore::addCheck(std::int64_t runId, const CheckRecord& check)
+{
+    const CheckColumns::Values v = CheckColumns::prepare(check, location_);
+    // checked_role is the server's word (a trigger sets session_user), as runs' stored_role is.
+    const PostgresResult r = db_->exec(
+        "INSERT INTO checks (run_id, checked_at, target, outcome, runs, first_call_ms, torch, reason, check_json, "
+        "checked_by) SELECT id, $2, $3, $4, $5, $6, $7, $8, $9, $10 FROM runs WHERE id = $1 RETURNING id",
+        {runId, PreparedRun::now(), v.target, v.outcome, v.runs,
+            v.firstCallMs ? PostgresConnection::Param(*v.firstCallMs) : PostgresConnection::Param::none(), v.torch,
+            v.reason, v.checkJson, OsUser::name()});
+    if (r.rows() == 0)
+        throw LibraryError(Kind::NotFound, location_, "no run " + std::to_string(runId));
+    return r.integer(0, 0);
+}
+
+std::vector<CheckRecord> PostgresStore::checks(std::int64_t runId) const
+{
+    return PostgresRunReader(*db_).checks(runId);
 }
 
 void PostgresStore::keepForPush(std::int64_t, const std::string&, const std::string&)

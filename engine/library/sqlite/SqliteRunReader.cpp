@@ -7,11 +7,13 @@
 
 #include "library/core/ArtifactFiles.h"
 #include "library/core/BlobCodec.h"
+#include "library/core/CheckColumns.h"
 #include "library/core/LibraryError.h"
 #include "library/core/RunColumns.h"
 #include "library/core/SearchText.h"
 #include "library/sqlite/SqliteBlobStore.h"
 #include "library/sqlite/SqliteConnection.h"
+#include "library/sqlite/SqliteRow.h"
 #include "library/sqlite/SqliteStatement.h"
 #include "library/sqlite/SqliteTransaction.h"
 #include "model/JsonLimits.h"
@@ -34,23 +36,28 @@ json parseStored(std::string_view text, const SqliteConnection& db, const std::s
     return std::move(*value);
 }
 
-/// SqliteStatement's current row as RunColumns reads it: text straight from SQLite's buffers.
-struct Row {
-    const SqliteStatement& st;
-    std::string_view text(int column) const { return st.textView(column); }
-    std::int64_t integer(int column) const { return st.integer(column); }
-    bool boolean(int column) const { return st.integer(column) != 0; }
-    bool isNull(int column) const { return st.isNull(column); }
-};
-
 void readSummary(const SqliteStatement& st, RunSummary& s)
 {
-    RunColumns::readSummary(Row{st}, s);
+    RunColumns::readSummary(SqliteRow{st}, s);
 }
 
 void readCapture(const SqliteStatement& st, int first, CaptureRecord& c)
 {
-    RunColumns::readCapture(Row{st}, first, c);
+    RunColumns::readCapture(SqliteRow{st}, first, c);
+}
+
+/// The latest check at each target of every run, or of run `runId` (> 0).
+std::vector<CheckRecord> latestChecks(SqliteConnection& db, std::int64_t runId)
+{
+    std::vector<CheckRecord> out;
+    SqliteStatement st = db.prepare("SELECT " + CheckColumns::list() + " FROM checks k WHERE "
+        + std::string(CheckColumns::kLatestPerTarget) + (runId > 0 ? " AND k.run_id = ?" : "")
+        + " ORDER BY k.run_id, k.target");
+    if (runId > 0)
+        st.bind(1, runId);
+    while (st.step())
+        CheckColumns::read(SqliteRow{st}, 0, out.emplace_back());
+    return out;
 }
 
 }  // namespace
@@ -111,6 +118,7 @@ std::vector<RunSummary> SqliteRunReader::list(const ListQuery& q) const
             if (run->id == runId)
                 readCapture(st, 1, run->captures.emplace_back());
         }
+        CheckColumns::attach(out, latestChecks(db_, 0));
     }
     snapshot.commit();
     return out;
@@ -147,6 +155,7 @@ RunRecord SqliteRunReader::show(std::int64_t runId, bool checkBlobs) const
     }
     if (record.report.is_object())  // a crafted row may hold any JSON: RunDocumentCheck names it
         record.report["run_id"] = runId;
+    record.summary.checks = latestChecks(db_, runId);
 
     if (checkBlobs) {
         SqliteBlobStore blobs(db_);
@@ -170,6 +179,21 @@ RunRecord SqliteRunReader::show(std::int64_t runId, bool checkBlobs) const
     }
     snapshot.commit();
     return record;
+}
+
+std::vector<CheckRecord> SqliteRunReader::checks(std::int64_t runId) const
+{
+    std::vector<CheckRecord> out;
+    SqliteStatement st = db_.prepare(
+        "SELECT " + CheckColumns::list() + ", k.check_json FROM checks k WHERE k.run_id = ? ORDER BY k.id DESC");
+    st.bind(1, runId);
+    constexpr int kJson = static_cast<int>(CheckColumns::Column::CheckedRole) + 1;
+    while (st.step()) {
+        CheckRecord& c = out.emplace_back();
+        CheckColumns::read(SqliteRow{st}, 0, c);
+        c.check = CheckColumns::parseCheck(st.textView(kJson));
+    }
+    return out;
 }
 
 CaptureArtifact SqliteRunReader::artifact(std::int64_t runId, int captureIndex) const

@@ -21,6 +21,8 @@ public:
     std::vector<RunSummary> list(const ListQuery& query) const;
     /// A whole run, every blob of it checked unless `checkBlobs` is false. NotFound when absent.
     RunRecord show(std::int64_t runId, bool checkBlobs) const;
+    /// Every check of a run, newest first, with its check object.
+    std::vector<CheckRecord> checks(std::int64_t runId) const;
     /// The verified python_code and cache of one capture (Damaged or NotFound otherwise).
     CaptureArtifact artifact(std::int64_t runId, int captureIndex) const;
 

@@ -144,6 +144,25 @@ CREATE TABLE outbox (
 );
 )sql";
 
+// v5: load checks of a run's pair at a target (`library check`, Check On…), kept with the run.
+constexpr const char* kV5 = R"sql(
+CREATE TABLE checks (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    checked_at TEXT NOT NULL,
+    target TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('loads', 'fallback', 'refused', 'error')),
+    runs INTEGER NOT NULL CHECK (runs IN (0, 1)),
+    first_call_ms INTEGER,
+    torch TEXT NOT NULL DEFAULT '',
+    reason TEXT NOT NULL DEFAULT '',
+    check_json TEXT NOT NULL DEFAULT '{}',
+    checked_by TEXT NOT NULL DEFAULT '',
+    checked_role TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX checks_run ON checks(run_id, target);
+)sql";
+
 std::int64_t sequenceOf(SqliteConnection& db, const char* table)
 {
     if (db.queryInt("SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'") == 0)
@@ -199,6 +218,9 @@ void apply(SqliteConnection& db, int version)
         break;
     case 4:
         applyV4(db);
+        break;
+    case 5:
+        db.exec(kV5);
         break;
     default:
         throw LibraryError(LibraryError::Kind::Invalid, db.path(), "no migration to schema " + std::to_string(version));

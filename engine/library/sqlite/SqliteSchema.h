@@ -15,9 +15,10 @@ class SqliteConnection;
 ///     runs and captures, which listing scans, stay narrow; FTS5 search; status/backend indexes.
 /// v3: graph_layouts, the graph view's layout cache (see ArtifactLibrary::storeLayout).
 /// v4: runs.uid (a run's identity across libraries), ran_on, stored_by, stored_role; outbox.
+/// v5: checks, the load checks of a run's pair (`library check`, Check On…).
 class SqliteSchema {
 public:
-    static constexpr int kVersion = 4;
+    static constexpr int kVersion = 5;
     static constexpr std::int64_t kApplicationId = 0x50534C42;  // "PSLB"
 
     /// Reads the file's version without writing anything. Throws NotSqlite / Corrupt (from

@@ -2,8 +2,10 @@
 
 #include <utility>
 
+#include "library/core/CheckColumns.h"
 #include "library/core/LibraryError.h"
 #include "library/core/OsUser.h"
+#include "library/core/PreparedRun.h"
 #include "library/sqlite/SqliteConnection.h"
 #include "library/sqlite/SqliteLayoutStore.h"
 #include "library/sqlite/SqlitePreflight.h"
@@ -180,6 +182,38 @@ GcResult SqliteStore::gc()
     db_->exec("PRAGMA wal_checkpoint(PASSIVE)");
     result.fileBytesAfter = databaseBytes(*db_);
     return result;
+}
+
+std::int64_t SqliteStore::addCheck(std::int64_t runId, const CheckRecord& check)
+{
+    const CheckColumns::Values v = CheckColumns::prepare(check, path_);
+    SqliteTransaction tx(*db_);
+    SqliteStatement run = db_->prepare("SELECT 1 FROM runs WHERE id = ?");
+    run.bind(1, runId);
+    if (!run.step())
+        throw LibraryError(Kind::NotFound, path_, "no run " + std::to_string(runId));
+    SqliteStatement st = db_->prepare(
+        "INSERT INTO checks (run_id, checked_at, target, outcome, runs, first_call_ms, torch, reason, check_json, "
+        "checked_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    st.bind(1, runId)
+        .bind(2, std::string_view(PreparedRun::now()))
+        .bind(3, std::string_view(v.target))
+        .bind(4, std::string_view(v.outcome))
+        .bind(5, std::int64_t{v.runs})
+        .bind(6, v.firstCallMs)
+        .bind(7, std::string_view(v.torch))
+        .bind(8, std::string_view(v.reason))
+        .bind(9, std::string_view(v.checkJson))
+        .bind(10, std::string_view(OsUser::name()))
+        .run();
+    const std::int64_t id = db_->lastInsertRowid();
+    tx.commit();
+    return id;
+}
+
+std::vector<CheckRecord> SqliteStore::checks(std::int64_t runId) const
+{
+    return SqliteRunReader(*db_).checks(runId);
 }
 
 void SqliteStore::keepForPush(std::int64_t runId, const std::string& target, const std::string& reason)

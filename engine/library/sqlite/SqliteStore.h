@@ -50,6 +50,9 @@ public:
     VerifyReport verify() const override;
     GcResult gc() override;
 
+    std::int64_t addCheck(std::int64_t runId, const CheckRecord& check) override;
+    std::vector<CheckRecord> checks(std::int64_t runId) const override;
+
     void keepForPush(std::int64_t runId, const std::string& target, const std::string& reason) override;
     std::vector<OutboxEntry> outbox() const override;
     void markPushed(std::int64_t runId, std::int64_t pushedId) override;

@@ -98,8 +98,14 @@ TEST_F(PostgresStore, AReadOnlyRoleBrowsesAndIsRefusedInOneLine)
     EXPECT_EQ(library.artifact(id, 0).cache, "cache");
     test::TempDir dir;
     EXPECT_EQ(library.exportRun(id, dir.path()).size(), 3u);
-    for (const auto& write : std::vector<std::function<void()>>{
-             [&] { library.insert(test::makeRun("b", "x", "y")); }, [&] { library.remove(id); }}) {
+    for (const auto& write : std::vector<std::function<void()>>{[&] { library.insert(test::makeRun("b", "x", "y")); },
+             [&] { library.remove(id); },
+             [&] {
+                 CheckRecord check;
+                 check.target = "here";
+                 check.outcome = "loads";
+                 library.addCheck(id, check);
+             }}) {
         try {
             write();
             ADD_FAILURE() << "a read-only role wrote";
@@ -126,6 +132,26 @@ TEST_F(PostgresStore, AReadOnlyRoleBrowsesAndIsRefusedInOneLine)
         ::setenv("XDG_DATA_HOME", saved.c_str(), 1);
     else
         ::unsetenv("XDG_DATA_HOME");
+}
+
+TEST_F(PostgresStore, WhoCheckedARunIsTheServersWord)
+{
+    ArtifactLibrary library(writer());
+    const std::int64_t id = library.insert(test::makeRun("alpha", "code", "cache"));
+    CheckRecord check;
+    check.target = "here";
+    check.outcome = "loads";
+    check.runs = true;
+    library.addCheck(id, check);
+    // A member writing the row by hand, claiming to be someone else.
+    const auto forged = TestPostgresServer::execAs(writer(),
+        "INSERT INTO checks (run_id, checked_at, target, outcome, runs, checked_role) VALUES (" + std::to_string(id)
+            + ", 'now', 'forged', 'loads', 1, 'postgres')");
+    ASSERT_TRUE(forged.ok) << forged.error;
+    const auto checks = library.checks(id);
+    ASSERT_EQ(checks.size(), 2u);
+    for (const CheckRecord& c : checks)
+        EXPECT_EQ(c.checkedBy.role, database + "_w") << c.target;
 }
 
 TEST_F(PostgresStore, TheSameRunIsStoredOnceAndAnUnreachableServerSaysSo)
