@@ -194,7 +194,7 @@ std::string StoredRunCheck::headline(const std::vector<Outcome>& outcomes)
 
 std::optional<library::CheckRecord> StoredRunCheck::recordOf(const Outcome& o)
 {
-    if (!o.check)
+    if (!learned(o))
         return std::nullopt;
     library::CheckRecord r;
     r.target = o.target.label;

@@ -74,8 +74,10 @@ public:
     /// The check's reason, or why there was none.
     static std::string reasonOf(const Outcome& outcome);
 
-    /// The outcome as the library keeps it; nullopt for a target where nothing was learned of
-    /// the pair (cancelled, unreachable, no check in its report).
+    /// Whether the target said something of the pair (it was checked there): what keep() keeps.
+    /// Not: cancelled, unreachable, no check in its report.
+    static bool learned(const Outcome& outcome) { return outcome.check.has_value(); }
+    /// The outcome as the library keeps it; nullopt where nothing was learned().
     static std::optional<library::CheckRecord> recordOf(const Outcome& outcome);
     /// Keeps the outcomes that say something of the pair with the run in `library` (its
     /// identity as who checked). Returns how many were kept, or throws library::LibraryError.

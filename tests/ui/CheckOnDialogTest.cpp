@@ -4,7 +4,13 @@
 #include "ui/library/CheckOnDialog.h"
 #include "UiTestSupport.h"
 #include "ui/library/LibraryActions.h"
+#include "ui/library/LibraryRow.h"
 #include "ui/library/LibraryView.h"
+#include "ui/library/RunStore.h"
+#include "ui/run/RunDocument.h"
+
+#include <QAction>
+#include <QLabel>
 
 #include <QProcess>
 #include <QSettings>
@@ -65,8 +71,48 @@ TEST(UiCheckOn, AStoredRunIsCheckedInTheStudiosEnvironmentAndEachRowSaysWhy)
     EXPECT_EQ(row->text(2), "loads with its cache");
     EXPECT_EQ(row->text(4), "yes");
     EXPECT_EQ(dialog.reasons(), QStringList{"loads (an eager artifact has no kernels)"});
+    // Kept with the run: the library's row says where it was checked.
+    EXPECT_EQ(dialog.notKept(), "");
+    EXPECT_NE(dialog.findChild<QLabel*>("checkKept")->text().indexOf("Kept with run"), -1);
     if (const QString shots = qEnvironmentVariable("PS_SHOT_DIR"); !shots.isEmpty())
         savePicture(dialog, shots + QStringLiteral("/check_on.png"));
+    ps::ui::RunStore store(library);
+    ASSERT_TRUE(store.isOpen()) << store.error().toStdString();
+    ps::ui::LibraryView lib;
+    lib.setStore(&store);
+    lib.show();
+    const ps::ui::StoredRun* stored = lib.run(id);
+    ASSERT_NE(stored, nullptr);
+    ASSERT_EQ(stored->checks.size(), 1u);
+    EXPECT_EQ(ps::ui::LibraryRow::checkedLine(*stored), "checked: loads with its cache on the studio's environment");
+
+    // The run the window shows is checked from the Run menu: Check On… opens with the earlier
+    // check shown (greyed) until it is checked again.
+    QAction* current = lib.actions()->checkCurrentAction();
+    std::shared_ptr<const ps::ui::RunDocument> shown;
+    lib.actions()->setCurrentRun([&]() { return shown; });
+    EXPECT_FALSE(current->isEnabled());
+    ps::ui::RunDocument doc;
+    doc.report.runId = id;
+    doc.report.stored = true;
+    shown = std::make_shared<const ps::ui::RunDocument>(doc);
+    lib.actions()->update();
+    EXPECT_TRUE(current->isEnabled()) << current->toolTip().toStdString();
+    QSignalSpy opened(lib.actions(), &ps::ui::LibraryActions::checkOnOpened);
+    current->trigger();
+    ASSERT_EQ(opened.count(), 1);
+    auto* again = opened.at(0).at(0).value<CheckOnDialog*>();
+    ASSERT_NE(again, nullptr);
+    ASSERT_EQ(again->results()->topLevelItemCount(), 1);
+    EXPECT_EQ(again->results()->topLevelItem(0)->text(2), "loads with its cache");
+    EXPECT_TRUE(again->headline().startsWith("Checked before")) << again->headline().toStdString();
+    again->close();
+    // A run of another library is not offered.
+    doc.report.runId = id + 100;
+    shown = std::make_shared<const ps::ui::RunDocument>(doc);
+    lib.actions()->update();
+    EXPECT_FALSE(current->isEnabled());
+    EXPECT_TRUE(current->toolTip().contains("not stored in this library")) << current->toolTip().toStdString();
 }
 
 TEST(UiCheckOn, ARunNotTrustedHereIsNotCheckedAndTheDockOffersCheckOnForOneRun)

@@ -1,5 +1,6 @@
 #include "ui/library/CheckOnDialog.h"
 
+#include "model/CheckOutcome.h"
 #include "model/VisibleText.h"
 #include "remote/SshDestination.h"
 #include "ui/common/QtText.h"
@@ -14,6 +15,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QPalette>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTreeWidget>
@@ -41,6 +43,13 @@ QString firstCall(const std::optional<double>& s)
     return QStringLiteral("%1 s").arg(*s, 0, 'f', *s < 10 ? 2 : 1);
 }
 
+/// What keeping the outcomes gives the GUI thread: how many say something of the pair, and why
+/// they were not kept ("" : kept).
+struct Kept {
+    int count = 0;
+    QString why;
+};
+
 /// What preparing the check gives the GUI thread: the check, or why there is none.
 struct Prepared {
     std::shared_ptr<run::StoredRunCheck> check;
@@ -56,7 +65,7 @@ CheckOnDialog::CheckOnDialog(
     setWindowTitle(tr("Check Run %1 On…").arg(runId));
     m_intro = new QLabel(tr("Will run %1 (%2) load there? Each target loads its pair as a server would: a fresh "
                             "process, plain torch.compiler.precompile, an empty Inductor cache, one call compared "
-                            "with eager fn there. Nothing is stored.")
+                            "with eager fn there. What each target says is kept with the run.")
                              .arg(runId)
                              .arg(runName));
     m_intro->setWordWrap(true);
@@ -110,6 +119,10 @@ CheckOnDialog::CheckOnDialog(
     m_results->setTextElideMode(Qt::ElideMiddle);
     m_results->header()->setStretchLastSection(false);
     m_results->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_kept = new QLabel;
+    m_kept->setObjectName(QStringLiteral("checkKept"));
+    m_kept->setWordWrap(true);
+    m_kept->setTextFormat(Qt::PlainText);
     m_reason = new QLabel;
     m_reason->setWordWrap(true);
     m_reason->setTextFormat(Qt::PlainText);
@@ -126,6 +139,7 @@ CheckOnDialog::CheckOnDialog(
     layout->addWidget(m_headline);
     layout->addWidget(m_results, 1);
     layout->addWidget(m_reason);
+    layout->addWidget(m_kept);
     layout->addWidget(buttons);
     if (!m_untrusted.isEmpty()) {
         m_headline->setText(tr("Not checked: %1").arg(m_untrusted));
@@ -144,6 +158,37 @@ void CheckOnDialog::done(int result)
 {
     cancelCheck();
     QDialog::done(result);
+}
+
+void CheckOnDialog::showEarlier(const std::vector<StoredCheck>& checks)
+{
+    if (m_busy || checks.empty())
+        return;
+    m_results->clear();
+    QString latest;
+    for (const StoredCheck& c : checks) {
+        auto* item = new QTreeWidgetItem(m_results);
+        item->setText(0, shownText(c.target.toStdString()));
+        item->setText(1, c.torch.isEmpty() ? QStringLiteral("–") : shownText(c.torch.toStdString()));
+        item->setText(2, q(model::keptCheckWords(c.outcome.toStdString(), c.runs)));
+        item->setText(3,
+            firstCall(
+                c.firstCallMs ? std::optional<double>(static_cast<double>(*c.firstCallMs) / 1000.0) : std::nullopt));
+        const bool ran = c.outcome == QLatin1String("loads") || c.outcome == QLatin1String("fallback");
+        item->setText(4, ran ? (c.runs ? tr("yes") : tr("no")) : QStringLiteral("–"));
+        const QString why = tr("Checked %1 by %2.\n%3")
+                                .arg(c.checkedAt.left(16).replace('T', ' '), shownText(c.checkedBy.toStdString()),
+                                    shownText(c.reason.toStdString()));
+        for (int col = 0; col < 5; ++col) {
+            item->setToolTip(col, why);
+            item->setForeground(col, palette().color(QPalette::Disabled, QPalette::Text));  // not this check's
+        }
+        latest = std::max(latest, c.checkedAt);
+    }
+    for (int col = 1; col < 5; ++col)
+        m_results->resizeColumnToContents(col);
+    m_headline->setText(tr("Checked before (the latest at each target, last on %1); Check runs it again.")
+                            .arg(latest.left(16).replace('T', ' ')));
 }
 
 void CheckOnDialog::addEnvironment(const QString& folder)
@@ -196,6 +241,8 @@ void CheckOnDialog::startCheck()
     m_outcomes.clear();
     m_results->clear();
     m_reason->clear();
+    m_kept->clear();
+    m_notKept.clear();
     m_busy = true;
     const int generation = ++m_generation;
     m_checkButton->setEnabled(false);
@@ -240,7 +287,7 @@ void CheckOnDialog::startCheck()
 void CheckOnDialog::next()
 {
     if (m_outcomes.size() == m_queue.size()) {
-        finish(QString());
+        keepAndFinish();
         return;
     }
     const run::StoredRunCheck::Target target = m_queue[m_outcomes.size()];
@@ -280,6 +327,39 @@ void CheckOnDialog::addRow(const run::StoredRunCheck::Outcome& o)
         m_results->resizeColumnToContents(c);
     if (m_results->topLevelItemCount() == 1)
         m_results->setCurrentItem(item);
+}
+
+void CheckOnDialog::keepAndFinish()
+{
+    // Kept with the run on a pool thread: a team library is a network away.
+    m_headline->setText(tr("Keeping the outcomes with run %1…").arg(m_runId));
+    const int generation = m_generation;
+    auto* watcher = new QFutureWatcher<Kept>(this);
+    connect(watcher, &QFutureWatcher<Kept>::finished, this, [this, watcher, generation]() {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return;
+        const Kept kept = watcher->result();
+        m_notKept = kept.why;
+        if (kept.count > 0 && m_notKept.isEmpty()) {
+            m_kept->setText(tr("Kept with run %1: the library shows where it was checked.").arg(m_runId));
+            emit checksKept(m_runId);
+        } else if (!m_notKept.isEmpty()) {
+            m_kept->setText(tr("Not kept in the library: %1").arg(m_notKept));
+        }
+        finish(QString());
+    });
+    auto check = m_check;
+    const std::string location = m_location.toStdString();
+    const auto outcomes = m_outcomes;
+    watcher->setFuture(QtConcurrent::run([check, location, outcomes]() {
+        Kept kept;
+        for (const auto& o : outcomes)
+            kept.count += run::StoredRunCheck::learned(o) ? 1 : 0;
+        if (kept.count > 0)
+            kept.why = shownText(check->keep(location, outcomes));
+        return kept;
+    }));
 }
 
 void CheckOnDialog::finish(const QString& failure)

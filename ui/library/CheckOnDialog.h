@@ -1,6 +1,7 @@
 #pragma once
 
 #include "run/StoredRunCheck.h"
+#include "ui/library/RunStore.h"
 
 #include <QDialog>
 #include <QString>
@@ -36,6 +37,9 @@ public:
     ~CheckOnDialog() override;
 
     void setFolderPrompt(FolderPrompt prompt) { m_folderPrompt = std::move(prompt); }
+    /// Shows the run's earlier checks (the latest at each target, from the library) until a
+    /// check starts.
+    void showEarlier(const std::vector<StoredCheck>& checks);
     /// Adds an environment folder as a target, checked.
     void addEnvironment(const QString& folder);
     /// The targets offered (their labels) and which are checked.
@@ -50,10 +54,15 @@ public:
     const QTreeWidget* results() const { return m_results; }
     /// The reason of each row, in the rows' order.
     QStringList reasons() const;
+    /// Whether the last check was kept with the run, and why not: "" kept (or nothing to keep).
+    QString notKept() const { return m_notKept; }
 
 signals:
-    /// The check ended (every target done, or it failed before any).
+    /// The check ended (every target done, or it failed before any), its outcomes kept with the
+    /// run where they could be.
     void checkFinished();
+    /// Outcomes of a check were kept with run `runId` (the library's list may reload).
+    void checksKept(qint64 runId);
 
 protected:
     void done(int result) override;
@@ -61,6 +70,7 @@ protected:
 private:
     void next();
     void addRow(const run::StoredRunCheck::Outcome& outcome);
+    void keepAndFinish();
     void finish(const QString& failure);
     void cancelCheck();
 
@@ -80,6 +90,8 @@ private:
     std::vector<run::StoredRunCheck::Target> m_queue;
     std::vector<run::StoredRunCheck::Outcome> m_outcomes;
     std::shared_ptr<run::StoredRunCheck> m_check;
+    QLabel* m_kept;
+    QString m_notKept;
     bool m_busy = false;
     int m_generation = 0;  ///< a cancelled check's late answers are dropped
 };

@@ -90,6 +90,9 @@ LibraryActions::LibraryActions(LibraryView* view) : QObject(view), m_view(view),
     m_checkOn = make(tr("Check &On…"), QStyle::SP_ComputerIcon,
         tr("Will it load there? Load the run's pair in other environments or on hosts as a server would, and "
            "compare with eager there (as `library check`)"));
+    m_checkCurrent = make(tr("Check Current Run &On…"), QStyle::SP_ComputerIcon,
+        tr("Will the run the window shows load there? Its stored pair loaded in other environments or on hosts "
+           "as a server would, compared with eager there (as `library check`)"));
     m_import = make(tr("&Import…"), QStyle::SP_ArrowDown,
         tr("Import NAME.py with the NAME.cache and NAME.json beside it, as an untrusted run"));
     m_trust = make(tr("&Trust"), QStyle::SP_DialogApplyButton,
@@ -141,17 +144,13 @@ LibraryActions::LibraryActions(LibraryView* view) : QObject(view), m_view(view),
     });
     connect(m_checkOn, &QAction::triggered, this, [this]() {
         const auto ids = m_view->selectedRuns();
-        const StoredRun* run = ids.size() == 1 ? m_view->run(ids.front()) : nullptr;
-        if (!run || !m_view->store())
-            return;
-        // Modeless, the dock's child: the window stays usable while a check runs.
-        auto* dialog = new CheckOnDialog(
-            m_view->store()->path(), run->id, run->name, run->trusted ? QString() : run->untrustedBecause, m_view);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        if (m_prompts.environmentFolder)
-            dialog->setFolderPrompt(m_prompts.environmentFolder);
-        dialog->show();
-        emit checkOnOpened(dialog);
+        if (ids.size() == 1)
+            checkOn(ids.front());
+    });
+    connect(m_checkCurrent, &QAction::triggered, this, [this]() {
+        const std::shared_ptr<const RunDocument> current = m_current ? m_current() : nullptr;
+        if (current && current->report.runId)
+            checkOn(*current->report.runId);
     });
     connect(m_import, &QAction::triggered, this, [this]() {
         const QString path = m_prompts.importFile(m_view);
@@ -259,10 +258,36 @@ void LibraryActions::update()
                        : tr("This is the run the window shows."));
     set(m_export, open && one, pickOne);
     set(m_checkOn, open && one, pickOne);
+    const bool currentHere = current && current->report.runId && m_view->run(*current->report.runId)
+        && (current->origin == RunDocument::Origin::Library || current->report.stored);
+    set(m_checkCurrent, open && currentHere,
+        !current ? tr("The window shows no run yet: run the script, or open a run from the library.")
+                 : tr("The run the window shows is not stored in this library."));
     set(m_import, writable, cannotWrite);
     set(m_trust, anyUntrusted && (writable || !untrustedImportHere),
         anyUntrusted || !writable ? cannotWrite : tr("The selected runs are trusted: they may run here."));
     set(m_delete, writable && !ids.isEmpty(), !writable ? cannotWrite : tr("Select the runs to delete."));
+}
+
+CheckOnDialog* LibraryActions::checkOn(qint64 id)
+{
+    const StoredRun* run = m_view->run(id);
+    if (!run || !m_view->store()) {
+        say(tr("Run #%1 is not in this library's list: it cannot be checked from here.").arg(id), true);
+        return nullptr;
+    }
+    // Modeless, the dock's child: the window stays usable while a check runs.
+    auto* dialog = new CheckOnDialog(
+        m_view->store()->path(), run->id, run->name, run->trusted ? QString() : run->untrustedBecause, m_view);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (m_prompts.environmentFolder)
+        dialog->setFolderPrompt(m_prompts.environmentFolder);
+    dialog->showEarlier(run->checks);
+    // The list says where each run was checked: read it again once a check is kept.
+    connect(dialog, &CheckOnDialog::checksKept, m_view, [view = m_view]() { view->reload(); });
+    dialog->show();
+    emit checkOnOpened(dialog);
+    return dialog;
 }
 
 bool LibraryActions::exportRun(qint64 id, const QString& dir)

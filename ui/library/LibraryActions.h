@@ -67,6 +67,8 @@ public:
     QAction* exportAction() const { return m_export; }
     /// Check On…: the run's pair loaded elsewhere (CheckOnDialog).
     QAction* checkOnAction() const { return m_checkOn; }
+    /// Run > Check Current Run On…: the same for the run the window shows (stored in this library).
+    QAction* checkCurrentAction() const { return m_checkCurrent; }
     QAction* importAction() const { return m_import; }
     QAction* trustAction() const { return m_trust; }
     QAction* deleteAction() const { return m_delete; }
@@ -81,6 +83,9 @@ public:
     bool trustRuns(const QList<qint64>& ids);
     bool removeRuns(const QList<qint64>& ids);
     bool openScript(qint64 id);
+    /// Opens Check On… for stored run `id` (modeless, deleted when closed), its earlier checks
+    /// shown; null, said in the dock, when the run is not in the list.
+    CheckOnDialog* checkOn(qint64 id);
     /// Opens a Compare window of two stored runs (a: the older, shown on the left); null, said
     /// in the dock, when a run cannot be read.
     CompareView* compareRuns(qint64 a, qint64 b);
@@ -111,6 +116,7 @@ private:
     QAction* m_compareCurrent;
     QAction* m_export;
     QAction* m_checkOn;
+    QAction* m_checkCurrent;
     QAction* m_import;
     QAction* m_trust;
     QAction* m_delete;

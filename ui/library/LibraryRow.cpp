@@ -5,7 +5,11 @@
 #include "ui/editor/UnsavedScript.h"
 #include "ui/library/RunStore.h"
 
+#include "model/CheckOutcome.h"
+#include "model/VisibleText.h"
+
 #include <QDateTime>
+#include <QHash>
 #include <QIcon>
 #include <QLocale>
 #include <QPainter>
@@ -150,7 +154,28 @@ QString LibraryRow::details(const StoredRun& r, const StoredRunDetails* more)
         facts << QObject::tr("imported");
     facts << (r.trusted ? QObject::tr("trusted") : QObject::tr("not trusted: %1").arg(r.untrustedBecause));
     parts << facts.join(QStringLiteral(" · "));
+    if (const QString checked = checkedLine(r); !checked.isEmpty())
+        parts << checked;
     return parts.join('\n');
+}
+
+QString LibraryRow::checkedLine(const StoredRun& r)
+{
+    if (r.checks.empty())
+        return {};
+    // Targets grouped by what they said, in the order the words first appear.
+    QStringList order;
+    QHash<QString, QStringList> where;
+    for (const StoredCheck& c : r.checks) {
+        const QString words = q(model::keptCheckWords(c.outcome.toStdString(), c.runs));
+        if (!where.contains(words))
+            order << words;
+        where[words] << q(model::VisibleText::of(c.target.toStdString()));
+    }
+    QStringList said;
+    for (const QString& words : order)
+        said << QObject::tr("%1 on %2").arg(words, where[words].join(QStringLiteral(", ")));
+    return QObject::tr("checked: %1").arg(said.join(QStringLiteral("; ")));
 }
 
 }  // namespace ps::ui

@@ -22,6 +22,9 @@ public:
     /// "run #3 mlp: ok — message\nmlp.py · inductor · 1 capture · 2 MB · stored … · trusted";
     /// `more` null: what the store could not say is left out.
     static QString details(const StoredRun& run, const StoredRunDetails* more);
+    /// Where the run's pair was checked, one line: "checked: loads with its cache on gpu-box;
+    /// refused on /envs/torch-2.14"; "" when it never was.
+    static QString checkedLine(const StoredRun& run);
 };
 
 }  // namespace ps::ui

@@ -164,6 +164,11 @@ std::vector<StoredRun> RunStore::list(
             for (const auto& c : s.captures)
                 if (!c.backend.empty() && !r.backends.contains(q(c.backend)))
                     r.backends << q(c.backend);
+            for (const auto& k : s.checks)
+                r.checks.push_back(
+                    {q(k.target), q(k.outcome), k.runs, k.firstCallMs, q(k.torch), q(k.reason), q(k.checkedAt),
+                        k.checkedBy.role.empty() ? q(k.checkedBy.user)
+                                                 : q(k.checkedBy.user + " (role " + k.checkedBy.role + ")")});
             out.push_back(std::move(r));
         }
     } catch (const std::exception& e) {

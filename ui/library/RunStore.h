@@ -20,6 +20,19 @@ namespace ps::ui {
 
 struct RunDocument;
 
+/// The latest load check of a run's pair at one target, as the library keeps it (`library
+/// check`, Check On…).
+struct StoredCheck {
+    QString target;     ///< an environment's path, a host's name
+    QString outcome;    ///< loads, fallback, refused, error (model::CheckOutcome's word)
+    bool runs = false;  ///< it ran there and gave eager's numbers
+    std::optional<qint64> firstCallMs;
+    QString torch;  ///< torch there; empty unknown
+    QString reason;
+    QString checkedAt;  ///< ISO 8601, UTC
+    QString checkedBy;  ///< the OS user (and role) who checked
+};
+
 /// One run as the library lists it.
 struct StoredRun {
     qint64 id = 0;
@@ -32,10 +45,11 @@ struct StoredRun {
     bool trusted = true;       ///< may execute here, for this user (library::RunTrust)
     QString untrustedBecause;  ///< why not, one line; empty when trusted
     QStringList backends;
-    QString ranOn;          ///< "gpu-box · 1x NVIDIA H200"; empty when not recorded
-    QString storedBy;       ///< the OS user who stored it; empty when not recorded
-    QString storedRole;     ///< the database role it was stored under; empty in a file library
-    bool byOthers = false;  ///< stored by someone other than this user (and role)
+    QString ranOn;                    ///< "gpu-box · 1x NVIDIA H200"; empty when not recorded
+    QString storedBy;                 ///< the OS user who stored it; empty when not recorded
+    QString storedRole;               ///< the database role it was stored under; empty in a file library
+    bool byOthers = false;            ///< stored by someone other than this user (and role)
+    std::vector<StoredCheck> checks;  ///< the latest check at each target, by target
 };
 
 /// What a push of the runs kept for a team library did (RunStore::pushKeptRuns).

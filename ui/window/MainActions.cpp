@@ -201,6 +201,8 @@ void MainActions::buildMenus()
     run->addAction(m_runAction);
     run->addAction(m_profileAction);
     run->addAction(m_coldStartAction);
+    if (m_p.checkCurrent)
+        run->addAction(m_p.checkCurrent);
     run->addAction(m_cancelAction);
     run->addSeparator();
     QMenu* backend = run->addMenu(tr("&Backend"));

@@ -48,6 +48,7 @@ public:
         QDockWidget* libraryDock = nullptr;
         QDockWidget* logDock = nullptr;
         RunHostControl* hosts = nullptr;  ///< Run > Run On
+        QAction* checkCurrent = nullptr;  ///< Run > Check Current Run On… (the library's)
     };
 
     /// Builds the actions, the menus and the toolbar into parts.window.

@@ -177,8 +177,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     connect(
         m_editor, &ScriptEditor::leaveRequested, m_panes, [this](bool forward) { m_panes->cycle(forward ? 1 : -1); });
 
-    m_actions = new MainActions({this, m_editor, m_editorFind, m_report, m_notice, m_document, m_markers, m_panes,
-        reportPane, libraryPane, logPane, m_environment, m_libraryDock, m_logDock, m_hosts});
+    m_actions = new MainActions(
+        {this, m_editor, m_editorFind, m_report, m_notice, m_document, m_markers, m_panes, reportPane, libraryPane,
+            logPane, m_environment, m_libraryDock, m_logDock, m_hosts, m_library->actions()->checkCurrentAction()});
 
     connect(m_library, &LibraryView::runActivated, this, &MainWindow::openStoredRun);
     connect(m_library, &LibraryView::openAnotherRequested, this, [this]() { openLibraryDialog(false); });
