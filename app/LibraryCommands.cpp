@@ -144,8 +144,8 @@ void addLibraryCommands(
     check->add_option("--python-env", options->pythonEnvs,
         "A Python environment (a venv or conda folder) to check in; repeat for several (default: the studio's own)");
     check->add_option("--on", options->hosts,
-        "A host to check on over ssh, as `run --host` reaches it (the studio's environment there; --remote-studio "
-        "and --remote-dir apply); repeat for several");
+        "A host to check on over ssh, as `run --host` reaches it: HOST (the studio's environment there) or "
+        "HOST=ENV (a Python environment there); --remote-studio and --remote-dir apply; repeat for several");
     check->add_option("--timeout", options->timeoutSeconds, "Seconds before a target's worker is killed")
         ->capture_default_str();
     addJson(check);

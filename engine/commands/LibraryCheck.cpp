@@ -85,9 +85,14 @@ int LibraryCheck::run(library::ArtifactLibrary& library, const LibraryOptions& o
     std::vector<run::StoredRunCheck::Target> targets;
     for (const auto& e : options.pythonEnvs)
         targets.push_back({.pythonEnv = e, .label = e});
-    for (const auto& h : options.hosts)
-        targets.push_back({.host = remote::RemoteTarget{h, options.remoteStudio, options.remoteDir, ""},
-            .label = remote::SshDestination::displayName(h)});
+    for (const auto& on : options.hosts) {
+        // HOST, or HOST=ENV: a Python environment there (no ssh destination holds '=').
+        const std::size_t eq = on.find('=');
+        const std::string host = on.substr(0, eq);
+        const std::string env = eq == std::string::npos ? std::string() : on.substr(eq + 1);
+        targets.push_back({.host = remote::RemoteTarget{host, options.remoteStudio, options.remoteDir, env},
+            .label = remote::SshDestination::displayName(host) + (env.empty() ? "" : " (" + env + ")")});
+    }
     if (targets.empty())
         targets.push_back({.label = "the studio's environment"});
 

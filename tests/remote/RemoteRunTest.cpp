@@ -378,16 +378,19 @@ TEST_F(RemoteRun, ALessonRunsOnTheHostAsHere)
 
 TEST_F(RemoteRun, ACheckOnAHostLoadsThePairThereAsHere)
 {
-    // library check --on: the stored pair and the script cross to the host, a worker there loads
-    // the pair in a fresh process as a server would; the matrix a person reads names the host.
+    // library check --on HOST=ENV: the stored pair and the script cross to the host, a worker of
+    // that environment there loads the pair in a fresh process as a server would; the matrix a
+    // person reads names the host and the environment.
     const std::string library = dir.file("library.db");
     const std::string script = ps::test::example("plain_function.py");
     const auto stored = studio(script, {"--backend", "eager", "--no-verify"}, {"--library", library}, true);
     ASSERT_EQ(stored.process.exitCode, 0) << stored.process.err;
     const std::string id = std::to_string(stored.report["run_id"].get<int>());
-    const auto there = ps::test::runProcess({PS_TEST_STUDIO, "--library", library, "library", "check", id, "--on",
-                                                TestSshServer::kHost, "--remote-studio", kStudioDir},
-        server.environment());
+    const std::string env = fs::path(PS_TEST_PYTHON).parent_path().parent_path().string();
+    const auto there
+        = ps::test::runProcess({PS_TEST_STUDIO, "--library", library, "library", "check", id, "--on",
+                                   std::string(TestSshServer::kHost) + "=" + env, "--remote-studio", kStudioDir},
+            server.environment());
     ASSERT_EQ(there.exitCode, 0) << there.out << there.err << server.log();
     const std::string name = stored.report["captures"][0]["name"].get<std::string>();
     EXPECT_EQ(
@@ -398,14 +401,14 @@ TEST_F(RemoteRun, ACheckOnAHostLoadsThePairThereAsHere)
     EXPECT_NE(
         there.out.find("  made with torch " + stored.report["stamps"]["torch"].get<std::string>()), std::string::npos)
         << there.out;
-    // The row: the host, torch there (the same build: the host is this machine), the outcome, eager matched.
-    const std::string row = there.out.substr(there.out.find(std::string("\n  ") + TestSshServer::kHost) + 3);
-    EXPECT_EQ(row.rfind(TestSshServer::kHost, 0), 0u) << there.out;
-    const std::string firstLine = row.substr(0, row.find('\n'));
+    // The row: torch there (the same build: the host is this machine), the outcome, eager matched.
+    const std::string rows = there.out.substr(there.out.find("matches eager\n") + 14);
+    const std::string firstLine = rows.substr(0, rows.find('\n'));
     EXPECT_NE(firstLine.find(stored.report["stamps"]["torch"].get<std::string>()), std::string::npos) << firstLine;
     EXPECT_NE(firstLine.find("loads with its cache"), std::string::npos) << firstLine;
     EXPECT_EQ(firstLine.substr(firstLine.size() - 3), "yes") << firstLine;
-    EXPECT_NE(there.out.find(std::string("  ") + TestSshServer::kHost + ": loads (an eager artifact has no kernels)\n"),
+    EXPECT_NE(there.out.find(std::string("  ") + TestSshServer::kHost + " (" + env
+                  + "): loads (an eager artifact has no kernels)\n"),
         std::string::npos)
         << there.out;
     EXPECT_EQ(there.out.find("precompile-studio-remote-"), std::string::npos) << "no path of the host's folder";
