@@ -146,6 +146,9 @@ void addLibraryCommands(
     check->add_option("--on", options->hosts,
         "A host to check on over ssh, as `run --host` reaches it: HOST (the studio's environment there) or "
         "HOST=ENV (a Python environment there); --remote-studio and --remote-dir apply; repeat for several");
+    check->add_flag("--cold-start", options->coldStart,
+        "Also measure the pair's start-up at each target in fresh processes (eager, torch.compile with an empty and "
+        "a warm Inductor cache, the pair with and without its cache), as `run --cold-start` does where it ran");
     check->add_option("--timeout", options->timeoutSeconds, "Seconds before a target's worker is killed")
         ->capture_default_str();
     addJson(check);

@@ -1,6 +1,7 @@
 #include "commands/LibraryCheck.h"
 
 #include "commands/LibraryCommand.h"
+#include "commands/ReportPrinter.h"
 #include "library/core/ArtifactLibrary.h"
 #include "library/core/LibraryError.h"
 #include "library/core/TerminalText.h"
@@ -68,6 +69,8 @@ void printMatrix(std::ostream& out, const std::vector<TargetOutcome>& outcomes)
             << TerminalText::safe(run::StoredRunCheck::reasonOf(o)) << "\n";
         if (o.check && !o.check->verdictMessage.empty() && o.check->verdict != "matches")
             out << "    against eager there: " << TerminalText::safe(o.check->verdictMessage) << "\n";
+        if (o.check && o.check->coldStart)
+            ReportPrinter::printColdStart(out, *o.check->coldStart);
     }
 }
 
@@ -101,7 +104,7 @@ int LibraryCheck::run(library::ArtifactLibrary& library, const LibraryOptions& o
         if (!options.json)
             err << "checking run " << options.id << (t.host ? " on " : " in ") << TerminalText::safe(t.label)
                 << "...\n";
-        outcomes.push_back(check.check(t, options.timeoutSeconds));
+        outcomes.push_back(check.check(t, options.timeoutSeconds, options.coldStart));
     }
     const int code = run::StoredRunCheck::exitCode(outcomes);
     // Kept with the run, so that `library show` and the window say where it was checked.

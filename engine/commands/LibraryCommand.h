@@ -27,6 +27,7 @@ struct LibraryOptions {
     std::string lens;                     ///< export-graph --format dot: paint this lens
     std::vector<std::string> pythonEnvs;  ///< check: the environments to load the pair in; empty: the studio's
     std::vector<std::string> hosts;       ///< check --on: hosts to load it on, over ssh (the studio's there)
+    bool coldStart = false;               ///< check --cold-start: the pair's start-up ledger at each target
     std::string remoteStudio;             ///< check --on: the studio's folder there (--remote-studio)
     std::string remoteDir;                ///< check --on: the project's folder there (--remote-dir)
     double timeoutSeconds = 600;          ///< check: each target's worker is killed past this

@@ -149,35 +149,6 @@ std::int64_t internalErrorCount(const nlohmann::json& extra)
     return n;
 }
 
-void printColdStart(std::ostream& out, const model::ColdStart& cold)
-{
-    if (!cold.ran) {
-        out << "    cold start: " << TerminalText::safe(cold.reason) << "\n";
-        return;
-    }
-    out << "    cold start: " << TerminalText::safe(cold.message);
-    if (cold.importS) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, " (import torch %.2f s apart)", *cold.importS);
-        out << buf;
-    }
-    out << "\n";
-    for (const auto& m : cold.steps) {
-        char buf[128];
-        const std::string what(model::ColdStart::words(m.step));
-        if (m.firstCallS)
-            std::snprintf(buf, sizeof buf, "      %-34s %9.3f s", what.c_str(), *m.firstCallS);
-        else
-            std::snprintf(buf, sizeof buf, "      %-34s %11s", what.c_str(), "-");
-        out << buf;
-        if (!m.error.empty())
-            out << "  failed: " << TerminalText::safe(m.error);
-        else if (m.kernelsCompiled)
-            out << "  (" << *m.kernelsCompiled << (*m.kernelsCompiled == 1 ? " kernel" : " kernels") << " compiled)";
-        out << "\n";
-    }
-}
-
 }  // namespace
 
 std::string ReportPrinter::bytes(std::int64_t n)
@@ -265,11 +236,40 @@ std::string ReportPrinter::summary(const model::Report& report)
             out << "    " << c.compileProfile->summary() << "\n";  // the studio's own words only
         KernelProfilePrinter::print(out, c);
         if (c.coldStart)
-            printColdStart(out, *c.coldStart);
+            ReportPrinter::printColdStart(out, *c.coldStart);
     }
     if (report.runId)
         out << "  stored as run " << *report.runId << "\n";
     return out.str();
+}
+
+void ReportPrinter::printColdStart(std::ostream& out, const model::ColdStart& cold, const std::string& indent)
+{
+    if (!cold.ran) {
+        out << indent << "cold start: " << TerminalText::safe(cold.reason) << "\n";
+        return;
+    }
+    out << indent << "cold start: " << TerminalText::safe(cold.message);
+    if (cold.importS) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, " (import torch %.2f s apart)", *cold.importS);
+        out << buf;
+    }
+    out << "\n";
+    for (const auto& m : cold.steps) {
+        char buf[192];
+        const std::string what(model::ColdStart::words(m.step));
+        if (m.firstCallS)
+            std::snprintf(buf, sizeof buf, "%s  %-34s %9.3f s", indent.c_str(), what.c_str(), *m.firstCallS);
+        else
+            std::snprintf(buf, sizeof buf, "%s  %-34s %11s", indent.c_str(), what.c_str(), "-");
+        out << buf;
+        if (!m.error.empty())
+            out << "  failed: " << TerminalText::safe(m.error);
+        else if (m.kernelsCompiled)
+            out << "  (" << *m.kernelsCompiled << (*m.kernelsCompiled == 1 ? " kernel" : " kernels") << " compiled)";
+        out << "\n";
+    }
 }
 
 }  // namespace ps::commands

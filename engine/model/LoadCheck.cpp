@@ -31,6 +31,7 @@ std::optional<LoadCheck> LoadCheck::fromJson(const nlohmann::json& j)
     const auto& accuracy = F::member(j, "accuracy");
     c.verdict = F::text(accuracy, "verdict");
     c.verdictMessage = F::text(accuracy, "message");
+    c.coldStart = ColdStart::fromJson(F::member(j, "cold_start"));
     return c;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/CheckOutcome.h"
+#include "model/ColdStart.h"
 #include "model/Stamps.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -32,8 +33,9 @@ struct LoadCheck {
     std::optional<double> firstCallS;
     std::optional<double> loadS;
     std::optional<std::int64_t> kernelsCompiled;
-    std::string verdict;         ///< against eager there: matches, numerics drift, wrong; "" none
-    std::string verdictMessage;  ///< the judge's words
+    std::string verdict;                 ///< against eager there: matches, numerics drift, wrong; "" none
+    std::string verdictMessage;          ///< the judge's words
+    std::optional<ColdStart> coldStart;  ///< `library check --cold-start`: the pair's start-up there
 
     /// The report's check; nullopt when it is absent or has no outcome the studio knows.
     static std::optional<LoadCheck> fromJson(const nlohmann::json& j);

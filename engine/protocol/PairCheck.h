@@ -16,6 +16,7 @@ struct PairCheck {
     std::string tracer;      ///< the capture's tracer
     nlohmann::json stamps;   ///< the run's stamps (null: unknown), to name what differs there
     bool usesGpu = false;    ///< the capture's example tensors were on a GPU
+    bool coldStart = false;  ///< also the cold-start ledger there, of this pair (check.cold_start)
 };
 
 }  // namespace ps::protocol

@@ -29,7 +29,8 @@ nlohmann::json RunRequest::toJson() const
         {"timeout_s", timeoutSeconds}};
     if (check)
         j["check"] = {{"python_code", check->pythonCode}, {"cache", check->cache}, {"backend", check->backend},
-            {"tracer", check->tracer}, {"stamps", check->stamps}, {"uses_gpu", check->usesGpu}};
+            {"tracer", check->tracer}, {"stamps", check->stamps}, {"uses_gpu", check->usesGpu},
+            {"cold_start", check->coldStart}};
     return j;
 }
 
@@ -56,6 +57,8 @@ PairCheck parsePairCheck(const nlohmann::json& j)
         c.stamps = *it;
     if (auto it = j.find("uses_gpu"); it != j.end() && it->is_boolean())
         c.usesGpu = it->get<bool>();
+    if (auto it = j.find("cold_start"); it != j.end() && it->is_boolean())
+        c.coldStart = it->get<bool>();
     return c;
 }
 

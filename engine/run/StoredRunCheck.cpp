@@ -105,7 +105,7 @@ void StoredRunCheck::prepare(const library::ArtifactLibrary& library)
     m_script = copy.string();
 }
 
-StoredRunCheck::Outcome StoredRunCheck::check(const Target& target, double timeoutSeconds)
+StoredRunCheck::Outcome StoredRunCheck::check(const Target& target, double timeoutSeconds, bool coldStart)
 {
     Outcome out{target, model::Report::failed(m_script, model::RunStatus::Error, ""), std::nullopt};
     if (target.host && m_largestFile >= protocol::kMaxFrameBytes) {
@@ -133,6 +133,7 @@ StoredRunCheck::Outcome StoredRunCheck::check(const Target& target, double timeo
     pair.tracer = m_tracer;
     pair.stamps = m_stamps;
     pair.usesGpu = m_usesGpu;
+    pair.coldStart = coldStart;
     options.run.check = pair;
     out.report = pipeline.run(options).report;
     out.check = out.report.check;

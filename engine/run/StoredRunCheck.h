@@ -60,7 +60,9 @@ public:
 
     /// Loads the pair at `target`; never throws (a target that cannot be reached is an outcome
     /// without a check, its report saying why). Not to be called when refusal() is set.
-    Outcome check(const Target& target, double timeoutSeconds);
+    /// `coldStart`: also the pair's cold-start ledger there (LoadCheck::coldStart; five fresh
+    /// processes more, minutes on inductor).
+    Outcome check(const Target& target, double timeoutSeconds, bool coldStart = false);
     /// Ends the check under way (its worker killed); thread-safe.
     void cancel();
 

@@ -107,6 +107,14 @@ TEST(DeployModel, ACheckWithAnOutcomeTheStudioDoesNotKnowIsNoCheck)
     EXPECT_EQ(c->matchesWords(), "drift");
     ASSERT_EQ(c->differences.size(), 1u);
     EXPECT_EQ(c->differences[0].made, "avx512");
+    EXPECT_FALSE(c->coldStart);  // not asked for
+    // --cold-start: the pair's ledger there rides in the check; one that could not be measured says why.
+    check["cold_start"]
+        = {{"ran", false}, {"reason", "not measured: the pair does not run here"}, {"steps", json::array()}};
+    const auto measured = model::LoadCheck::fromJson(check);
+    ASSERT_TRUE(measured && measured->coldStart);
+    EXPECT_FALSE(measured->coldStart->ran);
+    EXPECT_EQ(measured->coldStart->reason, "not measured: the pair does not run here");
     check["accuracy"]["verdict"] = "wrong";
     EXPECT_FALSE(model::LoadCheck::fromJson(check)->runs());
     check["outcome"] = "maybe";

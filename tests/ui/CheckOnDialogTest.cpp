@@ -7,6 +7,7 @@
 #include "ui/library/LibraryRow.h"
 #include "ui/library/LibraryView.h"
 #include "ui/library/RunStore.h"
+#include "ui/report/ColdStartBars.h"
 #include "ui/run/RunDocument.h"
 
 #include <QAction>
@@ -58,6 +59,7 @@ TEST(UiCheckOn, AStoredRunIsCheckedInTheStudiosEnvironmentAndEachRowSaysWhy)
     ASSERT_FALSE(dialog.targetLabels().isEmpty());
     EXPECT_EQ(dialog.targetLabels().front(), "this computer: the studio's environment");
     QSignalSpy finished(&dialog, &CheckOnDialog::checkFinished);
+    dialog.setMeasureColdStart(true);  // and what the pair saves at start-up there
     dialog.startCheck();
     EXPECT_TRUE(dialog.checking());
     ASSERT_TRUE(finished.wait(600000)) << dialog.headline().toStdString();
@@ -70,7 +72,15 @@ TEST(UiCheckOn, AStoredRunIsCheckedInTheStudiosEnvironmentAndEachRowSaysWhy)
     EXPECT_TRUE(row->text(1).startsWith(QStringLiteral(PS_TEST_TORCH_SERIES))) << row->text(1).toStdString();
     EXPECT_EQ(row->text(2), "loads with its cache");
     EXPECT_EQ(row->text(4), "yes");
-    EXPECT_EQ(dialog.reasons(), QStringList{"loads (an eager artifact has no kernels)"});
+    ASSERT_EQ(dialog.reasons().size(), 1);
+    EXPECT_TRUE(
+        dialog.reasons()[0].startsWith("loads (an eager artifact has no kernels)\nCold start there: first call "))
+        << dialog.reasons()[0].toStdString();
+    // The selected row's ledger is drawn under the table: a bar per step.
+    ASSERT_TRUE(dialog.coldStartBars()->hasLedger());
+    EXPECT_EQ(dialog.coldStartBars()->rows().size(), 5u);
+    EXPECT_TRUE(dialog.coldStartBars()->titleText().contains(": first call "))
+        << dialog.coldStartBars()->titleText().toStdString();
     // Kept with the run: the library's row says where it was checked.
     EXPECT_EQ(dialog.notKept(), "");
     EXPECT_NE(dialog.findChild<QLabel*>("checkKept")->text().indexOf("Kept with run"), -1);

@@ -5,9 +5,11 @@
 #include "remote/SshDestination.h"
 #include "ui/common/QtText.h"
 #include "ui/common/StatusStyle.h"
+#include "ui/report/ColdStartBars.h"
 #include "ui/run/PythonEnvironmentSetting.h"
 #include "ui/run/RunHostSetting.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFutureWatcher>
@@ -103,8 +105,13 @@ CheckOnDialog::CheckOnDialog(
     m_progress = new QProgressBar;
     m_progress->setTextVisible(true);
     m_progress->hide();
+    m_coldStart = new QCheckBox(tr("Also measure cold &start there"));
+    m_coldStart->setToolTip(tr("At each target, time the start-up in fresh processes: eager's first call, "
+                               "torch.compile with an empty and a warm Inductor cache, and this pair with and "
+                               "without its cache (as `library check --cold-start`; minutes on inductor)"));
     auto* row = new QHBoxLayout;
     row->addWidget(m_addEnv);
+    row->addWidget(m_coldStart);
     row->addStretch(1);
     row->addWidget(m_progress);
     row->addWidget(m_checkButton);
@@ -127,8 +134,21 @@ CheckOnDialog::CheckOnDialog(
     m_reason->setWordWrap(true);
     m_reason->setTextFormat(Qt::PlainText);
     m_reason->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    connect(m_results, &QTreeWidget::currentItemChanged, this,
-        [this](QTreeWidgetItem* item) { m_reason->setText(item ? item->toolTip(0) : QString()); });
+    m_bars = new ColdStartBars;
+    m_bars->setObjectName(QStringLiteral("checkColdStart"));
+    m_bars->setLedger(std::nullopt);
+    connect(m_results, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+        // This check's rows come in the outcomes' order; earlier checks carry no ledger here.
+        const int row = item ? m_results->indexOfTopLevelItem(item) : -1;
+        const bool ours = row >= 0 && static_cast<std::size_t>(row) < m_outcomes.size();
+        const auto& check = ours ? m_outcomes[static_cast<std::size_t>(row)].check : std::nullopt;
+        m_bars->setLedger(check ? check->coldStart : std::nullopt);
+        // The ledger's line is the bars' title: said once.
+        QStringList lines = item ? item->toolTip(0).split('\n') : QStringList();
+        if (m_bars->hasLedger())
+            lines.removeIf([](const QString& line) { return line.startsWith(tr("Cold start there: ")); });
+        m_reason->setText(lines.join('\n'));
+    });
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
@@ -139,6 +159,7 @@ CheckOnDialog::CheckOnDialog(
     layout->addWidget(m_headline);
     layout->addWidget(m_results, 1);
     layout->addWidget(m_reason);
+    layout->addWidget(m_bars);
     layout->addWidget(m_kept);
     layout->addWidget(buttons);
     if (!m_untrusted.isEmpty()) {
@@ -158,6 +179,11 @@ void CheckOnDialog::done(int result)
 {
     cancelCheck();
     QDialog::done(result);
+}
+
+void CheckOnDialog::setMeasureColdStart(bool on)
+{
+    m_coldStart->setChecked(on);
 }
 
 void CheckOnDialog::showEarlier(const std::vector<StoredCheck>& checks)
@@ -243,11 +269,13 @@ void CheckOnDialog::startCheck()
     m_reason->clear();
     m_kept->clear();
     m_notKept.clear();
+    m_bars->setLedger(std::nullopt);
     m_busy = true;
     const int generation = ++m_generation;
     m_checkButton->setEnabled(false);
     m_targets->setEnabled(false);
     m_addEnv->setEnabled(false);
+    m_coldStart->setEnabled(false);
     m_progress->setRange(0, static_cast<int>(m_queue.size()));
     m_progress->setValue(0);
     m_progress->show();
@@ -305,7 +333,9 @@ void CheckOnDialog::next()
         next();
     });
     auto check = m_check;
-    watcher->setFuture(QtConcurrent::run([check, target]() { return check->check(target, kTargetTimeout); }));
+    const bool coldStart = m_coldStart->isChecked();
+    watcher->setFuture(
+        QtConcurrent::run([check, target, coldStart]() { return check->check(target, kTargetTimeout, coldStart); }));
 }
 
 void CheckOnDialog::addRow(const run::StoredRunCheck::Outcome& o)
@@ -319,6 +349,10 @@ void CheckOnDialog::addRow(const run::StoredRunCheck::Outcome& o)
     QString why = shownText(run::StoredRunCheck::reasonOf(o));
     if (o.check && !o.check->verdictMessage.empty() && o.check->verdict != "matches")
         why += QStringLiteral("\n") + tr("Against eager there: %1").arg(shownText(o.check->verdictMessage));
+    if (o.check && o.check->coldStart)
+        why += QStringLiteral("\n")
+            + tr("Cold start there: %1")
+                  .arg(shownText(o.check->coldStart->ran ? o.check->coldStart->message : o.check->coldStart->reason));
     for (int c = 0; c < 5; ++c)
         item->setToolTip(c, why);
     const bool good = o.check && o.check->runs();
@@ -370,6 +404,7 @@ void CheckOnDialog::finish(const QString& failure)
     m_checkButton->setEnabled(true);
     m_targets->setEnabled(true);
     m_addEnv->setEnabled(true);
+    m_coldStart->setEnabled(true);
     if (!failure.isEmpty()) {
         m_headline->setText(tr("Not checked: %1").arg(failure));
         m_headline->setStyleSheet(QStringLiteral("color: %1;").arg(StatusStyle::color(model::RunStatus::Error).name()));

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+class QCheckBox;
 class QLabel;
 class QListWidget;
 class QProgressBar;
@@ -17,6 +18,8 @@ class QPushButton;
 class QTreeWidget;
 
 namespace ps::ui {
+
+class ColdStartBars;
 
 /// The library dock's Check On…: will a stored run's pair load there? The targets are this
 /// computer's studio environment, the default Python environment, the hosts added (Run > Run On)
@@ -45,6 +48,11 @@ public:
     /// The targets offered (their labels) and which are checked.
     QStringList targetLabels() const;
     void setTargetChecked(int row, bool checked);
+    /// Also measure the pair's start-up at each target (its cold-start ledger, shown as bars
+    /// under the table for the row selected).
+    void setMeasureColdStart(bool on);
+    /// The ledger bars under the table (hidden when the selected row has none).
+    const ColdStartBars* coldStartBars() const { return m_bars; }
     /// Starts the check of the checked targets (the Check button).
     void startCheck();
     bool checking() const { return m_busy; }
@@ -90,6 +98,8 @@ private:
     std::vector<run::StoredRunCheck::Target> m_queue;
     std::vector<run::StoredRunCheck::Outcome> m_outcomes;
     std::shared_ptr<run::StoredRunCheck> m_check;
+    QCheckBox* m_coldStart;
+    ColdStartBars* m_bars;
     QLabel* m_kept;
     QString m_notKept;
     bool m_busy = false;

@@ -232,10 +232,32 @@ class _Run:
         section = check(self.script, request.get("backend") or "inductor", request.get("tracer") or "make_fx",
                         request["python_code"], request["cache"], request.get("stamps"),
                         uses_gpu=bool(request.get("uses_gpu")))
+        if request.get("cold_start"):
+            section["cold_start"] = self._pair_ledger(request, section["outcome"])
         self.report["check"] = section
         self.report["message"] = section["reason"]
         if section["outcome"] == CheckOutcome.ERROR:
             self.report["status"] = Status.ERROR
+
+    def _pair_ledger(self, request: dict, outcome: str) -> dict:
+        """library check --cold-start: the stored pair's start-up here, against torch.compile here."""
+        from precompile_studio.common.outcomes import CheckOutcome
+        from precompile_studio.deploy.cold_start import ledger, not_measured
+
+        if outcome not in (CheckOutcome.LOADS, CheckOutcome.FALLBACK):
+            return not_measured("not measured: the pair does not run here")
+        self.stage("cold_start")
+        try:
+            with open(request["python_code"], encoding="utf-8") as f:
+                code = f.read()
+            with open(request["cache"], "rb") as f:
+                cache = f.read()
+            return ledger(self.script, request.get("backend") or "inductor", request.get("tracer") or "make_fx",
+                          code, cache, on_step=lambda words: self.emit(type="stage", stage="cold_start",
+                                                                       detail=words))
+        except Exception as e:  # noqa: BLE001 - the check stands without its ledger
+            internal_errors.record("worker: the cold-start ledger of a stored pair", e)
+            return not_measured(f"not measured: {type(e).__name__}: {e}")
 
     def _measure_cold_start(self, rec, contract: bool) -> None:
         """run --cold-start: the ledger of the contract's own capture (a fresh process needs fn
