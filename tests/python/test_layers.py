@@ -18,7 +18,8 @@ pytestmark = pytest.mark.torch_free
 
 LAYERS = {"api": set(), "common": set(), "contract": {"common"}, "script": {"common"},
           "verify": {"api", "common", "contract"}, "capture": {"api", "common", "contract", "script", "verify"},
-          "deploy": {"api", "common", "contract", "script", "verify"}}
+          "deploy": {"api", "common", "contract", "script", "verify"},
+          "repro": {"api", "common", "contract", "script", "verify"}}
 
 
 def _modules() -> dict[str, str]:
