@@ -1,6 +1,7 @@
 #include "commands/LibraryCheck.h"
 
 #include "commands/LibraryCommand.h"
+#include "commands/LibraryText.h"
 #include "commands/ReportPrinter.h"
 #include "library/core/ArtifactLibrary.h"
 #include "library/core/LibraryError.h"
@@ -121,7 +122,7 @@ int LibraryCheck::run(library::ArtifactLibrary& library, const LibraryOptions& o
         nlohmann::json j = toJson(check, outcomes, code);
         j["kept"] = notKept.empty() ? nlohmann::json(kept) : nlohmann::json(false);
         j["not_kept_because"] = notKept;
-        out << j.dump(2) << "\n";
+        out << LibraryText::dumpJson(j, 2) << "\n";
         return code;
     }
     out << "run " << options.id << " (" << TerminalText::safe(check.captureName())

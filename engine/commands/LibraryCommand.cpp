@@ -325,7 +325,8 @@ int checkRun(const std::string& path, const LibraryOptions& o)
     try {
         library.emplace(path, ArtifactLibrary::OpenOptions{.create = false, .readOnly = false});
     } catch (const LibraryError& e) {
-        if (e.kind() != LibraryError::Kind::ReadOnly && e.kind() != LibraryError::Kind::DiskFull)
+        if (e.kind() != LibraryError::Kind::ReadOnly && e.kind() != LibraryError::Kind::DiskFull
+            && e.kind() != LibraryError::Kind::NewerSchema)
             throw;
         cannotKeep = e.what();
         library.emplace(path, kReadOnly);

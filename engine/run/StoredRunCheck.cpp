@@ -8,6 +8,7 @@
 #include "run/RunPipeline.h"
 #include "run/TempFolder.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -125,7 +126,8 @@ StoredRunCheck::Outcome StoredRunCheck::check(const Target& target, double timeo
     }
     PipelineOptions options;
     options.run.script = m_script;
-    options.run.timeoutSeconds = timeoutSeconds;
+    // The ledger is five more fresh processes, each about as long as the check's own load.
+    options.run.timeoutSeconds = coldStart ? timeoutSeconds * 6 : timeoutSeconds;
     protocol::PairCheck pair;
     pair.pythonCode = m_codePath;
     pair.cache = m_cachePath;
@@ -201,7 +203,9 @@ std::optional<library::CheckRecord> StoredRunCheck::recordOf(const Outcome& o)
     r.target = o.target.label;
     r.outcome = std::string(model::toString(o.check->outcome));
     r.runs = o.check->runs();
-    if (o.check->firstCallS)
+    // A worker's number (a host's, maybe): only a finite, sane one becomes milliseconds.
+    if (o.check->firstCallS && std::isfinite(*o.check->firstCallS) && *o.check->firstCallS >= 0
+        && *o.check->firstCallS < 1e9)
         r.firstCallMs = static_cast<std::int64_t>(*o.check->firstCallS * 1000.0 + 0.5);
     if (o.check->target)
         r.torch = o.check->target->torch;
@@ -229,7 +233,7 @@ std::string StoredRunCheck::keep(const std::string& location, const std::vector<
             return why;
         keep(library, outcomes);
         return {};
-    } catch (const library::LibraryError& e) {
+    } catch (const std::exception& e) {
         return e.what();
     }
 }

@@ -61,7 +61,7 @@ public:
     /// Loads the pair at `target`; never throws (a target that cannot be reached is an outcome
     /// without a check, its report saying why). Not to be called when refusal() is set.
     /// `coldStart`: also the pair's cold-start ledger there (LoadCheck::coldStart; five fresh
-    /// processes more, minutes on inductor).
+    /// processes more, minutes on inductor: the worker is then given six times `timeoutSeconds`).
     Outcome check(const Target& target, double timeoutSeconds, bool coldStart = false);
     /// Ends the check under way (its worker killed); thread-safe.
     void cancel();

@@ -105,6 +105,11 @@ TEST(UiCheckOn, AStoredRunIsCheckedInTheStudiosEnvironmentAndEachRowSaysWhy)
     ps::ui::RunDocument doc;
     doc.report.runId = id;
     doc.report.stored = true;
+    doc.library = dir.file("another.sqlite3");  // a run of the same number in another library
+    shown = std::make_shared<const ps::ui::RunDocument>(doc);
+    lib.actions()->update();
+    EXPECT_FALSE(current->isEnabled());
+    doc.library = store.path();
     shown = std::make_shared<const ps::ui::RunDocument>(doc);
     lib.actions()->update();
     EXPECT_TRUE(current->isEnabled()) << current->toolTip().toStdString();

@@ -28,6 +28,9 @@ namespace ps::ui {
 
 namespace {
 
+/// A row's reason as plain text (its tooltips are escaped).
+constexpr int kWhyRole = Qt::UserRole + 1;
+
 /// A target's worker may take this long: it imports torch, then a fresh process loads the pair
 /// (its kernels compiled where its cache does not serve them) and calls eager fn beside it.
 constexpr double kTargetTimeout = 900;
@@ -144,7 +147,7 @@ CheckOnDialog::CheckOnDialog(
         const auto& check = ours ? m_outcomes[static_cast<std::size_t>(row)].check : std::nullopt;
         m_bars->setLedger(check ? check->coldStart : std::nullopt);
         // The ledger's line is the bars' title: said once.
-        QStringList lines = item ? item->toolTip(0).split('\n') : QStringList();
+        QStringList lines = item ? item->data(0, kWhyRole).toString().split('\n') : QStringList();
         if (m_bars->hasLedger())
             lines.removeIf([](const QString& line) { return line.startsWith(tr("Cold start there: ")); });
         m_reason->setText(lines.join('\n'));
@@ -205,8 +208,9 @@ void CheckOnDialog::showEarlier(const std::vector<StoredCheck>& checks)
         const QString why = tr("Checked %1 by %2.\n%3")
                                 .arg(c.checkedAt.left(16).replace('T', ' '), shownText(c.checkedBy.toStdString()),
                                     shownText(c.reason.toStdString()));
+        item->setData(0, kWhyRole, why);
         for (int col = 0; col < 5; ++col) {
-            item->setToolTip(col, why);
+            item->setToolTip(col, plainTip(why));  // a team member's words: never read as markup
             item->setForeground(col, palette().color(QPalette::Disabled, QPalette::Text));  // not this check's
         }
         latest = std::max(latest, c.checkedAt);
@@ -248,7 +252,7 @@ QStringList CheckOnDialog::reasons() const
 {
     QStringList out;
     for (int i = 0; i < m_results->topLevelItemCount(); ++i)
-        out << m_results->topLevelItem(i)->toolTip(0);
+        out << m_results->topLevelItem(i)->data(0, kWhyRole).toString();
     return out;
 }
 
@@ -353,8 +357,9 @@ void CheckOnDialog::addRow(const run::StoredRunCheck::Outcome& o)
         why += QStringLiteral("\n")
             + tr("Cold start there: %1")
                   .arg(shownText(o.check->coldStart->ran ? o.check->coldStart->message : o.check->coldStart->reason));
+    item->setData(0, kWhyRole, why);
     for (int c = 0; c < 5; ++c)
-        item->setToolTip(c, why);
+        item->setToolTip(c, plainTip(why));
     const bool good = o.check && o.check->runs();
     item->setForeground(2, StatusStyle::color(good ? model::RunStatus::Ok : model::RunStatus::Error));
     for (int c = 1; c < 5; ++c)

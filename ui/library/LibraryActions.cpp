@@ -258,8 +258,9 @@ void LibraryActions::update()
                        : tr("This is the run the window shows."));
     set(m_export, open && one, pickOne);
     set(m_checkOn, open && one, pickOne);
-    const bool currentHere = current && current->report.runId && m_view->run(*current->report.runId)
-        && (current->origin == RunDocument::Origin::Library || current->report.stored);
+    // The same run, not one of the same number in another library.
+    const bool currentHere = open && current && current->report.runId && m_view->run(*current->report.runId)
+        && !current->library.isEmpty() && current->library == store->path();
     set(m_checkCurrent, open && currentHere,
         !current ? tr("The window shows no run yet: run the script, or open a run from the library.")
                  : tr("The run the window shows is not stored in this library."));

@@ -192,6 +192,7 @@ std::shared_ptr<RunDocument> RunStore::load(qint64 id, QString* error) const
         doc->report.runId = id;
         doc->scriptText = record.scriptText;
         doc->origin = RunDocument::Origin::Library;
+        doc->library = m_path;
         doc->createdAt = q(record.summary.createdAt);
         const library::RunTrust trust = m_impl->lib->trustOf(record.summary);
         doc->trusted = trust.trusted();

@@ -26,6 +26,7 @@ struct RunDocument {
     std::vector<run::CaptureBytes> artifacts;  ///< index-aligned with report.captures (may be shorter)
     Origin origin = Origin::Run;
     QString createdAt;          ///< ISO 8601 for library runs
+    QString library;            ///< the library the run is in (RunStore::path()); "" not stored or unknown
     bool trusted = true;        ///< may execute here, for this user (library::RunTrust)
     QString untrustedBecause;   ///< why not, one line; empty when trusted
     double elapsedSeconds = 0;  ///< wall time of the run, as the window saw it

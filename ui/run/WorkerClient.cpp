@@ -377,6 +377,10 @@ bool WorkerClient::run(const protocol::RunOptions& options)
         doc->scriptText = std::move(result.scriptText);
         doc->elapsedSeconds = result.elapsedSeconds;
         doc->artifacts = std::move(result.artifacts);
+        // Where it is stored: the library asked for, not a local one it was kept in instead.
+        if (doc->report.stored && doc->report.runId && pipeline.libraryPath && !doc->report.storeError
+            && !doc->report.extra().contains("kept"))
+            doc->library = QString::fromStdString(*pipeline.libraryPath);
         {
             QMutexLocker lock(&m_mutex);
             m_hello = m_pipeline->hello();

@@ -112,7 +112,8 @@ std::vector<RunSummary> PostgresRunReader::list(const ListQuery& q) const
             if (run->id == runId)
                 readCapture(captureRows, i, 1, run->captures.emplace_back());
         }
-        CheckColumns::attach(out, latestChecks(db_, 0));
+        if (hasChecks_)
+            CheckColumns::attach(out, latestChecks(db_, 0));
     }
     snapshot.commit();
     return out;
@@ -152,7 +153,8 @@ RunRecord PostgresRunReader::show(std::int64_t runId, bool checkBlobs) const
     }
     if (record.report.is_object())  // a crafted row may hold any JSON: RunDocumentCheck names it
         record.report["run_id"] = runId;
-    record.summary.checks = latestChecks(db_, runId);
+    if (hasChecks_)
+        record.summary.checks = latestChecks(db_, runId);
     if (checkBlobs) {
         std::map<std::string, bool> seen;
         for (const CaptureRecord& c : record.summary.captures) {
@@ -172,6 +174,8 @@ RunRecord PostgresRunReader::show(std::int64_t runId, bool checkBlobs) const
 
 std::vector<CheckRecord> PostgresRunReader::checks(std::int64_t runId) const
 {
+    if (!hasChecks_)
+        return {};
     const PostgresResult r = db_.exec(
         "SELECT " + CheckColumns::list() + ", k.check_json FROM checks k WHERE k.run_id = $1 ORDER BY k.id DESC",
         {runId});

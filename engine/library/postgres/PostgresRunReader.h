@@ -16,7 +16,9 @@ class PostgresConnection;
 /// when it passes its check. Thread contract: that of its connection.
 class PostgresRunReader {
 public:
-    explicit PostgresRunReader(PostgresConnection& db) : db_(db) { }
+    /// `hasChecks`: the database has the checks table (schema 3; an older one is read, not
+    /// upgraded, by a role that may only read: its runs have no checks).
+    explicit PostgresRunReader(PostgresConnection& db, bool hasChecks = true) : db_(db), hasChecks_(hasChecks) { }
 
     std::vector<RunSummary> list(const ListQuery& query) const;
     RunRecord show(std::int64_t runId, bool checkBlobs) const;
@@ -31,6 +33,7 @@ public:
 
 private:
     PostgresConnection& db_;
+    bool hasChecks_ = true;
 };
 
 }  // namespace ps::library

@@ -37,6 +37,7 @@ PostgresStore::PostgresStore(const std::string& conninfo, OpenOptions options)
         if (version == 0)
             throw LibraryError(Kind::NotLibrary, location_, "an empty database: no library has been stored in it yet");
         db_->run("SET default_transaction_read_only = on");
+        hasChecks_ = version >= 3;
         return;
     }
     if (version == 0 && !options.create)
@@ -75,17 +76,17 @@ std::int64_t PostgresStore::insert(const NewRun& run)
 
 std::vector<RunSummary> PostgresStore::list(const ListQuery& query) const
 {
-    return PostgresRunReader(*db_).list(query);
+    return PostgresRunReader(*db_, hasChecks_).list(query);
 }
 
 RunRecord PostgresStore::show(std::int64_t runId, bool checkBlobs) const
 {
-    return PostgresRunReader(*db_).show(runId, checkBlobs);
+    return PostgresRunReader(*db_, hasChecks_).show(runId, checkBlobs);
 }
 
 CaptureArtifact PostgresStore::artifact(std::int64_t runId, int captureIndex) const
 {
-    return PostgresRunReader(*db_).artifact(runId, captureIndex);
+    return PostgresRunReader(*db_, hasChecks_).artifact(runId, captureIndex);
 }
 
 void PostgresStore::trust(std::int64_t runId)
@@ -199,6 +200,10 @@ GcResult PostgresStore::gc()
 std::int64_t PostgresStore::addCheck(std::int64_t runId, const CheckRecord& check)
 {
     const CheckColumns::Values v = CheckColumns::prepare(check, location_);
+    if (!hasChecks_)
+        throw LibraryError(Kind::ReadOnly, location_,
+            "its tables predate kept checks (schema " + std::to_string(schemaVersion())
+                + "); the database's owner upgrades them by opening it once");
     // checked_role is the server's word (a trigger sets session_user), as runs' stored_role is.
     const PostgresResult r = db_->exec(
         "INSERT INTO checks (run_id, checked_at, target, outcome, runs, first_call_ms, torch, reason, check_json, "
@@ -213,7 +218,7 @@ std::int64_t PostgresStore::addCheck(std::int64_t runId, const CheckRecord& chec
 
 std::vector<CheckRecord> PostgresStore::checks(std::int64_t runId) const
 {
-    return PostgresRunReader(*db_).checks(runId);
+    return PostgresRunReader(*db_, hasChecks_).checks(runId);
 }
 
 void PostgresStore::keepForPush(std::int64_t, const std::string&, const std::string&)

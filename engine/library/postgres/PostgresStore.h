@@ -55,6 +55,7 @@ private:
     std::string location_;
     std::unique_ptr<PostgresConnection> db_;
     bool readOnly_ = false;
+    bool hasChecks_ = true;  ///< schema 3 or later (an older one opened read-only has no checks table)
     std::string readOnlyReason_;
 };
 

@@ -154,6 +154,31 @@ TEST_F(PostgresStore, WhoCheckedARunIsTheServersWord)
         EXPECT_EQ(c.checkedBy.role, database + "_w") << c.target;
 }
 
+TEST_F(PostgresStore, ALibraryOfTheSchemaBeforeChecksIsStillBrowsedByAReader)
+{
+    std::int64_t id = 0;
+    {
+        ArtifactLibrary library(writer());
+        id = library.insert(test::makeRun("alpha", "code", "cache"));
+    }
+    // As the owner left it before checks were kept: schema 2, no checks table.
+    server->exec("DROP TABLE checks; UPDATE studio_library SET version = 2", database);
+    ArtifactLibrary library(reader(), {.create = false, .readOnly = true});  // as `library ls` opens it
+    ASSERT_EQ(library.list().size(), 1u);
+    EXPECT_TRUE(library.list()[0].checks.empty());
+    EXPECT_EQ(library.show(id).summary.name, "alpha");
+    EXPECT_TRUE(library.checks(id).empty());
+    CheckRecord check;
+    check.target = "here";
+    check.outcome = "loads";
+    try {
+        library.addCheck(id, check);
+        ADD_FAILURE() << "a check was kept in tables that have no place for it";
+    } catch (const LibraryError& e) {
+        EXPECT_EQ(e.kind(), LibraryError::Kind::ReadOnly) << e.what();
+    }
+}
+
 TEST_F(PostgresStore, TheSameRunIsStoredOnceAndAnUnreachableServerSaysSo)
 {
     ArtifactLibrary library(writer());
