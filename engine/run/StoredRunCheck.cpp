@@ -8,6 +8,7 @@
 #include "run/RunPipeline.h"
 #include "run/TempFolder.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -217,9 +218,22 @@ std::optional<library::CheckRecord> StoredRunCheck::recordOf(const Outcome& o)
 int StoredRunCheck::keep(library::ArtifactLibrary& library, const std::vector<Outcome>& outcomes) const
 {
     int kept = 0;
+    const auto learnedCount = std::count_if(outcomes.begin(), outcomes.end(), learned);
     for (const auto& o : outcomes)
         if (const auto record = recordOf(o)) {
-            library.addCheck(m_runId, *record);
+            try {
+                library.addCheck(m_runId, *record);
+            } catch (const library::LibraryError& e) {
+                if (kept == 0)
+                    throw;
+                // Some are kept already: the message says how many, never "not kept" of all.
+                std::string why = e.what();
+                if (!e.file().empty() && why.rfind(e.file() + ": ", 0) == 0)
+                    why = why.substr(e.file().size() + 2);
+                throw library::LibraryError(e.kind(), e.file(),
+                    "kept " + std::to_string(kept) + " of " + std::to_string(learnedCount)
+                        + " checks, not the rest: " + why);
+            }
             ++kept;
         }
     return kept;

@@ -82,7 +82,8 @@ public:
     /// The outcome as the library keeps it; nullopt where nothing was learned().
     static std::optional<library::CheckRecord> recordOf(const Outcome& outcome);
     /// Keeps the outcomes that say something of the pair with the run in `library` (its
-    /// identity as who checked). Returns how many were kept, or throws library::LibraryError.
+    /// identity as who checked). Returns how many were kept, or throws library::LibraryError
+    /// (saying how many were kept before it, where some were).
     int keep(library::ArtifactLibrary& library, const std::vector<Outcome>& outcomes) const;
     /// The same in the library at `location`, opened for writing here (the window's pool
     /// thread); "" when kept, else one line saying why not.
