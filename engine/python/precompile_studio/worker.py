@@ -242,41 +242,44 @@ class _Run:
     def _pair_ledger(self, request: dict, outcome: str) -> dict:
         """library check --cold-start: the stored pair's start-up here, against torch.compile here."""
         from precompile_studio.common.outcomes import CheckOutcome
-        from precompile_studio.deploy.cold_start import ledger, not_measured
+        from precompile_studio.deploy.cold_start import not_measured
 
         if outcome not in (CheckOutcome.LOADS, CheckOutcome.FALLBACK):
             return not_measured("not measured: the pair does not run here")
-        self.stage("cold_start")
         try:
             with open(request["python_code"], encoding="utf-8") as f:
                 code = f.read()
             with open(request["cache"], "rb") as f:
                 cache = f.read()
-            return ledger(self.script, request.get("backend") or "inductor", request.get("tracer") or "make_fx",
-                          code, cache, on_step=lambda words: self.emit(type="stage", stage="cold_start",
-                                                                       detail=words))
-        except Exception as e:  # noqa: BLE001 - the check stands without its ledger
-            internal_errors.record("worker: the cold-start ledger of a stored pair", e)
-            return not_measured(f"not measured: {type(e).__name__}: {e}")
+        except OSError as e:
+            return not_measured(f"not measured: the pair cannot be read: {e}")
+        return self._ledger(request.get("backend") or "inductor", request.get("tracer") or "make_fx", code, cache)
 
     def _measure_cold_start(self, rec, contract: bool) -> None:
         """run --cold-start: the ledger of the contract's own capture (a fresh process needs fn
         and example_inputs by name, which a script's own precompile calls do not give)."""
-        from precompile_studio.deploy.cold_start import ledger, not_measured
+        from precompile_studio.deploy.cold_start import not_measured
 
         if not contract:
             rec.cold_start = not_measured(
                 "not measured: the script makes its own precompile calls; the ledger starts fn and "
                 "example_inputs in fresh processes, so it needs the script contract's names")
             return
-        self.stage("cold_start", capture=rec.name)
+        rec.cold_start = self._ledger(rec.backend, rec.tracer, rec.python_code, rec.cache, capture=rec.name)
+
+    def _ledger(self, backend: str, tracer: str, python_code: str, cache: bytes, capture: str | None = None) -> dict:
+        """One pair's cold-start ledger (deploy/cold_start.py), each step a stage event; the studio's
+        own failure is said in the ledger, never raised: the run or check stands without it."""
+        from precompile_studio.deploy.cold_start import ledger, not_measured
+
+        where = {"capture": capture} if capture else {}
+        self.stage("cold_start", **where)
         try:
-            rec.cold_start = ledger(self.script, rec.backend, rec.tracer, rec.python_code, rec.cache,
-                                    on_step=lambda words: self.emit(type="stage", stage="cold_start",
-                                                                    capture=rec.name, detail=words))
+            return ledger(self.script, backend, tracer, python_code, cache,
+                          on_step=lambda words: self.emit(type="stage", stage="cold_start", detail=words, **where))
         except Exception as e:  # noqa: BLE001 - the run stands without its ledger
             internal_errors.record("worker: the cold-start ledger", e)
-            rec.cold_start = not_measured(f"not measured: {type(e).__name__}: {e}")
+            return not_measured(f"not measured: {type(e).__name__}: {e}")
 
     def _runtime_location(self) -> dict | None:
         line = self.source.line_of("runtime_inputs") if self.source is not None else None
