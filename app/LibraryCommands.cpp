@@ -165,6 +165,31 @@ void addLibraryCommands(
         *exitCode = LibraryCommand::run(LibraryCommand::Action::Check, path, *options);
     });
 
+    CLI::App* repro = library->add_subcommand("repro",
+        "From where a run's drift starts to the smallest script that shows it in plain torch: runs the run's script "
+        "again (it must be trusted), cuts its captured graph from the drift start, shrinks the cut while the compiled "
+        "error stays outside eager's band, and writes DIR/repro.py + DIR/inputs.pt, confirmed in a fresh Python "
+        "process; exit 0 written, 1 none can be (it says why), 2 the run could not be made again");
+    addId(repro);
+    repro->add_option("DIR", options->dir, "Folder to write repro.py and inputs.pt into (created if needed)")
+        ->required();
+    repro->add_option("--node", options->node, "Start the cut at this graph node (default: the first drift start)");
+    repro->add_option("--capture", options->captures,
+        "The capture, by name or index (default: the first whose verdict is numerics drift or wrong)");
+    repro->add_option("--budget", options->budgetSeconds, "Seconds the shrink may take")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    repro->add_option("--timeout", options->timeoutSeconds, "Seconds the run of the script may take")
+        ->capture_default_str();
+    addJson(repro);
+    repro->callback([=] {
+        if (pythonEnv && !pythonEnv->empty())
+            options->pythonEnvs.assign(1, *pythonEnv);
+        const std::string path
+            = libraryPath && !libraryPath->empty() ? *libraryPath : ps::library::defaultLibraryPath();
+        *exitCode = LibraryCommand::run(LibraryCommand::Action::Repro, path, *options);
+    });
+
     CLI::App* gc = library->add_subcommand("gc", "Delete blobs no run refers to");
     addJson(gc);
     bind(gc, LibraryCommand::Action::Gc);

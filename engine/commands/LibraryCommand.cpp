@@ -15,6 +15,7 @@
 #include "commands/LibraryCheck.h"
 #include "commands/LibraryDiff.h"
 #include "commands/LibraryListing.h"
+#include "commands/LibraryRepro.h"
 #include "commands/LibraryText.h"
 #include "library/core/ArtifactLibrary.h"
 #include "library/core/LibraryError.h"
@@ -334,6 +335,13 @@ int checkRun(const std::string& path, const LibraryOptions& o)
     return LibraryCheck::run(*library, o, std::cout, std::cerr, cannotKeep);
 }
 
+/// `library repro RUN DIR`: LibraryRepro (the run's script runs again; nothing is stored).
+int reproRun(const std::string& path, const LibraryOptions& o)
+{
+    const ArtifactLibrary library(path, kReadOnly);
+    return LibraryRepro::run(library, o, std::cout, std::cerr);
+}
+
 }  // namespace
 
 int LibraryCommand::run(Action action, const std::string& libraryPath, const LibraryOptions& options)
@@ -383,6 +391,9 @@ int LibraryCommand::run(Action action, const std::string& libraryPath, const Lib
         break;
     case Action::Check:
         body = checkRun;
+        break;
+    case Action::Repro:
+        body = reproRun;
         break;
     }
     return guarded(libraryPath, [&] { return body(libraryPath, options); });

@@ -32,9 +32,11 @@ struct LibraryOptions {
     std::string remoteDir;                ///< check --on: the project's folder there (--remote-dir)
     double timeoutSeconds = 600;          ///< check: each target's worker is killed past this
     bool withLoader = false;              ///< export: also write load_NAME.py
+    double budgetSeconds = 120;           ///< repro: how long the shrink may take
 };
 
-/// The `library` subcommands (ls, show, export, import, trust, verify, rm, diff, gc, trace, export-graph, check): each
+/// The `library` subcommands (ls, show, export, import, trust, verify, rm, diff, gc, trace, export-graph, check,
+/// repro): each
 /// opens the library, does its work and prints for a person (every text from the library or a file terminal-safe) or,
 /// with --json, exact JSON. Results go to stdout, errors to stderr as one line that names the library file. Commands
 /// that only read open it read-only and never take its write lock. The calling thread.
@@ -55,7 +57,8 @@ public:
         Trace,
         ExportGraph,
         Html,
-        Check
+        Check,
+        Repro
     };
 
     /// The exit code: 0 all is well; 1 damage was found, a run does not exist, an import was

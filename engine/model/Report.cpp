@@ -43,6 +43,7 @@ Report Report::fromJson(const nlohmann::json& j)
     // Read typed, and kept as they came among the extra fields (toJson writes them back unchanged).
     r.stamps = Stamps::fromJson(JsonFields::member(j, "stamps"));
     r.check = LoadCheck::fromJson(JsonFields::member(j, "check"));
+    r.repro = Repro::fromJson(JsonFields::member(j, "repro"));
     for (auto& [k, v] : j.items())
         if (!isTypedField(k))
             r.m_extra[k] = v;

@@ -2,6 +2,7 @@
 
 #include "model/Capture.h"
 #include "model/LoadCheck.h"
+#include "model/Repro.h"
 #include "model/RunStatus.h"
 #include "model/RunVerdict.h"
 #include "model/Stamps.h"
@@ -39,6 +40,8 @@ public:
     std::optional<Stamps> stamps;
     /// Only in a `library check` report: the stored pair loaded there.
     std::optional<LoadCheck> check;
+    /// Only in a `library repro` report: the smallest script reproducing a capture's drift, or why none.
+    std::optional<Repro> repro;
 
     /// Never throws: a field of the wrong type reads as absent, an unknown status as Error
     /// (with the word kept in the message).

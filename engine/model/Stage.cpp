@@ -27,6 +27,8 @@ std::string_view toString(Stage stage)
         return "cold_start";
     case Stage::Check:
         return "check";
+    case Stage::Repro:
+        return "repro";
     case Stage::Artifact:
         return "artifact";
     case Stage::Store:
@@ -38,7 +40,7 @@ std::string_view toString(Stage stage)
 std::optional<Stage> stageFromString(std::string_view text)
 {
     for (auto s : {Stage::Start, Stage::Script, Stage::Capture, Stage::Lower, Stage::Load, Stage::Call, Stage::Runtime,
-             Stage::Verify, Stage::ColdStart, Stage::Check, Stage::Artifact, Stage::Store})
+             Stage::Verify, Stage::ColdStart, Stage::Check, Stage::Repro, Stage::Artifact, Stage::Store})
         if (toString(s) == text)
             return s;
     return std::nullopt;

@@ -20,12 +20,13 @@ enum class Stage {
     Verify,     ///< the artifact is compared with eager fn
     ColdStart,  ///< run --cold-start: the start-up ledger, each step a fresh process
     Check,      ///< library check: a stored pair loaded where it is to be served
+    Repro,      ///< library repro: the smallest cut of the graph that reproduces a drift
     Artifact,   ///< the artifact's files are read back by the front end
     Store,      ///< the run is written to the artifact library
 };
 
 /// "start", "script", "capture", "lower", "load", "call", "runtime", "verify", "cold_start", "check",
-/// "artifact", "store".
+/// "repro", "artifact", "store".
 std::string_view toString(Stage stage);
 /// The stage a word names; nullopt for any other word.
 std::optional<Stage> stageFromString(std::string_view text);
@@ -33,7 +34,7 @@ std::optional<Stage> stageFromString(std::string_view text);
 constexpr bool isWorkerStage(Stage stage)
 {
     return stage == Stage::Script || stage == Stage::Capture || stage == Stage::Lower || stage == Stage::Verify
-        || stage == Stage::ColdStart || stage == Stage::Check;
+        || stage == Stage::ColdStart || stage == Stage::Check || stage == Stage::Repro;
 }
 
 std::ostream& operator<<(std::ostream& out, Stage stage);

@@ -15,6 +15,7 @@ RunRequest RunRequest::from(const RunOptions& options)
     r.profile = options.profile;
     r.coldStart = options.coldStart;
     r.check = options.check;
+    r.repro = options.repro;
     r.outDir = options.outDir;
     r.timeoutSeconds = options.timeoutSeconds;
     return r;
@@ -31,6 +32,11 @@ nlohmann::json RunRequest::toJson() const
         j["check"] = {{"python_code", check->pythonCode}, {"cache", check->cache}, {"backend", check->backend},
             {"tracer", check->tracer}, {"stamps", check->stamps}, {"uses_gpu", check->usesGpu},
             {"cold_start", check->coldStart}};
+    if (repro) {
+        const auto text = [](const std::optional<std::string>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
+        j["repro"] = {{"dir", repro->dir}, {"node", text(repro->node)}, {"capture", text(repro->capture)},
+            {"budget", repro->budgetSeconds}};
+    }
     return j;
 }
 
@@ -60,6 +66,32 @@ PairCheck parsePairCheck(const nlohmann::json& j)
     if (auto it = j.find("cold_start"); it != j.end() && it->is_boolean())
         c.coldStart = it->get<bool>();
     return c;
+}
+
+std::optional<std::string> optionalText(const nlohmann::json& j, const char* key)
+{
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null())
+        return std::nullopt;
+    if (!it->is_string())
+        throw ProtocolError(std::string("a run request's 'repro.") + key + "' must be a string or null");
+    return it->get<std::string>();
+}
+
+ReproRequest parseRepro(const nlohmann::json& j)
+{
+    if (!j.is_object())
+        throw ProtocolError("a run request's 'repro' must be an object");
+    ReproRequest r;
+    r.dir = requestText(j, "dir", "repro");
+    r.node = optionalText(j, "node");
+    r.capture = optionalText(j, "capture");
+    if (auto it = j.find("budget"); it != j.end() && !it->is_null()) {
+        if (!it->is_number() || !(it->get<double>() > 0 && it->get<double>() <= 1e6))
+            throw ProtocolError("a run request's 'repro.budget' must be a number of seconds from 0 to 1e6");
+        r.budgetSeconds = it->get<double>();
+    }
+    return r;
 }
 
 }  // namespace
@@ -106,6 +138,8 @@ RunRequest RunRequest::parse(const nlohmann::json& j)
     }
     if (auto it = j.find("check"); it != j.end() && !it->is_null())
         r.check = parsePairCheck(*it);
+    if (auto it = j.find("repro"); it != j.end() && !it->is_null())
+        r.repro = parseRepro(*it);
     if (auto it = j.find("out_dir"); it != j.end() && !it->is_null()) {
         if (!it->is_string())
             throw ProtocolError("a run request's 'out_dir' must be a string");

@@ -27,6 +27,8 @@ struct RunRequest {
     bool coldStart = false;
     /// Instead of a run, the stored pair loaded there (the report's `check`); absent: a run.
     std::optional<PairCheck> check;
+    /// After verification, the smallest script reproducing a capture's drift (the report's `repro`).
+    std::optional<ReproRequest> repro;
     std::string outDir;
     /// The front end's timeout; the worker keeps its own copy (plus a grace) and kills its
     /// process group when it passes, in case the front end is gone. 0: none.

@@ -6,6 +6,7 @@
 #include "model/JsonFields.h"
 #include "protocol/Protocol.h"
 #include "run/RunPipeline.h"
+#include "run/StoredRunScript.h"
 #include "run/TempFolder.h"
 
 #include <algorithm>
@@ -28,14 +29,6 @@ bool writeWhole(const fs::path& path, const std::string& bytes)
     return f.good();
 }
 
-std::string readWhole(const fs::path& path)
-{
-    std::ifstream f(path, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
 }  // namespace
 
 StoredRunCheck::StoredRunCheck(const library::ArtifactLibrary& library, std::int64_t runId) : m_runId(runId)
@@ -55,15 +48,10 @@ void StoredRunCheck::prepare(const library::ArtifactLibrary& library)
 {
     const library::RunRecord record = library.show(m_runId);
     const std::string run = "run " + std::to_string(m_runId);
-    if (!record.damaged.empty()) {
-        m_refusal = run + " has damaged blobs; `library verify` names them";
+    m_refusal = StoredRunScript::refusal(
+        library, record, m_runId, "is not checked: its script and python_code would execute here");
+    if (!m_refusal.empty())
         return;
-    }
-    if (const library::RunTrust trust = library.trustOf(record.summary); !trust.trusted()) {
-        m_refusal = run + " is not checked: its script and python_code would execute here, and " + trust.why()
-            + " (trust it once you have read them: `library trust " + std::to_string(m_runId) + "`)";
-        return;
-    }
     const model::Report stored = model::Report::fromJson(record.report);
     int index = -1;
     for (std::size_t i = 0; i < stored.captures.size() && index < 0; ++i)
@@ -93,18 +81,7 @@ void StoredRunCheck::prepare(const library::ArtifactLibrary& library)
     m_cachePath = (dir / (stem + ".cache")).string();
     if (!writeWhole(m_codePath, artifact.pythonCode) || !writeWhole(m_cachePath, artifact.cache))
         throw std::runtime_error("cannot write the pair into " + dir.string());
-    // The script the check runs: the run's own file where it is still there unchanged (its
-    // neighbours import as they did), else the stored text under its name.
-    const std::string original = model::JsonFields::text(record.report, "script");
-    std::error_code ec;
-    if (!original.empty() && fs::is_regular_file(original, ec) && readWhole(original) == record.scriptText) {
-        m_script = original;
-        return;
-    }
-    const fs::path copy = dir / (original.empty() ? std::string("script.py") : fs::path(original).filename().string());
-    if (!writeWhole(copy, record.scriptText))
-        throw std::runtime_error("cannot write the run's script into " + dir.string());
-    m_script = copy.string();
+    m_script = StoredRunScript::place(record, dir.string());
 }
 
 StoredRunCheck::Outcome StoredRunCheck::check(const Target& target, double timeoutSeconds, bool coldStart)

@@ -146,3 +146,36 @@ TEST(DeployModel, TheLoaderKeepsEveryStoredTextAsData)
     const std::string old = library::LoaderScript::text(name, json(), "2.14.1+cu130");
     EXPECT_NE(old.find("2.14.1+cu130"), std::string::npos);
 }
+
+TEST(ReproModel, ReadsTheSectionAndLeavesOutWhatItDoesNotKnow)
+{
+    const json section = {{"status", "written"}, {"capture", "step"}, {"reason", "reproduces in plain torch: 4 of 291"},
+        {"start", "native_batch_norm_backward_4"}, {"files", {"/o/repro.py", 7, "/o/inputs.pt"}},
+        {"ops", {"relu_15", "native_batch_norm_backward_4"}}, {"graph_ops", 291}, {"grown_ops", 9}, {"elements", 1234},
+        {"steps", 12}, {"shrink_s", 18.5},
+        {"outputs",
+            {{{"name", "getitem_90"}, {"dtype", "float32"}, {"elements", 512}, {"compiled_error", 0.015},
+                 {"eager_error", 4e-7}, {"band", 1.1e-5}, {"outside", true}},
+                {{"name", "getitem_89"}, {"compiled_error", nullptr}, {"outside", false}}, "junk"}},
+        {"fresh", {{"exit", 1}, {"seconds", 6.5}, {"output", "reproduces"}}}};
+    const auto r = model::Repro::fromJson(section);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_TRUE(r->written);
+    EXPECT_EQ(r->files, (std::vector<std::string>{"/o/repro.py", "/o/inputs.pt"}));
+    EXPECT_EQ(r->ops.size(), 2u);
+    EXPECT_EQ(r->graphOps, 291);
+    ASSERT_EQ(r->outputs.size(), 2u);
+    EXPECT_TRUE(r->outputs[0].outside);
+    EXPECT_FALSE(r->outputs[1].compiledError.has_value());  // infinite: no number
+    EXPECT_EQ(r->freshExit, std::optional<int>(1));
+    // In a report: typed, and kept as it came.
+    json report = {{"schema", 1}, {"script", "/s.py"}, {"status", "ok"}, {"message", "m"}, {"captures", json::array()},
+        {"repro", {{"status", "none"}, {"reason", "the verdict is matches"}}}};
+    const auto parsed = model::Report::fromJson(report);
+    ASSERT_TRUE(parsed.repro.has_value());
+    EXPECT_FALSE(parsed.repro->written);
+    EXPECT_EQ(parsed.repro->reason, "the verdict is matches");
+    EXPECT_EQ(parsed.toJson()["repro"], report["repro"]);
+    EXPECT_FALSE(model::Repro::fromJson({{"status", "maybe"}}).has_value());
+    EXPECT_FALSE(model::Repro::fromJson(json::array()).has_value());
+}

@@ -70,6 +70,26 @@ TEST(WorkerMessage, RefusesWhatIsNotTheProtocolWithAReason)
     EXPECT_NE(refusalMessage({{"type", "fatal"}}).find("'message'"), std::string::npos);
 }
 
+TEST(RunRequest, CarriesLibraryReprosAskToTheWorker)
+{
+    ps::protocol::RunRequest r;
+    r.script = "/s.py";
+    r.repro = ps::protocol::ReproRequest{"/out", std::string("mm"), std::nullopt, 30};
+    const auto back = ps::protocol::RunRequest::parse(r.toJson());
+    ASSERT_TRUE(back.repro.has_value());
+    EXPECT_EQ(back.repro->dir, "/out");
+    EXPECT_EQ(back.repro->node, std::optional<std::string>("mm"));
+    EXPECT_FALSE(back.repro->capture.has_value());
+    EXPECT_DOUBLE_EQ(back.repro->budgetSeconds, 30);
+    EXPECT_FALSE(ps::protocol::RunRequest::parse({{"type", "run"}, {"script", "/s.py"}}).repro.has_value());
+    const auto bad = [](json repro) { return json{{"type", "run"}, {"script", "/s.py"}, {"repro", std::move(repro)}}; };
+    EXPECT_THROW(ps::protocol::RunRequest::parse(bad(json::array())), ProtocolError);
+    EXPECT_THROW(ps::protocol::RunRequest::parse(bad({{"node", "mm"}})), ProtocolError);  // no dir
+    EXPECT_THROW(ps::protocol::RunRequest::parse(bad({{"dir", "/o"}, {"node", 3}})), ProtocolError);
+    EXPECT_THROW(ps::protocol::RunRequest::parse(bad({{"dir", "/o"}, {"budget", 0}})), ProtocolError);
+    EXPECT_THROW(ps::protocol::RunRequest::parse(bad({{"dir", "/o"}, {"budget", 1e300}})), ProtocolError);
+}
+
 TEST(RunRequest, RoundTripsAndRefusesMalformedRequests)
 {
     ps::protocol::RunRequest r;

@@ -282,6 +282,8 @@ QString WorkerClient::stageWords(model::Stage stage)
         return tr("measuring the cold start");
     case model::Stage::Check:
         return tr("checking the artifact there");
+    case model::Stage::Repro:
+        return tr("making the repro");
     case model::Stage::Artifact:
         return tr("reading the artifact");
     case model::Stage::Store:

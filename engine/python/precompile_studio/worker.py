@@ -100,6 +100,8 @@ class _Run:
         self.cold_start = bool(request.get("cold_start", False))
         # instead of a run: a stored pair loaded here as a server would (deploy/check.py, library check)
         self.pair_check = request.get("check")
+        # after verification: the smallest script reproducing a capture's drift (repro/make.py, library repro)
+        self.repro = request.get("repro") if isinstance(request.get("repro"), dict) else None
         self.source = None
         self.module = None
         self.script_warnings: list[dict] = []  # logged by torch._precompile in the script's own calls
@@ -317,11 +319,54 @@ class _Run:
                             "verification was turned off")}
                 if self.cold_start:
                     self._measure_cold_start(rec, contract)
+            if self._wants_repro(rec, i):
+                self._make_repro(rec)
             files = write_artifact(rec, self.out_dir, i)
             self.report["captures"].append(rec.to_report(files))
             if not keep:
                 rec.release()
         self._summarise()
+        self._no_repro_made(records)
+
+    def _wants_repro(self, rec, index: int) -> bool:
+        """The capture library repro asked for (by name or index), else the first that drifted."""
+        if self.repro is None or "repro" in self.report:
+            return False
+        asked = self.repro.get("capture")
+        if asked not in (None, ""):
+            return str(asked) in (rec.name, str(index))
+        from precompile_studio.common.outcomes import Judgement
+
+        verdict = ((rec.verify or {}).get("accuracy") or {}).get("verdict")
+        return verdict in (Judgement.DRIFT, Judgement.WRONG)
+
+    def _make_repro(self, rec) -> None:
+        from precompile_studio.repro.make import make_repro, none
+
+        self.stage("repro", capture=rec.name)
+        try:
+            section = make_repro(rec, self.repro, on_step=lambda words: self.emit(
+                type="stage", stage="repro", capture=rec.name, detail=words))
+        except Exception as e:  # noqa: BLE001 - the run stands without its repro
+            internal_errors.record("repro: making the repro", e)
+            section = none(f"the studio failed making it: {type(e).__name__}: {e}")
+        self.report["repro"] = {"capture": rec.name, **section}
+
+    def _no_repro_made(self, records) -> None:
+        """library repro where no capture was cut: why, in the section."""
+        if self.repro is None or "repro" in self.report:
+            return
+        from precompile_studio.repro.make import _refusal, none
+
+        asked = self.repro.get("capture")
+        if asked not in (None, ""):
+            names = ", ".join(r.name for r in records) or "none"
+            self.report["repro"] = none(f"the run has no capture {asked} (its captures: {names})")
+        elif records:
+            self.report["repro"] = {"capture": records[0].name,
+                                    **none(_refusal(records[0].verify) or "no capture of the run drifted")}
+        else:
+            self.report["repro"] = none("the run made no capture")
 
     def _explain_script_rejection(self, records) -> None:
         """The script's own call of its one capture's artifact rejected for a shape (input-shape):
