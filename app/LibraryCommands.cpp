@@ -178,7 +178,7 @@ void addLibraryCommands(
         "The capture, by name or index (default: the first whose verdict is numerics drift or wrong)");
     repro->add_option("--budget", options->budgetSeconds, "Seconds the shrink may take")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(1.0, 86400.0));
     repro->add_option("--timeout", options->timeoutSeconds, "Seconds the run of the script may take")
         ->capture_default_str();
     addJson(repro);

@@ -59,8 +59,9 @@ model::Report StoredRunRepro::make(const protocol::ReproRequest& request, const 
     options.run.script = m_script;
     options.run.backend = m_backend;
     options.run.tracer = m_tracer;
-    // The run again, then the shrink within its budget, then repro.py once in a fresh process.
-    options.run.timeoutSeconds = timeoutSeconds + request.budgetSeconds + 600;
+    // The run again (its verification and localisation too: twice a run's time), the shrink within
+    // its budget and its last trial, then repro.py once in a fresh process (at most 300 s).
+    options.run.timeoutSeconds = timeoutSeconds * 2 + request.budgetSeconds + 900;
     options.run.repro = request;
     model::Report report = pipeline.run(options, observer).report;
     {

@@ -67,3 +67,27 @@ def test_the_written_function_computes_what_the_graph_computed():
     assert len(got) == len(c.outputs) == 2
     for value, node in zip(got, c.outputs):
         assert torch.equal(value, values[node.name]), node.name
+
+
+def test_a_cut_with_a_factory_op_runs_in_a_repro_scripts_names():
+    """FX writes device(type='cpu') for a factory op (where's 0.0): the script defines it."""
+    from precompile_studio.repro import script as scripts
+
+    def f(x):
+        return torch.where(x > 0, x, 0.0).exp()
+
+    x = torch.randn(4, 5)
+    gm = make_fx(f)(x)
+    start = next(n.name for n in gm.graph.nodes if n.name.startswith("where"))
+    c = cut(gm.graph, start, 10, back=3)
+    assert [i.name for i in c.inputs] == ["x_1"]
+    header = scripts.Header("t", {}, "v")
+    text = scripts.text(header, captured=source(c), eager=source(c, "subgraph_eager", "eager"),
+                        float64=source(c, "subgraph_float64", "float64"), inputs=[i.name for i in c.inputs],
+                        outputs=[o.name for o in c.outputs], backend="eager", seed=0)
+    assert "device(type='cpu')" in text
+    space = scripts.load(text)
+    got = space["subgraph"](x)
+    assert torch.equal(got[-1], f(x))
+    rows = space["run"]([x])
+    assert rows and not any(r[-1] for r in rows)  # the eager backend: within eager's band

@@ -68,7 +68,7 @@ TEST(UiColdStartBars, TheVerifyTabShowsTheLedgerStepByStep)
     QApplication::processEvents();  // the layout, as the window's event loop runs it
     EXPECT_GE(bars->height(), 5 * 18) << "every row has room";
     if (const QString shots = qEnvironmentVariable("PS_SHOT_DIR"); !shots.isEmpty())
-        savePicture(view, shots + QStringLiteral("/cold_start.png"));
+        ps::uitest::savePicture(view, shots + QStringLiteral("/cold_start.png"));
 
     // Not measured: its reason only. Not asked for: hidden.
     view.setCapture(runWith({{"ran", false}, {"reason", "not measured: the script makes its own precompile calls"},

@@ -5,6 +5,7 @@
 #include "ui/editor/ScriptEditor.h"
 #include "ui/graph/GraphCanvas.h"
 #include "ui/graph/GraphView.h"
+#include "ui/library/MakeReproDialog.h"
 #include "ui/library/RunStore.h"
 #include "ui/report/ReportView.h"
 #include "ui/report/SourceView.h"
@@ -157,6 +158,15 @@ TEST_F(UiCrossSelection, ADriftStartInVerifyShowsItsNodeInTheGraph)
         canvas->viewport()->height() / 4, -canvas->viewport()->width() / 4, -canvas->viewport()->height() / 4);
     EXPECT_TRUE(middle.contains(at)) << at.x() << "," << at.y() << " in " << canvas->viewport()->width() << "x"
                                      << canvas->viewport()->height();
+
+    // "make a repro…" beside it opens Make Repro… for this stored run, cut from the first start.
+    EXPECT_TRUE(text.contains("href=\"repro:mm\">make a repro…</a>")) << text.toStdString();
+    emit label->linkActivated("repro:mm");
+    auto* repro = window.findChild<ps::ui::MakeReproDialog*>();
+    ASSERT_NE(repro, nullptr);
+    EXPECT_TRUE(repro->isVisible());
+    EXPECT_TRUE(repro->windowTitle().contains(QString::number(drifted)));
+    repro->close();
 }
 
 }  // namespace

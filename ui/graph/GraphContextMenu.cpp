@@ -1,5 +1,6 @@
 #include "ui/graph/GraphContextMenu.h"
 
+#include "graph/GraphModel.h"
 #include "graph/ModuleTree.h"
 #include "ui/graph/GraphView.h"
 #include "ui/graph/ModuleItem.h"
@@ -23,7 +24,15 @@ void GraphContextMenu::exec(GraphView& view, QGraphicsItem* item, const QPoint& 
         menu.addAction(QObject::tr("Expand %1").arg(path), v, [v, path]() { v->expandModule(path); });
         module = tree->module(module).parent;
     } else if (item && item->type() == NodeItem::Type) {
-        module = tree->moduleOf(static_cast<NodeItem*>(item)->node());
+        const int node = static_cast<NodeItem*>(item)->node();
+        module = tree->moduleOf(node);
+        const auto& g = view.graph();
+        if (g && node >= 0 && node < static_cast<int>(g->nodes().size()) && g->nodes()[node].op == "call_function") {
+            const QString name = QString::fromStdString(g->nodes()[node].name);
+            menu.addAction(QObject::tr("Make Repro From %1…").arg(name), v,
+                [v, name]() { emit v->reproRequested(v->captureName(), name); });
+            menu.addSeparator();
+        }
     }
     // Collapse the module the item sits in, or any module above it.
     for (int m = module; m > 0; m = tree->module(m).parent) {

@@ -4,6 +4,7 @@
 #include "graph/LayeredLayout.h"
 #include "graph/ModuleTree.h"
 #include "graph/VisibleGraph.h"
+#include "model/Capture.h"
 #include "ui/graph/GraphBoxItem.h"
 #include "ui/graph/GraphCanvas.h"
 #include "ui/graph/GraphContextMenu.h"
@@ -175,6 +176,7 @@ void GraphView::setGraph(std::shared_ptr<const graph::GraphModel> g, const model
         return;
     }
     clear(tr("Laying out %n node(s)…", nullptr, static_cast<int>(g->nodes().size())));
+    m_captureName = capture ? QString::fromStdString(capture->name) : QString();
     m_measures = GraphMeasures(*g, capture);
     for (auto lens : {graph::Lens::Time, graph::Lens::Error, graph::Lens::Memory})
         m_toolBar->setLensAvailable(lens, m_measures.unavailable(lens));

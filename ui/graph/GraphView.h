@@ -86,6 +86,8 @@ public:
 
     const std::shared_ptr<const graph::GraphModel>& graph() const { return m_session->graph(); }
     const graph::ModuleTree* moduleTree() const { return m_session->tree().get(); }
+    /// The name of the capture whose graph is shown ("" : none given).
+    const QString& captureName() const { return m_captureName; }
     bool layoutPending() const { return m_session->pending(); }
     /// Graph nodes selected: a selected module box stands for every node in it.
     QList<int> selectedNodes() const;
@@ -188,6 +190,9 @@ signals:
     void locationActivated(const QString& file, int line);
     /// A frame of a node's stack in the details pane was clicked (GraphSidePanel::frameActivated).
     void frameActivated(const QString& file, int line, const QString& code);
+    /// A node's Make Repro From Here… (the graph's right-click menu): the smallest script
+    /// reproducing capture `capture`'s drift, cut from `node`.
+    void reproRequested(const QString& capture, const QString& node);
 
 private:
     /// Shows the top nodes beside the canvas, or under it when the canvas would be narrower
@@ -232,6 +237,7 @@ private:
     std::map<int, QColor> m_nodeFills;
     GraphMeasures m_measures;
     TopNodesPanel* m_topNodes;
+    QString m_captureName;  ///< the capture whose graph is shown
 };
 
 }  // namespace ps::ui

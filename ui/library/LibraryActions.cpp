@@ -2,6 +2,7 @@
 
 #include "ui/common/QtText.h"
 #include "ui/library/CheckOnDialog.h"
+#include "ui/library/MakeReproDialog.h"
 
 #include "ui/compare/CompareView.h"
 #include "ui/editor/ScriptFile.h"
@@ -93,6 +94,9 @@ LibraryActions::LibraryActions(LibraryView* view) : QObject(view), m_view(view),
     m_checkCurrent = make(tr("Check Current Run &On…"), QStyle::SP_ComputerIcon,
         tr("Will the run the window shows load there? Its stored pair loaded in other environments or on hosts "
            "as a server would, compared with eager there (as `library check`)"));
+    m_makeRepro = make(tr("Make &Repro…"), QStyle::SP_FileDialogNewFolder,
+        tr("The smallest script that shows the run's drift in plain torch: its graph cut around where the drift "
+           "starts, shrunk while it still reproduces (as `library repro`)"));
     m_import = make(tr("&Import…"), QStyle::SP_ArrowDown,
         tr("Import NAME.py with the NAME.cache and NAME.json beside it, as an untrusted run"));
     m_trust = make(tr("&Trust"), QStyle::SP_DialogApplyButton,
@@ -151,6 +155,11 @@ LibraryActions::LibraryActions(LibraryView* view) : QObject(view), m_view(view),
         const std::shared_ptr<const RunDocument> current = m_current ? m_current() : nullptr;
         if (current && current->report.runId)
             checkOn(*current->report.runId);
+    });
+    connect(m_makeRepro, &QAction::triggered, this, [this]() {
+        const auto ids = m_view->selectedRuns();
+        if (ids.size() == 1)
+            makeRepro(ids.front());
     });
     connect(m_import, &QAction::triggered, this, [this]() {
         const QString path = m_prompts.importFile(m_view);
@@ -214,6 +223,7 @@ void LibraryActions::fillMenu(QMenu* menu) const
     menu->addSeparator();
     menu->addAction(m_export);  // Import is not about the rows: the toolbar has it
     menu->addAction(m_checkOn);
+    menu->addAction(m_makeRepro);
     menu->addAction(m_trust);
     menu->addSeparator();
     menu->addAction(m_delete);
@@ -258,6 +268,8 @@ void LibraryActions::update()
                        : tr("This is the run the window shows."));
     set(m_export, open && one, pickOne);
     set(m_checkOn, open && one, pickOne);
+    // Whether it drifted is the worker's to say again (a run that matches is told so in the dialog).
+    set(m_makeRepro, open && one, pickOne);
     // The same run, not one of the same number in another library.
     const bool currentHere = open && current && current->report.runId && m_view->run(*current->report.runId)
         && !current->library.isEmpty() && current->library == store->path();
@@ -289,6 +301,36 @@ CheckOnDialog* LibraryActions::checkOn(qint64 id)
     dialog->show();
     emit checkOnOpened(dialog);
     return dialog;
+}
+
+MakeReproDialog* LibraryActions::makeRepro(qint64 id, const QString& capture, const QString& node)
+{
+    const StoredRun* run = m_view->run(id);
+    if (!run || !m_view->store()) {
+        say(tr("Run #%1 is not in this library's list: no repro can be made of it from here.").arg(id), true);
+        return nullptr;
+    }
+    auto* dialog = new MakeReproDialog(m_view->store()->path(), run->id, run->name,
+        run->trusted ? QString() : run->untrustedBecause, capture, node, m_view);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    emit makeReproOpened(dialog);
+    return dialog;
+}
+
+MakeReproDialog* LibraryActions::makeReproOfCurrent(const QString& capture, const QString& node)
+{
+    const std::shared_ptr<const RunDocument> current = m_current ? m_current() : nullptr;
+    const RunStore* store = m_view->store();
+    // The same run, not one of the same number in another library.
+    if (!current || !current->report.runId || !store || !store->isOpen() || current->library.isEmpty()
+        || current->library != store->path() || !m_view->run(*current->report.runId)) {
+        say(tr("A repro is made from a stored run: this run is not stored in the open library (run it with the "
+               "library open, or open it from the library)."),
+            true);
+        return nullptr;
+    }
+    return makeRepro(*current->report.runId, capture, node);
 }
 
 bool LibraryActions::exportRun(qint64 id, const QString& dir)

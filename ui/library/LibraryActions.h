@@ -17,6 +17,7 @@ namespace ps::ui {
 class CheckOnDialog;
 class CompareView;
 class LibraryView;
+class MakeReproDialog;
 struct RunDocument;
 
 /// What the library dock does to runs, from its toolbar and its context menu: open a run,
@@ -69,6 +70,8 @@ public:
     QAction* checkOnAction() const { return m_checkOn; }
     /// Run > Check Current Run On…: the same for the run the window shows (stored in this library).
     QAction* checkCurrentAction() const { return m_checkCurrent; }
+    /// Make Repro…: the smallest script reproducing the selected run's drift (MakeReproDialog).
+    QAction* makeReproAction() const { return m_makeRepro; }
     QAction* importAction() const { return m_import; }
     QAction* trustAction() const { return m_trust; }
     QAction* deleteAction() const { return m_delete; }
@@ -86,6 +89,12 @@ public:
     /// Opens Check On… for stored run `id` (modeless, deleted when closed), its earlier checks
     /// shown; null, said in the dock, when the run is not in the list.
     CheckOnDialog* checkOn(qint64 id);
+    /// Opens Make Repro… for stored run `id`, cut from `node` of `capture` ("" : its first drift
+    /// start); null, said in the dock, when the run is not in the list.
+    MakeReproDialog* makeRepro(qint64 id, const QString& capture = {}, const QString& node = {});
+    /// The same for the run the window shows, when it is stored in this library (said in the
+    /// dock when it is not).
+    MakeReproDialog* makeReproOfCurrent(const QString& capture, const QString& node);
     /// Opens a Compare window of two stored runs (a: the older, shown on the left); null, said
     /// in the dock, when a run cannot be read.
     CompareView* compareRuns(qint64 a, qint64 b);
@@ -99,6 +108,8 @@ signals:
     void runsDeleted(const QList<qint64>& ids);
     /// Check On… opened its dialog (shown, modeless, deleted when closed).
     void checkOnOpened(CheckOnDialog* dialog);
+    /// Make Repro… opened its dialog (shown, modeless, deleted when closed).
+    void makeReproOpened(MakeReproDialog* dialog);
 
 private:
     void say(const QString& text, bool error = false);
@@ -117,6 +128,7 @@ private:
     QAction* m_export;
     QAction* m_checkOn;
     QAction* m_checkCurrent;
+    QAction* m_makeRepro;
     QAction* m_import;
     QAction* m_trust;
     QAction* m_delete;

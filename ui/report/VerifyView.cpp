@@ -270,6 +270,8 @@ VerifyView::VerifyView(QWidget* parent) : QWidget(parent)
     connect(m_driftStarts, &QLabel::linkActivated, this, [this](const QString& link) {
         if (link.startsWith(QLatin1String("node:")))
             emit nodesActivated({QUrl::fromPercentEncoding(link.mid(5).toUtf8())});
+        else if (link.startsWith(QLatin1String("repro:")))
+            emit reproRequested(m_driftCapture, QUrl::fromPercentEncoding(link.mid(6).toUtf8()));
     });
     layout->addWidget(m_driftStarts);
     layout->addWidget(m_compileBar);
@@ -292,9 +294,10 @@ void VerifyView::setDriftStarts(const RunDocument& run, int capture, const model
     const auto& json = run.report.captures[capture].json;
     // Named as everywhere else (model::DriftStart): the node computing the value, its module,
     // the elements it was read through in the link's tooltip.
-    QStringList links, through;
+    QStringList links, through, nodes;
     for (const auto& start : model::DriftStart::of(*v.accuracy, model::JsonFields::member(json, "graph"))) {
         const QString node = QString::fromStdString(start.node);
+        nodes << node;
         links << QStringLiteral("<a href=\"node:%1\">%2</a>%3")
                      .arg(QString::fromUtf8(QUrl::toPercentEncoding(node)), node.toHtmlEscaped(),
                          start.module.empty()
@@ -308,8 +311,11 @@ void VerifyView::setDriftStarts(const RunDocument& run, int capture, const model
     }
     m_driftStarts->setToolTip(plainTip(m_driftStartsTip + (through.isEmpty() ? QString() : "\n" + through.join('\n'))));
     const bool drift = v.accuracy->verdict == model::Judgement::Drift;
-    m_driftStarts->setText(
-        (drift ? tr("Drift starts at %1") : tr("The difference starts at %1")).arg(links.join(", ")));
+    m_driftCapture = QString::fromStdString(run.report.captures[capture].name);
+    const QString first = nodes.value(0);
+    m_driftStarts->setText((drift ? tr("Drift starts at %1") : tr("The difference starts at %1")).arg(links.join(", "))
+        + QStringLiteral(" — <a href=\"repro:%1\">%2</a>")
+              .arg(QString::fromUtf8(QUrl::toPercentEncoding(first)), tr("make a repro…")));
     m_driftStarts->show();
 }
 

@@ -47,6 +47,9 @@ public:
 signals:
     /// A drift start was clicked: show that node in the graph, centred (CrossSelection).
     void nodesActivated(const QStringList& names);
+    /// "make a repro…" beside where the drift starts: the smallest script reproducing capture
+    /// `capture`'s drift from `node` (Make Repro…).
+    void reproRequested(const QString& capture, const QString& node);
 
 protected:
     /// Disabled (a report of another script, under its FadeOverlay) or given another palette:
@@ -73,6 +76,7 @@ private:
     QLabel* m_summary;
     QLabel* m_driftStarts;
     QString m_driftStartsTip;
+    QString m_driftCapture;  ///< the capture whose drift starts are shown
     CompileProfileBar* m_compileBar;
     ColdStartBars* m_coldStart;
     QTreeWidget* m_rows;

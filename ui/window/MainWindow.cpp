@@ -19,6 +19,7 @@
 #include "ui/library/RunStore.h"
 #include "ui/report/ReportView.h"
 #include "ui/report/RunMarkers.h"
+#include "ui/report/VerifyView.h"
 #include "ui/run/EnvironmentSetupDialog.h"
 #include "ui/run/LogView.h"
 #include "ui/run/PythonEnvironmentControl.h"
@@ -194,6 +195,11 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     // "Compare with Current Run" needs one shown, and another than the one selected.
     connect(m_runs, &RunController::runShown, m_library->actions(), &LibraryActions::update);
     connect(m_library->actions(), &LibraryActions::runsDeleted, m_runs, &RunController::runsDeleted);
+    // "make a repro…" beside where the drift starts, and a graph node's Make Repro From Here…
+    connect(
+        m_report->verifyView(), &VerifyView::reproRequested, m_library->actions(), &LibraryActions::makeReproOfCurrent);
+    connect(
+        m_report->graphView(), &GraphView::reproRequested, m_library->actions(), &LibraryActions::makeReproOfCurrent);
     connect(m_runs, &RunController::runningChanged, m_library->actions(), &LibraryActions::update);
     connect(m_lessons, &LessonsView::openScript, m_document, &ScriptDocument::replaceWith);
 

@@ -35,7 +35,7 @@ FORWARD = 16          # the most ops a cut holds forward of the start
 BACK = 16             # the most steps behind the start it reaches back
 MIN_SIZE = 4          # a dimension is not narrowed below this
 BUDGET_S = 120.0      # the shrink's default budget (--budget)
-FRESH_S = 600.0       # the fresh process that confirms it: an import of torch and one compile
+FRESH_S = 300.0       # the fresh process that confirms it: an import of torch and one compile
 
 
 def none(reason: str, **extra) -> dict:
@@ -88,7 +88,7 @@ def _start(gm, acc: dict, node: str | None) -> str:
 def _random(c: Cut) -> str | None:
     import torch
 
-    for n in c.ops:
+    for n in c.computing:
         if torch.Tag.nondeterministic_seeded in getattr(n.target, "tags", ()):
             return n.name
     return None
@@ -246,6 +246,7 @@ class Search:
         self.make, self.budget, self.on_step = make, budget, on_step
         self.t0 = time.perf_counter()
         self.steps = 0
+        self.errors = 0  # trials that could not run (their last error kept)
         self.last_error: str | None = None
 
     def left(self) -> float:
@@ -257,6 +258,7 @@ class Search:
         t = self.make(c, values)
         ok = t.run()
         if t.error:
+            self.errors += 1
             self.last_error = t.error
         self.on_step(f"{_size(c)}, {t.elements} input elements: "
                      + ("reproduces" if ok else "does not reproduce" + (f" ({t.error})" if t.error else "")))
@@ -299,7 +301,10 @@ class Search:
                 lo = mid
             else:
                 best = found
-        progress = True
+        # halving an indexed tensor leaves indices past its end: no narrowing where indices come in
+        progress = not any(getattr(best.values[n], "dtype", None) is not None
+                           and not (best.values[n].is_floating_point() or best.values[n].is_complex())
+                           for n in best.names)
         while progress and self.left() > 0:
             progress = False
             order = sorted(best.names, key=lambda n: -getattr(best.values[n], "numel", lambda: 0)())
@@ -381,6 +386,10 @@ def _lines(c: Cut, probe) -> list[str]:
 def run_fresh(folder: str, timeout: float = FRESH_S) -> dict:
     """``python repro.py`` in a fresh process of this environment with nothing of the studio on
     its path: {exit, seconds, output}."""
+    import torch
+
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()  # the child's tensors need the GPU memory the trials held
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
     t0 = time.perf_counter()
     try:
@@ -432,14 +441,22 @@ def make_repro(rec, request: dict, on_step: Callable[[str], None] = lambda words
     def bring(n) -> bool:
         return is_cast(n) or (bool(observed) and n.name not in observed)
 
+    # every cut grow tries, and those the shrink may (every step back up to BACK)
     wanted: set[str] = set()
-    for c in candidates(gm.graph, start, bring):
+    for c in [*candidates(gm.graph, start, bring), *(cut(gm.graph, start, 1, bring, back=d) for d in range(1, BACK))]:
         wanted.update(i.name for i in c.inputs)
     try:
         values = input_values(gm, rec.snapshot, seed, wanted)
     except Exception as e:  # noqa: BLE001 - said in the section, the run stands
         internal_errors.record("repro: the cut's inputs", e)
         return none(f"the graph could not be run to {start}: {type(e).__name__}: {e}")
+
+    def values_of(c: Cut) -> dict:
+        """The values, with any input of ``c`` not yet run for added (one more run of the graph)."""
+        missing = {i.name for i in c.inputs} - values.keys()
+        if missing:
+            values.update(input_values(gm, rec.snapshot, seed, missing))
+        return values
 
     made = _made_with()
     script = os.path.basename(rec.context.script_path) if rec.context and rec.context.script_path else ""
@@ -453,16 +470,25 @@ def make_repro(rec, request: dict, on_step: Callable[[str], None] = lambda words
         return Trial(c, vals, header(c), str(rec.backend), seed)
 
     search = Search(make, budget, on_step)
-    found, why = search.grow(gm.graph, start, lambda c: values, bring)
+    found, why = search.grow(gm.graph, start, values_of, bring)
     if found is None:
-        return none(f"no cut around {start} reproduces it: each gave compiled errors within eager's band ({why}); "
-                    "the divergence needs more of the graph (a backend may fuse the whole graph differently from a "
-                    "piece of it)"
-                    + (f"; the last error: {search.last_error}" if search.last_error else ""),
+        ran = search.steps - search.errors
+        if search.left() <= 0:
+            words = (f"no cut around {start} reproduced it before the budget ran out ({why}); a larger --budget "
+                     "tries larger cuts")
+        elif ran == 0:
+            words = f"no cut around {start} could be run ({why})"
+        else:
+            words = (f"no cut around {start} reproduces it: {ran} of {search.steps} gave compiled errors within "
+                     f"eager's band ({why}); the divergence needs more of the graph (a backend may fuse the whole "
+                     "graph differently from a piece of it)")
+        if search.errors:
+            words += f"; {search.errors} could not run, the last: {search.last_error}"
+        return none(words,
                     start=start, graph_ops=graph_ops, steps=search.steps,
                     shrink_s=round(time.perf_counter() - t0, 3))
     grown, grown_elements = len(found.cut.computing), found.elements
-    best = search.shrink(found, lambda c: values)
+    best = search.shrink(found, values_of)
     elapsed = time.perf_counter() - t0
     ops = len(best.cut.computing)
     shrink_words = (f"the first cut to reproduce held {grown} ops and {grown_elements} input elements; shrunk to "
@@ -473,21 +499,23 @@ def make_repro(rec, request: dict, on_step: Callable[[str], None] = lambda words
     folder = request.get("dir") or "."
     try:
         os.makedirs(folder, exist_ok=True)
-        staging = tempfile.mkdtemp(prefix=".repro-", dir=folder)
+        if not os.access(folder, os.W_OK):
+            raise PermissionError(13, "not writable")
+        staging = tempfile.mkdtemp(prefix="precompile-studio-repro-")  # not DIR: a killed worker leaves nothing there
     except OSError as e:
         return none(f"cannot write into {folder}: {e.strerror or e}")
     try:
         _write(staging, final)
         on_step("running repro.py in a fresh process")
         fresh = run_fresh(staging)
-        if fresh["exit"] != 1:
+        if fresh["exit"] != 1 or "reproduces:" not in fresh["output"]:
             last = fresh["output"].splitlines()[-1] if fresh["output"] else ""
             return none(f"the smallest cut reproduced here but not in a fresh process (exit {fresh['exit']}: {last})",
                         start=start, graph_ops=graph_ops, fresh=fresh, steps=search.steps)
         files = []
-        for name in ("repro.py", "inputs.pt"):
-            os.replace(os.path.join(staging, name), os.path.join(folder, name))
-            files.append(os.path.abspath(os.path.join(folder, name)))
+        for name in ("inputs.pt", "repro.py"):  # the script last: never a new script beside old inputs
+            shutil.copyfile(os.path.join(staging, name), os.path.join(folder, name))
+            files.insert(0, os.path.abspath(os.path.join(folder, name)))
     except OSError as e:
         return none(f"cannot write the repro into {folder}: {e.strerror or e}")
     finally:

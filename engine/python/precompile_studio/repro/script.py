@@ -147,11 +147,11 @@ def text(header: Header, *, captured: str, eager: str, float64: str, inputs: lis
            + "\n" + doc_lines("Ops:", header.ops)
            + doc_lines("Where the nodes come from (innermost frame first):", header.lines)
            + "\nRun: python repro.py  (needs only torch; inputs.pt beside it). Exit 1: the compiled error\n"
-             "is outside eager's band (it reproduces); 0: it does not.\n")
+             "is outside eager's band (it reproduces); 0: it does not; 2: it could not run.\n")
     doc = doc.replace('"""', "'''").replace("\\", "\\\\")
     parts = [f'"""{doc}"""',
              "import math\nimport os\nimport sys\nfrom math import inf, nan  # noqa: F401 - constants FX may write\n\n"
-             "import torch\n",
+             "import torch\nfrom torch import device  # noqa: F401 - FX writes device(type='cpu')\n",
              f"TITLE = {header.title!r}\nBACKEND = {backend!r}\nSEED = {seed!r}\n"
              f"INPUTS = {inputs!r}\nOUTPUTS = {outputs!r}\n"]
     parts.append(captured)

@@ -19,6 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 MODES = ("captured", "eager", "float64")
+# The names a repro script defines for the code FX writes (script.py's imports; FX's own builtins).
+SCRIPT_NAMES = {"torch", "inf", "nan", "device", "math", "os", "sys", "getattr", "NoneType", "operator", "builtins",
+                "fx_pytree", "pytree"}
 
 
 @dataclass
@@ -204,7 +207,12 @@ def source(c: Cut, name: str = "subgraph", mode: str = "captured") -> str:
             new.kwargs = {k: as64(v) for k, v in new.kwargs.items()}
         env[n] = new
     g.output(tuple(env[o] for o in c.outputs))
-    code = g.python_code(root_module="self").src
+    written = g.python_code(root_module="self")
+    unknown = set(written.globals) - SCRIPT_NAMES
+    if unknown:
+        raise ValueError(f"the cut's code needs {', '.join(sorted(unknown))}, which a plain-torch script does "
+                         "not define")
+    code = written.src
     # FX writes a method: `def forward(self, a, b):`; a repro wants a plain function.
     code = code.replace("def forward(self, ", f"def {name}(", 1).replace("def forward(self):", f"def {name}():", 1)
     return code.strip() + "\n"
