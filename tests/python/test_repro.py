@@ -140,3 +140,14 @@ def test_a_cut_brings_what_localise_could_not_compare_and_can_reach_back():
     assert brought.names == names[1:4] and [o.name for o in brought.outputs] == [start]
     back = cut(gm.graph, start, 1, back=2)
     assert back.names == names[1:4] and len(back.ops) == 1
+
+
+def test_a_wrong_verdict_an_overflow_to_inf_is_reproduced_too(tmp_path):
+    rep = run_script("acc_wrong_overflow.py", repro={"dir": str(tmp_path), "budget": 60})
+    assert rep["captures"][0]["verify"]["accuracy"]["verdict"] == "wrong"
+    r = rep["repro"]
+    assert r["status"] == "written" and r["start"] == "mm", r["reason"]
+    inf = [o for o in r["outputs"] if o["outside"]]
+    assert inf and inf[0]["compiled_error"] is None  # inf: no JSON number
+    assert "compiled inf against eager" in r["reason"]
+    assert r["fresh"]["exit"] == 1
