@@ -125,15 +125,21 @@ void QualityBench::printBench(const std::vector<QualityRow>& rows)
         if (!r.measured)
             continue;
         const std::string name = "graph.quality." + r.graph + "." + r.view;
-        const std::string crossingTarget
-            = r.view == "opening" && r.dotOk ? "<=dot:" + std::to_string(r.dot.crossings) : std::string("-");
+        // Every view, opening and expanded, at most dot's crossings; its layout at most dot's time.
+        const std::string crossingTarget = r.dotOk ? "<=dot:" + std::to_string(r.dot.crossings) : std::string("-");
         std::printf("BENCH %s.crossings %lld count %s\n", name.c_str(), static_cast<long long>(r.ours.crossings),
             crossingTarget.c_str());
         std::printf("BENCH %s.adjacent_crossings %lld count -\n", name.c_str(),
             static_cast<long long>(r.ours.adjacentCrossings));
         std::printf("BENCH %s.through_boxes %d count ==0\n", name.c_str(), r.ours.throughBoxes);
         std::printf("BENCH %s.edge_length %s px -\n", name.c_str(), figure(r.ours.edgeLength).c_str());
+        // [layout-2]: an expanded view's layout at most dot's time (an opening view's is printed).
+        char timeTarget[48] = "-";
+        if (r.dotOk && r.view == "expanded")
+            std::snprintf(timeTarget, sizeof timeTarget, "<=dot:%.4f", r.dotSeconds);
+        std::printf("BENCH %s.layout_s %.4f s %s\n", name.c_str(), r.layoutSeconds, timeTarget);
         if (r.dotOk) {
+            std::printf("BENCH %s.dot_layout_s %.4f s -\n", name.c_str(), r.dotSeconds);
             std::printf("BENCH %s.dot_crossings %lld count -\n", name.c_str(), static_cast<long long>(r.dot.crossings));
             std::printf("BENCH %s.dot_adjacent_crossings %lld count -\n", name.c_str(),
                 static_cast<long long>(r.dot.adjacentCrossings));
@@ -148,8 +154,8 @@ bool QualityBench::met(const std::vector<QualityRow>& rows)
     bool ok = true;
     for (const auto& r : rows) {
         ok = ok && r.ours.throughBoxes == 0;
-        if (r.view == "opening" && r.dotOk)
-            ok = ok && r.ours.crossings <= r.dot.crossings;
+        if (r.dotOk)
+            ok = ok && r.ours.crossings <= r.dot.crossings && (r.view != "expanded" || r.layoutSeconds <= r.dotSeconds);
     }
     return ok;
 }

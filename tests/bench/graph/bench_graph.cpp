@@ -22,8 +22,10 @@
 //                           a box they do not connect, total edge length; dot_* the same figures
 //                           for Graphviz dot on the same visible graph (DotLayout). V: "opening"
 //                           (CollapseState::initial with GraphView::kOpeningBudget) and "expanded"
-//                           (every module expanded). Targets: crossings <= dot's on the opening
-//                           view, no edge through a box. dot runs on views of at most
+//                           (every module expanded). Targets: crossings <= dot's on every view
+//                           ([layout-2]: expanded ones too), no edge through a box.
+//   graph.quality.G.V.layout_s / dot_layout_s  the layout's time and dot's on the same view;
+//                           target on an expanded view: at most dot's. dot runs on views of at most
 //                           --dot-max-items items (200 for synthetic graphs), --dot-timeout s each
 //                           (240), with nslimit=1 past 300 items (its x positioning does not end
 //                           in 15 min on resnet18's 600 otherwise). Synthetic views past 12000
@@ -47,6 +49,7 @@
 //   with many swept starts, weight transposes pulled to their users, the better of two
 //   layerings (opening views): gpt 11 / 0 vs dot 21; encoder 13 / 0 vs 49; resnet18 41 / 0
 //   vs 43; expanded: gpt 5954 / 0, encoder 1381 / 0, resnet18 2045 / 0.
+//   2026-12-07 ([layout-2], under way): docs/design/layout-2.md.
 //
 // Qt's platform is what QT_QPA_PLATFORM says (offscreen when unset and there is no display).
 // Prints a table, the growth with size, the quality table, then one
