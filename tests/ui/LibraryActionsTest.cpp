@@ -226,10 +226,11 @@ TEST_F(UiLibraryActions, TheContextMenuOffersTheActionsForTheRowUnderTheMouse)
             texts << a->text().remove('&');
     EXPECT_EQ(texts.join(", ").toStdString(),
         "Open Run, Open Script in Editor, Show Script Folder, Compare Two Runs, Compare with Current Run, Export…, "
-        "Check On…, Trust, Delete…");
+        "Check On…, Make Repro…, Trust, Delete…");
     EXPECT_FALSE(lib->actions()->compareAction()->isEnabled());  // one run selected
     EXPECT_TRUE(lib->actions()->exportAction()->isEnabled());
     EXPECT_TRUE(lib->actions()->checkOnAction()->isEnabled());
+    EXPECT_TRUE(lib->actions()->makeReproAction()->isEnabled());
     EXPECT_TRUE(lib->actions()->deleteAction()->isEnabled());
     EXPECT_FALSE(lib->actions()->trustAction()->isEnabled());  // a run of ours is trusted
     menu->close();
