@@ -338,12 +338,15 @@ std::int64_t CrossingReduction::search(int iterations, Key key, bool refine, boo
     return bestCrossings;
 }
 
-void CrossingReduction::run(int sweeps, int maxStarts)
+void CrossingReduction::run(int sweeps, int maxStarts, bool longEdges)
 {
     if (m_layers.size() < 2)
         return;
-    const bool small = m_pos.size() <= static_cast<std::size_t>(kRefineItems)
+    const bool within = m_pos.size() <= static_cast<std::size_t>(kRefineItems)
         && m_edgeCount <= static_cast<std::size_t>(kRefineEdges);
+    const bool small = within
+        || (longEdges && m_pos.size() <= static_cast<std::size_t>(kLongRefineItems)
+            && m_edgeCount <= static_cast<std::size_t>(kLongRefineEdges));
     if (!small) {
         search(2 * std::max(1, sweeps), Key::Barycenter, false, true);
         return;
@@ -400,7 +403,7 @@ void CrossingReduction::run(int sweeps, int maxStarts)
     for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
         place(l);
     // Chains shifted whole, then exchanges again, while crossings drop.
-    for (int round = 0; round < kShiftRounds && bestCrossings > 0 && shiftChains(); ++round) {
+    for (int round = 0; within && round < kShiftRounds && bestCrossings > 0 && shiftChains(); ++round) {
         transposeAll();
         for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
             siftLayer(l);

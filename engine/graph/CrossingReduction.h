@@ -31,7 +31,10 @@ public:
     /// Reorders the layers. `sweeps`: down-and-up sweep pairs on graphs too big to refine;
     /// `maxStarts`: the most starting orders a small graph gets (each refined start costs time:
     /// the layout asks for more only on a view the size of an opening one).
-    void run(int sweeps, int maxStarts = kDefaultStarts);
+    /// `longEdges`: a view of few real items that its long edges made big (an expanded training
+    /// step: a saved activation's edge cut into hundreds of virtual items) is refined all the
+    /// same, up to kLongRefineItems, its chains not shifted (work without a bound at that size).
+    void run(int sweeps, int maxStarts = kDefaultStarts, bool longEdges = false);
     static constexpr int kDefaultStarts = 128;
 
     /// Shifts each path of items that read one item and feed one (a long edge's virtual items,
@@ -50,6 +53,8 @@ public:
     static constexpr int kRefineItems = 20000;
     static constexpr int kRefineEdges = 40000;
     static constexpr std::int64_t kWorkBudget = 15'000'000;
+    static constexpr int kLongRefineItems = 70000;
+    static constexpr int kLongRefineEdges = 90000;
     /// Work done so far (see spent()).
     std::int64_t work() const { return m_work; }
 

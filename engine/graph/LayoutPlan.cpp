@@ -23,11 +23,11 @@ LayoutPlan LayoutPlan::build(const LayerAssignment& graph, std::vector<int> laye
 }
 
 LayoutPlan LayoutPlan::make(const LayerAssignment& graph, std::vector<int> layering,
-    const std::vector<double>& itemWidth, std::int64_t virtualCap, int sweeps, int starts)
+    const std::vector<double>& itemWidth, std::int64_t virtualCap, int sweeps, int starts, bool longEdges)
 {
     LayoutPlan p = build(graph, std::move(layering), itemWidth, virtualCap);
     CrossingReduction ordering(std::move(p.layers), p.total, p.edges);
-    ordering.run(sweeps, starts);
+    ordering.run(sweeps, starts, longEdges);
     p.layers = ordering.layers();
     p.crossings = ordering.crossings();
     return p;

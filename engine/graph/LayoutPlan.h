@@ -52,7 +52,7 @@ struct LayoutPlan {
         const std::vector<double>& itemWidth, std::int64_t virtualCap);
     /// build(), then the layers ordered by CrossingReduction (`sweeps`, `starts`).
     static LayoutPlan make(const LayerAssignment& graph, std::vector<int> layering,
-        const std::vector<double>& itemWidth, std::int64_t virtualCap, int sweeps, int starts);
+        const std::vector<double>& itemWidth, std::int64_t virtualCap, int sweeps, int starts, bool longEdges = false);
 
 private:
     void joinChains(const LayerAssignment& graph);
