@@ -65,6 +65,8 @@ TEST(UiMakeRepro, ADriftingRunIsWrittenAsASmallScriptThatReproducesAndTheStepsAr
     const QStringList steps = dialog.steps();
     EXPECT_TRUE(steps.contains("[repro acc_drift]")) << steps.join('\n').toStdString();
     EXPECT_TRUE(steps.filter("reproduces").size() >= 1) << steps.join('\n').toStdString();
+    if (const QString shots = qEnvironmentVariable("PS_SHOT_DIR"); !shots.isEmpty())
+        ps::uitest::savePicture(dialog, shots + QStringLiteral("/make_repro.png"));
 }
 
 TEST(UiMakeRepro, ARunThatMatchesWritesNothingAndANotTrustedRunIsNotRun)

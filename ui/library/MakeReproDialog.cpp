@@ -247,7 +247,11 @@ void MakeReproDialog::finish(const std::optional<model::Repro>& repro, const QSt
     m_repro = repro;
     const bool written = repro && repro->written;
     if (written) {
-        m_headline->setText(tr("Reproduces in plain torch: %1").arg(reproText(repro->reason)));
+        // The worker's reason begins "reproduces in plain torch: …": said once, capitalised.
+        QString reason = reproText(repro->reason);
+        if (!reason.isEmpty())
+            reason[0] = reason[0].toUpper();
+        m_headline->setText(reason);
         QStringList files;
         for (const auto& f : repro->files)
             files << reproText(f);

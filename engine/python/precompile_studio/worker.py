@@ -356,7 +356,7 @@ class _Run:
         """library repro where no capture was cut: why, in the section."""
         if self.repro is None or "repro" in self.report:
             return
-        from precompile_studio.repro.make import _refusal, none
+        from precompile_studio.repro.make import none, refusal
 
         asked = self.repro.get("capture")
         if asked not in (None, ""):
@@ -364,7 +364,7 @@ class _Run:
             self.report["repro"] = none(f"the run has no capture {asked} (its captures: {names})")
         elif records:
             self.report["repro"] = {"capture": records[0].name,
-                                    **none(_refusal(records[0].verify) or "no capture of the run drifted")}
+                                    **none(refusal(records[0].verify) or "no capture of the run drifted")}
         else:
             self.report["repro"] = none("the run made no capture")
 

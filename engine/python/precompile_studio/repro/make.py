@@ -30,6 +30,7 @@ from precompile_studio.common.calls import fresh_copy
 from precompile_studio.common.outcomes import Judgement
 from precompile_studio.repro import script as scripts
 from precompile_studio.repro.subgraph import Cut, cut, is_cast, shorter, source
+from precompile_studio.verify.accuracy import _num
 
 FORWARD = 16          # the most ops a cut holds forward of the start
 BACK = 16             # the most steps behind the start it reaches back
@@ -43,7 +44,7 @@ def none(reason: str, **extra) -> dict:
 
 
 # --------------------------------------------------------------------------- what can be reproduced
-def _refusal(verify: dict | None) -> str | None:
+def refusal(verify: dict | None) -> str | None:
     """Why this capture's verification gives nothing to reproduce; None when it does."""
     verify = verify or {}
     acc = verify.get("accuracy") or {}
@@ -209,11 +210,11 @@ def _same(a: dict, b: dict | None) -> bool:
 
 
 def _size(c: Cut) -> str:
-    """'3 ops', '1 op and 4 steps back (9 ops in all)'."""
-    n = len(c.ops)
+    """'3 ops', '27 ops (4 steps back)'."""
+    n = len(c.computing)  # what the script runs: the nodes brought from behind too
     words = f"{n} op{'s' if n != 1 else ''}"
     if c.back:
-        words += f" and {c.back} steps back ({len(c.computing)} ops in all)"
+        words += f" ({c.back} steps back)"
     return words
 
 
@@ -417,7 +418,7 @@ def make_repro(rec, request: dict, on_step: Callable[[str], None] = lambda words
     """The report's ``repro`` for a verified capture record (capture/runner.py's CaptureRecord):
     ``request``: {"dir", "node" (optional), "budget" (seconds)}."""
     t0 = time.perf_counter()
-    why = _refusal(rec.verify)
+    why = refusal(rec.verify)
     if why:
         return none(why)
     gm = getattr(rec.probe, "gm", None)
@@ -543,10 +544,3 @@ def make_repro(rec, request: dict, on_step: Callable[[str], None] = lambda words
         "made_with": made,
         "fresh": fresh,
     }
-
-
-def _num(x: float) -> float | None:
-    import math
-
-    return float(x) if math.isfinite(x) else None
-
