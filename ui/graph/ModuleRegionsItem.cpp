@@ -14,6 +14,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QStyleOptionGraphicsItem>
+#include <QTextLayout>
 #include <QWidget>
 
 #include <algorithm>
@@ -71,6 +72,8 @@ ModuleRegionsItem::ModuleRegionsItem(
     m_elided.resize(m_regions.size());
     m_elidedWidth.assign(m_regions.size(), -1);
     m_whole.resize(m_regions.size());
+    m_wholeWidth.assign(m_regions.size(), 0);
+    m_cursorX.resize(m_regions.size());
     setZValue(3);  // above the boxes and the edges: the labels name what is below them
     setAcceptedMouseButtons(Qt::NoButton);
     setAcceptHoverEvents(false);
@@ -106,18 +109,49 @@ bool ModuleRegionsItem::covers(
     if (!scene())
         return false;
     // A box's bounding rectangle holds the room beside it: the boxes that may draw a title here.
-    for (auto* item :
-        scene()->items(toScreen.inverted().mapRect(chip), Qt::IntersectsItemBoundingRect, Qt::AscendingOrder)) {
-        const auto* box = dynamic_cast<const GraphBoxItem*>(item);
-        if (!box || !box->isVisible())
-            continue;
+    const QRectF inScene = toScreen.inverted().mapRect(chip);
+    auto hits = [&](const GraphBoxItem* box) {
+        if (!box->isVisible())
+            return false;
         if (boxesToo && toScreen.mapRect(box->rect()).intersects(chip))
             return true;
         const QRectF title = box->titleBesideRectAt(lod, fontPx);
-        if (!title.isEmpty() && toScreen.mapRect(title).intersects(chip))
-            return true;
+        return !title.isEmpty() && toScreen.mapRect(title).intersects(chip);
+    };
+    if (!m_boxes.empty()) {
+        const auto near = m_boxes.near(inScene);
+        return std::any_of(near.begin(), near.end(), hits);
     }
+    for (auto* item : scene()->items(inScene, Qt::IntersectsItemBoundingRect, Qt::AscendingOrder))
+        if (const auto* box = dynamic_cast<const GraphBoxItem*>(item); box && hits(box))
+            return true;
     return false;
+}
+
+QString ModuleRegionsItem::cut(std::size_t region, const QFont& font, qreal width) const
+{
+    // The label shaped once (a zoom asks for a new width on every frame): where each cursor
+    // position lies, then the longest start that leaves room for the ellipsis.
+    auto& at = m_cursorX[region];
+    const QString& label = m_regions[region].label;
+    if (at.empty()) {
+        QTextLayout layout(label, font);
+        layout.beginLayout();
+        QTextLine line = layout.createLine();
+        line.setLineWidth(1e9);
+        layout.endLayout();
+        at.assign(static_cast<std::size_t>(label.size()) + 1, -1);
+        for (int k = 0; k <= label.size(); ++k)
+            if (layout.isValidCursorPosition(k))
+                at[static_cast<std::size_t>(k)] = line.cursorToX(k);
+    }
+    if (at.back() <= width)
+        return label;
+    const qreal room = width - QFontMetricsF(font).horizontalAdvance(QChar(0x2026));
+    for (auto k = static_cast<qsizetype>(label.size()) - 1; k > 0; --k)
+        if (at[static_cast<std::size_t>(k)] >= 0 && at[static_cast<std::size_t>(k)] <= room)
+            return label.left(k) + QChar(0x2026);
+    return {};
 }
 
 std::vector<ModuleRegionsItem::Label> ModuleRegionsItem::labelsAt(
@@ -131,6 +165,12 @@ std::vector<ModuleRegionsItem::Label> ModuleRegionsItem::labelsAt(
     QFont bold = font;
     bold.setBold(true);
     const QFontMetricsF fm(bold);
+    if (bold != m_measuredIn) {  // what was measured in another font is measured again
+        std::fill(m_whole.begin(), m_whole.end(), QString());
+        std::fill(m_elidedWidth.begin(), m_elidedWidth.end(), -1);
+        std::fill(m_cursorX.begin(), m_cursorX.end(), std::vector<qreal>());
+        m_measuredIn = bold;
+    }
     const qreal chipHeight = std::ceil(fm.height()) + 4;
     const qreal minWidth = fm.horizontalAdvance(QStringLiteral("mmmm")) + 8;  // a region narrower goes unnamed
     // Where a header may go: along an axis the scene fits in the viewport, the viewport (the view
@@ -154,48 +194,48 @@ std::vector<ModuleRegionsItem::Label> ModuleRegionsItem::labelsAt(
             || !screen.adjusted(-kLabelMaxPx - 4, -chipHeight - 4, kLabelMaxPx + 4, 0).intersects(area))
             continue;
         // The whole name wherever there is room for it (up to kLabelMaxPx), else cut at its end:
-        // the name leads, the type follows.
-        const QString& label = m_regions[static_cast<std::size_t>(i)].label;
-        auto& elided = m_elided[static_cast<std::size_t>(i)];
-        const qreal inside = screen.width() - 8;
-        if (std::abs(m_elidedWidth[static_cast<std::size_t>(i)] - inside) > 0.5) {
-            elided = fm.elidedText(label, Qt::ElideRight, std::min(inside, kLabelMaxPx - 8));
-            if (elided.size() < 4)
-                elided.clear();  // "h…" names nothing
-            m_elidedWidth[static_cast<std::size_t>(i)] = inside;
+        // the name leads, the type follows. Both measured once, not on every frame (shaping the
+        // text was most of a zoomed-out frame of the 50k-node graph).
+        const auto r = static_cast<std::size_t>(i);
+        if (m_whole[r].isEmpty()) {
+            m_whole[r] = fm.elidedText(m_regions[r].label, Qt::ElideRight, kLabelMaxPx - 8);
+            m_wholeWidth[r] = fm.horizontalAdvance(m_whole[r]) + 8;
         }
-        QString& whole = m_whole[static_cast<std::size_t>(i)];
-        if (whole.isEmpty())
-            whole = fm.elidedText(label, Qt::ElideRight, kLabelMaxPx - 8);
-        const qreal wholeWidth = fm.horizontalAdvance(whole) + 8;
+        const QString& whole = m_whole[r];
+        const qreal wholeWidth = m_wholeWidth[r];
         // A header never covers a box, a box's title or another header. Its places, in order, all
         // at the region's top: inside its top-left corner when the whole name fits there; just
         // outside its frame on the left, then on the right (the margin a fitted chain leaves);
         // above it; inside again, cut to the region's width. Where the viewport is does not
         // choose the place (a label moved by a scroll would leave its old pixels behind), only
         // whether it is drawn.
-        struct Place {
-            QRectF chip;
-            const QString* text;
+        auto place = [&](const QRectF& chip, const QString& text) {
+            if (!room.contains(chip) || placed.overlaps(chip.adjusted(-1, -1, 1, 1))
+                || covers(chip, toScreen, lod, fontPx, true))
+                return false;
+            placed.add(chip);
+            if (chip.intersects(area))
+                out.push_back({i, chip, text});
+            return true;
         };
-        std::vector<Place> places;
-        if (wholeWidth <= screen.width() - 4)
-            places.push_back({QRectF(screen.left() + 2, screen.top() + 2, wholeWidth, chipHeight), &whole});
-        places.push_back({QRectF(screen.left() - 2 - wholeWidth, screen.top() + 2, wholeWidth, chipHeight), &whole});
-        places.push_back({QRectF(screen.right() + 2, screen.top() + 2, wholeWidth, chipHeight), &whole});
-        places.push_back({QRectF(screen.left() + 2, screen.top() - 1 - chipHeight, wholeWidth, chipHeight), &whole});
-        if (!elided.isEmpty() && elided != whole)
-            places.push_back(
-                {QRectF(screen.left() + 2, screen.top() + 2, fm.horizontalAdvance(elided) + 8, chipHeight), &elided});
-        for (const Place& p : places) {
-            if (!room.contains(p.chip) || placed.overlaps(p.chip.adjusted(-1, -1, 1, 1))
-                || covers(p.chip, toScreen, lod, fontPx, true))
-                continue;
-            placed.add(p.chip);
-            if (p.chip.intersects(area))
-                out.push_back({i, p.chip, *p.text});
-            break;
+        if (wholeWidth <= screen.width() - 4
+            && place(QRectF(screen.left() + 2, screen.top() + 2, wholeWidth, chipHeight), whole))
+            continue;
+        if (place(QRectF(screen.left() - 2 - wholeWidth, screen.top() + 2, wholeWidth, chipHeight), whole)
+            || place(QRectF(screen.right() + 2, screen.top() + 2, wholeWidth, chipHeight), whole)
+            || place(QRectF(screen.left() + 2, screen.top() - 1 - chipHeight, wholeWidth, chipHeight), whole))
+            continue;
+        // Cut to the width inside: elided again only when that width changed (a zoom).
+        const qreal inside = screen.width() - 8;
+        if (std::abs(m_elidedWidth[r] - inside) > 0.5) {
+            m_elided[r] = cut(r, bold, std::min(inside, kLabelMaxPx - 8));
+            if (m_elided[r].size() < 4)
+                m_elided[r].clear();  // "h…" names nothing
+            m_elidedWidth[r] = inside;
         }
+        if (!m_elided[r].isEmpty() && m_elided[r] != whole)
+            place(QRectF(screen.left() + 2, screen.top() + 2, fm.horizontalAdvance(m_elided[r]) + 8, chipHeight),
+                m_elided[r]);
     }
     return out;
 }

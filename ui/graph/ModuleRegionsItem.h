@@ -1,6 +1,9 @@
 #pragma once
 
+#include "ui/graph/BoxGrid.h"
 #include <QColor>
+#include <QFont>
+
 #include <QGraphicsItem>
 #include <QString>
 
@@ -63,6 +66,10 @@ public:
     std::vector<Label> labelsAt(
         const QTransform& toScreen, const QRectF& area, const QFont& font, const QPaintDevice* device = nullptr) const;
 
+    /// The boxes a header must not cover (the scene's, indexed once: a zoomed-out frame asks
+    /// about them several times per region). Without it, the scene is asked.
+    void setBoxes(BoxGrid boxes) { m_boxes = std::move(boxes); }
+
     /// The canvas's zoom now: the item's bounds take in the room its headers may take outside
     /// the regions at that zoom (so that a repaint there draws them).
     void setZoom(qreal lod);
@@ -78,11 +85,19 @@ private:
     /// the scene drawn beside it at zoom `lod` with a font of `fontPx`, or with `boxesToo` a box.
     bool covers(const QRectF& chip, const QTransform& toScreen, qreal lod, qreal fontPx, bool boxesToo) const;
 
+    /// Region `region`'s label cut at its end to at most `width` pixels in `font`, with an
+    /// ellipsis ("" when not even one character fits).
+    QString cut(std::size_t region, const QFont& font, qreal width) const;
+
     std::vector<Region> m_regions;
+    BoxGrid m_boxes;
     // Per region, its label as last elided and for which width: zooming re-elides, panning not.
     mutable std::vector<QString> m_elided;
     mutable std::vector<qreal> m_elidedWidth;
-    mutable std::vector<QString> m_whole;  ///< per region, its name cut at kLabelMaxPx ("" until drawn)
+    mutable std::vector<QString> m_whole;               ///< per region, its name cut at kLabelMaxPx ("" until drawn)
+    mutable std::vector<qreal> m_wholeWidth;            ///< and its chip's width
+    mutable std::vector<std::vector<qreal>> m_cursorX;  ///< per region, x of each cursor position (-1: none)
+    mutable QFont m_measuredIn;                         ///< the font m_whole and m_elided were measured in
     QRectF m_bounds;
     qreal m_room = 0;  ///< the headers' room outside the regions, in the scene
     qreal m_boxHeight;

@@ -1,0 +1,84 @@
+#include "ui/graph/BoxGrid.h"
+
+#include "ui/graph/GraphBoxItem.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ps::ui {
+
+namespace {
+constexpr qreal kMinCell = 256;     // scene pixels: a box and its room fit one or two cells
+constexpr int kMaxCells = 1 << 20;  // the grid's size, whatever the scene's
+}  // namespace
+
+BoxGrid::BoxGrid(const std::vector<GraphBoxItem*>& boxes)
+{
+    m_boxes.reserve(boxes.size());
+    for (const GraphBoxItem* b : boxes)
+        if (b) {
+            m_boxes.push_back(b);
+            m_bounds.push_back(b->sceneBoundingRect());
+            m_area = m_area.united(m_bounds.back());
+        }
+    if (m_boxes.empty())
+        return;
+    m_cell = std::max(kMinCell, std::sqrt(m_area.width() * m_area.height() / kMaxCells));
+    m_columns = static_cast<int>(std::floor(m_area.width() / m_cell)) + 1;
+    m_rows = static_cast<int>(std::floor(m_area.height() / m_cell)) + 1;
+    const auto cells = static_cast<std::size_t>(m_columns) * static_cast<std::size_t>(m_rows);
+    // Counting sort of (cell, box) pairs: two passes over the boxes' cells.
+    std::vector<int> count(cells + 1, 0);
+    auto forCells = [&](const QRectF& r, auto&& fn) {
+        for (int y = row(r.top()); y <= row(r.bottom()); ++y)
+            for (int x = column(r.left()); x <= column(r.right()); ++x)
+                fn(static_cast<std::size_t>(y) * static_cast<std::size_t>(m_columns) + static_cast<std::size_t>(x));
+    };
+    for (const QRectF& r : m_bounds)
+        forCells(r, [&](std::size_t c) { ++count[c + 1]; });
+    for (std::size_t c = 1; c <= cells; ++c)
+        count[c] += count[c - 1];
+    m_start = count;
+    m_members.resize(static_cast<std::size_t>(count[cells]));
+    for (std::size_t i = 0; i < m_bounds.size(); ++i)
+        forCells(
+            m_bounds[i], [&](std::size_t c) { m_members[static_cast<std::size_t>(count[c]++)] = static_cast<int>(i); });
+    m_seen.assign(m_boxes.size(), 0);
+}
+
+int BoxGrid::column(qreal x) const
+{
+    return std::clamp(static_cast<int>(std::floor((x - m_area.left()) / m_cell)), 0, std::max(0, m_columns - 1));
+}
+
+int BoxGrid::row(qreal y) const
+{
+    return std::clamp(static_cast<int>(std::floor((y - m_area.top()) / m_cell)), 0, std::max(0, m_rows - 1));
+}
+
+std::vector<const GraphBoxItem*> BoxGrid::near(const QRectF& sceneRect) const
+{
+    std::vector<const GraphBoxItem*> out;
+    if (m_boxes.empty() || !sceneRect.intersects(m_area))
+        return out;
+    if (++m_query == 0) {  // wrapped: every stamp is stale again
+        std::fill(m_seen.begin(), m_seen.end(), 0);
+        m_query = 1;
+    }
+    for (int y = row(sceneRect.top()); y <= row(sceneRect.bottom()); ++y)
+        for (int x = column(sceneRect.left()); x <= column(sceneRect.right()); ++x) {
+            const auto c
+                = static_cast<std::size_t>(y) * static_cast<std::size_t>(m_columns) + static_cast<std::size_t>(x);
+            for (int k = m_start[c]; k < m_start[c + 1]; ++k) {
+                const auto i = static_cast<std::size_t>(m_members[static_cast<std::size_t>(k)]);
+                if (m_seen[i] == m_query)
+                    continue;
+                m_seen[i] = m_query;
+                if (m_bounds[i].intersects(sceneRect))
+                    out.push_back(m_boxes[i]);
+            }
+        }
+    return out;
+}
+
+}  // namespace ps::ui
