@@ -66,7 +66,10 @@ TEST_F(UiRegionLabels, TheGridFindsTheBoxesTheScenesIndexFinds)
     QGraphicsScene& scene = *view.canvas()->scene();
     const auto boxes = boxesOf(scene);
     ASSERT_GT(boxes.size(), 2000u);
-    const ps::ui::BoxGrid grid(boxes);
+    std::vector<QRectF> bounds;
+    for (auto* b : boxes)
+        bounds.push_back(b->sceneBoundingRect());
+    const ps::ui::BoxGrid grid(bounds);
     const QRectF all = scene.sceneRect();
     std::mt19937 random(7);
     std::uniform_real_distribution<qreal> unit(0, 1);
@@ -81,7 +84,8 @@ TEST_F(UiRegionLabels, TheGridFindsTheBoxesTheScenesIndexFinds)
             if (item->type() == ps::ui::NodeItem::Type || item->type() == ps::ui::ModuleItem::Type)
                 fromScene.insert(static_cast<const ps::ui::GraphBoxItem*>(item));
         const auto near = grid.near(r);
-        fromGrid.insert(near.begin(), near.end());
+        for (int i : near)
+            fromGrid.insert(boxes[static_cast<std::size_t>(i)]);
         EXPECT_EQ(near.size(), fromGrid.size()) << "each box once";
         EXPECT_EQ(fromGrid, fromScene) << "in " << r.x() << "," << r.y() << " " << r.width() << "x" << r.height();
         found += static_cast<int>(fromGrid.size());
@@ -107,7 +111,8 @@ TEST_F(UiRegionLabels, HeadersAreThoseThatAskingTheSceneGivesAtEveryZoom)
         return item;
     };
     auto* shown = make();
-    shown->setBoxes(ps::ui::BoxGrid(boxesOf(*canvas->scene())));
+    const auto boxes = boxesOf(*canvas->scene());
+    shown->setBoxes({boxes.begin(), boxes.end()});
     auto* asking = make();
 
     const QFont font = canvas->font();

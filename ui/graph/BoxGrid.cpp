@@ -1,9 +1,8 @@
 #include "ui/graph/BoxGrid.h"
 
-#include "ui/graph/GraphBoxItem.h"
-
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ps::ui {
 
@@ -12,16 +11,11 @@ constexpr qreal kMinCell = 256;     // scene pixels: a box and its room fit one 
 constexpr int kMaxCells = 1 << 20;  // the grid's size, whatever the scene's
 }  // namespace
 
-BoxGrid::BoxGrid(const std::vector<GraphBoxItem*>& boxes)
+BoxGrid::BoxGrid(std::vector<QRectF> rects) : m_bounds(std::move(rects))
 {
-    m_boxes.reserve(boxes.size());
-    for (const GraphBoxItem* b : boxes)
-        if (b) {
-            m_boxes.push_back(b);
-            m_bounds.push_back(b->sceneBoundingRect());
-            m_area = m_area.united(m_bounds.back());
-        }
-    if (m_boxes.empty())
+    for (const QRectF& r : m_bounds)
+        m_area = m_area.united(r);
+    if (m_bounds.empty())
         return;
     m_cell = std::max(kMinCell, std::sqrt(m_area.width() * m_area.height() / kMaxCells));
     m_columns = static_cast<int>(std::floor(m_area.width() / m_cell)) + 1;
@@ -43,7 +37,7 @@ BoxGrid::BoxGrid(const std::vector<GraphBoxItem*>& boxes)
     for (std::size_t i = 0; i < m_bounds.size(); ++i)
         forCells(
             m_bounds[i], [&](std::size_t c) { m_members[static_cast<std::size_t>(count[c]++)] = static_cast<int>(i); });
-    m_seen.assign(m_boxes.size(), 0);
+    m_seen.assign(m_bounds.size(), 0);
 }
 
 int BoxGrid::column(qreal x) const
@@ -56,10 +50,10 @@ int BoxGrid::row(qreal y) const
     return std::clamp(static_cast<int>(std::floor((y - m_area.top()) / m_cell)), 0, std::max(0, m_rows - 1));
 }
 
-std::vector<const GraphBoxItem*> BoxGrid::near(const QRectF& sceneRect) const
+std::vector<int> BoxGrid::near(const QRectF& sceneRect) const
 {
-    std::vector<const GraphBoxItem*> out;
-    if (m_boxes.empty() || !sceneRect.intersects(m_area))
+    std::vector<int> out;
+    if (m_bounds.empty() || !sceneRect.intersects(m_area))
         return out;
     if (++m_query == 0) {  // wrapped: every stamp is stale again
         std::fill(m_seen.begin(), m_seen.end(), 0);
@@ -75,7 +69,7 @@ std::vector<const GraphBoxItem*> BoxGrid::near(const QRectF& sceneRect) const
                     continue;
                 m_seen[i] = m_query;
                 if (m_bounds[i].intersects(sceneRect))
-                    out.push_back(m_boxes[i]);
+                    out.push_back(static_cast<int>(i));
             }
         }
     return out;

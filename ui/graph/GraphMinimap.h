@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ui/graph/BoxGrid.h"
+
 #include <QImage>
 #include <QWidget>
 
@@ -51,6 +53,7 @@ private:
     QImage m_image;
     QRectF m_sceneRect;
     QRectF m_content;  ///< around every box
+    BoxGrid m_grid;    ///< the boxes' rectangles
 };
 
 }  // namespace ps::ui

@@ -6,7 +6,6 @@
 #include "graph/ModuleTree.h"
 #include "graph/Neighbourhood.h"
 #include "graph/VisibleGraph.h"
-#include "ui/graph/BoxGrid.h"
 #include "ui/graph/EdgesItem.h"
 #include "ui/graph/GraphCanvas.h"
 #include "ui/graph/GraphOverviewItem.h"
@@ -82,7 +81,7 @@ void GraphScene::showBoxes(const graph::GraphModel& graph, const graph::ModuleTr
     m_regions = new ModuleRegionsItem(ModuleRegionsItem::build(graph, tree, visible, boxes),
         graph::LayoutOptions{}.nodeHeight, palette.color(QPalette::Dark), palette.color(QPalette::Text),
         palette.color(QPalette::Base));
-    m_regions->setBoxes(BoxGrid(m_boxes));
+    m_regions->setBoxes({m_boxes.begin(), m_boxes.end()});
     addItem(m_regions);
 }
 

@@ -86,11 +86,25 @@ QRectF ModuleRegionsItem::boundingRect() const
 
 void ModuleRegionsItem::setZoom(qreal lod)
 {
-    const qreal room = shownAt(lod) && lod > 0 ? (kLabelMaxPx + 8) / lod : 0;
-    if (std::abs(room - m_room) <= 0.5)
+    // The room only grows while the regions are shown, and then to twice what this zoom needs:
+    // a geometry change makes Qt walk every item of the scene, and a wheel would otherwise cause
+    // one on every step (a fifth of a zoomed-out frame of the 50k-node graph).
+    const qreal needed = shownAt(lod) && lod > 0 ? (kLabelMaxPx + 8) / lod : 0;
+    const qreal room = needed == 0 ? 0 : needed <= m_room ? m_room : 2 * needed;
+    if (room == m_room)
         return;
     prepareGeometryChange();
     m_room = room;
+}
+
+void ModuleRegionsItem::setBoxes(std::vector<const GraphBoxItem*> boxes)
+{
+    std::vector<QRectF> bounds;
+    bounds.reserve(boxes.size());
+    for (const GraphBoxItem* b : boxes)
+        bounds.push_back(b->sceneBoundingRect());
+    m_boxes = std::move(boxes);
+    m_grid = BoxGrid(std::move(bounds));
 }
 
 QPainterPath ModuleRegionsItem::shape() const
@@ -119,8 +133,8 @@ bool ModuleRegionsItem::covers(
         return !title.isEmpty() && toScreen.mapRect(title).intersects(chip);
     };
     if (!m_boxes.empty()) {
-        const auto near = m_boxes.near(inScene);
-        return std::any_of(near.begin(), near.end(), hits);
+        const auto near = m_grid.near(inScene);
+        return std::any_of(near.begin(), near.end(), [&](int i) { return hits(m_boxes[static_cast<std::size_t>(i)]); });
     }
     for (auto* item : scene()->items(inScene, Qt::IntersectsItemBoundingRect, Qt::AscendingOrder))
         if (const auto* box = dynamic_cast<const GraphBoxItem*>(item); box && hits(box))

@@ -20,6 +20,8 @@ struct NodeBox;
 
 namespace ps::ui {
 
+class GraphBoxItem;
+
 /// The expanded modules as named regions, drawn only when the view is zoomed out so far that
 /// the boxes draw without text (GraphBoxItem::Detail::Plain): each region is the rectangle
 /// around the boxes the module holds, framed, its name in a label of the canvas's font size
@@ -68,7 +70,7 @@ public:
 
     /// The boxes a header must not cover (the scene's, indexed once: a zoomed-out frame asks
     /// about them several times per region). Without it, the scene is asked.
-    void setBoxes(BoxGrid boxes) { m_boxes = std::move(boxes); }
+    void setBoxes(std::vector<const GraphBoxItem*> boxes);
 
     /// The canvas's zoom now: the item's bounds take in the room its headers may take outside
     /// the regions at that zoom (so that a repaint there draws them).
@@ -90,7 +92,8 @@ private:
     QString cut(std::size_t region, const QFont& font, qreal width) const;
 
     std::vector<Region> m_regions;
-    BoxGrid m_boxes;
+    std::vector<const GraphBoxItem*> m_boxes;
+    BoxGrid m_grid;  ///< their bounding rectangles
     // Per region, its label as last elided and for which width: zooming re-elides, panning not.
     mutable std::vector<QString> m_elided;
     mutable std::vector<qreal> m_elidedWidth;
