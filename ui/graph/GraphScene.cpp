@@ -61,6 +61,10 @@ void GraphScene::showBoxes(const graph::GraphModel& graph, const graph::ModuleTr
     const auto& boxes = layout.boxes;
     m_boxes.assign(items.size(), nullptr);
     const GraphBoxItem::Colors neutral = LensPalette::colors({}, palette);
+    // Each box told its room before it enters the scene: a geometry change of an item in the
+    // scene moves it in the scene's index (on the 50k-node graph's expansion, most of the
+    // time the scene took).
+    const std::vector<double> room = TitleRoom::rightOf(layout.boxes, layout.width);
     for (std::size_t i = 0; i < items.size(); ++i) {
         const auto& b = boxes[i];
         const QRectF rect(b.x, b.y, b.w, b.h);
@@ -73,24 +77,17 @@ void GraphScene::showBoxes(const graph::GraphModel& graph, const graph::ModuleTr
             box = new ModuleItem(static_cast<int>(i), items[i].id, QString::fromStdString(m.path),
                 QString::fromStdString(m.type), m.total, rect, neutral);
         }
+        if (i < room.size())
+            box->setRoomBeside(room[i], TitleRoom::clearance(b.h));
         addItem(box);
         m_boxes[i] = box;
     }
-    placeTitlesBeside(layout);
     // Zoomed out past the boxes' labels, the expanded modules are named regions.
     m_regions = new ModuleRegionsItem(ModuleRegionsItem::build(graph, tree, visible, boxes),
         graph::LayoutOptions{}.nodeHeight, palette.color(QPalette::Dark), palette.color(QPalette::Text),
         palette.color(QPalette::Base));
     m_regions->setBoxes({m_boxes.begin(), m_boxes.end()});
     addItem(m_regions);
-}
-
-void GraphScene::placeTitlesBeside(const graph::LayoutResult& layout)
-{
-    const std::vector<double> room = TitleRoom::rightOf(layout.boxes, layout.width);
-    for (std::size_t i = 0; i < m_boxes.size() && i < room.size(); ++i)
-        if (m_boxes[i])
-            m_boxes[i]->setRoomBeside(room[i], TitleRoom::clearance(layout.boxes[i].h));
 }
 
 std::vector<EdgesItem::Edge> GraphScene::edgeRoutes(

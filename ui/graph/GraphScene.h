@@ -117,9 +117,6 @@ public:
         const QList<int>& selectedItems, int depth);
 
 private:
-    /// Tells each box how much room its title has beside it (GraphBoxItem::setRoomBeside).
-    void placeTitlesBeside(const graph::LayoutResult& layout);
-
     std::vector<GraphBoxItem*> m_boxes;
     EdgesItem* m_edges = nullptr;
     ModuleRegionsItem* m_regions = nullptr;
