@@ -7,7 +7,7 @@
 namespace ps::ui {
 
 namespace {
-constexpr qreal kMinCell = 256;  // scene pixels: a box and its room fit one or two cells
+constexpr qreal kMinCell = 256;     // scene pixels: a box and its room fit one or two cells
 constexpr qreal kCellsPerRect = 2;  // a grid this much bigger than its rectangles: most cells hold few
 }  // namespace
 
@@ -17,8 +17,8 @@ BoxGrid::BoxGrid(std::vector<QRectF> rects) : m_bounds(std::move(rects))
         m_area = m_area.united(r);
     if (m_bounds.empty())
         return;
-    m_cell = std::max(kMinCell,
-        std::sqrt(m_area.width() * m_area.height() / (kCellsPerRect * static_cast<qreal>(m_bounds.size()))));
+    m_cell = std::max(
+        kMinCell, std::sqrt(m_area.width() * m_area.height() / (kCellsPerRect * static_cast<qreal>(m_bounds.size()))));
     m_columns = static_cast<int>(std::floor(m_area.width() / m_cell)) + 1;
     m_rows = static_cast<int>(std::floor(m_area.height() / m_cell)) + 1;
     const auto cells = static_cast<std::size_t>(m_columns) * static_cast<std::size_t>(m_rows);
