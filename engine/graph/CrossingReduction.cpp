@@ -378,8 +378,10 @@ void CrossingReduction::run(int sweeps, int maxStarts, bool longEdges)
     // a view asked for more than the default starts (one the size of an opening view, where the
     // best start often comes late: the encoder's 13 crossings, 32 when cut) gets them all.
     const bool all = maxStarts > kDefaultStarts;
+    const std::int64_t before = m_work;  // the budget's half counts this run's work only
     for (int start = 0, stale = 0;
-         start < starts && (all || (stale < kStaleStarts && (start < 4 || m_work < kWorkBudget / 2))); ++start) {
+         start < starts && (all || (stale < kStaleStarts && (start < 4 || m_work - before < kWorkBudget / 2)));
+         ++start) {
         m_layers = given;
         if (start >= 4)
             for (auto& l : m_layers)

@@ -22,6 +22,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 #include <set>
 
@@ -147,3 +148,15 @@ TEST_F(UiRegionLabels, HeadersAreThoseThatAskingTheSceneGivesAtEveryZoom)
 }
 
 }  // namespace
+
+TEST(BoxGrid, ARectangleThatIsNotFiniteMeetsNothingAndQueriesFarOffFindNothing)
+{
+    const qreal nan = std::numeric_limits<qreal>::quiet_NaN();
+    const ps::ui::BoxGrid grid(
+        std::vector<QRectF>{QRectF(0, 0, 10, 10), QRectF(nan, 0, 10, 10), QRectF(1e6, 0, 10, 10)});
+    EXPECT_EQ(grid.near(QRectF(-5, -5, 20, 20)), std::vector<int>{0});
+    EXPECT_EQ(grid.near(QRectF(1e6 - 1, 1, 2, 2)), std::vector<int>{2});
+    EXPECT_TRUE(grid.near(QRectF(-1e300, -1e300, 1, 1)).empty());
+    EXPECT_TRUE(grid.near(QRectF(5e5, 0, 10, 10)).empty());
+    EXPECT_TRUE(ps::ui::BoxGrid(std::vector<QRectF>()).near(QRectF(0, 0, 1, 1)).empty());
+}

@@ -13,18 +13,30 @@ constexpr qreal kCellsPerRect = 2;  // a grid this much bigger than its rectangl
 
 BoxGrid::BoxGrid(std::vector<QRectF> rects) : m_bounds(std::move(rects))
 {
+    auto finite = [](const QRectF& r) {
+        return std::isfinite(r.left()) && std::isfinite(r.top()) && std::isfinite(r.right())
+            && std::isfinite(r.bottom());
+    };
     for (const QRectF& r : m_bounds)
-        m_area = m_area.united(r);
-    if (m_bounds.empty())
+        if (finite(r))
+            m_area = m_area.united(r);
+    if (m_bounds.empty() || m_area.isEmpty())
         return;
     m_cell = std::max(
         kMinCell, std::sqrt(m_area.width() * m_area.height() / (kCellsPerRect * static_cast<qreal>(m_bounds.size()))));
+    // However thin the scene: at most a few cells per rectangle.
+    const qreal most = 4.0 * static_cast<qreal>(m_bounds.size()) + 16;
+    while ((std::floor(m_area.width() / m_cell) + 1) * (std::floor(m_area.height() / m_cell) + 1) > most)
+        m_cell *= 2;
     m_columns = static_cast<int>(std::floor(m_area.width() / m_cell)) + 1;
     m_rows = static_cast<int>(std::floor(m_area.height() / m_cell)) + 1;
     const auto cells = static_cast<std::size_t>(m_columns) * static_cast<std::size_t>(m_rows);
-    // Counting sort of (cell, box) pairs: two passes over the boxes' cells.
+    // Counting sort of (cell, rectangle) pairs: two passes over the rectangles' cells. A
+    // rectangle that is not finite meets nothing.
     std::vector<int> count(cells + 1, 0);
     auto forCells = [&](const QRectF& r, auto&& fn) {
+        if (!finite(r))
+            return;
         for (int y = row(r.top()); y <= row(r.bottom()); ++y)
             for (int x = column(r.left()); x <= column(r.right()); ++x)
                 fn(static_cast<std::size_t>(y) * static_cast<std::size_t>(m_columns) + static_cast<std::size_t>(x));
@@ -43,18 +55,21 @@ BoxGrid::BoxGrid(std::vector<QRectF> rects) : m_bounds(std::move(rects))
 
 int BoxGrid::column(qreal x) const
 {
-    return std::clamp(static_cast<int>(std::floor((x - m_area.left()) / m_cell)), 0, std::max(0, m_columns - 1));
+    // Clamped before the cast: a query far off the scene stays an int.
+    return static_cast<int>(
+        std::clamp(std::floor((x - m_area.left()) / m_cell), 0.0, static_cast<qreal>(std::max(0, m_columns - 1))));
 }
 
 int BoxGrid::row(qreal y) const
 {
-    return std::clamp(static_cast<int>(std::floor((y - m_area.top()) / m_cell)), 0, std::max(0, m_rows - 1));
+    return static_cast<int>(
+        std::clamp(std::floor((y - m_area.top()) / m_cell), 0.0, static_cast<qreal>(std::max(0, m_rows - 1))));
 }
 
 std::vector<int> BoxGrid::near(const QRectF& sceneRect) const
 {
     std::vector<int> out;
-    if (m_bounds.empty() || !sceneRect.intersects(m_area))
+    if (m_start.empty() || !sceneRect.intersects(m_area))
         return out;
     if (++m_query == 0) {  // wrapped: every stamp is stale again
         std::fill(m_seen.begin(), m_seen.end(), 0);

@@ -150,15 +150,25 @@ QString ModuleRegionsItem::cut(std::size_t region, const QFont& font, qreal widt
     const QString& label = m_regions[region].label;
     if (at.empty()) {
         QTextLayout layout(label, font);
+        QTextOption option(Qt::AlignLeft | Qt::AlignAbsolute);
+        option.setTextDirection(Qt::LeftToRight);
+        layout.setTextOption(option);
         layout.beginLayout();
         QTextLine line = layout.createLine();
         line.setLineWidth(1e9);
         layout.endLayout();
         at.assign(static_cast<std::size_t>(label.size()) + 1, -1);
+        const qreal origin = line.cursorToX(0);
         for (int k = 0; k <= label.size(); ++k)
             if (layout.isValidCursorPosition(k))
-                at[static_cast<std::size_t>(k)] = line.cursorToX(k);
+                at[static_cast<std::size_t>(k)] = line.cursorToX(k) - origin;
+        // Right-to-left runs do not grow with the position: cut such a name as Qt does.
+        for (std::size_t k = 1; k < at.size() && !at.empty(); ++k)
+            if (at[k] >= 0 && at[k] < at[k - 1])
+                at.assign(1, -2);
     }
+    if (at.size() == 1 && at.front() == -2)
+        return QFontMetricsF(font).elidedText(label, Qt::ElideRight, width);
     if (at.back() <= width)
         return label;
     const qreal room = width - QFontMetricsF(font).horizontalAdvance(QChar(0x2026));
