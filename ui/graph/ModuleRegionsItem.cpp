@@ -25,6 +25,8 @@ namespace ps::ui {
 
 namespace {
 
+constexpr qreal kCutByQt = -2;  // ModuleRegionsItem::m_cursorX of a name whose positions do not grow
+
 /// Screen cells of 64 px holding the labels placed so far: a new label is checked against
 /// the labels near it only.
 class LabelGrid {
@@ -162,12 +164,14 @@ QString ModuleRegionsItem::cut(std::size_t region, const QFont& font, qreal widt
         for (int k = 0; k <= label.size(); ++k)
             if (layout.isValidCursorPosition(k))
                 at[static_cast<std::size_t>(k)] = line.cursorToX(k) - origin;
-        // Right-to-left runs do not grow with the position: cut such a name as Qt does.
-        for (std::size_t k = 1; k < at.size() && !at.empty(); ++k)
-            if (at[k] >= 0 && at[k] < at[k - 1])
-                at.assign(1, -2);
+        // Right-to-left runs do not grow with the position: such a name is cut as Qt cuts it.
+        for (std::size_t k = 1; k < at.size(); ++k)
+            if (at[k] >= 0 && at[k] < at[k - 1]) {
+                at = {kCutByQt};
+                break;
+            }
     }
-    if (at.size() == 1 && at.front() == -2)
+    if (at.front() == kCutByQt)
         return QFontMetricsF(font).elidedText(label, Qt::ElideRight, width);
     if (at.back() <= width)
         return label;

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "ui/graph/BoxGrid.h"
+
 #include <QColor>
 #include <QFont>
-
 #include <QGraphicsItem>
 #include <QString>
 
@@ -97,10 +97,11 @@ private:
     // Per region, its label as last elided and for which width: zooming re-elides, panning not.
     mutable std::vector<QString> m_elided;
     mutable std::vector<qreal> m_elidedWidth;
-    mutable std::vector<QString> m_whole;               ///< per region, its name cut at kLabelMaxPx ("" until drawn)
-    mutable std::vector<qreal> m_wholeWidth;            ///< and its chip's width
-    mutable std::vector<std::vector<qreal>> m_cursorX;  ///< per region, x of each cursor position (-1: none)
-    mutable QFont m_measuredIn;                         ///< the font m_whole and m_elided were measured in
+    mutable std::vector<QString> m_whole;     ///< per region, its name cut at kLabelMaxPx ("" until drawn)
+    mutable std::vector<qreal> m_wholeWidth;  ///< and its chip's width
+    mutable std::vector<std::vector<qreal>>
+        m_cursorX;               ///< per region, x of each cursor position (-1: none; {kCutByQt}: a name Qt cuts)
+    mutable QFont m_measuredIn;  ///< the font m_whole and m_elided were measured in
     QRectF m_bounds;
     qreal m_room = 0;  ///< the headers' room outside the regions, in the scene
     qreal m_boxHeight;
