@@ -40,6 +40,11 @@ public:
     void run(int sweeps, int maxStarts = kDefaultStarts, bool longEdges = false);
     static constexpr int kDefaultStarts = 128;
 
+    /// The first two starts of run() alone (the given order swept by median, by barycenter),
+    /// the better order kept: a quick measure of how well these layers order, without search.
+    /// Returns its crossings.
+    std::int64_t firstStarts();
+
     /// Shifts each path of items that read one item and feed one (a long edge's virtual items,
     /// a chain of unary ops) a slot left or right in all its layers at once, step by step
     /// while that removes crossings: a move no exchange within one layer finds when the path
@@ -68,7 +73,12 @@ private:
     bool siftLayer(int layer);
     void transposeAll();
     std::int64_t crossingsBelow(int layer) const;
-    std::int64_t pairCrossings(int v, int w) const;  ///< crossings of v's edges with w's, v left of w
+    /// Per item, the crossings of its edges (a crossing counted at all four ends).
+    std::vector<std::int64_t> crossingsAt() const;
+    /// Crossings of v's edges with w's, v left of w; both of the layer last sorted.
+    std::int64_t pairCrossings(int v, int w) const;
+    /// Each item of `layer` gets its neighbours' positions sorted (m_sortedUp, m_sortedDown).
+    void sortNeighbours(int layer) const;
     std::int64_t search(int iterations, Key key, bool refine, bool downFirst);
     void place(int layer);
     /// Refinement stops once its work (neighbour positions compared, roughly) passes the
@@ -79,10 +89,17 @@ private:
     std::vector<int> m_pos;  ///< per item, its index in its layer
     // Neighbours in the layer above and below, compressed rows.
     std::vector<int> m_upStart, m_up, m_downStart, m_down;
-    std::vector<double> m_key;
+    struct Keyed {
+        double key;
+        int slot;  ///< among the layer's movable items: ties keep their order
+        int item;
+    };
+    std::vector<Keyed> m_movable;  ///< sweepLayer's, kept to spare an allocation per layer
     std::vector<char> m_fixed;
     std::size_t m_edgeCount = 0;
-    mutable std::vector<int> m_scratchA, m_scratchB;
+    mutable std::vector<int> m_scratchA;
+    // Per edge slot (as m_up, m_down), the positions of an item's neighbours sorted.
+    mutable std::vector<int> m_sortedUp, m_sortedDown;
     mutable std::vector<int> m_tree;
     mutable std::int64_t m_work = 0;
 };

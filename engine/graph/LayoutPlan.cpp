@@ -33,6 +33,13 @@ LayoutPlan LayoutPlan::make(const LayerAssignment& graph, std::vector<int> layer
     return p;
 }
 
+std::int64_t LayoutPlan::quickCrossings(const LayerAssignment& graph, std::vector<int> layering,
+    const std::vector<double>& itemWidth, std::int64_t virtualCap)
+{
+    LayoutPlan p = build(graph, std::move(layering), itemWidth, virtualCap);
+    return CrossingReduction(std::move(p.layers), p.total, p.edges).firstStarts();
+}
+
 // One chain per pair of items joined (both directions and repeated inputs share it).
 void LayoutPlan::joinChains(const LayerAssignment& graph)
 {

@@ -53,6 +53,10 @@ struct LayoutPlan {
     /// build(), then the layers ordered by CrossingReduction (`sweeps`, `starts`).
     static LayoutPlan make(const LayerAssignment& graph, std::vector<int> layering,
         const std::vector<double>& itemWidth, std::int64_t virtualCap, int sweeps, int starts, bool longEdges = false);
+    /// build(), then the crossings of CrossingReduction::firstStarts(): which of several
+    /// layerings is worth the whole ordering.
+    static std::int64_t quickCrossings(const LayerAssignment& graph, std::vector<int> layering,
+        const std::vector<double>& itemWidth, std::int64_t virtualCap);
 
 private:
     void joinChains(const LayerAssignment& graph);

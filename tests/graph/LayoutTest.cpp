@@ -6,14 +6,17 @@
 
 #include "graph/CollapseState.h"
 #include "graph/CrossingReduction.h"
+#include "graph/LayerAssignment.h"
 #include "graph/LayeredLayout.h"
 #include "graph/LayoutCodec.h"
+#include "graph/LayoutPlan.h"
 #include "graph/ModuleTree.h"
 #include "graph/VisibleGraph.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <numeric>
 #include <random>
@@ -452,4 +455,62 @@ TEST(Layout, ALongEdgeAcrossAColumnOfBoxesIsShiftedWhole)
     CrossingReduction whole(layers, 14, edges);
     whole.run(4);
     EXPECT_EQ(whole.crossings(), 0);
+}
+
+TEST(Layout, TheFirstStartsKeepTheBetterOrderAndCrossNoMoreThanTheGivenOne)
+{
+    std::mt19937 random(7);
+    for (int trial = 0; trial < 20; ++trial) {
+        // Six layers of six items, each item of a layer joined to two of the next at random.
+        std::vector<std::vector<int>> layers(6);
+        for (int l = 0; l < 6; ++l)
+            for (int i = 0; i < 6; ++i)
+                layers[static_cast<std::size_t>(l)].push_back(l * 6 + i);
+        std::vector<std::pair<int, int>> edges;
+        for (int l = 0; l < 5; ++l)
+            for (int i = 0; i < 6; ++i)
+                for (int k = 0; k < 2; ++k)
+                    edges.emplace_back(l * 6 + i, (l + 1) * 6 + static_cast<int>(random() % 6));
+        std::sort(edges.begin(), edges.end());
+        edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+        CrossingReduction quick(layers, 36, edges);
+        const std::int64_t given = quick.crossings();
+        const std::int64_t c = quick.firstStarts();
+        EXPECT_EQ(c, quick.crossings()) << "trial " << trial;  // the order it says it found is the one it kept
+        EXPECT_LE(c, given) << "trial " << trial;
+        CrossingReduction whole(layers, 36, edges);
+        whole.run(4);
+        EXPECT_LE(whole.crossings(), c) << "trial " << trial;  // the search starts from these
+    }
+}
+
+TEST(Layout, PastAnOpeningViewsSizeTheLayeringWhoseFirstStartsCrossFewestIsOrdered)
+{
+    // A training step expanded (resnet18's, captured): 600 items and two layerings.
+    std::ifstream file(std::string(PS_SOURCE_DIR) + "/tests/fixtures/graphs/resnet18_training_drift.json");
+    const auto capture = nlohmann::json::parse(file, nullptr, false);
+    ASSERT_FALSE(capture.is_discarded());
+    const auto g = GraphModel::fromJson(capture["capture"]["graph"], capture["capture"]["lowering"]);
+    const auto t = ModuleTree::build(g);
+    const auto v = VisibleGraph::build(g, t, CollapseState::allExpanded(t));
+    const LayoutInput in = v.layoutInput({});
+    const LayerAssignment graph(in.inputs, in.bands);
+    ASSERT_GT(graph.items(), LayerAssignment::kManyLayeringsItems);
+    const auto layerings = graph.candidates();
+    ASSERT_GT(layerings.size(), 1u);
+    std::size_t pick = 0;
+    std::int64_t fewest = -1;
+    const std::vector<double> widths(static_cast<std::size_t>(graph.items()), LayoutOptions{}.nodeWidth);
+    for (std::size_t k = 0; k < layerings.size(); ++k) {
+        const std::int64_t c
+            = LayoutPlan::quickCrossings(graph, layerings[k], in.widths.empty() ? widths : in.widths, 60000);
+        if (fewest < 0 || c < fewest) {
+            fewest = c;
+            pick = k;
+        }
+    }
+    const auto layout = LayeredLayout::compute(in);
+    for (int item = 0; item < graph.items(); ++item)
+        ASSERT_EQ(layout.boxes[static_cast<std::size_t>(item)].layer, layerings[pick][static_cast<std::size_t>(item)])
+            << "item " << item;
 }
