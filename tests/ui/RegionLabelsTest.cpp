@@ -1,6 +1,7 @@
 // The module regions' headers on a big expanded graph, zoomed out: placed against an index of
 // the boxes of their own (BoxGrid) and with labels measured once, they are the very headers
-// that asking the scene for the boxes under each one gives, at every zoom a wheel passes.
+// that asking the scene for the boxes under each one gives, at every zoom a wheel passes. Below
+// the overview's floor the items stay as they are and the canvas draws their picture.
 #include "UiTestSupport.h"
 
 #include "SyntheticGraph.h"
@@ -10,6 +11,7 @@
 #include "ui/graph/BoxGrid.h"
 #include "ui/graph/GraphBoxItem.h"
 #include "ui/graph/GraphCanvas.h"
+#include "ui/graph/GraphScene.h"
 #include "ui/graph/GraphView.h"
 #include "ui/graph/ModuleItem.h"
 #include "ui/graph/ModuleRegionsItem.h"
@@ -145,6 +147,40 @@ TEST_F(UiRegionLabels, HeadersAreThoseThatAskingTheSceneGivesAtEveryZoom)
     }
     EXPECT_GT(headers, 20) << "regions are named as the wheel passes";
     EXPECT_GT(cut, 0) << "and some headers are cut to their regions";
+}
+
+TEST_F(UiRegionLabels, CrossingTheOverviewFloorLeavesEveryItemAsItWasAndDrawsThePicture)
+{
+    // Below the floor the canvas draws one picture of the boxes in place of the scene; the
+    // items are not hidden and shown again on the way (on the 50k-node graph, 40 ms each way).
+    auto* canvas = view.canvas();
+    auto* scene = dynamic_cast<ps::ui::GraphScene*>(canvas->scene());
+    ASSERT_NE(scene, nullptr);
+    std::vector<QGraphicsItem*> items;
+    for (auto* item : scene->items())
+        if (item->isVisible())
+            items.push_back(item);
+    ASSERT_GT(items.size(), 2000u);
+    canvas->setZoom(ps::ui::GraphCanvas::kFloorZoom / 4);
+    ASSERT_LT(canvas->zoom(), ps::ui::GraphCanvas::kFloorZoom) << "the graph is tall enough to pass the floor";
+    EXPECT_TRUE(scene->overview());
+    const auto drawn = scene->overviewItems();
+    ASSERT_FALSE(drawn.empty());
+    EXPECT_EQ(drawn.front()->scene(), nullptr) << "the picture is drawn by the canvas, not an item of the scene";
+    for (auto* item : items)
+        ASSERT_TRUE(item->isVisible());
+    const QImage below = canvas->viewport()->grab().toImage();
+    const QRgb base = canvas->palette().color(canvas->backgroundRole()).rgb();
+    int painted = 0;
+    for (int y = 0; y < below.height(); y += 2)
+        for (int x = 0; x < below.width(); x += 2)
+            painted += below.pixel(x, y) != base;
+    EXPECT_GT(painted, below.width() * below.height() / 400) << "the picture of the boxes is drawn";
+    canvas->setZoom(0.5);
+    EXPECT_FALSE(scene->overview());
+    EXPECT_TRUE(scene->overviewItems().empty());
+    for (auto* item : items)
+        ASSERT_TRUE(item->isVisible());
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <QList>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,6 +37,7 @@ class GraphScene : public QGraphicsScene {
     Q_OBJECT
 public:
     explicit GraphScene(QObject* parent = nullptr);
+    ~GraphScene() override;
 
     /// Nothing shown.
     void reset();
@@ -81,16 +83,16 @@ public:
 
     /// The boxes as they look now (rectangles, fills), for the overview's picture.
     void setOverviewBoxes(std::vector<GraphMinimap::Box> boxes);
-    /// Below GraphCanvas::kFloorZoom: one picture of every box (GraphOverviewItem) in place of
-    /// the box items and the edges, so that a fitted view of tens of thousands paints fast; the
-    /// regions stay. Off: the boxes and edges again.
+    /// Below GraphCanvas::kFloorZoom: the canvas draws one picture of every box
+    /// (GraphOverviewItem, not in the scene) in place of the box items and the edges, so that a
+    /// fitted view of tens of thousands paints fast; the regions stay. The items are untouched.
     void setOverview(bool on);
     bool overview() const { return m_overview; }
     /// The canvas's zoom now: the overview below GraphCanvas::kFloorZoom, and the regions'
     /// headers' room at that zoom (ModuleRegionsItem::setZoom).
     void setZoom(qreal zoom);
     /// In the overview, what is drawn (the boxes' picture, then the regions); else empty.
-    std::vector<QGraphicsItem*> overviewItems() const;
+    std::vector<QGraphicsItem*> overviewItems();
     /// Every box and edge shown while it lives, the overview as it was after (an export draws
     /// them all, whatever the zoom).
     class FullDetail {
@@ -121,7 +123,7 @@ private:
     EdgesItem* m_edges = nullptr;
     ModuleRegionsItem* m_regions = nullptr;
     std::vector<GraphMinimap::Box> m_overviewBoxes;
-    GraphOverviewItem* m_overviewItem = nullptr;  ///< made when first needed
+    std::unique_ptr<GraphOverviewItem> m_overviewItem;  ///< made when first drawn, outside the scene
     bool m_overview = false;
 };
 

@@ -25,7 +25,7 @@ namespace ps::ui {
 
 namespace {
 
-constexpr qreal kCutByQt = -2;  // ModuleRegionsItem::m_cursorX of a name whose positions do not grow
+constexpr qreal kCutByQt = -2;  // Measured::cursorX of a name whose positions do not grow
 
 /// Screen cells of 64 px holding the labels placed so far: a new label is checked against
 /// the labels near it only.
@@ -71,11 +71,7 @@ ModuleRegionsItem::ModuleRegionsItem(
 {
     for (const auto& r : m_regions)
         m_bounds = m_bounds.united(r.rect);
-    m_elided.resize(m_regions.size());
-    m_elidedWidth.assign(m_regions.size(), -1);
-    m_whole.resize(m_regions.size());
-    m_wholeWidth.assign(m_regions.size(), 0);
-    m_cursorX.resize(m_regions.size());
+    m_measured.resize(m_regions.size());
     setZValue(3);  // above the boxes and the edges: the labels name what is below them
     setAcceptedMouseButtons(Qt::NoButton);
     setAcceptHoverEvents(false);
@@ -122,8 +118,8 @@ bool ModuleRegionsItem::shownAt(qreal lod) const
 bool ModuleRegionsItem::covers(
     const QRectF& chip, const QTransform& toScreen, qreal lod, qreal fontPx, bool boxesToo) const
 {
-    if (!scene())
-        return false;
+    if (!scene() || !m_boxesDrawn)
+        return false;  // in the overview's picture a box is a speck a header may cover
     // A box's bounding rectangle holds the room beside it: the boxes that may draw a title here.
     const QRectF inScene = toScreen.inverted().mapRect(chip);
     auto hits = [&](const GraphBoxItem* box) {
@@ -144,11 +140,11 @@ bool ModuleRegionsItem::covers(
     return false;
 }
 
-QString ModuleRegionsItem::cut(std::size_t region, const QFont& font, qreal width) const
+QString ModuleRegionsItem::cut(std::size_t region, const QFont& font, qreal width, qreal* textWidth) const
 {
     // The label shaped once (a zoom asks for a new width on every frame): where each cursor
     // position lies, then the longest start that leaves room for the ellipsis.
-    auto& at = m_cursorX[region];
+    auto& at = m_measured[region].cursorX;
     const QString& label = m_regions[region].label;
     if (at.empty()) {
         QTextLayout layout(label, font);
@@ -171,14 +167,23 @@ QString ModuleRegionsItem::cut(std::size_t region, const QFont& font, qreal widt
                 break;
             }
     }
-    if (at.front() == kCutByQt)
-        return QFontMetricsF(font).elidedText(label, Qt::ElideRight, width);
-    if (at.back() <= width)
+    if (at.front() == kCutByQt) {
+        const QFontMetricsF fm(font);
+        QString text = fm.elidedText(label, Qt::ElideRight, width);
+        *textWidth = fm.horizontalAdvance(text);
+        return text;
+    }
+    if (at.back() <= width) {
+        *textWidth = at.back();
         return label;
-    const qreal room = width - QFontMetricsF(font).horizontalAdvance(QChar(0x2026));
+    }
+    const qreal room = width - m_ellipsisWidth;
     for (auto k = static_cast<qsizetype>(label.size()) - 1; k > 0; --k)
-        if (at[static_cast<std::size_t>(k)] >= 0 && at[static_cast<std::size_t>(k)] <= room)
+        if (at[static_cast<std::size_t>(k)] >= 0 && at[static_cast<std::size_t>(k)] <= room) {
+            *textWidth = at[static_cast<std::size_t>(k)] + m_ellipsisWidth;
             return label.left(k) + QChar(0x2026);
+        }
+    *textWidth = 0;
     return {};
 }
 
@@ -194,13 +199,13 @@ std::vector<ModuleRegionsItem::Label> ModuleRegionsItem::labelsAt(
     bold.setBold(true);
     const QFontMetricsF fm(bold);
     if (bold != m_measuredIn) {  // what was measured in another font is measured again
-        std::fill(m_whole.begin(), m_whole.end(), QString());
-        std::fill(m_elidedWidth.begin(), m_elidedWidth.end(), -1);
-        std::fill(m_cursorX.begin(), m_cursorX.end(), std::vector<qreal>());
+        std::fill(m_measured.begin(), m_measured.end(), Measured());
         m_measuredIn = bold;
+        m_minWidth = fm.horizontalAdvance(QStringLiteral("mmmm")) + 8;
+        m_ellipsisWidth = fm.horizontalAdvance(QChar(0x2026));
     }
     const qreal chipHeight = std::ceil(fm.height()) + 4;
-    const qreal minWidth = fm.horizontalAdvance(QStringLiteral("mmmm")) + 8;  // a region narrower goes unnamed
+    const qreal minWidth = m_minWidth;  // a region narrower goes unnamed
     // Where a header may go: along an axis the scene fits in the viewport, the viewport (the view
     // cannot scroll that way); along one it does not, the scene. Never where a scroll is.
     QRectF room = area;
@@ -225,12 +230,13 @@ std::vector<ModuleRegionsItem::Label> ModuleRegionsItem::labelsAt(
         // the name leads, the type follows. Both measured once, not on every frame (shaping the
         // text was most of a zoomed-out frame of the 50k-node graph).
         const auto r = static_cast<std::size_t>(i);
-        if (m_whole[r].isEmpty()) {
-            m_whole[r] = fm.elidedText(m_regions[r].label, Qt::ElideRight, kLabelMaxPx - 8);
-            m_wholeWidth[r] = fm.horizontalAdvance(m_whole[r]) + 8;
+        Measured& m = m_measured[r];
+        if (m.whole.isEmpty()) {
+            m.whole = fm.elidedText(m_regions[r].label, Qt::ElideRight, kLabelMaxPx - 8);
+            m.wholeWidth = fm.horizontalAdvance(m.whole) + 8;
         }
-        const QString& whole = m_whole[r];
-        const qreal wholeWidth = m_wholeWidth[r];
+        const QString& whole = m.whole;
+        const qreal wholeWidth = m.wholeWidth;
         // A header never covers a box, a box's title or another header. Its places, in order, all
         // at the region's top: inside its top-left corner when the whole name fits there; just
         // outside its frame on the left, then on the right (the margin a fitted chain leaves);
@@ -255,15 +261,20 @@ std::vector<ModuleRegionsItem::Label> ModuleRegionsItem::labelsAt(
             continue;
         // Cut to the width inside: elided again only when that width changed (a zoom).
         const qreal inside = screen.width() - 8;
-        if (std::abs(m_elidedWidth[r] - inside) > 0.5) {
-            m_elided[r] = cut(r, bold, std::min(inside, kLabelMaxPx - 8));
-            if (m_elided[r].size() < 4)
-                m_elided[r].clear();  // "h…" names nothing
-            m_elidedWidth[r] = inside;
+        if (std::abs(m.elidedFor - inside) > 0.5) {
+            qreal textWidth = 0;
+            QString elided = cut(r, bold, std::min(inside, kLabelMaxPx - 8), &textWidth);
+            if (elided.size() < 4)
+                elided.clear();  // "h…" names nothing
+            if (elided != m.elided) {
+                m.elided = std::move(elided);
+                m.elidedWidth = textWidth + 8;
+                m.elidedText = QStaticText();
+            }
+            m.elidedFor = inside;
         }
-        if (!m_elided[r].isEmpty() && m_elided[r] != whole)
-            place(QRectF(screen.left() + 2, screen.top() + 2, fm.horizontalAdvance(m_elided[r]) + 8, chipHeight),
-                m_elided[r]);
+        if (!m.elided.isEmpty() && m.elided != whole)
+            place(QRectF(screen.left() + 2, screen.top() + 2, m.elidedWidth, chipHeight), m.elided);
     }
     return out;
 }
@@ -294,7 +305,18 @@ void ModuleRegionsItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*
         painter->setBrush(m_background);
         painter->drawRect(l.chip);
         painter->setPen(m_text);
-        painter->drawText(l.chip, Qt::AlignCenter, l.text);
+        // Shaped once per name and cut (QStaticText), not on every frame as drawText would.
+        Measured& m = m_measured[static_cast<std::size_t>(l.region)];
+        QStaticText& text = l.text == m.whole ? m.wholeText : m.elidedText;
+        if (text.text() != l.text) {
+            text = QStaticText(l.text);
+            text.setTextFormat(Qt::PlainText);
+            text.setPerformanceHint(QStaticText::AggressiveCaching);
+            text.prepare(QTransform(), bold);
+        }
+        const QSizeF size = text.size();
+        painter->drawStaticText(
+            QPointF(l.chip.center().x() - size.width() / 2, l.chip.center().y() - size.height() / 2), text);
     }
     painter->restore();
 }

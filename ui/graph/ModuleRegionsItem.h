@@ -5,6 +5,7 @@
 #include <QColor>
 #include <QFont>
 #include <QGraphicsItem>
+#include <QStaticText>
 #include <QString>
 
 #include <vector>
@@ -71,6 +72,9 @@ public:
     /// The boxes a header must not cover (the scene's, indexed once: a zoomed-out frame asks
     /// about them several times per region). Without it, the scene is asked.
     void setBoxes(std::vector<const GraphBoxItem*> boxes);
+    /// Whether the boxes are drawn as themselves (not in the overview's picture, where a box is
+    /// a speck the headers may cover, as they always have).
+    void setBoxesDrawn(bool drawn) { m_boxesDrawn = drawn; }
 
     /// The canvas's zoom now: the item's bounds take in the room its headers may take outside
     /// the regions at that zoom (so that a repaint there draws them).
@@ -88,20 +92,29 @@ private:
     bool covers(const QRectF& chip, const QTransform& toScreen, qreal lod, qreal fontPx, bool boxesToo) const;
 
     /// Region `region`'s label cut at its end to at most `width` pixels in `font`, with an
-    /// ellipsis ("" when not even one character fits).
-    QString cut(std::size_t region, const QFont& font, qreal width) const;
+    /// ellipsis ("" when not even one character fits); its width in `*textWidth`, from the
+    /// positions measured once (no text shaped on a zoom).
+    QString cut(std::size_t region, const QFont& font, qreal width, qreal* textWidth) const;
 
     std::vector<Region> m_regions;
     std::vector<const GraphBoxItem*> m_boxes;
+    bool m_boxesDrawn = true;
     BoxGrid m_grid;  ///< their bounding rectangles
-    // Per region, its label as last elided and for which width: zooming re-elides, panning not.
-    mutable std::vector<QString> m_elided;
-    mutable std::vector<qreal> m_elidedWidth;
-    mutable std::vector<QString> m_whole;     ///< per region, its name cut at kLabelMaxPx ("" until drawn)
-    mutable std::vector<qreal> m_wholeWidth;  ///< and its chip's width
-    mutable std::vector<std::vector<qreal>>
-        m_cursorX;               ///< per region, x of each cursor position (-1: none; {kCutByQt}: a name Qt cuts)
-    mutable QFont m_measuredIn;  ///< the font m_whole and m_elided were measured in
+    /// A region's label as measured and shaped, in m_measuredIn: a zoom asks for every header
+    /// on every frame, and shaping text was most of a zoomed-out frame of the 50k-node graph.
+    struct Measured {
+        QString whole;                      ///< the name cut at kLabelMaxPx ("" until drawn)
+        qreal wholeWidth = 0;               ///< its chip's width
+        QString elided;                     ///< the name as last cut to a region's width
+        qreal elidedFor = -1;               ///< that width: zooming cuts again, panning not
+        qreal elidedWidth = 0;              ///< its chip's width
+        std::vector<qreal> cursorX;         ///< x of each cursor position (-1: none; {kCutByQt}: a name Qt cuts)
+        QStaticText wholeText, elidedText;  ///< shaped for drawing
+    };
+    mutable std::vector<Measured> m_measured;
+    mutable QFont m_measuredIn;
+    mutable qreal m_minWidth = 0;       ///< in m_measuredIn: a header's least width
+    mutable qreal m_ellipsisWidth = 0;  ///< and the ellipsis's
     QRectF m_bounds;
     qreal m_room = 0;  ///< the headers' room outside the regions, in the scene
     qreal m_boxHeight;

@@ -315,7 +315,9 @@ Figures measure(const BenchGraph& c, int runs, const QString& tempDir)
                     view.canvas()->viewport()->repaint();
                     frames.push_back(seconds(t0) * 1000.0);
                     if (qEnvironmentVariableIsSet("PS_BENCH_TRACE"))
-                        std::printf("zoom %.4f frame %.2f ms\n", view.canvas()->transform().m11(), frames.back());
+                        std::printf("zoom %.4f frame %.2f ms ends %.6f s (monotonic: perf record -k CLOCK_MONOTONIC)\n",
+                            view.canvas()->transform().m11(), frames.back(),
+                            std::chrono::duration<double>(Clock::now().time_since_epoch()).count());
                     QCoreApplication::processEvents();
                 }
             }
