@@ -419,23 +419,25 @@ std::int64_t CrossingReduction::search(int iterations, Key key, bool refine, boo
 
 std::int64_t CrossingReduction::firstStarts()
 {
-    if (m_layers.size() < 2)
-        return 0;
-    const auto given = m_layers;
-    const std::int64_t byMedian = search(kRefinedIterations, Key::Median, false, true);
-    if (byMedian == 0)
-        return 0;
-    auto median = std::move(m_layers);
-    m_layers = given;
+    if (m_layers.size() < 2 || !m_swept.empty())
+        return crossings();
+    m_given = m_layers;
+    m_workBefore = m_work;
+    for (int start = 0; start < 2; ++start) {
+        m_layers = m_given;
+        for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
+            place(l);
+        const std::int64_t c = search(kRefinedIterations, start == 0 ? Key::Median : Key::Barycenter, false, true);
+        m_swept.push_back({c, start, m_layers});
+        if (c == 0)
+            break;
+    }
+    // The better order kept (the barycenter's on a tie), as run() would sort them.
+    const auto& kept = m_swept.size() > 1 && m_swept[1].crossings <= m_swept[0].crossings ? m_swept[1] : m_swept[0];
+    m_layers = kept.layers;
     for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
         place(l);
-    const std::int64_t byBarycenter = search(kRefinedIterations, Key::Barycenter, false, true);
-    if (byBarycenter <= byMedian)
-        return byBarycenter;
-    m_layers = std::move(median);
-    for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
-        place(l);
-    return byMedian;
+    return kept.crossings;
 }
 
 void CrossingReduction::run(int sweeps, int maxStarts, bool longEdges)
@@ -447,7 +449,13 @@ void CrossingReduction::run(int sweeps, int maxStarts, bool longEdges)
     const bool small = within
         || (longEdges && m_pos.size() <= static_cast<std::size_t>(kLongRefineItems)
             && m_edgeCount <= static_cast<std::size_t>(kLongRefineEdges));
+    const bool ahead = !m_swept.empty();  // firstStarts() swept the first starts already
     if (!small) {
+        if (ahead) {
+            m_layers = m_given;
+            for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
+                place(l);
+        }
         search(2 * std::max(1, sweeps), Key::Barycenter, false, true);
         return;
     }
@@ -457,29 +465,27 @@ void CrossingReduction::run(int sweeps, int maxStarts, bool longEdges)
     // the fewest crossings are then refined by sifting and transposition, the best kept.
     // Refining every start in turn spends the budget on the first few, whose local optima vary
     // widely on graphs of many long edges.
-    const auto given = m_layers;
+    const auto given = ahead ? m_given : m_layers;
     const std::size_t size = m_pos.size() + m_edgeCount;
     const int starts = static_cast<int>(std::clamp<std::size_t>(
         kStartBudget / std::max<std::size_t>(size, 1), 4, static_cast<std::size_t>(std::max(4, maxStarts))));
     std::mt19937 shuffle(20261203);
-    struct Start {
-        std::int64_t crossings;
-        int index;
-        std::vector<std::vector<int>> layers;
-    };
-    std::vector<Start> swept;
+    std::vector<Swept> swept = std::move(m_swept);
+    m_swept.clear();
     std::int64_t sweptBest = std::numeric_limits<std::int64_t>::max();
     // Swept until half the work budget is spent, or kStaleStarts in a row found nothing better;
     // a view asked for more than the default starts (one the size of an opening view, where the
     // best start often comes late: the encoder's 13 crossings, 32 when cut) gets them all.
     const bool all = maxStarts > kDefaultStarts;
-    const std::int64_t before = m_work;  // the budget's half counts this run's work only
+    const std::int64_t before = ahead ? m_workBefore : m_work;  // the half counts this ordering's work only
     const int given4 = all || m_pos.size() <= static_cast<std::size_t>(kShuffleItems) ? starts : std::min(starts, 4);
     for (int start = 0, stale = 0;
          start < given4 && (all || (stale < kStaleStarts && (start < 4 || m_work - before < kWorkBudget / 2)));
          ++start) {
         std::int64_t c = 0;
-        if (start == 2 || start == 3) {
+        if (start < static_cast<int>(swept.size())) {
+            c = swept[static_cast<std::size_t>(start)].crossings;  // swept by firstStarts()
+        } else if (start == 2 || start == 3) {
             // The mirrored given order sweeps to the mirror of what the given one swept to (each
             // key mirrors, ties keep their mirrored order): taken, not swept again.
             m_layers = swept[static_cast<std::size_t>(start - 2)].layers;
@@ -496,14 +502,15 @@ void CrossingReduction::run(int sweeps, int maxStarts, bool longEdges)
                 place(l);
             c = search(kRefinedIterations, start % 2 == 0 ? Key::Median : Key::Barycenter, false, true);
         }
-        swept.push_back({c, start, m_layers});
+        if (start >= static_cast<int>(swept.size()))
+            swept.push_back({c, start, m_layers});
         if (c == 0)
             break;
         stale = c < sweptBest ? 0 : stale + 1;
         sweptBest = std::min(sweptBest, c);
     }
     std::stable_sort(
-        swept.begin(), swept.end(), [](const Start& a, const Start& b) { return a.crossings < b.crossings; });
+        swept.begin(), swept.end(), [](const Swept& a, const Swept& b) { return a.crossings < b.crossings; });
     std::vector<std::vector<int>> best = swept.front().layers;
     std::int64_t bestCrossings = swept.front().crossings;
     for (std::size_t k = 0, stale = 0; k < swept.size() && bestCrossings > 0 && !spent() && stale < kStaleRefined;

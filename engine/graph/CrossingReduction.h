@@ -42,7 +42,7 @@ public:
 
     /// The first two starts of run() alone (the given order swept by median, by barycenter),
     /// the better order kept: a quick measure of how well these layers order, without search.
-    /// Returns its crossings.
+    /// Returns its crossings. A run() after it goes on from there (the same order as without).
     std::int64_t firstStarts();
 
     /// Shifts each path of items that read one item and feed one (a long edge's virtual items,
@@ -102,6 +102,15 @@ private:
     mutable std::vector<int> m_sortedUp, m_sortedDown;
     mutable std::vector<int> m_tree;
     mutable std::int64_t m_work = 0;
+    /// A start swept: its crossings, its index among run()'s starts, its order.
+    struct Swept {
+        std::int64_t crossings;
+        int index;
+        std::vector<std::vector<int>> layers;
+    };
+    std::vector<Swept> m_swept;             ///< by firstStarts(), for run()
+    std::vector<std::vector<int>> m_given;  ///< the order firstStarts() started from
+    std::int64_t m_workBefore = 0;          ///< and the work done before it
 };
 
 }  // namespace ps::graph

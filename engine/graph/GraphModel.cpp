@@ -25,7 +25,14 @@ std::string listText(const nlohmann::json& j)
     for (std::size_t i = 0; i < j.size(); ++i) {
         if (i)
             out += ", ";
-        out += j[i].is_string() ? j[i].get<std::string>() : j[i].dump();
+        const auto& v = j[i];
+        if (v.is_string())
+            out += v.get_ref<const std::string&>();
+        else if (v.is_number_integer())  // most lists: no serializer made per number
+            out += v.is_number_unsigned() ? std::to_string(v.get<std::uint64_t>())
+                                          : std::to_string(v.get<std::int64_t>());
+        else
+            out += v.dump();
     }
     return out + "]";
 }
@@ -164,6 +171,7 @@ GraphModel GraphModel::fromJson(const nlohmann::json& graph, const nlohmann::jso
     }
     g.m_frames = framesOf(graph, g.m_stackError);
     g.m_nodes.reserve(list->size());
+    g.m_byName.reserve(list->size());
     std::vector<const nlohmann::json*> inputLists;
     inputLists.reserve(list->size());
     for (const auto& j : *list) {
@@ -233,7 +241,7 @@ GraphModel GraphModel::fromJson(const nlohmann::json& graph, const nlohmann::jso
         for (const auto& name : *inputLists[i]) {
             if (!name.is_string())
                 continue;
-            const int from = g.indexOf(name.get<std::string>());
+            const int from = g.indexOf(name.get_ref<const std::string&>());
             if (from < 0 || from == static_cast<int>(i))
                 continue;
             g.m_nodes[i].inputs.push_back(from);
@@ -262,7 +270,8 @@ GraphModel GraphModel::fromJson(const nlohmann::json& graph, const nlohmann::jso
                     continue;
                 for (const auto& name : *members)
                     if (name.is_string())
-                        if (const int i = g.indexOf(name.get<std::string>()); i >= 0 && g.m_nodes[i].kernel.empty())
+                        if (const int i = g.indexOf(name.get_ref<const std::string&>());
+                            i >= 0 && g.m_nodes[i].kernel.empty())
                             g.m_nodes[i].kernel = str(k, "name");
             }
         }

@@ -44,16 +44,7 @@ LayoutPlan orderedPlan(const LayerAssignment& graph, const std::vector<double>& 
         // Past an opening view's size each ordering costs: the layering whose first two starts
         // cross fewest is the one ordered (on the three real training steps expanded, the one
         // the whole ordering chose; half the time).
-        std::size_t pick = 0;
-        std::int64_t fewest = std::numeric_limits<std::int64_t>::max();
-        for (std::size_t k = 0; k < layerings.size(); ++k) {
-            const std::int64_t c = LayoutPlan::quickCrossings(graph, layerings[k], itemWidth, cap);
-            if (c < fewest) {
-                fewest = c;
-                pick = k;
-            }
-        }
-        return LayoutPlan::make(graph, std::move(layerings[pick]), itemWidth, cap, options.sweeps, starts, few);
+        return LayoutPlan::makeBest(graph, std::move(layerings), itemWidth, cap, options.sweeps, starts, few);
     }
     LayoutPlan chosen
         = LayoutPlan::make(graph, std::move(layerings.front()), itemWidth, cap, options.sweeps, starts, few);

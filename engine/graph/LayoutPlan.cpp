@@ -33,11 +33,31 @@ LayoutPlan LayoutPlan::make(const LayerAssignment& graph, std::vector<int> layer
     return p;
 }
 
-std::int64_t LayoutPlan::quickCrossings(const LayerAssignment& graph, std::vector<int> layering,
-    const std::vector<double>& itemWidth, std::int64_t virtualCap)
+LayoutPlan LayoutPlan::makeBest(const LayerAssignment& graph, std::vector<std::vector<int>> layerings,
+    const std::vector<double>& itemWidth, std::int64_t virtualCap, int sweeps, int starts, bool longEdges)
 {
-    LayoutPlan p = build(graph, std::move(layering), itemWidth, virtualCap);
-    return CrossingReduction(std::move(p.layers), p.total, p.edges).firstStarts();
+    std::vector<LayoutPlan> plans;
+    std::vector<CrossingReduction> orders;
+    plans.reserve(layerings.size());
+    orders.reserve(layerings.size());
+    std::size_t pick = 0;
+    std::int64_t fewest = 0;
+    for (auto& layering : layerings) {
+        plans.push_back(build(graph, std::move(layering), itemWidth, virtualCap));
+        LayoutPlan& p = plans.back();
+        orders.emplace_back(std::move(p.layers), p.total, p.edges);
+        const std::int64_t c = orders.back().firstStarts();
+        if (orders.size() == 1 || c < fewest) {
+            fewest = c;
+            pick = orders.size() - 1;
+        }
+    }
+    CrossingReduction& ordering = orders[pick];
+    ordering.run(sweeps, starts, longEdges);  // on from its first starts
+    LayoutPlan& p = plans[pick];
+    p.layers = ordering.layers();
+    p.crossings = ordering.crossings();
+    return std::move(p);
 }
 
 // One chain per pair of items joined (both directions and repeated inputs share it).

@@ -53,10 +53,10 @@ struct LayoutPlan {
     /// build(), then the layers ordered by CrossingReduction (`sweeps`, `starts`).
     static LayoutPlan make(const LayerAssignment& graph, std::vector<int> layering,
         const std::vector<double>& itemWidth, std::int64_t virtualCap, int sweeps, int starts, bool longEdges = false);
-    /// build(), then the crossings of CrossingReduction::firstStarts(): which of several
-    /// layerings is worth the whole ordering.
-    static std::int64_t quickCrossings(const LayerAssignment& graph, std::vector<int> layering,
-        const std::vector<double>& itemWidth, std::int64_t virtualCap);
+    /// make() on the one of several layerings whose first starts (CrossingReduction::firstStarts)
+    /// cross fewest, the first on a tie; the ordering goes on from those starts.
+    static LayoutPlan makeBest(const LayerAssignment& graph, std::vector<std::vector<int>> layerings,
+        const std::vector<double>& itemWidth, std::int64_t virtualCap, int sweeps, int starts, bool longEdges);
 
 private:
     void joinChains(const LayerAssignment& graph);

@@ -502,8 +502,8 @@ TEST(Layout, PastAnOpeningViewsSizeTheLayeringWhoseFirstStartsCrossFewestIsOrder
     std::int64_t fewest = -1;
     const std::vector<double> widths(static_cast<std::size_t>(graph.items()), LayoutOptions{}.nodeWidth);
     for (std::size_t k = 0; k < layerings.size(); ++k) {
-        const std::int64_t c
-            = LayoutPlan::quickCrossings(graph, layerings[k], in.widths.empty() ? widths : in.widths, 60000);
+        const LayoutPlan plan = LayoutPlan::build(graph, layerings[k], in.widths.empty() ? widths : in.widths, 60000);
+        const std::int64_t c = CrossingReduction(plan.layers, plan.total, plan.edges).firstStarts();
         if (fewest < 0 || c < fewest) {
             fewest = c;
             pick = k;

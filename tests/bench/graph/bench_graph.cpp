@@ -253,6 +253,9 @@ Figures measure(const BenchGraph& c, int runs, const QString& tempDir)
             return f;
         }
         first.push_back(s);
+        if (qEnvironmentVariableIsSet("PS_BENCH_TRACE"))
+            std::printf("first paint %.3f s ends %.6f s\n", s,
+                std::chrono::duration<double>(Clock::now().time_since_epoch()).count());
     }
     const auto* tree = view.moduleTree();
     f.nodes = static_cast<int>(view.graph()->nodes().size());
