@@ -69,25 +69,10 @@ int BoxGrid::row(qreal y) const
 std::vector<int> BoxGrid::near(const QRectF& sceneRect) const
 {
     std::vector<int> out;
-    if (m_start.empty() || !sceneRect.intersects(m_area))
-        return out;
-    if (++m_query == 0) {  // wrapped: every stamp is stale again
-        std::fill(m_seen.begin(), m_seen.end(), 0);
-        m_query = 1;
-    }
-    for (int y = row(sceneRect.top()); y <= row(sceneRect.bottom()); ++y)
-        for (int x = column(sceneRect.left()); x <= column(sceneRect.right()); ++x) {
-            const auto c
-                = static_cast<std::size_t>(y) * static_cast<std::size_t>(m_columns) + static_cast<std::size_t>(x);
-            for (int k = m_start[c]; k < m_start[c + 1]; ++k) {
-                const auto i = static_cast<std::size_t>(m_members[static_cast<std::size_t>(k)]);
-                if (m_seen[i] == m_query)
-                    continue;
-                m_seen[i] = m_query;
-                if (m_bounds[i].intersects(sceneRect))
-                    out.push_back(static_cast<int>(i));
-            }
-        }
+    visit(sceneRect, [&](int i) {
+        out.push_back(i);
+        return false;
+    });
     return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <QRectF>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -19,10 +20,41 @@ public:
 
     /// The indices of the rectangles that meet `sceneRect`, each once, in no set order.
     std::vector<int> near(const QRectF& sceneRect) const;
+    /// Whether `hit(i)` holds for a rectangle i that meets `sceneRect`: stops at the first
+    /// (a header over a crowd of boxes is refused at the first it covers).
+    template <typename Hit> bool anyNear(const QRectF& sceneRect, Hit&& hit) const
+    {
+        return visit(sceneRect, [&](int i) { return hit(i); });
+    }
     const QRectF& rect(int i) const { return m_bounds[static_cast<std::size_t>(i)]; }
     bool empty() const { return m_bounds.empty(); }
 
 private:
+    /// Calls `fn(i)` once for each rectangle i that meets `sceneRect` until it returns true;
+    /// returns whether one did.
+    template <typename Fn> bool visit(const QRectF& sceneRect, Fn&& fn) const
+    {
+        if (m_start.empty() || !sceneRect.intersects(m_area))
+            return false;
+        if (++m_query == 0) {  // wrapped: every stamp is stale again
+            std::fill(m_seen.begin(), m_seen.end(), 0);
+            m_query = 1;
+        }
+        for (int y = row(sceneRect.top()); y <= row(sceneRect.bottom()); ++y)
+            for (int x = column(sceneRect.left()); x <= column(sceneRect.right()); ++x) {
+                const auto c
+                    = static_cast<std::size_t>(y) * static_cast<std::size_t>(m_columns) + static_cast<std::size_t>(x);
+                for (int k = m_start[c]; k < m_start[c + 1]; ++k) {
+                    const auto i = static_cast<std::size_t>(m_members[static_cast<std::size_t>(k)]);
+                    if (m_seen[i] == m_query)
+                        continue;
+                    m_seen[i] = m_query;
+                    if (m_bounds[i].intersects(sceneRect) && fn(static_cast<int>(i)))
+                        return true;
+                }
+            }
+        return false;
+    }
     int column(qreal x) const;
     int row(qreal y) const;
 

@@ -130,10 +130,8 @@ bool ModuleRegionsItem::covers(
         const QRectF title = box->titleBesideRectAt(lod, fontPx);
         return !title.isEmpty() && toScreen.mapRect(title).intersects(chip);
     };
-    if (!m_boxes.empty()) {
-        const auto near = m_grid.near(inScene);
-        return std::any_of(near.begin(), near.end(), [&](int i) { return hits(m_boxes[static_cast<std::size_t>(i)]); });
-    }
+    if (!m_boxes.empty())
+        return m_grid.anyNear(inScene, [&](int i) { return hits(m_boxes[static_cast<std::size_t>(i)]); });
     for (auto* item : scene()->items(inScene, Qt::IntersectsItemBoundingRect, Qt::AscendingOrder))
         if (const auto* box = dynamic_cast<const GraphBoxItem*>(item); box && hits(box))
             return true;

@@ -11,7 +11,8 @@ graph.css, engine.wasm inline, the report's CSP), opened from disk in headless C
   zoom_frame one wheel step of the fully expanded graph, to the next animation frame
 Beside it, a real capture whose layout is harder than a model's chain of blocks: ready and Expand All on
 the resnet18 training step (tests/fixtures/graphs/resnet18_training_drift.json: forward and
-backward bands, activations saved for the backward as long edges).
+backward bands, activations saved for the backward as long edges); its Expand All's target is
+[layout-2]'s 0.3 s for the relayout of a big training view.
 
 And the real thing: tests/bench/share/wide_model.py (830 blocks, about 10,000 captured nodes) run
 by the studio with `run --html` (eager, not verified, not stored), the report page opened from
@@ -125,7 +126,8 @@ def main() -> int:
     print(f"BENCH share.graph_page.expand_all_{nodes}_nodes {e:.0f} ms 2000")
     print(f"BENCH share.graph_page.zoom_frame_{nodes}_nodes {p:.1f} ms 100")
     print(f"BENCH share.graph_page.ready_resnet18_training {sr:.0f} ms 2000")
-    print(f"BENCH share.graph_page.expand_all_resnet18_training {s:.0f} ms 2000")
+    # [layout-2]: the relayout of a big training view within 0.3 s
+    print(f"BENCH share.graph_page.expand_all_resnet18_training {s:.0f} ms 300")
     if report:
         print(f"BENCH share.html_report.ready_{report['nodes']}_nodes {report['ready']:.0f} ms 2000")
         print(f"BENCH share.html_report.expand_all_{report['nodes']}_nodes {report['expand']:.0f} ms 2000")
