@@ -9,15 +9,15 @@
 // crossings), both counted exactly against the two neighbouring layers. Crossings are counted
 // exactly after every sweep (an inversion count per layer pair, O(edges log items)) and the
 // best order seen is kept. A small graph is started from many orders (the given one, its
-// mirror, shuffles with a fixed seed; both sort keys), each swept alone; the starts that end
-// with the fewest crossings are then refined within the work budget, keeping the best, and
-// its paths of one-in-one-out items shifted whole (shiftChains) while that helps. Each phase
-// ends early once it stops finding better orders (a run of starts without a new best; the
-// swept starts also at half the budget, except where more than the default starts are asked
-// for). On
-// graphs of many long edges (a training step's saved activations) the local optima of single
-// starts vary by a factor of five, so many cheap starts beat few refined ones. Deterministic.
-// Plain data, any thread.
+// mirror, shuffles with a fixed seed; both sort keys), each swept alone (the mirror sweeps to
+// the mirror of the given one's result, taken without sweeping; past 5000 items no shuffles,
+// which never won there); the starts that end with the fewest crossings are then refined
+// within the work budget, keeping the best, and its paths of one-in-one-out items shifted
+// whole (shiftChains) while that helps. Each phase ends early once it stops finding better
+// orders (a run of starts without a new best; the swept starts also at half the budget, except
+// where more than the default starts are asked for). On graphs of many long edges (a training
+// step's saved activations) the local optima of single starts vary by a factor of five, so
+// many cheap starts beat few refined ones. Deterministic. Plain data, any thread.
 
 #include <cstdint>
 #include <utility>
