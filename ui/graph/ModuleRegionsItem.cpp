@@ -230,8 +230,10 @@ std::vector<ModuleRegionsItem::Label> ModuleRegionsItem::labelsAt(
         const auto r = static_cast<std::size_t>(i);
         Measured& m = m_measured[r];
         if (m.whole.isEmpty()) {
-            m.whole = fm.elidedText(m_regions[r].label, Qt::ElideRight, kLabelMaxPx - 8);
-            m.wholeWidth = fm.horizontalAdvance(m.whole) + 8;
+            // From the same cursor positions a cut takes: the name shaped once, not three times.
+            qreal textWidth = 0;
+            m.whole = cut(r, bold, kLabelMaxPx - 8, &textWidth);
+            m.wholeWidth = textWidth + 8;
         }
         const QString& whole = m.whole;
         const qreal wholeWidth = m.wholeWidth;
