@@ -49,8 +49,7 @@ CrossingReduction::CrossingReduction(
 {
     compress(items, edges, false, m_upStart, m_up);
     compress(items, edges, true, m_downStart, m_down);
-    for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
-        place(l);
+    placeAll();
 }
 
 void CrossingReduction::place(int layer)
@@ -58,6 +57,38 @@ void CrossingReduction::place(int layer)
     const auto& l = m_layers[static_cast<std::size_t>(layer)];
     for (std::size_t i = 0; i < l.size(); ++i)
         m_pos[static_cast<std::size_t>(l[i])] = static_cast<int>(i);
+}
+
+void CrossingReduction::placeAll()
+{
+    for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
+        place(l);
+}
+
+void CrossingReduction::setLayers(std::vector<std::vector<int>> layers)
+{
+    m_layers = std::move(layers);
+    placeAll();
+}
+
+std::int64_t CrossingReduction::sweepFrom(std::vector<std::vector<int>> order, Key key)
+{
+    setLayers(std::move(order));
+    return search(kRefinedIterations, key, false, true);
+}
+
+std::int64_t CrossingReduction::treeAtOrLeft(int p) const
+{
+    std::int64_t n = 0;
+    for (std::size_t i = static_cast<std::size_t>(p) + 1; i > 0; i -= i & (~i + 1))
+        n += m_tree[i];
+    return n;
+}
+
+void CrossingReduction::treeAdd(int p) const
+{
+    for (std::size_t i = static_cast<std::size_t>(p) + 1; i < m_tree.size(); i += i & (~i + 1))
+        ++m_tree[i];
 }
 
 std::int64_t CrossingReduction::crossingsBelow(int layer) const
@@ -77,12 +108,8 @@ std::int64_t CrossingReduction::crossingsBelow(int layer) const
         if (e - b > 1)
             std::sort(m_scratchA.begin(), m_scratchA.end());
         for (int p : m_scratchA) {
-            std::int64_t atOrLeft = 0;
-            for (std::size_t i = static_cast<std::size_t>(p) + 1; i > 0; i -= i & (~i + 1))
-                atOrLeft += m_tree[i];
-            crossings += seen - atOrLeft;
-            for (std::size_t i = static_cast<std::size_t>(p) + 1; i <= width; i += i & (~i + 1))
-                ++m_tree[i];
+            crossings += seen - treeAtOrLeft(p);
+            treeAdd(p);
             ++seen;
         }
     }
@@ -127,12 +154,6 @@ std::vector<std::int64_t> CrossingReduction::crossingsAt() const
     for (int l = 0; l + 1 < static_cast<int>(m_layers.size()); ++l) {
         const auto& upper = m_layers[static_cast<std::size_t>(l)];
         const std::size_t width = m_layers[static_cast<std::size_t>(l) + 1].size();
-        auto atOrLeft = [&](int p) {
-            std::int64_t n = 0;
-            for (std::size_t i = static_cast<std::size_t>(p) + 1; i > 0; i -= i & (~i + 1))
-                n += m_tree[i];
-            return n;
-        };
         for (int pass = 0; pass < 2; ++pass) {
             m_tree.assign(width + 1, 0);
             std::int64_t seen = 0;
@@ -142,16 +163,12 @@ std::vector<std::int64_t> CrossingReduction::crossingsAt() const
                           e = m_downStart[static_cast<std::size_t>(u) + 1];
                 for (int k = b; k < e; ++k) {
                     const int v = m_down[static_cast<std::size_t>(k)], q = m_pos[static_cast<std::size_t>(v)];
-                    const std::int64_t c = pass == 0 ? seen - atOrLeft(q) : (q > 0 ? atOrLeft(q - 1) : 0);
+                    const std::int64_t c = pass == 0 ? seen - treeAtOrLeft(q) : (q > 0 ? treeAtOrLeft(q - 1) : 0);
                     at[static_cast<std::size_t>(u)] += c;
                     at[static_cast<std::size_t>(v)] += c;
                 }
                 for (int k = b; k < e; ++k, ++seen)
-                    for (auto j = static_cast<std::size_t>(
-                                      m_pos[static_cast<std::size_t>(m_down[static_cast<std::size_t>(k)])])
-                             + 1;
-                         j <= width; j += j & (~j + 1))
-                        ++m_tree[j];
+                    treeAdd(m_pos[static_cast<std::size_t>(m_down[static_cast<std::size_t>(k)])]);
             }
         }
     }
@@ -411,9 +428,7 @@ std::int64_t CrossingReduction::search(int iterations, Key key, bool refine, boo
         if (refine && spent())
             break;
     }
-    m_layers = std::move(best);
-    for (int l = 0; l < layerCount; ++l)
-        place(l);
+    setLayers(std::move(best));
     return bestCrossings;
 }
 
@@ -424,19 +439,14 @@ std::int64_t CrossingReduction::firstStarts()
     m_given = m_layers;
     m_workBefore = m_work;
     for (int start = 0; start < 2; ++start) {
-        m_layers = m_given;
-        for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
-            place(l);
-        const std::int64_t c = search(kRefinedIterations, start == 0 ? Key::Median : Key::Barycenter, false, true);
+        const std::int64_t c = sweepFrom(m_given, start == 0 ? Key::Median : Key::Barycenter);
         m_swept.push_back({c, start, m_layers});
         if (c == 0)
             break;
     }
     // The better order kept (the barycenter's on a tie), as run() would sort them.
     const auto& kept = m_swept.size() > 1 && m_swept[1].crossings <= m_swept[0].crossings ? m_swept[1] : m_swept[0];
-    m_layers = kept.layers;
-    for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
-        place(l);
+    setLayers(kept.layers);
     return kept.crossings;
 }
 
@@ -451,11 +461,8 @@ void CrossingReduction::run(int sweeps, int maxStarts, bool longEdges)
             && m_edgeCount <= static_cast<std::size_t>(kLongRefineEdges));
     const bool ahead = !m_swept.empty();  // firstStarts() swept the first starts already
     if (!small) {
-        if (ahead) {
-            m_layers = m_given;
-            for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
-                place(l);
-        }
+        if (ahead)
+            setLayers(m_given);
         search(2 * std::max(1, sweeps), Key::Barycenter, false, true);
         return;
     }
@@ -478,9 +485,10 @@ void CrossingReduction::run(int sweeps, int maxStarts, bool longEdges)
     // best start often comes late: the encoder's 13 crossings, 32 when cut) gets them all.
     const bool all = maxStarts > kDefaultStarts;
     const std::int64_t before = ahead ? m_workBefore : m_work;  // the half counts this ordering's work only
-    const int given4 = all || m_pos.size() <= static_cast<std::size_t>(kShuffleItems) ? starts : std::min(starts, 4);
+    const int sweptStarts
+        = all || m_pos.size() <= static_cast<std::size_t>(kShuffleItems) ? starts : std::min(starts, 4);
     for (int start = 0, stale = 0;
-         start < given4 && (all || (stale < kStaleStarts && (start < 4 || m_work - before < kWorkBudget / 2)));
+         start < sweptStarts && (all || (stale < kStaleStarts && (start < 4 || m_work - before < kWorkBudget / 2)));
          ++start) {
         std::int64_t c = 0;
         if (start < static_cast<int>(swept.size())) {
@@ -493,14 +501,12 @@ void CrossingReduction::run(int sweeps, int maxStarts, bool longEdges)
                 std::reverse(l.begin(), l.end());
             c = swept[static_cast<std::size_t>(start - 2)].crossings;
         } else {
-            m_layers = given;
+            auto order = given;
             if (start >= 4)
-                for (auto& l : m_layers)
+                for (auto& l : order)
                     for (std::size_t i = l.size(); i > 1; --i)  // Fisher-Yates, the same on every platform
                         std::swap(l[i - 1], l[shuffle() % i]);
-            for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
-                place(l);
-            c = search(kRefinedIterations, start % 2 == 0 ? Key::Median : Key::Barycenter, false, true);
+            c = sweepFrom(std::move(order), start % 2 == 0 ? Key::Median : Key::Barycenter);
         }
         if (start >= static_cast<int>(swept.size()))
             swept.push_back({c, start, m_layers});
@@ -515,9 +521,7 @@ void CrossingReduction::run(int sweeps, int maxStarts, bool longEdges)
     std::int64_t bestCrossings = swept.front().crossings;
     for (std::size_t k = 0, stale = 0; k < swept.size() && bestCrossings > 0 && !spent() && stale < kStaleRefined;
          ++k) {
-        m_layers = swept[k].layers;
-        for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
-            place(l);
+        setLayers(swept[k].layers);
         const std::int64_t c
             = search(kRefinedIterations, swept[k].index % 2 == 0 ? Key::Median : Key::Barycenter, true, true);
         if (c < bestCrossings) {
@@ -528,9 +532,7 @@ void CrossingReduction::run(int sweeps, int maxStarts, bool longEdges)
             ++stale;
         }
     }
-    m_layers = std::move(best);
-    for (int l = 0; l < static_cast<int>(m_layers.size()); ++l)
-        place(l);
+    setLayers(std::move(best));
     // Chains shifted whole, then exchanges again, while crossings drop.
     for (int round = 0; within && round < kShiftRounds && bestCrossings > 0 && shiftChains(); ++round) {
         transposeAll();

@@ -81,6 +81,14 @@ private:
     void sortNeighbours(int layer) const;
     std::int64_t search(int iterations, Key key, bool refine, bool downFirst);
     void place(int layer);
+    void placeAll();
+    /// `layers` as the order, every position placed.
+    void setLayers(std::vector<std::vector<int>> layers);
+    /// One start: `order` swept alone by `key` (no refinement); its crossings, its best order kept.
+    std::int64_t sweepFrom(std::vector<std::vector<int>> order, Key key);
+    /// The Fenwick tree m_tree over a layer's positions: entries at or left of `p`; one more at `p`.
+    std::int64_t treeAtOrLeft(int p) const;
+    void treeAdd(int p) const;
     /// Refinement stops once its work (neighbour positions compared, roughly) passes the
     /// budget: counted, not timed, so the same graph always gets the same order.
     bool spent() const { return m_work > kWorkBudget; }

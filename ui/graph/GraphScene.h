@@ -93,8 +93,9 @@ public:
     void setZoom(qreal zoom);
     /// In the overview, what is drawn (the boxes' picture, then the regions); else empty.
     std::vector<QGraphicsItem*> overviewItems();
-    /// Every box and edge shown while it lives, the overview as it was after (an export draws
-    /// them all, whatever the zoom).
+    /// The scene drawn as itself while it lives (the module headers keep clear of the boxes, as
+    /// they do above the overview's floor), the overview as it was after: an export draws the
+    /// same whatever the zoom.
     class FullDetail {
     public:
         explicit FullDetail(GraphScene* scene) : m_scene(scene), m_was(scene->overview()) { scene->setOverview(false); }
