@@ -243,6 +243,52 @@ def test_training_step_phases(browser, tmp_path):
     page.assert_clean()
 
 
+def test_a_training_views_expand_all_draws_the_view_first_and_the_rest_after_it(browser, tmp_path):
+    # resnet18's training step expanded: about 600 boxes, drawn whole (under 1,500) but not at once.
+    graph = page_graph("resnet18_training_drift.json")
+    page = browser.open(harness(tmp_path, graph))
+    # Right after the call (before any slice of the rest): every box in view is drawn, and only
+    # boxes within a screen of the view are.
+    first = page.eval(
+        "(() => { window.whole = panel.expandAll();"
+        " const [tx, ty, k] = document.querySelector('#g g.ps-viewport').getAttribute('transform')"
+        "   .match(/-?[0-9]+(\\.[0-9]+)?(e[+-]?[0-9]+)?/g).map(Number);"
+        " const v = document.querySelector('#g .ps-graph-view'); const w = v.clientWidth, h = v.clientHeight;"
+        " const a = panel.layoutNumbers(); const n = a[0]; const inView = [], near = [];"
+        " for (let i = 0; i < n; i++) { const [x, y, bw, bh] = a.slice(4 + 6 * i + 2, 4 + 6 * i + 6);"
+        "   const sx = x * k + tx, sy = y * k + ty, sw = bw * k, sh = bh * k;"
+        "   if (sx + sw >= 0 && sx <= w && sy + sh >= 0 && sy <= h) inView.push(i);"
+        "   if (sx + sw >= -w - 1 && sx <= 2 * w + 1 && sy + sh >= -h - 1 && sy <= 2 * h + 1) near.push(i); }"
+        " const drawn = Array.from(document.querySelectorAll('#g [data-item]')).map(e => Number(e.dataset.item));"
+        " return {n, inView, near, drawn, ready: document.querySelector('#g').dataset.ready}; })()"
+    )
+    assert first["n"] > 500
+    assert first["ready"] == "0"
+    assert first["inView"], "nothing in view after Expand All"
+    assert set(first["inView"]) <= set(first["drawn"]), "a box in view is not drawn"
+    assert set(first["drawn"]) <= set(first["near"]), "a box far out of view was drawn at once"
+    assert len(first["drawn"]) < first["n"] / 2
+    # The call's promise settles once the rest is in: every box, route and frame drawn once.
+    page.eval("window.whole")
+    assert page.eval("document.querySelector('#g').dataset.ready") == "1"
+    drawn = page.eval("Array.from(document.querySelectorAll('#g [data-item]')).map(e => Number(e.dataset.item))")
+    assert sorted(drawn) == list(range(first["n"]))
+    routes = page.eval("document.querySelectorAll('#g path.ps-edge').length")
+    assert routes == page.eval("(() => { const a = panel.layoutNumbers(); let i = 4 + 6 * a[0]; i += 1 + 3 * a[i];"
+                               " return a[i]; })()")
+    # Panning while the rest is drawn: what comes into view is drawn first, nothing twice.
+    page.eval("panel.collapseAll()")
+    last = json.dumps(graph["graph"]["node_list"][-1]["name"])
+    assert page.eval(
+        f"(() => {{ window.whole = panel.expandAll(); panel.select({last});"
+        f" return document.querySelector('#g g.ps-node[data-name=' + JSON.stringify({last}) + ']') !== null; }})()"
+    ), "the selected node was not drawn when the view went to it"
+    page.eval("window.whole")
+    drawn = page.eval("Array.from(document.querySelectorAll('#g [data-item]')).map(e => Number(e.dataset.item))")
+    assert sorted(drawn) == list(range(first["n"]))
+    page.assert_clean()
+
+
 def test_big_graph_draws_what_is_in_view(browser, tmp_path):
     # 3,302 nodes: fully expanded, past the 1,500 boxes drawn whole.
     fixture = tmp_path / "big.json"

@@ -6,8 +6,9 @@
 // graph: what ps::share::PageGraph::toJson wrote for one capture; marks: {nodeName: "added" |
 // "removed" | "changed"} (the diff page). panel: expand(path), collapse(path), expandAll(),
 // collapseAll(), search(text) -> matches, select(nodeName), setPhase("forward"|"backward"),
-// setLens(name|null), destroy(). container.dataset.ready is "1" once drawn and after each
-// relayout. The engine is read from <script type="application/octet-stream" id="ps-engine">
+// setLens(name|null), destroy(); those that change what shows return a promise settled once
+// everything is drawn (what is in view is drawn before they return). container.dataset.ready is
+// "1" once drawn and after each relayout. The engine is read from <script type="application/octet-stream" id="ps-engine">
 // (base64).
 //
 // The page loads graph-engine.js (the wasm bridge, readLayout), graph-draw.js (element helpers,
@@ -24,6 +25,11 @@
   // Past this many items only what is in view (and a margin) is in the DOM: 10k SVG groups take
   // about 2 s to a first frame (docs/research/share.md), what a screen shows takes milliseconds.
   const DRAW_ALL_UP_TO = 1500;
+  // Past this many (and up to DRAW_ALL_UP_TO) what is in view is drawn at once and the rest in
+  // slices of SLICE_MS after the frame: a training step's 600 boxes and 1300 routes take about
+  // 200 ms to draw whole, what a screen shows a fraction of it (docs/design/layout-2.md).
+  const DRAW_AT_ONCE = 250;
+  const SLICE_MS = 12;
 
   async function create(container, options) {
     const data = options && options.graph;
@@ -115,6 +121,9 @@
     let matchAt = -1;
     let destroyed = false;
     let frameRequest = 0;
+    let fillTimer = 0; // the pending slice of drawing the rest (DRAW_AT_ONCE)
+    let fillDone = null; // settles whole()'s promise once the rest is drawn
+    let filled = Promise.resolve();
 
     function itemPhase(item) {
       return item.kind === 'node' ? tree.phaseOf[item.id] : modules[item.id].phase;
@@ -190,44 +199,93 @@
       return [(-t.x) / t.k - mx, (-t.y) / t.k - my, (w - t.x) / t.k + mx, (h - t.y) / t.k + my];
     }
 
-    // Puts in the DOM what should be there: everything for a small graph, else what is in view.
+    // Every element of the layout as [key, bounds, make, layer], routes first (drawn under boxes).
+    function pieces() {
+      const out = [];
+      layout.routes.forEach((r, i) => out.push(['e' + i, routeBoxes[i], () => drawRoute(r, edgeCounts, layout.items, markerId), edgeLayer]));
+      layout.items.forEach((item, i) => out.push(['i' + i, [item.x, item.y, item.x + item.w, item.y + item.h], () => drawItem(item, i), boxLayer]));
+      layout.regions.forEach((r, i) => out.push(['r' + i, [r.bounds[0], r.bounds[1] - 16, r.bounds[2], r.bounds[3]], () => drawRegion(r, modules), frameLayer]));
+      return out;
+    }
+
+    // Puts in the DOM what should be there now: everything for a small graph, else what is in
+    // view (`full`: redrawn, not kept). Up to DRAW_ALL_UP_TO items the rest follows in slices.
     function sync(full) {
       if (!layout) return;
-      const all = layout.items.length <= DRAW_ALL_UP_TO;
+      stopFill();
+      const n = layout.items.length;
+      const all = n <= DRAW_AT_ONCE;
       const [x0, y0, x1, y1] = viewRect();
-      const inView = (a, b, c, d) => all || (c >= x0 && a <= x1 && d >= y0 && b <= y1);
       const want = new Set();
-      const add = (key, make, layer) => {
-        want.add(key);
-        if (full || !drawn.has(key)) {
-          const old = drawn.get(key);
-          const e = make();
-          if (old) old.replaceWith(e);
-          else layer.append(e);
-          drawn.set(key, e);
+      const later = [];
+      for (const piece of pieces()) {
+        const [key, b, make, layer] = piece;
+        if (!all && !(b[2] >= x0 && b[0] <= x1 && b[3] >= y0 && b[1] <= y1)) {
+          if (n <= DRAW_ALL_UP_TO) later.push(piece);
+          continue;
         }
-      };
-      layout.routes.forEach((r, i) => {
-        const b = routeBoxes[i];
-        if (inView(b[0], b[1], b[2], b[3])) add('e' + i, () => drawRoute(r, edgeCounts, layout.items, markerId), edgeLayer);
-      });
-      layout.items.forEach((item, i) => {
-        if (inView(item.x, item.y, item.x + item.w, item.y + item.h)) add('i' + i, () => drawItem(item, i), boxLayer);
-      });
-      layout.regions.forEach((r, i) => {
-        if (inView(r.bounds[0], r.bounds[1] - 16, r.bounds[2], r.bounds[3])) add('r' + i, () => drawRegion(r, modules), frameLayer);
-      });
+        want.add(key);
+        if (full || !drawn.has(key)) put(key, make, layer);
+      }
       for (const [key, e] of drawn) {
         if (!want.has(key)) {
           e.remove();
           drawn.delete(key);
         }
       }
+      if (later.length) fill(later);
+      else settleFill();
+    }
+
+    function put(key, make, layer) {
+      const old = drawn.get(key);
+      const e = make();
+      if (old) old.replaceWith(e);
+      else layer.append(e);
+      drawn.set(key, e);
+    }
+
+    // Draws `todo` (what sync left out of view) in slices after the frame that shows the view;
+    // whole() settles when the last is in.
+    function fill(todo) {
+      if (!fillDone) filled = new Promise((resolve) => { fillDone = resolve; });
+      let at = 0;
+      const slice = () => {
+        fillTimer = 0;
+        if (destroyed) return;
+        const end = performance.now() + SLICE_MS;
+        while (at < todo.length && performance.now() < end) {
+          for (const stop = Math.min(todo.length, at + 32); at < stop; at++) {
+            const [key, , make, layer] = todo[at];
+            if (!drawn.has(key)) put(key, make, layer);
+          }
+        }
+        if (at < todo.length) fillTimer = setTimeout(slice, 0);
+        else settleFill();
+      };
+      fillTimer = setTimeout(slice, 0);
+    }
+
+    function stopFill() {
+      if (fillTimer) clearTimeout(fillTimer);
+      fillTimer = 0;
+    }
+
+    function settleFill() {
+      const done = fillDone;
+      fillDone = null;
+      if (done) done();
+    }
+
+    // Settles once everything sync wants in the DOM is there.
+    function whole() {
+      return fillTimer ? filled : Promise.resolve();
     }
 
     function apply() {
       viewport.setAttribute('transform', 'translate(' + t.x + ',' + t.y + ') scale(' + t.k + ')');
-      if (layout && layout.items.length > DRAW_ALL_UP_TO && !frameRequest) {
+      // (While the rest is being drawn, what comes into view is drawn first.)
+      if (layout && (layout.items.length > DRAW_ALL_UP_TO || fillTimer) && !frameRequest) {
         frameRequest = requestAnimationFrame(() => {
           frameRequest = 0;
           if (!destroyed) sync(false);
@@ -286,7 +344,9 @@
       sync(true);
       status.textContent = layout.items.length + ' boxes of ' + tree.names.length + ' nodes · '
         + (given ? 'laid out when the report was written' : 'laid out in ' + Math.round(ms) + ' ms');
-      container.dataset.ready = '1';
+      return whole().then(() => {
+        if (!destroyed) container.dataset.ready = '1';
+      });
     }
 
     // Where a module shows: its box when collapsed, its frame (the first piece) when expanded.
@@ -341,21 +401,22 @@
       expand(path) {
         const m = moduleIdOf(path);
         engine.expand(m);
-        relayout(m);
+        return relayout(m);
       },
       collapse(path) {
         const m = moduleIdOf(path);
         engine.collapse(m);
-        relayout(m);
+        return relayout(m);
       },
       expandAll() {
         engine.expandAll();
-        relayout();
+        return relayout();
       },
       collapseAll() {
         engine.collapseAll();
-        relayout();
+        const drawn = relayout();
         fit();
+        return drawn;
       },
       search(text) {
         const q = String(text || '').trim().toLowerCase();
@@ -381,6 +442,7 @@
         refreshClasses();
         showDetails(node);
         if (onSelect) onSelect(name);
+        return whole();
       },
       setPhase(p) {
         if (p !== 'forward' && p !== 'backward' && p !== null) throw new Error('no phase ' + JSON.stringify(p));
@@ -396,6 +458,7 @@
         }
         sync(false);
         refreshClasses();
+        return whole();
       },
       setLens(name) {
         const next = name ? lenses.find((l) => l.name === name) : null;
@@ -405,10 +468,13 @@
         computeLensRange();
         sync(true);
         showLegend();
+        return whole();
       },
       destroy() {
         destroyed = true;
         if (frameRequest) cancelAnimationFrame(frameRequest);
+        stopFill();
+        settleFill();
         container.textContent = '';
         delete container.dataset.ready;
       },
@@ -431,6 +497,7 @@
     fit(0.5);
     sync(false);
     container.psGraph = panel;
+    await whole();
     return panel;
   }
 
