@@ -1,23 +1,27 @@
 """Run one gallery script through the studio (`precompile-studio run SCRIPT --json --no-store`),
 check the report against docs/report.schema.json and assert the accuracy verdict.
 
-usage: check_gallery.py STUDIO SCRIPT --verdict matches|drift [--args shared|copied]
+usage: check_gallery.py STUDIO SCRIPT --verdict matches|drift [--args shared|copied] [--repro]
 
 matches: the run is ok, every capture verified ok with the verdict "matches".
 drift:   the run is ok (exit 0) and says "numerics drift" first (and where it starts: drift_starts,
          nodes of the graph); the capture stays ok with
          verify.status "drift", a numerics-drift warning, and the drifting tensors named with both
          errors against float64 (the artifact's far beyond eager's).
+--repro: the run is stored (in a library of its own) instead, and `library repro` of it must
+         reproduce the drift in plain torch (check_repro.py).
 """
 import argparse
 import json
 import os
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "support"))
 
+import check_repro  # noqa: E402
 import jsonschema  # noqa: E402
 import validate_report  # noqa: E402
 
@@ -44,8 +48,23 @@ def main() -> None:
     ap.add_argument("script")
     ap.add_argument("--verdict", choices=["matches", "drift"], required=True)
     ap.add_argument("--args", choices=["shared", "copied"])
+    ap.add_argument("--repro", action="store_true")
     opts = ap.parse_args()
-    done = subprocess.run([opts.studio, "run", opts.script, "--json", "--no-store"], stdout=subprocess.PIPE)
+    with tempfile.TemporaryDirectory(prefix="check-gallery-") as tmp:
+        library = os.path.join(tmp, "library.db")
+        store = (["--library", library], []) if opts.repro else ([], ["--no-store"])
+        done = subprocess.run([opts.studio, *store[0], "run", opts.script, "--json", *store[1]], stdout=subprocess.PIPE)
+        said = verdict(opts, done)
+        if opts.repro:
+            report = json.loads(done.stdout)
+            if not report.get("run_id"):
+                fail(f"the run was not stored: {report.get('store_error') or report.get('message')}")
+            said += "; " + check_repro.check(opts.studio, library, report["run_id"], opts.script, tmp)
+    print(f"check_gallery: {os.path.basename(opts.script)}: {said}")
+
+
+def verdict(opts: argparse.Namespace, done: subprocess.CompletedProcess) -> str:
+    """Fails unless the run's report says what --verdict expects; returns its message."""
     try:
         report = json.loads(done.stdout)
     except ValueError as e:
@@ -98,7 +117,7 @@ def main() -> None:
             fail(f"expected drift_starts naming nodes of the graph: {starts}", report)
         if "drift starts at " not in report["message"]:
             fail(f"the run's message does not say where the drift starts: {report['message']!r}", report)
-    print(f"check_gallery: {os.path.basename(opts.script)}: {report['message']}")
+    return report["message"]
 
 
 if __name__ == "__main__":
