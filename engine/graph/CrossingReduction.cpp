@@ -1,6 +1,7 @@
 #include "graph/CrossingReduction.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <random>
 
@@ -460,10 +461,12 @@ void CrossingReduction::run(int sweeps, int maxStarts, bool longEdges)
         || (longEdges && m_pos.size() <= static_cast<std::size_t>(kLongRefineItems)
             && m_edgeCount <= static_cast<std::size_t>(kLongRefineEdges));
     const bool ahead = !m_swept.empty();  // firstStarts() swept the first starts already
+    const auto given = ahead ? m_given : m_layers;
     if (!small) {
         if (ahead)
             setLayers(m_given);
         search(2 * std::max(1, sweeps), Key::Barycenter, false, true);
+        orientLike(given);
         return;
     }
     // Several starts: the given order and its mirror, each sorted by median and by barycenter,
@@ -472,7 +475,6 @@ void CrossingReduction::run(int sweeps, int maxStarts, bool longEdges)
     // the fewest crossings are then refined by sifting and transposition, the best kept.
     // Refining every start in turn spends the budget on the first few, whose local optima vary
     // widely on graphs of many long edges.
-    const auto given = ahead ? m_given : m_layers;
     const std::size_t size = m_pos.size() + m_edgeCount;
     const int starts = static_cast<int>(std::clamp<std::size_t>(
         kStartBudget / std::max<std::size_t>(size, 1), 4, static_cast<std::size_t>(std::max(4, maxStarts))));
@@ -543,6 +545,30 @@ void CrossingReduction::run(int sweeps, int maxStarts, bool longEdges)
             break;
         bestCrossings = c;
     }
+    orientLike(given);
+}
+
+void CrossingReduction::orientLike(const std::vector<std::vector<int>>& given)
+{
+    std::vector<int> slot(m_pos.size(), 0);
+    for (const auto& l : given)
+        for (std::size_t i = 0; i < l.size(); ++i)
+            slot[static_cast<std::size_t>(l[i])] = static_cast<int>(i);
+    std::int64_t kept = 0;
+    std::int64_t mirrored = 0;
+    for (const auto& l : m_layers) {
+        const int n = static_cast<int>(l.size());
+        for (int i = 0; i < n; ++i) {
+            const int was = slot[static_cast<std::size_t>(l[static_cast<std::size_t>(i)])];
+            kept += std::abs(i - was);
+            mirrored += std::abs(n - 1 - i - was);
+        }
+    }
+    if (mirrored >= kept)
+        return;
+    for (auto& l : m_layers)
+        std::reverse(l.begin(), l.end());
+    placeAll();
 }
 
 }  // namespace ps::graph

@@ -17,7 +17,8 @@
 // orders (a run of starts without a new best; the swept starts also at half the budget, except
 // where more than the default starts are asked for). On graphs of many long edges (a training
 // step's saved activations) the local optima of single starts vary by a factor of five, so
-// many cheap starts beat few refined ones. Deterministic. Plain data, any thread.
+// many cheap starts beat few refined ones. The order found ends oriented like the given one
+// (orientLike). Deterministic. Plain data, any thread.
 
 #include <cstdint>
 #include <utility>
@@ -84,6 +85,11 @@ private:
     void placeAll();
     /// `layers` as the order, every position placed.
     void setLayers(std::vector<std::vector<int>> layers);
+    /// Mirrors every layer when that brings the order nearer `given` (the sum of how far each
+    /// item is from its slot there). A mirrored order crosses exactly as often; this keeps a view
+    /// and the same view with a module opened (both given in graph order) from coming out as
+    /// each other's mirror.
+    void orientLike(const std::vector<std::vector<int>>& given);
     /// One start: `order` swept alone by `key` (no refinement); its crossings, its best order kept.
     std::int64_t sweepFrom(std::vector<std::vector<int>> order, Key key);
     /// The Fenwick tree m_tree over a layer's positions: entries at or left of `p`; one more at `p`.
