@@ -152,6 +152,15 @@ long fewestCrossings(const std::vector<std::vector<int>>& layers, const LayoutIn
     return best;
 }
 
+// resnet18's captured training step (tests/fixtures/graphs/resnet18_training_drift.json).
+GraphModel resnet18TrainingStep()
+{
+    std::ifstream file(std::string(PS_SOURCE_DIR) + "/tests/fixtures/graphs/resnet18_training_drift.json");
+    const auto capture = nlohmann::json::parse(file, nullptr, false);
+    EXPECT_FALSE(capture.is_discarded());
+    return GraphModel::fromJson(capture["capture"]["graph"], capture["capture"]["lowering"]);
+}
+
 }  // namespace
 
 TEST(Layout, NoBoxesOverlapAndEveryEdgePointsDown)
@@ -487,10 +496,7 @@ TEST(Layout, TheFirstStartsKeepTheBetterOrderAndCrossNoMoreThanTheGivenOne)
 TEST(Layout, PastAnOpeningViewsSizeTheLayeringWhoseFirstStartsCrossFewestIsOrdered)
 {
     // A training step expanded (resnet18's, captured): 600 items and two layerings.
-    std::ifstream file(std::string(PS_SOURCE_DIR) + "/tests/fixtures/graphs/resnet18_training_drift.json");
-    const auto capture = nlohmann::json::parse(file, nullptr, false);
-    ASSERT_FALSE(capture.is_discarded());
-    const auto g = GraphModel::fromJson(capture["capture"]["graph"], capture["capture"]["lowering"]);
+    const auto g = resnet18TrainingStep();
     const auto t = ModuleTree::build(g);
     const auto v = VisibleGraph::build(g, t, CollapseState::allExpanded(t));
     const LayoutInput in = v.layoutInput({});
@@ -521,10 +527,7 @@ TEST(Layout, OpeningAModuleLeavesTheOtherBoxesOnTheSameSideOfEachOther)
     // crosses as often as the order itself, and the search may end in either: without orienting
     // each by the graph's order, the view with either of these blocks opened came out as the
     // mirror of the one before (48 of 55 pairs of boxes sharing a layer swapped sides).
-    std::ifstream file(std::string(PS_SOURCE_DIR) + "/tests/fixtures/graphs/resnet18_training_drift.json");
-    const auto capture = nlohmann::json::parse(file, nullptr, false);
-    ASSERT_FALSE(capture.is_discarded());
-    const auto g = GraphModel::fromJson(capture["capture"]["graph"], capture["capture"]["lowering"]);
+    const auto g = resnet18TrainingStep();
     const auto t = ModuleTree::build(g);
     const auto opening = CollapseState::initial(t, CollapseState::kOpeningBudget);
     struct Seen {
