@@ -54,17 +54,17 @@ def main() -> None:
         library = os.path.join(tmp, "library.db")
         store = (["--library", library], []) if opts.repro else ([], ["--no-store"])
         done = subprocess.run([opts.studio, *store[0], "run", opts.script, "--json", *store[1]], stdout=subprocess.PIPE)
-        said = verdict(opts, done)
+        report = verdict(opts, done)
+        said = report["message"]
         if opts.repro:
-            report = json.loads(done.stdout)
             if not report.get("run_id"):
                 fail(f"the run was not stored: {report.get('store_error') or report.get('message')}")
             said += "; " + check_repro.check(opts.studio, library, report["run_id"], opts.script, tmp)
     print(f"check_gallery: {os.path.basename(opts.script)}: {said}")
 
 
-def verdict(opts: argparse.Namespace, done: subprocess.CompletedProcess) -> str:
-    """Fails unless the run's report says what --verdict expects; returns its message."""
+def verdict(opts: argparse.Namespace, done: subprocess.CompletedProcess) -> dict:
+    """Fails unless the run's report says what --verdict expects; returns the report."""
     try:
         report = json.loads(done.stdout)
     except ValueError as e:
@@ -117,7 +117,7 @@ def verdict(opts: argparse.Namespace, done: subprocess.CompletedProcess) -> str:
             fail(f"expected drift_starts naming nodes of the graph: {starts}", report)
         if "drift starts at " not in report["message"]:
             fail(f"the run's message does not say where the drift starts: {report['message']!r}", report)
-    return report["message"]
+    return report
 
 
 if __name__ == "__main__":

@@ -42,8 +42,8 @@ def check(studio: str, library: str, run_id: int, script: str, tmp: str, budget:
         fail(f"the studio's fresh process did not reproduce it: {repro.get('fresh')}")
     with open(os.path.join(out, "repro.py"), encoding="utf-8") as f:
         text = f.read()
-    script = os.path.basename(script)
-    for needed in ("Made with: python ", "torch ", "Ops:", f"{script}:", "The studio's verdict: numerics drift"):
+    name = os.path.basename(script)
+    for needed in ("Made with: python ", "torch ", "Ops:", f"{name}:", "The studio's verdict: numerics drift"):
         if needed not in text:
             fail(f"repro.py's header lacks {needed!r}")
     if "precompile_studio" in text:

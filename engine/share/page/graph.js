@@ -8,8 +8,8 @@
 // collapseAll(), search(text) -> matches, select(nodeName), setPhase("forward"|"backward"),
 // setLens(name|null), destroy(); those that change what shows return a promise settled once
 // everything is drawn (what is in view is drawn before they return). container.dataset.ready is
-// "1" once drawn and after each relayout. The engine is read from <script type="application/octet-stream" id="ps-engine">
-// (base64).
+// "1" once drawn and after each relayout. The engine is read from
+// <script type="application/octet-stream" id="ps-engine"> (base64).
 //
 // The page loads graph-engine.js (the wasm bridge, readLayout), graph-draw.js (element helpers,
 // colour ramps, edges, frames, details, pan and zoom), then this file (the panel), all sharing
@@ -414,9 +414,9 @@
       },
       collapseAll() {
         engine.collapseAll();
-        const drawn = relayout();
+        const done = relayout();
         fit();
-        return drawn;
+        return done;
       },
       search(text) {
         const q = String(text || '').trim().toLowerCase();
