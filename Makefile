@@ -21,11 +21,14 @@ run: build
 # The test-only Python environment (packaging/test-env.sh: Model Explorer, xmlschema, junit-10.xsd)
 # is made here, not by `build`: `make run` never needs it.
 # Both torch environments (2.15 and 2.14) and both workers: the suites that run the worker run
-# on each (ctest labels torch-2.15, torch-2.14).
+# on each (ctest labels torch-2.15, torch-2.14). Workers come from warm pools in the build folder
+# (docs/design/worker-pool.md), which end with the run.
+POOL = $(abspath $(BUILD))/worker-pool
 test:
 	@PS_BUILD_DIR=$(BUILD) PS_TORCH_SERIES="2.15 2.14" bash packaging/bootstrap.sh
 	@bash packaging/test-env.sh
-	@cd $(BUILD) && ctest --output-on-failure -j2 --timeout 1200
+	@cd $(BUILD) && PRECOMPILE_STUDIO_WORKER_POOL=$(POOL) ctest --output-on-failure -j2 --timeout 1200; \
+		rc=$$?; bash $(CURDIR)/tests/support/stop_worker_pools.sh $(POOL); exit $$rc
 
 # The fast loop: the unit suites only (ctest label `unit`: no worker, no torch, no Python
 # embedded; the lint checks and the torch-free Python tests with them), about a minute of tests. `make test` stays the whole suite and what CI runs.

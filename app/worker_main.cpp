@@ -4,6 +4,7 @@
 #include "protocol/Protocol.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -12,6 +13,8 @@
 int main(int argc, char** argv)
 {
     ps::host::InterpreterConfig config;
+    std::string poolSocket;
+    double poolIdleSeconds = 60;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (std::strcmp(argv[i], "--python-env") == 0)
             config.pythonEnv = argv[i + 1];
@@ -21,17 +24,24 @@ int main(int argc, char** argv)
             config.userEnv = argv[i + 1];
         else if (std::strcmp(argv[i], "--user-site") == 0)
             config.userSiteDirs.push_back(argv[i + 1]);
+        else if (std::strcmp(argv[i], "--pool") == 0)
+            poolSocket = argv[i + 1];
+        else if (std::strcmp(argv[i], "--pool-idle") == 0)
+            poolIdleSeconds = std::atof(argv[i + 1]);
     }
     if (config.pythonEnv.empty()) {
         std::fprintf(stderr,
             "usage: precompile-studio-worker --python-env DIR [--python-path DIR] [--user-env DIR [--user-site "
-            "DIR]...]\n"
+            "DIR]...] [--pool SOCKET [--pool-idle SECONDS]]\n"
             "(started by precompile-studio; not meant to be run by hand)\n");
         return 2;
     }
     int code = 3;
     try {
-        ps::host::WorkerServer server(ps::protocol::kWorkerChannelFd, config);
+        // A pool (--pool SOCKET, protocol::WorkerPool) has no channel of its own: each fork gets one.
+        ps::host::WorkerServer server(poolSocket.empty() ? ps::protocol::kWorkerChannelFd : -1, config);
+        if (!poolSocket.empty())
+            server.servePool(poolSocket, poolIdleSeconds);
         code = server.run();
     } catch (const std::exception& e) {
         // A bug of ours: said on stderr (the front end shows it), never an abort.

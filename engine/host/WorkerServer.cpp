@@ -59,7 +59,18 @@ void flushPythonStreams()
 
 WorkerServer::WorkerServer(int channelFd, InterpreterConfig config) : m_config(std::move(config))
 {
-    m_channel = ::fcntl(channelFd, F_DUPFD_CLOEXEC, kChannelFloor);
+    adoptChannel(channelFd);
+}
+
+void WorkerServer::servePool(std::string socketPath, double idleSeconds)
+{
+    m_poolSocket = std::move(socketPath);
+    m_poolIdleSeconds = idleSeconds;
+}
+
+void WorkerServer::adoptChannel(int channelFd)
+{
+    m_channel = channelFd < 0 ? -1 : ::fcntl(channelFd, F_DUPFD_CLOEXEC, kChannelFloor);
     if (m_channel < 0)
         m_channel = channelFd;
     else
@@ -125,6 +136,14 @@ int WorkerServer::run()
     try {
         py::module_::import("faulthandler").attr("enable")(py::arg("all_threads") = true);
         auto worker = py::module_::import("precompile_studio.worker");
+        if (!m_poolSocket.empty()) {
+            // A pool (precompile_studio/pool.py): warm once here, then each run's worker is a
+            // fork of this process, and only the fork comes back, holding its run's channel.
+            worker.attr("warm_up")();
+            adoptChannel(py::module_::import("precompile_studio.pool")
+                             .attr("serve")(m_poolSocket, m_poolIdleSeconds)
+                             .cast<int>());
+        }
         auto hello = nlohmann::json::parse(worker.attr("warm_up")().cast<std::string>());
         hello["type"] = "hello";
         hello["libtorch"] = LibTorchLink::version();

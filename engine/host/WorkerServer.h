@@ -15,16 +15,23 @@ namespace ps::host {
 class WorkerServer {
 public:
     WorkerServer(int channelFd, InterpreterConfig config);
+    /// Instead of serving one channel: warm up, then serve forks on the Unix socket
+    /// `socketPath` (precompile_studio/pool.py) until idle for `idleSeconds`; run() then goes on
+    /// in each fork, with the channel its front end sent.
+    void servePool(std::string socketPath, double idleSeconds);
     /// Returns the exit code; the caller ends the process with _exit (see Interpreter.h).
     int run();
 
 private:
     void send(const std::string& payload);
     bool receive(std::string& payload);
+    void adoptChannel(int channelFd);
 
     int m_channel;
     protocol::FrameDecoder m_decoder;
     InterpreterConfig m_config;
+    std::string m_poolSocket;
+    double m_poolIdleSeconds = 0;
 };
 
 }  // namespace ps::host

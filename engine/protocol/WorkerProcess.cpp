@@ -6,6 +6,7 @@
 #include "protocol/Protocol.h"
 #include "protocol/ProtocolError.h"
 #include "protocol/SignalNames.h"
+#include "protocol/WorkerPool.h"
 
 #include <cerrno>
 #include <cstring>
@@ -57,7 +58,8 @@ std::string errnoText(const char* what)
 
 }  // namespace
 
-WorkerProcess::WorkerProcess(WorkerLaunch launch) : m_libraryPath(launch.libraryPath)
+WorkerProcess::WorkerProcess(WorkerLaunch launch)
+    : m_libraryPath(launch.libraryPath), m_packageDir(launch.pythonPackageDir)
 {
     m_argv = {launch.executable, "--python-env", launch.pythonEnv, "--python-path", launch.pythonPackageDir};
     if (!launch.userEnv.empty()) {
@@ -109,6 +111,14 @@ void WorkerProcess::start()
         const char* inherited = std::getenv("LD_LIBRARY_PATH");
         environment.push_back("LD_LIBRARY_PATH=" + m_libraryPath
             + (inherited && *inherited ? ":" + std::string(inherited) : std::string()));
+    }
+    if (m_mode == Channel::Fd3 && startPooled(environment, sv[1], out[1], err[1])) {
+        m_channel = sv[0];
+        m_out = out[0];
+        m_err = err[0];
+        for (int fd : {m_channel, m_out, m_err})
+            setNonBlocking(fd);
+        return;
     }
     std::vector<char*> envp;
     for (auto& e : environment)
@@ -162,6 +172,29 @@ void WorkerProcess::start()
     m_decoder = FrameDecoder();
 }
 
+bool WorkerProcess::startPooled(const std::vector<std::string>& environment, int channel, int out, int err)
+{
+    const auto pool = WorkerPool::forLaunch(m_argv, environment, m_packageDir);
+    if (!pool)
+        return false;
+    const int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    const auto forked = pool->fork(devnull, out, err, channel);
+    if (devnull >= 0)
+        ::close(devnull);
+    if (!forked)
+        return false;  // no pool for this key yet: one is starting, this worker starts itself
+    ::close(channel);
+    ::close(out);
+    ::close(err);
+    m_pid = forked->pid;
+    m_pool = forked->connection;
+    m_poolAnswer.clear();
+    m_reaped = false;
+    m_channelClosedAt.reset();
+    m_decoder = FrameDecoder();
+    return true;
+}
+
 bool WorkerProcess::send(const nlohmann::json& message)
 {
     return sendPayload(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
@@ -191,6 +224,15 @@ std::optional<WorkerProcess::Event> WorkerProcess::reap(bool block)
 {
     if (m_pid <= 0 || m_reaped)
         return std::nullopt;
+    if (m_pool >= 0) {
+        auto status = WorkerPool::ended(m_pool, m_poolAnswer, block);
+        if (!status)
+            return std::nullopt;
+        m_reaped = true;
+        closeFd(m_pool);
+        ProcessTree::killTagged(m_token);  // the pool killed the worker's process group
+        return Event{Event::Kind::Exited, {}, 0, {}, *status};
+    }
     int st = 0;
     pid_t r;
     rusage usage{};
@@ -298,6 +340,7 @@ void WorkerProcess::kill()
 
 void WorkerProcess::closeAll()
 {
+    closeFd(m_pool);
     closeFd(m_channel);
     closeFd(m_out);
     closeFd(m_err);

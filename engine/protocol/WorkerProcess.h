@@ -19,6 +19,9 @@ namespace ps::protocol {
 /// whatever happens into events. POSIX only (fork/exec, poll); no threads.
 ///
 /// Thread contract: one thread owns an instance; nothing here is thread-safe.
+/// With PRECOMPILE_STUDIO_WORKER_POOL set, a worker is forked by a warm pool instead
+/// (WorkerPool), with the same descriptors, environment and process group of its own; the pool
+/// says how it ended and kills it when this front end goes.
 /// The worker runs in a process group of its own and carries a ProcessTree token, so kill()
 /// (and the reaping of a worker that died) also ends what it started (g++ compiling Inductor
 /// kernels, a user's subprocesses, a child that called setsid()). It dies with the thread that
@@ -55,6 +58,7 @@ public:
 private:
     void closeAll();
     std::optional<Event> reap(bool block);
+    bool startPooled(const std::vector<std::string>& environment, int channel, int out, int err);
 
     std::vector<std::string> m_argv;
     Channel m_mode = Channel::Fd3;
@@ -66,6 +70,9 @@ private:
     int m_channel = -1;
     int m_out = -1;
     int m_err = -1;
+    std::string m_packageDir;  ///< WorkerLaunch::pythonPackageDir: part of a pool's key
+    int m_pool = -1;           ///< a pooled worker: where its pool says how it ended (WorkerPool)
+    std::string m_poolAnswer;
     FrameDecoder m_decoder;
     std::optional<std::chrono::steady_clock::time_point> m_channelClosedAt;
 };

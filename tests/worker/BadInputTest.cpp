@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
 
 using namespace ps::test;
 
@@ -163,11 +166,27 @@ TEST(BadInput, TheUserEnvironmentOptionWorksBeforeAndAfterTheSubcommand)
 // with status protocol_error and a message that says what was wrong; the front end never dies.
 class ChannelWriter : public ::testing::TestWithParam<const char*> { };
 
+namespace {
+
+// writes_to_channel.py with its FRAME set to `frame`, in `dir`.
+std::string channelWriter(const TempDir& dir, const std::string& frame)
+{
+    std::ifstream in(fixture("writes_to_channel.py"));
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string line = "FRAME = \"not-json\"";
+    const auto at = text.find(line);
+    EXPECT_NE(at, std::string::npos) << "writes_to_channel.py no longer sets " << line;
+    if (at != std::string::npos)
+        text.replace(at, line.size(), "FRAME = \"" + frame + "\"");
+    return dir.write("writes_to_channel.py", text);
+}
+
+}  // namespace
+
 TEST_P(ChannelWriter, EndsTheRunWithAProtocolErrorNeverACrash)
 {
-    ::setenv("PS_TEST_BAD_FRAME", GetParam(), 1);
-    const auto r = runStudio(fixture("writes_to_channel.py"), {"--timeout", "120"});
-    ::unsetenv("PS_TEST_BAD_FRAME");
+    TempDir dir;
+    const auto r = runStudio(channelWriter(dir, GetParam()), {"--timeout", "120"});
     EXPECT_EQ(r.process.exitCode, 2) << r.process.err.substr(0, 2000);
     EXPECT_EQ(r.report["status"], "protocol_error") << r.report.dump(2).substr(0, 2000);
     EXPECT_NE(message(r).find("stage 'script'"), std::string::npos) << message(r);
@@ -175,9 +194,8 @@ TEST_P(ChannelWriter, EndsTheRunWithAProtocolErrorNeverACrash)
 
 TEST(ChannelWriterAfterResult, JunkAfterAResultNeverKillsTheFrontEnd)
 {
-    ::setenv("PS_TEST_BAD_FRAME", "result-then-junk", 1);
-    const auto r = runStudio(fixture("writes_to_channel.py"), {"--timeout", "120"});
-    ::unsetenv("PS_TEST_BAD_FRAME");
+    TempDir dir;
+    const auto r = runStudio(channelWriter(dir, "result-then-junk"), {"--timeout", "120"});
     EXPECT_EQ(r.process.exitCode, 2) << r.process.err.substr(0, 2000);
     EXPECT_EQ(r.report["status"], "error") << r.report.dump(2).substr(0, 2000);
 }

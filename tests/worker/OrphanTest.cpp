@@ -30,6 +30,7 @@ using ps::test::ProcessWatch;
 
 TEST(Orphans, TheWorkerDiesWithAFrontEndKilledWithKill9)
 {
+    const WithoutWorkerPool started;  // the worker is the front end's child (WorkerPoolTest: a pooled one)
     const std::string script = fixture("endless_loop.py");
     std::vector<std::string> args = {PS_TEST_STUDIO, "run", script, "--no-store", "--timeout", "600"};
     std::vector<char*> argv;

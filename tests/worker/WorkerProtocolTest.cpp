@@ -85,6 +85,7 @@ TEST(WorkerProtocol, AKeptWarmClientServesRunAfterRun)
 // is going; a cancel (the window closing) ends that wait at once.
 TEST(WorkerProtocol, WarmUpReadsTheHelloBeforeAnyRunAndACancelEndsTheWait)
 {
+    const WithoutWorkerPool started;  // the second worker's hello must be slow (torch's import)
     ps::protocol::RunClient client(suiteWorkerLaunch(), /*keepWarm=*/true);
     std::string problem;
     ASSERT_TRUE(client.warmUp(std::chrono::steady_clock::now() + std::chrono::minutes(5), {}, problem)) << problem;
