@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <fcntl.h>
 #include <string>
+#include <sys/file.h>
 #include <unistd.h>
 
 int main(int argc, char** argv)
@@ -39,9 +41,17 @@ int main(int argc, char** argv)
     int code = 3;
     try {
         // A pool (--pool SOCKET, protocol::WorkerPool) has no channel of its own: each fork gets one.
+        // Its key's lock is taken before the interpreter starts: a second pool of the key ends
+        // here, before it imports torch for nothing.
+        int poolLock = -1;
+        if (!poolSocket.empty()) {
+            poolLock = ::open((poolSocket + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+            if (poolLock < 0 || ::flock(poolLock, LOCK_EX | LOCK_NB) != 0)
+                ::_exit(0);
+        }
         ps::host::WorkerServer server(poolSocket.empty() ? ps::protocol::kWorkerChannelFd : -1, config);
         if (!poolSocket.empty())
-            server.servePool(poolSocket, poolIdleSeconds);
+            server.servePool(poolSocket, poolIdleSeconds > 0 ? poolIdleSeconds : 60, poolLock);
         code = server.run();
     } catch (const std::exception& e) {
         // A bug of ours: said on stderr (the front end shows it), never an abort.

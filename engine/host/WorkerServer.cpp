@@ -62,10 +62,11 @@ WorkerServer::WorkerServer(int channelFd, InterpreterConfig config) : m_config(s
     adoptChannel(channelFd);
 }
 
-void WorkerServer::servePool(std::string socketPath, double idleSeconds)
+void WorkerServer::servePool(std::string socketPath, double idleSeconds, int lockFd)
 {
     m_poolSocket = std::move(socketPath);
     m_poolIdleSeconds = idleSeconds;
+    m_poolLock = lockFd;
 }
 
 void WorkerServer::adoptChannel(int channelFd)
@@ -139,9 +140,10 @@ int WorkerServer::run()
         if (!m_poolSocket.empty()) {
             // A pool (precompile_studio/pool.py): warm once here, then each run's worker is a
             // fork of this process, and only the fork comes back, holding its run's channel.
-            worker.attr("warm_up")();
+            // CUDA is left alone here: once asked about, it is unusable in every fork.
+            worker.attr("warm_up")(py::arg("devices") = false);
             adoptChannel(py::module_::import("precompile_studio.pool")
-                             .attr("serve")(m_poolSocket, m_poolIdleSeconds)
+                             .attr("serve")(m_poolSocket, m_poolIdleSeconds, m_poolLock)
                              .cast<int>());
         }
         auto hello = nlohmann::json::parse(worker.attr("warm_up")().cast<std::string>());

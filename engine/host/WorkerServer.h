@@ -17,8 +17,8 @@ public:
     WorkerServer(int channelFd, InterpreterConfig config);
     /// Instead of serving one channel: warm up, then serve forks on the Unix socket
     /// `socketPath` (precompile_studio/pool.py) until idle for `idleSeconds`; run() then goes on
-    /// in each fork, with the channel its front end sent.
-    void servePool(std::string socketPath, double idleSeconds);
+    /// in each fork, with the channel its front end sent. `lockFd`: the key's lock, held.
+    void servePool(std::string socketPath, double idleSeconds, int lockFd);
     /// Returns the exit code; the caller ends the process with _exit (see Interpreter.h).
     int run();
 
@@ -32,6 +32,7 @@ private:
     InterpreterConfig m_config;
     std::string m_poolSocket;
     double m_poolIdleSeconds = 0;
+    int m_poolLock = -1;
 };
 
 }  // namespace ps::host

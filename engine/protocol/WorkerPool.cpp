@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -133,8 +134,18 @@ std::optional<WorkerPool> WorkerPool::forLaunch(
     if (!folder || !*folder || argv.empty() || !privateFolder(folder))
         return std::nullopt;
     Fnv key;
-    for (const auto& arg : argv)
-        key.add(arg);
+    for (std::size_t i = 0; i < argv.size(); ++i) {
+        key.add(argv[i]);
+        // An environment as it is: its real folder (a relative path means another in another
+        // folder) and its site-packages (an install or removal changes the folder's mtime).
+        if (i > 0 && (argv[i - 1] == "--python-env" || argv[i - 1] == "--user-env")) {
+            std::error_code ec;
+            const fs::path env = fs::weakly_canonical(argv[i], ec);
+            key.add(env.string());
+            for (auto it = fs::directory_iterator(env / "lib", ec); !ec && it != fs::end(it); it.increment(ec))
+                addFile(key, it->path() / "site-packages");
+        }
+    }
     std::vector<std::string> keyed;
     for (const auto& entry : environment)
         if (!keyFree(entry))
@@ -160,11 +171,15 @@ std::optional<WorkerPool> WorkerPool::forLaunch(
     return pool;
 }
 
-std::optional<WorkerPool::Forked> WorkerPool::fork(int in, int out, int err, int channel) const
+std::optional<WorkerPool::Forked> WorkerPool::fork(int in, int out, int err, int channel, bool& sent) const
 {
+    sent = false;
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return std::nullopt;
+    // connect (a full backlog) and every send wait kAnswerMs at most.
+    const timeval bound{kAnswerMs / 1000, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &bound, sizeof bound);
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
     std::memcpy(addr.sun_path, m_socket.c_str(), m_socket.size() + 1);
@@ -213,11 +228,14 @@ std::optional<WorkerPool::Forked> WorkerPool::fork(int in, int out, int err, int
     cmsg->cmsg_type = SCM_RIGHTS;
     cmsg->cmsg_len = CMSG_LEN(sizeof fds);
     std::memcpy(CMSG_DATA(cmsg), fds, sizeof fds);
-    ssize_t sent;
+    ssize_t written;
     do {
-        sent = ::sendmsg(fd, &msg, MSG_NOSIGNAL);
-    } while (sent < 0 && errno == EINTR);
-    if (sent != 1 || !sendAll(fd, message.data() + 1, message.size() - 1))
+        written = ::sendmsg(fd, &msg, MSG_NOSIGNAL);
+    } while (written < 0 && errno == EINTR);
+    if (written != 1)
+        return refuse();
+    sent = true;
+    if (!sendAll(fd, message.data() + 1, message.size() - 1))
         return refuse();
 
     std::string line;
@@ -230,17 +248,26 @@ std::optional<WorkerPool::Forked> WorkerPool::fork(int in, int out, int err, int
             return refuse();
         line.append(buf, static_cast<std::size_t>(n));
     }
-    const auto answer = nlohmann::json::parse(line.substr(0, line.find('\n')), nullptr, false);
-    if (!answer.is_object() || !answer.contains("pid") || !answer["pid"].is_number_integer())
+    const auto end = line.find('\n');
+    const auto answer = nlohmann::json::parse(line.substr(0, end), nullptr, false);
+    // A pid of 1 or less would make a cancel's kill(-pid) a kill of everything.
+    if (!answer.is_object() || !answer.contains("pid") || !answer["pid"].is_number_integer()
+        || answer["pid"].get<long long>() <= 1 || answer["pid"].get<long long>() > 0x7fffffff)
         return refuse();
-    return Forked{answer["pid"].get<pid_t>(), fd};
+    return Forked{static_cast<pid_t>(answer["pid"].get<long long>()), fd, line.substr(end + 1)};
 }
 
 std::optional<ExitStatus> WorkerPool::ended(int connection, std::string& buffer, bool block)
 {
     while (buffer.find('\n') == std::string::npos) {
-        if (!waitReadable(connection, block ? -1 : 0))
-            return std::nullopt;
+        if (!waitReadable(connection, block ? kAnswerMs : 0)) {
+            if (!block)
+                return std::nullopt;
+            ExitStatus silent;  // a pool stopped or frozen: the worker is as good as killed
+            silent.signaled = true;
+            silent.signal = SIGKILL;
+            return silent;
+        }
         char buf[512];
         const ssize_t n = ::recv(connection, buf, sizeof buf, 0);
         if (n < 0 && (errno == EINTR || errno == EAGAIN))

@@ -30,6 +30,7 @@ public:
     struct Forked {
         pid_t pid = -1;
         int connection = -1;  ///< where the pool says how the worker ended (ended())
+        std::string rest;     ///< what the pool said after the pid (the start of ended()'s buffer)
     };
 
     /// The pool of this launch, or nothing when pooling is off: the variable unset, a folder
@@ -39,10 +40,13 @@ public:
 
     /// A worker forked with these descriptors as its stdin, stdout, stderr and channel, the
     /// given environment and this process's working folder; nothing when no pool answered.
-    std::optional<Forked> fork(int in, int out, int err, int channel) const;
+    /// `sent`: the pool got the descriptors (then, answered or not, it may fork onto them).
+    /// Every step is bounded (kAnswerMs): a pool that hangs costs a start that long.
+    std::optional<Forked> fork(int in, int out, int err, int channel, bool& sent) const;
 
     /// How a forked worker ended, read from its connection (`buffer` keeps a partial line):
-    /// nothing while it runs. A pool gone before it said counts as a SIGKILL.
+    /// nothing while it runs. A pool gone before it said, or one silent for kAnswerMs when
+    /// `block`, counts as a SIGKILL.
     static std::optional<ExitStatus> ended(int connection, std::string& buffer, bool block);
 
     const std::string& socketPath() const { return m_socket; }

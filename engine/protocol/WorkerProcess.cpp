@@ -112,13 +112,26 @@ void WorkerProcess::start()
         environment.push_back("LD_LIBRARY_PATH=" + m_libraryPath
             + (inherited && *inherited ? ":" + std::string(inherited) : std::string()));
     }
-    if (m_mode == Channel::Fd3 && startPooled(environment, sv[1], out[1], err[1])) {
-        m_channel = sv[0];
-        m_out = out[0];
-        m_err = err[0];
-        for (int fd : {m_channel, m_out, m_err})
-            setNonBlocking(fd);
-        return;
+    if (m_mode == Channel::Fd3) {
+        bool sent = false;
+        if (startPooled(environment, sv[1], out[1], err[1], sent)) {
+            m_channel = sv[0];
+            m_out = out[0];
+            m_err = err[0];
+            for (int fd : {m_channel, m_out, m_err})
+                setNonBlocking(fd);
+            return;
+        }
+        if (sent) {
+            // A pool that took the descriptors and did not answer may still fork onto them:
+            // the worker started here gets descriptors of its own.
+            for (int fd : {sv[0], sv[1], out[0], out[1], err[0], err[1]})
+                ::close(fd);
+            if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+                throw ProtocolError(errnoText("socketpair"));
+            if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)
+                throw ProtocolError(errnoText("pipe"));
+        }
     }
     std::vector<char*> envp;
     for (auto& e : environment)
@@ -172,13 +185,13 @@ void WorkerProcess::start()
     m_decoder = FrameDecoder();
 }
 
-bool WorkerProcess::startPooled(const std::vector<std::string>& environment, int channel, int out, int err)
+bool WorkerProcess::startPooled(const std::vector<std::string>& environment, int channel, int out, int err, bool& sent)
 {
     const auto pool = WorkerPool::forLaunch(m_argv, environment, m_packageDir);
     if (!pool)
         return false;
     const int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    const auto forked = pool->fork(devnull, out, err, channel);
+    const auto forked = pool->fork(devnull, out, err, channel, sent);
     if (devnull >= 0)
         ::close(devnull);
     if (!forked)
@@ -188,7 +201,7 @@ bool WorkerProcess::startPooled(const std::vector<std::string>& environment, int
     ::close(err);
     m_pid = forked->pid;
     m_pool = forked->connection;
-    m_poolAnswer.clear();
+    m_poolAnswer = forked->rest;
     m_reaped = false;
     m_channelClosedAt.reset();
     m_decoder = FrameDecoder();
@@ -330,6 +343,10 @@ std::optional<WorkerProcess::Event> WorkerProcess::next(Clock::time_point deadli
 
 void WorkerProcess::kill()
 {
+    // A pooled worker is reaped by its pool as soon as it ends: once the pool has said so, its
+    // pid may be another process's, and no signal goes to it.
+    if (m_pool >= 0)
+        reap(false);
     if (m_pid > 0 && !m_reaped) {
         ::kill(-m_pid, SIGKILL);
         ::kill(m_pid, SIGKILL);

@@ -58,7 +58,8 @@ public:
 private:
     void closeAll();
     std::optional<Event> reap(bool block);
-    bool startPooled(const std::vector<std::string>& environment, int channel, int out, int err);
+    /// A worker forked by a pool (WorkerPool) with these descriptors; `sent`: the pool has them.
+    bool startPooled(const std::vector<std::string>& environment, int channel, int out, int err, bool& sent);
 
     std::vector<std::string> m_argv;
     Channel m_mode = Channel::Fd3;

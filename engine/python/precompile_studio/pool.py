@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import fcntl
 import json
 import os
 import select
@@ -33,6 +32,7 @@ _HEADER = struct.Struct("<I")
 _MAX_REQUEST = 4 << 20
 _FDS = 4  # stdin, stdout, stderr, channel
 _PR_SET_PDEATHSIG = 1
+_REQUEST_SECONDS = 10
 
 
 class _Refused(Exception):
@@ -40,13 +40,24 @@ class _Refused(Exception):
 
 
 def _read_request(conn: socket.socket) -> tuple[list[int], bytes]:
-    conn.settimeout(10)
+    # One deadline for the whole request: a client sending a byte at a time holds the pool no
+    # longer than this.
+    deadline = time.monotonic() + _REQUEST_SECONDS
+    conn.settimeout(_REQUEST_SECONDS)
     data, fds, _flags, _addr = socket.recv_fds(conn, 64 * 1024, _FDS)
+
+    def recv(size: int) -> bytes:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise _Refused("the request took too long")
+        conn.settimeout(left)
+        return conn.recv(size)
+
     try:
         if len(fds) != _FDS:
             raise _Refused(f"{len(fds)} descriptors, not {_FDS}")
         while len(data) < _HEADER.size:
-            more = conn.recv(_HEADER.size - len(data))
+            more = recv(_HEADER.size - len(data))
             if not more:
                 raise _Refused("the request ended early")
             data += more
@@ -55,7 +66,7 @@ def _read_request(conn: socket.socket) -> tuple[list[int], bytes]:
             raise _Refused(f"a request of {size} bytes")
         body = data[_HEADER.size :]
         while len(body) < size:
-            more = conn.recv(min(1 << 16, size - len(body)))
+            more = recv(min(1 << 16, size - len(body)))
             if not more:
                 raise _Refused("the request ended early")
             body += more
@@ -66,11 +77,15 @@ def _read_request(conn: socket.socket) -> tuple[list[int], bytes]:
         raise
 
 
-def _become_worker(fds: list[int], body: bytes, sockets: list[socket.socket], pool_fds: list[int]) -> int:
+def _become_worker(
+    fds: list[int], body: bytes, sockets: list[socket.socket], pool_fds: list[int], pool_pid: int
+) -> int:
     """In the forked child: the process a front end would have started. Returns the channel."""
     os.setpgid(0, 0)
     with contextlib.suppress(Exception):  # the worker ends with the pool, as with its front end
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != pool_pid:  # the pool died before the line above
+        os._exit(1)
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     for sock in sockets:  # detached first: no socket object may close a reused number later
@@ -111,14 +126,10 @@ def _send(conn: socket.socket, message: dict) -> None:
         conn.sendall((json.dumps(message) + "\n").encode())
 
 
-def serve(path: str, idle_seconds: float) -> int:
+def serve(path: str, idle_seconds: float, lock: int) -> int:
     """Serves forks on the Unix socket ``path`` until idle for ``idle_seconds``; returns in a
-    forked child only (its channel descriptor)."""
-    lock = os.open(path + ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os._exit(0)  # another pool serves this key
+    forked child only (its channel descriptor). ``lock``: ``path.lock``, open and flock()ed by the
+    host before the interpreter started (so no second pool of the key imports torch for nothing)."""
     os.ftruncate(lock, 0)
     os.write(lock, f"{os.getpid()}\n".encode())  # which process is this key's pool
     with contextlib.suppress(FileNotFoundError):
@@ -138,39 +149,52 @@ def serve(path: str, idle_seconds: float) -> int:
     last_busy = time.monotonic()
     _flush()
 
-    while True:
+    accepting = True
+    while accepting or workers:
         if workers:
             last_busy = time.monotonic()
         elif time.monotonic() - last_busy > idle_seconds:
             break
-        try:
-            if os.stat(path).st_ino != bound:
-                break  # another pool took the name
-        except FileNotFoundError:
-            break
-        watched = [listener, wake_r, *workers.values()]
-        readable, _, _ = select.select(watched, [], [], 1.0)
-        for ready in readable:
-            if ready is listener:
+        if accepting and not _still_named(path, bound):
+            # Another pool took the name, or the folder went: no new requests, but the workers
+            # running go on to their end (they would die with the pool).
+            accepting = False
+            listener.close()
+        watched = {wake_r: None, **{conn.fileno(): conn for conn in workers.values()}}
+        if accepting:
+            watched[listener.fileno()] = listener
+        poller = select.poll()
+        for fd in watched:
+            poller.register(fd, select.POLLIN)
+        for fd, _events in poller.poll(1000):
+            if accepting and fd == listener.fileno():
                 child = _accept(listener, workers, [lock, wake_r, wake_w])
                 if child is not None:
-                    return child
-            elif ready == wake_r:
+                    return child  # in the fork only
+            elif fd == wake_r:
                 with contextlib.suppress(BlockingIOError):
                     while os.read(wake_r, 512):
                         pass
             else:
                 # The front end of a worker closed its end: it is gone, so is the worker.
                 for pid, conn in list(workers.items()):
-                    if conn is ready and not _drain(conn):
+                    if conn.fileno() == fd and not _drain(conn):
                         with contextlib.suppress(ProcessLookupError):
                             os.killpg(pid, signal.SIGKILL)
         _reap(workers)
 
-    with contextlib.suppress(FileNotFoundError):
-        if os.stat(path).st_ino == bound:
+    if accepting and _still_named(path, bound):
+        with contextlib.suppress(OSError):
             os.unlink(path)
     os._exit(0)
+
+
+def _still_named(path: str, bound: int) -> bool:
+    """Whether ``path`` is still this pool's socket."""
+    try:
+        return os.stat(path).st_ino == bound
+    except OSError:
+        return False
 
 
 def _drain(conn: socket.socket) -> bool:
@@ -184,7 +208,13 @@ def _drain(conn: socket.socket) -> bool:
 
 
 def _accept(listener: socket.socket, workers: dict[int, socket.socket], pool_fds: list[int]) -> int | None:
-    conn, _ = listener.accept()
+    """Serves one request. Nothing a request or the system does ends the pool (every pooled
+    worker of the key would die with it): a failure is a refusal, and the front end starts its
+    worker itself."""
+    try:
+        conn, _ = listener.accept()
+    except OSError:
+        return None
     try:
         creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
         _pid, uid, _gid = struct.unpack("3i", creds)
@@ -196,10 +226,18 @@ def _accept(listener: socket.socket, workers: dict[int, socket.socket], pool_fds
         conn.close()
         return None
     _flush()
-    pid = os.fork()
+    pool_pid = os.getpid()
+    try:
+        pid = os.fork()
+    except OSError as e:
+        for fd in fds:
+            os.close(fd)
+        _send(conn, {"refused": f"fork: {e.strerror}"})
+        conn.close()
+        return None
     if pid == 0:
         try:
-            return _become_worker(fds, body, [*workers.values(), conn, listener], pool_fds)
+            return _become_worker(fds, body, [*workers.values(), conn, listener], pool_fds, pool_pid)
         except BaseException:  # noqa: BLE001 - a child that cannot become a worker says nothing more
             os._exit(120)
     with contextlib.suppress(OSError):  # as the child does: no kill of its group may miss it

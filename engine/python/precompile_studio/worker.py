@@ -43,10 +43,11 @@ class _NoCudaRuntimeNote(logging.Filter):
 logging.getLogger("torch.utils.cpp_extension").addFilter(_NoCudaRuntimeNote())
 
 
-def warm_up() -> str:
+def warm_up(devices: bool = True) -> str:
     """Import torch (what makes a warm worker warm) and report the versions, the host and its CUDA
     devices (``cuda``: the CUDA version torch was built with, None for a CPU build; ``devices``:
-    common.devices.cuda_devices, [] without a GPU)."""
+    common.devices.cuda_devices, [] without a GPU). ``devices=False`` (a worker pool, pool.py)
+    leaves CUDA alone: once asked about, it is unusable in every fork (torch's "bad fork")."""
     import torch
 
     from precompile_studio.api.choose import current
@@ -72,7 +73,7 @@ def warm_up() -> str:
             "prefix": sys.prefix,
             "hostname": _hostname(),
             "cuda": getattr(torch.version, "cuda", None),
-            "devices": cuda_devices(),
+            "devices": cuda_devices() if devices else [],
         }
     )
 
