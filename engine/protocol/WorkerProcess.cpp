@@ -56,6 +56,15 @@ std::string errnoText(const char* what)
     return std::string(what) + ": " + std::strerror(errno);
 }
 
+// The channel's socket pair and the stdout and stderr pipes, all close-on-exec.
+void makeDescriptors(int sv[2], int out[2], int err[2])
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        throw ProtocolError(errnoText("socketpair"));
+    if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)
+        throw ProtocolError(errnoText("pipe"));
+}
+
 }  // namespace
 
 WorkerProcess::WorkerProcess(WorkerLaunch launch)
@@ -85,10 +94,7 @@ WorkerProcess::~WorkerProcess()
 void WorkerProcess::start()
 {
     int sv[2], out[2], err[2];
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-        throw ProtocolError(errnoText("socketpair"));
-    if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)
-        throw ProtocolError(errnoText("pipe"));
+    makeDescriptors(sv, out, err);
 
     std::vector<std::string> args = m_argv;
     if (args.empty())
@@ -115,11 +121,7 @@ void WorkerProcess::start()
     if (m_mode == Channel::Fd3) {
         bool sent = false;
         if (startPooled(environment, sv[1], out[1], err[1], sent)) {
-            m_channel = sv[0];
-            m_out = out[0];
-            m_err = err[0];
-            for (int fd : {m_channel, m_out, m_err})
-                setNonBlocking(fd);
+            adopt(sv, out, err);
             return;
         }
         if (sent) {
@@ -127,10 +129,7 @@ void WorkerProcess::start()
             // the worker started here gets descriptors of its own.
             for (int fd : {sv[0], sv[1], out[0], out[1], err[0], err[1]})
                 ::close(fd);
-            if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-                throw ProtocolError(errnoText("socketpair"));
-            if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)
-                throw ProtocolError(errnoText("pipe"));
+            makeDescriptors(sv, out, err);
         }
     }
     std::vector<char*> envp;
@@ -169,10 +168,16 @@ void WorkerProcess::start()
     }
     ::setpgid(pid, pid);
     m_pid = pid;
+    adopt(sv, out, err);
+}
+
+void WorkerProcess::adopt(int sv[2], int out[2], int err[2])
+{
+    // The worker's ends are its own now (or the pool's, which passed them on).
+    for (int fd : {sv[1], out[1], err[1]})
+        if (fd >= 0)
+            ::close(fd);
     m_reaped = false;
-    ::close(sv[1]);
-    ::close(out[1]);
-    ::close(err[1]);
     m_channel = sv[0];
     m_out = out[0];
     m_err = err[0];
@@ -196,15 +201,9 @@ bool WorkerProcess::startPooled(const std::vector<std::string>& environment, int
         ::close(devnull);
     if (!forked)
         return false;  // no pool for this key yet: one is starting, this worker starts itself
-    ::close(channel);
-    ::close(out);
-    ::close(err);
     m_pid = forked->pid;
     m_pool = forked->connection;
     m_poolAnswer = forked->rest;
-    m_reaped = false;
-    m_channelClosedAt.reset();
-    m_decoder = FrameDecoder();
     return true;
 }
 

@@ -58,6 +58,8 @@ public:
 private:
     void closeAll();
     std::optional<Event> reap(bool block);
+    /// Takes the front end's ends of a started worker's descriptors and closes the worker's.
+    void adopt(int sv[2], int out[2], int err[2]);
     /// A worker forked by a pool (WorkerPool) with these descriptors; `sent`: the pool has them.
     bool startPooled(const std::vector<std::string>& environment, int channel, int out, int err, bool& sent);
 
