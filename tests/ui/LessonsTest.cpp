@@ -4,6 +4,7 @@
 // the real worker compared with expect.json, a wrong expect.json, the errors named in the view,
 // and a cancel that leaves the view usable.
 #include "UiTestSupport.h"
+#include "WithoutWorkerPool.h"
 
 #include "ui/common/SideBySideDiffView.h"
 #include "ui/editor/ScriptEditor.h"
@@ -354,6 +355,9 @@ TEST_F(UiLessons, LessonsOpenInARoomyWindowOfTheirOwnAndTheEditorKeepsItsSize)
 
 TEST_F(UiLessons, ClosingTheLessonsWindowStopsItsWorkerAndReopeningStartsAnother)
 {
+    // The worker must be this process's child to be found; a pooled worker's end when its front
+    // end goes is WorkerPoolTest's.
+    const WithoutWorkerPool started;
     const std::set<int> before = workerProcesses();
     auto added = [&]() {
         std::set<int> now = workerProcesses(), fresh;

@@ -3,6 +3,7 @@
 // Test support for the worker suites: `precompile-studio run` as a user runs it.
 
 #include "StudioProcess.h"
+#include "WithoutWorkerPool.h"
 
 #include "protocol/WorkerLaunch.h"
 #include "protocol/WorkerLocator.h"
@@ -59,29 +60,6 @@ inline ps::protocol::WorkerLaunch suiteWorkerLaunch()
         .pythonEnv = suiteEnvironment(),
         .pythonPackageDir = std::string(PS_TEST_SOURCE_DIR) + "/engine/python"};
 }
-
-/// For a test of a worker this process starts itself (its child, its slow hello): no worker
-/// pool (protocol::WorkerPool, which `make test` turns on) while the object lives.
-class WithoutWorkerPool {
-public:
-    WithoutWorkerPool()
-    {
-        if (const char* folder = std::getenv(kVariable))
-            m_folder = folder;
-        ::unsetenv(kVariable);
-    }
-    ~WithoutWorkerPool()
-    {
-        if (!m_folder.empty())
-            ::setenv(kVariable, m_folder.c_str(), 1);
-    }
-    WithoutWorkerPool(const WithoutWorkerPool&) = delete;
-    WithoutWorkerPool& operator=(const WithoutWorkerPool&) = delete;
-
-private:
-    static constexpr const char* kVariable = "PRECOMPILE_STUDIO_WORKER_POOL";
-    std::string m_folder;
-};
 
 /// The Python of suiteEnvironment().
 inline std::string suitePython()
