@@ -22,6 +22,7 @@ BoxGrid::BoxGrid(std::vector<QRectF> rects) : m_bounds(std::move(rects))
             m_area = m_area.united(r);
     if (m_bounds.empty() || m_area.isEmpty())
         return;
+    m_areaEdges = Edges::of(m_area);
     m_cell = std::max(
         kMinCell, std::sqrt(m_area.width() * m_area.height() / (kCellsPerRect * static_cast<qreal>(m_bounds.size()))));
     // However thin the scene: at most a few cells per rectangle.
@@ -47,9 +48,12 @@ BoxGrid::BoxGrid(std::vector<QRectF> rects) : m_bounds(std::move(rects))
         count[c] += count[c - 1];
     m_start = count;
     m_members.resize(static_cast<std::size_t>(count[cells]));
-    for (std::size_t i = 0; i < m_bounds.size(); ++i)
-        forCells(
-            m_bounds[i], [&](std::size_t c) { m_members[static_cast<std::size_t>(count[c]++)] = static_cast<int>(i); });
+    for (std::size_t i = 0; i < m_bounds.size(); ++i) {
+        const Edges edges = Edges::of(m_bounds[i]);
+        forCells(m_bounds[i], [&](std::size_t c) {
+            m_members[static_cast<std::size_t>(count[c]++)] = {edges, static_cast<int>(i)};
+        });
+    }
     m_seen.assign(m_bounds.size(), 0);
 }
 

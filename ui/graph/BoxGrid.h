@@ -34,36 +34,64 @@ private:
     /// returns whether one did.
     template <typename Fn> bool visit(const QRectF& sceneRect, Fn&& fn) const
     {
-        if (m_start.empty() || !sceneRect.intersects(m_area))
+        const Edges q = Edges::of(sceneRect);
+        if (m_start.empty() || !q.meets(m_areaEdges))
             return false;
         if (++m_query == 0) {  // wrapped: every stamp is stale again
             std::fill(m_seen.begin(), m_seen.end(), 0);
             m_query = 1;
         }
+        // Each cell's members with their edges beside them: the test that refuses most is read in
+        // order from one array, inline (QRectF::intersects, out of line, was most of a header's
+        // place on a 50k-node graph zoomed out).
         for (int y = row(sceneRect.top()); y <= row(sceneRect.bottom()); ++y)
             for (int x = column(sceneRect.left()); x <= column(sceneRect.right()); ++x) {
                 const auto c
                     = static_cast<std::size_t>(y) * static_cast<std::size_t>(m_columns) + static_cast<std::size_t>(x);
                 for (int k = m_start[c]; k < m_start[c + 1]; ++k) {
-                    const auto i = static_cast<std::size_t>(m_members[static_cast<std::size_t>(k)]);
+                    const Member& m = m_members[static_cast<std::size_t>(k)];
+                    if (!m.edges.meets(q))
+                        continue;
+                    const auto i = static_cast<std::size_t>(m.index);
                     if (m_seen[i] == m_query)
                         continue;
                     m_seen[i] = m_query;
-                    if (m_bounds[i].intersects(sceneRect) && fn(static_cast<int>(i)))
+                    if (fn(m.index))
                         return true;
                 }
             }
         return false;
     }
+    /// A rectangle by its edges, left < right and top < bottom (what QRectF::intersects
+    /// normalises first); an empty or not finite one is kept out of the grid.
+    struct Edges {
+        qreal left = 0, top = 0, right = 0, bottom = 0;
+        static Edges of(const QRectF& r)
+        {
+            const QRectF n = r.normalized();
+            return {n.left(), n.top(), n.right(), n.bottom()};
+        }
+        /// As QRectF::intersects: an overlap of some area, so an empty rectangle meets nothing.
+        bool meets(const Edges& o) const
+        {
+            return left < o.right && o.left < right && top < o.bottom && o.top < bottom && left < right && top < bottom
+                && o.left < o.right && o.top < o.bottom;
+        }
+    };
+    struct Member {
+        Edges edges;
+        int index = 0;
+    };
     int column(qreal x) const;
     int row(qreal y) const;
 
     std::vector<QRectF> m_bounds;
     QRectF m_area;  ///< all of them
+    Edges m_areaEdges;
     qreal m_cell = 512;
     int m_columns = 0, m_rows = 0;
     std::vector<int> m_start;  ///< per cell, where its boxes begin in m_members (one past the end last)
-    std::vector<int> m_members;
+    std::vector<Member> m_members;
     mutable std::vector<std::uint32_t> m_seen;  ///< per rectangle, the query that last met it
     mutable std::uint32_t m_query = 0;
 };

@@ -33,6 +33,7 @@ GraphCanvas::GraphCanvas(QWidget* parent) : QGraphicsView(parent)
     setOptimizationFlag(DontSavePainterState, true);
     setFrameShape(QFrame::NoFrame);
     setBackgroundRole(QPalette::Base);
+    viewport()->setAutoFillBackground(true);  // the one fill of a frame (paintEvent draws over it)
     // The user moving a scroll bar pans (actionTriggered: not emitted when the view scrolls itself).
     for (QScrollBar* bar : {horizontalScrollBar(), verticalScrollBar()})
         connect(bar, &QScrollBar::actionTriggered, this, [this]() { m_keepFitted = false; });
@@ -216,8 +217,9 @@ void GraphCanvas::paintEvent(QPaintEvent* event)
         emit painted();
         return;
     }
+    // The viewport filled its background before this (the constructor): a second fill of the
+    // whole viewport was a tenth of a zoomed-out frame.
     QPainter painter(viewport());
-    painter.fillRect(event->rect(), palette().brush(backgroundRole()));
     painter.setRenderHints(renderHints());
     painter.setFont(font());
     painter.setWorldTransform(viewportTransform());

@@ -115,20 +115,20 @@ bool ModuleRegionsItem::shownAt(qreal lod) const
     return m_boxHeight * lod < GraphBoxItem::kTitleBoxPx;
 }
 
-bool ModuleRegionsItem::covers(
-    const QRectF& chip, const QTransform& toScreen, qreal lod, qreal fontPx, bool boxesToo) const
+bool ModuleRegionsItem::covers(const QRectF& inScene, qreal lod, qreal fontPx) const
 {
     if (!scene() || !m_boxesDrawn)
         return false;  // in the overview's picture a box is a speck a header may cover
+    // In the scene's coordinates: the view neither turns nor shears, so a chip meets a box on the
+    // screen exactly when their scene rectangles meet (no mapping of every box near it per frame).
     // A box's bounding rectangle holds the room beside it: the boxes that may draw a title here.
-    const QRectF inScene = toScreen.inverted().mapRect(chip);
     auto hits = [&](const GraphBoxItem* box) {
         if (!box->isVisible())
             return false;
-        if (boxesToo && toScreen.mapRect(box->rect()).intersects(chip))
+        if (box->rect().intersects(inScene))
             return true;
         const QRectF title = box->titleBesideRectAt(lod, fontPx);
-        return !title.isEmpty() && toScreen.mapRect(title).intersects(chip);
+        return !title.isEmpty() && title.intersects(inScene);
     };
     if (!m_boxes.empty())
         return m_grid.anyNear(inScene, [&](int i) { return hits(m_boxes[static_cast<std::size_t>(i)]); });
@@ -214,6 +214,7 @@ std::vector<ModuleRegionsItem::Label> ModuleRegionsItem::labelsAt(
         if (sceneOnScreen.height() > area.height() + 1)
             room.setTop(sceneOnScreen.top()), room.setBottom(sceneOnScreen.bottom());
     }
+    const QTransform toScene = toScreen.inverted();
     LabelGrid placed;
     // Innermost first: children come after their parents.
     for (int i = static_cast<int>(m_regions.size()) - 1; i >= 0; --i) {
@@ -243,27 +244,36 @@ std::vector<ModuleRegionsItem::Label> ModuleRegionsItem::labelsAt(
         // above it; inside again, cut to the region's width. Where the viewport is does not
         // choose the place (a label moved by a scroll would leave its old pixels behind), only
         // whether it is drawn.
+        auto free = [&](const QRectF& chip) {
+            return room.contains(chip) && !placed.overlaps(chip.adjusted(-1, -1, 1, 1))
+                && !covers(toScene.mapRect(chip), lod, fontPx);
+        };
         auto place = [&](const QRectF& chip, const QString& text) {
-            if (!room.contains(chip) || placed.overlaps(chip.adjusted(-1, -1, 1, 1))
-                || covers(chip, toScreen, lod, fontPx, true))
+            if (!free(chip))
                 return false;
             placed.add(chip);
             if (chip.intersects(area))
                 out.push_back({i, chip, text});
             return true;
         };
-        if (wholeWidth <= screen.width() - 4
+        // Inside, a chip is the whole name or one cut with an ellipsis: where the narrower of those
+        // is refused (by a box, a title, a header), so is either there. Asked once, it spares the
+        // two tries and the cut on every frame for each region of a crowded graph.
+        const bool inside
+            = free(QRectF(screen.left() + 2, screen.top() + 2, std::min(wholeWidth, m_ellipsisWidth + 8), chipHeight));
+        if (inside && wholeWidth <= screen.width() - 4
             && place(QRectF(screen.left() + 2, screen.top() + 2, wholeWidth, chipHeight), whole))
             continue;
         if (place(QRectF(screen.left() - 2 - wholeWidth, screen.top() + 2, wholeWidth, chipHeight), whole)
             || place(QRectF(screen.right() + 2, screen.top() + 2, wholeWidth, chipHeight), whole)
-            || place(QRectF(screen.left() + 2, screen.top() - 1 - chipHeight, wholeWidth, chipHeight), whole))
+            || place(QRectF(screen.left() + 2, screen.top() - 1 - chipHeight, wholeWidth, chipHeight), whole)
+            || !inside)
             continue;
         // Cut to the width inside: elided again only when that width changed (a zoom).
-        const qreal inside = screen.width() - 8;
-        if (std::abs(m.elidedFor - inside) > 0.5) {
+        const qreal insideWidth = screen.width() - 8;
+        if (std::abs(m.elidedFor - insideWidth) > 0.5) {
             qreal textWidth = 0;
-            QString elided = cut(r, bold, std::min(inside, kLabelMaxPx - 8), &textWidth);
+            QString elided = cut(r, bold, std::min(insideWidth, kLabelMaxPx - 8), &textWidth);
             if (elided.size() < 4)
                 elided.clear();  // "h…" names nothing
             if (elided != m.elided) {
@@ -271,7 +281,7 @@ std::vector<ModuleRegionsItem::Label> ModuleRegionsItem::labelsAt(
                 m.elidedWidth = textWidth + 8;
                 m.elidedText = QStaticText();
             }
-            m.elidedFor = inside;
+            m.elidedFor = insideWidth;
         }
         if (!m.elided.isEmpty() && m.elided != whole)
             place(QRectF(screen.left() + 2, screen.top() + 2, m.elidedWidth, chipHeight), m.elided);

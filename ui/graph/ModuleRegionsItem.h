@@ -87,9 +87,9 @@ public:
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
-    /// Whether `chip` (on the screen `toScreen` maps the scene to) covers the title of a box of
-    /// the scene drawn beside it at zoom `lod` with a font of `fontPx`, or with `boxesToo` a box.
-    bool covers(const QRectF& chip, const QTransform& toScreen, qreal lod, qreal fontPx, bool boxesToo) const;
+    /// Whether a chip (`inScene`: its place in the scene) covers a box of the scene or the title
+    /// of one drawn beside it at zoom `lod` with a font of `fontPx`.
+    bool covers(const QRectF& inScene, qreal lod, qreal fontPx) const;
 
     /// Region `region`'s label cut at its end to at most `width` pixels in `font`, with an
     /// ellipsis ("" when not even one character fits); its width in `*textWidth`, from the
