@@ -9,15 +9,16 @@
 // crossings), both counted exactly against the two neighbouring layers. Crossings are counted
 // exactly after every sweep (an inversion count per layer pair, O(edges log items)) and the
 // best order seen is kept. A small graph is started from many orders (the given one, its
-// mirror, shuffles with a fixed seed; both sort keys), each swept alone (the mirror sweeps to
-// the mirror of the given one's result, taken without sweeping; past 5000 items no shuffles,
-// which never won there); the starts that end with the fewest crossings are then refined
-// within the work budget, keeping the best, and its paths of one-in-one-out items shifted
-// whole (shiftChains) while that helps. Each phase ends early once it stops finding better
-// orders (a run of starts without a new best; the swept starts also at half the budget, except
-// where more than the default starts are asked for). On graphs of many long edges (a training
-// step's saved activations) the local optima of single starts vary by a factor of five, so
-// many cheap starts beat few refined ones. The order found ends oriented like the given one
+// mirror, shuffles with a fixed seed; both sort keys), each swept alone (past an opening view's
+// size with half the sweeps and patience; the mirror sweeps to the mirror of the given one's
+// result, taken without sweeping; past 5000 items no shuffles, which never won there); the
+// starts that end with the fewest crossings are then refined within the work budget, keeping
+// the best, and its paths of one-in-one-out items shifted whole (shiftChains) while that
+// helps. Each phase ends early once it stops finding better orders (a run of starts without a
+// new best; the swept starts also at half the budget, except where more than the default
+// starts are asked for). On graphs of many long edges (a training step's saved activations)
+// the local optima of single starts vary by a factor of five, so many cheap starts beat few
+// refined ones. The order found ends oriented like the given one
 // (orientLike). Deterministic. Plain data, any thread.
 
 #include <cstdint>
@@ -76,11 +77,17 @@ private:
     std::int64_t crossingsBelow(int layer) const;
     /// Per item, the crossings of its edges (a crossing counted at all four ends).
     std::vector<std::int64_t> crossingsAt() const;
-    /// Crossings of v's edges with w's, v left of w; both of the layer last sorted.
-    std::int64_t pairCrossings(int v, int w) const;
+    /// Crossings of v's edges with w's, both of the layer last sorted: with v left of w and with
+    /// w left of v.
+    struct Pair {
+        std::int64_t vLeft = 0, wLeft = 0;
+    };
+    Pair pairCrossings(int v, int w) const;
     /// Each item of `layer` gets its neighbours' positions sorted (m_sortedUp, m_sortedDown).
     void sortNeighbours(int layer) const;
-    std::int64_t search(int iterations, Key key, bool refine, bool downFirst);
+    /// Sweeps (each refined with `refine`) until `iterations`, or `patience` in a row without a
+    /// better order; the best order kept, its crossings returned.
+    std::int64_t search(int iterations, Key key, bool refine, bool downFirst, int patience);
     void place(int layer);
     void placeAll();
     /// `layers` as the order, every position placed.
@@ -91,7 +98,9 @@ private:
     /// each other's mirror.
     void orientLike(const std::vector<std::vector<int>>& given);
     /// One start: `order` swept alone by `key` (no refinement); its crossings, its best order kept.
-    std::int64_t sweepFrom(std::vector<std::vector<int>> order, Key key);
+    /// `thorough`: as many sweeps as a refined start gets (an opening view's starts, asked for
+    /// all); else half (an expanded view's, whose refinement makes the order).
+    std::int64_t sweepFrom(std::vector<std::vector<int>> order, Key key, bool thorough);
     /// The Fenwick tree m_tree over a layer's positions: entries at or left of `p`; one more at `p`.
     std::int64_t treeAtOrLeft(int p) const;
     void treeAdd(int p) const;
