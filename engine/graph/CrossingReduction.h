@@ -42,10 +42,10 @@ public:
     void run(int sweeps, int maxStarts = kDefaultStarts, bool longEdges = false);
     static constexpr int kDefaultStarts = 128;
 
-    /// The first two starts of run() alone (the given order swept by median, by barycenter),
-    /// the better order kept: a quick measure of how well these layers order, without search.
-    /// Returns its crossings. A run() after it goes on from there (the same order as without).
-    std::int64_t firstStarts();
+    /// The first start of run() alone (the given order swept by median), its order kept: a
+    /// quick measure of how well these layers order, without search. Returns its crossings. A
+    /// run() after it goes on from there (the same order as without).
+    std::int64_t firstStart();
 
     /// Shifts each path of items that read one item and feed one (a long edge's virtual items,
     /// a chain of unary ops) a slot left or right in all its layers at once, step by step
@@ -131,8 +131,8 @@ private:
         int index;
         std::vector<std::vector<int>> layers;
     };
-    std::vector<Swept> m_swept;             ///< by firstStarts(), for run()
-    std::vector<std::vector<int>> m_given;  ///< the order firstStarts() started from
+    std::vector<Swept> m_swept;             ///< by firstStart(), for run()
+    std::vector<std::vector<int>> m_given;  ///< the order firstStart() started from
     std::int64_t m_workBefore = 0;          ///< and the work done before it
 };
 

@@ -41,8 +41,8 @@ LayoutPlan orderedPlan(const LayerAssignment& graph, const std::vector<double>& 
     const int starts = n <= LayerAssignment::kManyLayeringsItems ? kManyStarts : CrossingReduction::kDefaultStarts;
     std::vector<std::vector<int>> layerings = graph.candidates();
     if (n > LayerAssignment::kManyLayeringsItems && layerings.size() > 1) {
-        // Past an opening view's size each ordering costs: the layering whose first two starts
-        // cross fewest is the one ordered (on the three real training steps expanded, the one
+        // Past an opening view's size each ordering costs: the layering whose first start
+        // crosses fewest is the one ordered (on the three real training steps expanded, the one
         // the whole ordering chose; half the time).
         return LayoutPlan::makeBest(graph, std::move(layerings), itemWidth, cap, options.sweeps, starts, few);
     }

@@ -46,14 +46,14 @@ LayoutPlan LayoutPlan::makeBest(const LayerAssignment& graph, std::vector<std::v
         plans.push_back(build(graph, std::move(layering), itemWidth, virtualCap));
         LayoutPlan& p = plans.back();
         orders.emplace_back(std::move(p.layers), p.total, p.edges);
-        const std::int64_t c = orders.back().firstStarts();
+        const std::int64_t c = orders.back().firstStart();
         if (orders.size() == 1 || c < fewest) {
             fewest = c;
             pick = orders.size() - 1;
         }
     }
     CrossingReduction& ordering = orders[pick];
-    ordering.run(sweeps, starts, longEdges);  // on from its first starts
+    ordering.run(sweeps, starts, longEdges);  // on from its first start
     LayoutPlan& p = plans[pick];
     p.layers = ordering.layers();
     p.crossings = ordering.crossings();

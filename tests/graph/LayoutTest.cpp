@@ -466,7 +466,7 @@ TEST(Layout, ALongEdgeAcrossAColumnOfBoxesIsShiftedWhole)
     EXPECT_EQ(whole.crossings(), 0);
 }
 
-TEST(Layout, TheFirstStartsKeepTheBetterOrderAndCrossNoMoreThanTheGivenOne)
+TEST(Layout, TheFirstStartKeepsItsOrderAndCrossesNoMoreThanTheGivenOne)
 {
     std::mt19937 random(7);
     for (int trial = 0; trial < 20; ++trial) {
@@ -484,7 +484,7 @@ TEST(Layout, TheFirstStartsKeepTheBetterOrderAndCrossNoMoreThanTheGivenOne)
         edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
         CrossingReduction quick(layers, 36, edges);
         const std::int64_t given = quick.crossings();
-        const std::int64_t c = quick.firstStarts();
+        const std::int64_t c = quick.firstStart();
         EXPECT_EQ(c, quick.crossings()) << "trial " << trial;  // the order it says it found is the one it kept
         EXPECT_LE(c, given) << "trial " << trial;
         CrossingReduction whole(layers, 36, edges);
@@ -493,7 +493,7 @@ TEST(Layout, TheFirstStartsKeepTheBetterOrderAndCrossNoMoreThanTheGivenOne)
     }
 }
 
-TEST(Layout, PastAnOpeningViewsSizeTheLayeringWhoseFirstStartsCrossFewestIsOrdered)
+TEST(Layout, PastAnOpeningViewsSizeTheLayeringWhoseFirstStartCrossesFewestIsOrdered)
 {
     // A training step expanded (resnet18's, captured): 600 items and two layerings.
     const auto g = resnet18TrainingStep();
@@ -509,7 +509,7 @@ TEST(Layout, PastAnOpeningViewsSizeTheLayeringWhoseFirstStartsCrossFewestIsOrder
     const std::vector<double> widths(static_cast<std::size_t>(graph.items()), LayoutOptions{}.nodeWidth);
     for (std::size_t k = 0; k < layerings.size(); ++k) {
         const LayoutPlan plan = LayoutPlan::build(graph, layerings[k], in.widths.empty() ? widths : in.widths, 60000);
-        const std::int64_t c = CrossingReduction(plan.layers, plan.total, plan.edges).firstStarts();
+        const std::int64_t c = CrossingReduction(plan.layers, plan.total, plan.edges).firstStart();
         if (fewest < 0 || c < fewest) {
             fewest = c;
             pick = k;
