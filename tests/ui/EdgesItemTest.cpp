@@ -1,5 +1,6 @@
 // EdgesItem: an edge is drawn along its route (through its bends, not straight between its
-// ends), and an edge standing for several carries its count where the zoom makes it readable.
+// ends), and an edge standing for several carries its count where the zoom makes it readable;
+// zoomed out, a run of bends in line (a long edge's virtual items) draws as its one line.
 #include "ui/graph/EdgesItem.h"
 
 #include <QGraphicsScene>
@@ -67,4 +68,26 @@ TEST(EdgesItem, AMergedEdgeShowsItsCountWhenReadable)
     const qreal far = 0.3;
     const QRect farLabel = QRectF(labelRect.topLeft() * far, labelRect.size() * far).toRect();
     EXPECT_EQ(darkPixels(render(routed(5), far, area), farLabel), 0);
+}
+
+TEST(EdgesItem, ZoomedOutARunOfBendsInLineDrawsAsItsOneLine)
+{
+    // A long edge down a column of layers (a bend per layer, 100 scene pixels apart) with one
+    // jog aside, then back across: zoomed out, the same pixels as the route through its corners
+    // alone, the jog included.
+    QPolygonF column({{50, 0}});
+    for (int y = 100; y <= 2000; y += 100)
+        column << QPointF(y == 1000 ? 290 : 250, y);
+    column << QPointF(50, 2100);
+    const QPolygonF corners({{50, 0}, {250, 100}, {250, 900}, {290, 1000}, {250, 1100}, {250, 2000}, {50, 2100}});
+    const QRectF area(0, 0, 320, 2200);
+    for (qreal scale : {0.3, 0.1, 0.07}) {
+        const QImage many = render({0, 1, 1, column}, scale, area);
+        const QImage few = render({0, 1, 1, corners}, scale, area);
+        EXPECT_EQ(many, few) << scale;
+        const QPoint jog = (QPointF(290, 1000) * scale).toPoint();
+        EXPECT_GT(darkPixels(many, QRect(jog - QPoint(1, 1), QSize(3, 3))), 0) << scale;
+        const QPoint run = (QPointF(250, 1500) * scale).toPoint();
+        EXPECT_GT(darkPixels(many, QRect(run - QPoint(1, 1), QSize(3, 3))), 0) << scale;
+    }
 }

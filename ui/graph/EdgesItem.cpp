@@ -157,17 +157,37 @@ void EdgesItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
     painter->setPen(pen);
     QList<QLineF> lines;
     std::vector<std::size_t> hot, labelled;
-    // Far out, straight lines through the bends a device pixel or two apart.
+    // Far out, straight lines through the bends a device pixel or two apart, and one line for a
+    // run of bends in line (a long edge's virtual items, one per layer, stand in a column): the
+    // raster engine's cost is per line as much as per pixel (gpt's whole graph zoomed out: most
+    // of a frame).
     auto appendLines = [&](const Piece& piece, QList<QLineF>& out) {
         const QPolygonF& route = m_edges[static_cast<std::size_t>(piece.edge)].route;
         QPointF last = route[piece.first];
+        QPointF end = last;
+        bool open = false;  // a line from `last` to `end` not yet given
         for (int k = piece.first + 1; k <= piece.last; ++k) {
-            const QPointF d = route[k] - last;
+            const QPointF d = route[k] - end;
             if (k < piece.last && (std::abs(d.x()) + std::abs(d.y())) * lod < kShortestStep)
                 continue;
-            out.append(QLineF(last, route[k]));
-            last = route[k];
+            if (open) {
+                // In line when `route[k]` is within half a device pixel of the line's extension.
+                const QPointF run = end - last;
+                const qreal length = std::hypot(run.x(), run.y());
+                const qreal off = std::abs(run.x() * d.y() - run.y() * d.x()) / std::max<qreal>(length, 1e-9);
+                const bool ahead = run.x() * d.x() + run.y() * d.y() > 0;
+                if (ahead && off * lod < 0.5) {
+                    end = route[k];
+                    continue;
+                }
+                out.append(QLineF(last, end));
+                last = end;
+            }
+            end = route[k];
+            open = true;
         }
+        if (open)
+            out.append(QLineF(last, end));
     };
     auto endsLabel = [&](const Piece& piece) {
         const auto& e = m_edges[static_cast<std::size_t>(piece.edge)];
