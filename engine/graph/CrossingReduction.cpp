@@ -217,8 +217,6 @@ CrossingReduction::Pair CrossingReduction::pairCrossings(int v, int w) const
         for (const int *below = b, *atOrBelow = b; a != aEnd; ++a) {
             while (below != bEnd && *below < *a)
                 ++below;
-            if (atOrBelow < below)
-                atOrBelow = below;
             while (atOrBelow != bEnd && *atOrBelow <= *a)
                 ++atOrBelow;
             total.vLeft += below - b;

@@ -54,7 +54,7 @@ struct LayoutPlan {
     static LayoutPlan make(const LayerAssignment& graph, std::vector<int> layering,
         const std::vector<double>& itemWidth, std::int64_t virtualCap, int sweeps, int starts, bool longEdges = false);
     /// make() on the one of several layerings whose first start (CrossingReduction::firstStart)
-    /// cross fewest, the first on a tie; the ordering goes on from those starts.
+    /// crosses fewest, the first on a tie; the ordering goes on from that start.
     static LayoutPlan makeBest(const LayerAssignment& graph, std::vector<std::vector<int>> layerings,
         const std::vector<double>& itemWidth, std::int64_t virtualCap, int sweeps, int starts, bool longEdges);
 

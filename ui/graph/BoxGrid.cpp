@@ -36,7 +36,7 @@ BoxGrid::BoxGrid(std::vector<QRectF> rects) : m_bounds(std::move(rects))
     // rectangle that is not finite meets nothing.
     std::vector<int> count(cells + 1, 0);
     auto forCells = [&](const QRectF& r, auto&& fn) {
-        if (!finite(r))
+        if (!finite(r) || Edges::of(r).empty())
             return;
         for (int y = row(r.top()); y <= row(r.bottom()); ++y)
             for (int x = column(r.left()); x <= column(r.right()); ++x)

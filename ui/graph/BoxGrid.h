@@ -35,7 +35,7 @@ private:
     template <typename Fn> bool visit(const QRectF& sceneRect, Fn&& fn) const
     {
         const Edges q = Edges::of(sceneRect);
-        if (m_start.empty() || !q.meets(m_areaEdges))
+        if (m_start.empty() || q.empty() || !q.meets(m_areaEdges))
             return false;
         if (++m_query == 0) {  // wrapped: every stamp is stale again
             std::fill(m_seen.begin(), m_seen.end(), 0);
@@ -62,8 +62,9 @@ private:
             }
         return false;
     }
-    /// A rectangle by its edges, left < right and top < bottom (what QRectF::intersects
-    /// normalises first); an empty or not finite one is kept out of the grid.
+    /// A rectangle by its edges, normalised (as QRectF::intersects does first). An empty or not
+    /// finite one is kept out of the grid and meets nothing, so between two that are not empty
+    /// meets() is QRectF::intersects: an overlap of some area.
     struct Edges {
         qreal left = 0, top = 0, right = 0, bottom = 0;
         static Edges of(const QRectF& r)
@@ -71,11 +72,10 @@ private:
             const QRectF n = r.normalized();
             return {n.left(), n.top(), n.right(), n.bottom()};
         }
-        /// As QRectF::intersects: an overlap of some area, so an empty rectangle meets nothing.
+        bool empty() const { return !(left < right && top < bottom); }
         bool meets(const Edges& o) const
         {
-            return left < o.right && o.left < right && top < o.bottom && o.top < bottom && left < right && top < bottom
-                && o.left < o.right && o.top < o.bottom;
+            return left < o.right && o.left < right && top < o.bottom && o.top < bottom;
         }
     };
     struct Member {
